@@ -1,0 +1,1 @@
+"""The effect language: AST, parser, registry, checker, printer and reference docs."""

@@ -1,0 +1,146 @@
+"""AST of the effect language. Every node carries the span of its source text,
+relative to the start of the effect string (line and column 1-based)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+
+@dataclass(frozen=True)
+class Span:
+    line: int
+    col: int
+    start: int  # character offset in the effect text
+    end: int
+
+
+@dataclass(frozen=True)
+class IntLit:
+    value: int
+    span: Span
+
+
+@dataclass(frozen=True)
+class BoolLit:
+    value: bool
+    span: Span
+
+
+@dataclass(frozen=True)
+class StrLit:
+    value: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Name:
+    """A bare name: a variable, an implicit binding (self, here, me) or an enum member."""
+
+    name: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to a pack entity by id: `@crossroads`."""
+
+    id: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class Arg:
+    keyword: str | None
+    value: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class Call:
+    name: str
+    args: tuple[Arg, ...]
+    span: Span
+    name_span: Span
+
+
+@dataclass(frozen=True)
+class BinOp:
+    op: str  # one of + - * // == != < <= > >= and or
+    left: Expr
+    right: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class UnaryOp:
+    op: str  # "not" or "-"
+    operand: Expr
+    span: Span
+
+
+Expr: TypeAlias = IntLit | BoolLit | StrLit | Name | Ref | Call | BinOp | UnaryOp
+
+
+@dataclass(frozen=True)
+class Let:
+    name: str
+    value: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class If:
+    test: Expr
+    then: Block
+    otherwise: Block | None
+    span: Span
+
+
+@dataclass(frozen=True)
+class For:
+    name: str
+    iterable: Expr
+    body: Block
+    span: Span
+
+
+@dataclass(frozen=True)
+class Block:
+    statements: tuple[Statement, ...]
+    span: Span
+
+
+Statement: TypeAlias = Call | Let | If | For
+
+Node: TypeAlias = Expr | Statement | Block | Arg
+
+
+def dump(node: Node) -> str:
+    """A compact s-expression of a node, for golden tests: `(call kill_zombies 2 (at here))`."""
+    if isinstance(node, IntLit):
+        return str(node.value)
+    if isinstance(node, BoolLit):
+        return "true" if node.value else "false"
+    if isinstance(node, StrLit):
+        return f'"{node.value}"'
+    if isinstance(node, Name):
+        return node.name
+    if isinstance(node, Ref):
+        return f"@{node.id}"
+    if isinstance(node, Arg):
+        return f"({node.keyword} {dump(node.value)})" if node.keyword else dump(node.value)
+    if isinstance(node, Call):
+        return "(" + " ".join(["call", node.name, *(dump(a) for a in node.args)]) + ")"
+    if isinstance(node, BinOp):
+        return f"({node.op} {dump(node.left)} {dump(node.right)})"
+    if isinstance(node, UnaryOp):
+        return f"({node.op} {dump(node.operand)})"
+    if isinstance(node, Let):
+        return f"(let {node.name} {dump(node.value)})"
+    if isinstance(node, If):
+        tail = f" {dump(node.otherwise)}" if node.otherwise is not None else ""
+        return f"(if {dump(node.test)} {dump(node.then)}{tail})"
+    if isinstance(node, For):
+        return f"(for {node.name} {dump(node.iterable)} {dump(node.body)})"
+    return "(block" + "".join(" " + dump(s) for s in node.statements) + ")"

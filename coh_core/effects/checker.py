@@ -1,0 +1,363 @@
+"""Type-check effect ASTs against the registry and the pack's symbols.
+
+The checker never stops at the first problem: it returns every finding with the
+span of the offending node, a stable code and a "did you mean" hint where one fits.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from coh_core.effects import ast
+from coh_core.effects.registry import (
+    CONTEXTS,
+    ENUMS,
+    TRAITS,
+    Kind,
+    Param,
+    Signature,
+    is_enum_type,
+    signature,
+    signatures,
+)
+
+_ARITHMETIC = {"+", "-", "*", "//"}
+_ORDERING = {"<", "<=", ">", ">="}
+_EQUALITY = {"==", "!="}
+_LOGIC = {"and", "or"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    message: str
+    span: ast.Span
+
+
+@dataclass(frozen=True)
+class Symbols:
+    """What the pack defines, for `@id` references and side names."""
+
+    refs: Mapping[str, str] = field(default_factory=dict)  # id -> type (location, colour, ...)
+    sides: frozenset[str] = frozenset()
+
+
+def suggest(word: str, candidates: Iterable[str]) -> str:
+    """A ' — did you mean `x`?' suffix, or '' when nothing is close."""
+    match = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    return f"; did you mean `{match[0]}`?" if match else ""
+
+
+def list_of(type_name: str) -> str:
+    return f"list[{type_name}]"
+
+
+def element_type(type_name: str) -> str | None:
+    if type_name.startswith("list[") and type_name.endswith("]"):
+        return type_name[5:-1]
+    return None
+
+
+def describe(type_name: str) -> str:
+    inner = element_type(type_name)
+    return f"a list of {inner}s" if inner else f"a {type_name}" if type_name != "int" else "a number"
+
+
+class Checker:
+    """Checks one effect (or condition) in one context."""
+
+    def __init__(self, symbols: Symbols, context: str, extra: Mapping[str, str] | None = None):
+        spec = CONTEXTS[context]
+        self.symbols = symbols
+        self.context = spec
+        self.scopes: list[dict[str, str]] = [{**spec.bindings, **(extra or {})}]
+        self.findings: list[Finding] = []
+
+    # -- entry points ---------------------------------------------------------------
+
+    def check_effect(self, block: ast.Block) -> list[Finding]:
+        self._block(block)
+        return self.findings
+
+    def check_condition(self, expr: ast.Expr) -> list[Finding]:
+        found = self._expr(expr, "bool")
+        if found is not None and found != "bool":
+            self._report("EFF-TYPE", f"a condition must be true or false, not {describe(found)}", expr.span)
+        return self.findings
+
+    # -- statements -----------------------------------------------------------------
+
+    def _report(self, code: str, message: str, span: ast.Span) -> None:
+        self.findings.append(Finding(code, message, span))
+
+    def _lookup(self, name: str) -> str | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    def _visible_names(self) -> set[str]:
+        return {name for scope in self.scopes for name in scope}
+
+    def _block(self, block: ast.Block) -> None:
+        self.scopes.append({})
+        for statement in block.statements:
+            self._statement(statement)
+        self.scopes.pop()
+
+    def _statement(self, node: ast.Statement) -> None:
+        if isinstance(node, ast.Call):
+            self._call(node, statement=True)
+        elif isinstance(node, ast.Let):
+            found = self._expr(node.value, None)
+            self.scopes[-1][node.name] = found or "any"
+        elif isinstance(node, ast.If):
+            self._expect(node.test, "bool", "the test of `if`")
+            self._block(node.then)
+            if node.otherwise is not None:
+                self._block(node.otherwise)
+        else:
+            self._for(node)
+
+    def _for(self, node: ast.For) -> None:
+        found = self._expr(node.iterable, None)
+        inner = element_type(found) if found else None
+        if found is not None and inner is None:
+            self._report("EFF-TYPE", f"`for` needs a list, got {describe(found)}", node.iterable.span)
+        self.scopes.append({node.name: inner or "any"})
+        self._block(node.body)
+        self.scopes.pop()
+
+    def _expect(self, expr: ast.Expr, wanted: str, what: str) -> None:
+        found = self._expr(expr, wanted)
+        if found is not None and not _compatible(wanted, found, {}):
+            self._report("EFF-TYPE", f"{what} expects {describe(wanted)}, got {describe(found)}", expr.span)
+
+    # -- expressions ----------------------------------------------------------------
+
+    def _expr(self, expr: ast.Expr, expected: str | None) -> str | None:
+        """The type of an expression, or None when it could not be known (already reported)."""
+        if isinstance(expr, ast.IntLit):
+            return "int"
+        if isinstance(expr, ast.BoolLit):
+            return "bool"
+        if isinstance(expr, ast.StrLit):
+            return "string"
+        if isinstance(expr, ast.Name):
+            return self._name(expr, expected)
+        if isinstance(expr, ast.Ref):
+            return self._ref(expr, expected)
+        if isinstance(expr, ast.Call):
+            return self._call(expr, statement=False)
+        if isinstance(expr, ast.UnaryOp):
+            return self._unary(expr)
+        return self._binary(expr)
+
+    def _name(self, node: ast.Name, expected: str | None) -> str | None:
+        if expected is not None and is_enum_type(expected) and self._lookup(node.name) is None:
+            members = ENUMS[expected]
+            if node.name in members:
+                return expected
+            self._report(
+                "EFF-ENUM",
+                f"`{node.name}` is not a {expected}; one of: {', '.join(sorted(members))}"
+                + suggest(node.name, members),
+                node.span,
+            )
+            return None
+        if expected == "side" and self._lookup(node.name) is None:
+            if node.name in self.symbols.sides:
+                return "side"
+            self._report(
+                "EFF-ENUM",
+                f"`{node.name}` is not a side or state of any location" + suggest(node.name, self.symbols.sides),
+                node.span,
+            )
+            return None
+        found = self._lookup(node.name)
+        if found is not None:
+            return found
+        sig = signature(node.name)
+        if sig is not None and sig.kind is Kind.SELECTOR:
+            hint = f"; `{node.name}` is a selector: write `{node.name}(...)`"
+        else:
+            hint = suggest(node.name, self._visible_names())
+        self._report("EFF-UNKNOWN-NAME", f"unknown name `{node.name}`{hint}", node.span)
+        return None
+
+    def _ref(self, node: ast.Ref, expected: str | None) -> str | None:
+        found = self.symbols.refs.get(node.id)
+        if found is None:
+            pool = [i for i, t in self.symbols.refs.items() if expected in (None, t)]
+            self._report("REF-UNDEF", f"unknown id `@{node.id}`" + suggest(node.id, pool), node.span)
+            return None
+        if expected is not None and expected != "any" and not is_enum_type(expected) and found != expected:
+            self._report("REF-KIND", f"`@{node.id}` is a {found}, but {describe(expected)} is needed", node.span)
+            return None
+        return found
+
+    def _unary(self, node: ast.UnaryOp) -> str | None:
+        wanted = "bool" if node.op == "not" else "int"
+        self._expect(node.operand, wanted, f"`{node.op}`")
+        return wanted
+
+    def _binary(self, node: ast.BinOp) -> str | None:
+        if node.op in _LOGIC:
+            self._expect(node.left, "bool", f"`{node.op}`")
+            self._expect(node.right, "bool", f"`{node.op}`")
+            return "bool"
+        if node.op in _ARITHMETIC or node.op in _ORDERING:
+            self._expect(node.left, "int", f"`{node.op}`")
+            self._expect(node.right, "int", f"`{node.op}`")
+            return "int" if node.op in _ARITHMETIC else "bool"
+        left = self._expr(node.left, None)
+        right = self._expr(node.right, left)
+        if left is not None and right is not None and left != right:
+            self._report(
+                "EFF-TYPE", f"`{node.op}` compares {describe(left)} with {describe(right)}", node.span
+            )
+        return "bool"
+
+    # -- calls ----------------------------------------------------------------------
+
+    def _call(self, node: ast.Call, statement: bool) -> str | None:
+        sig = signature(node.name)
+        if sig is None:
+            self._unknown_call(node, statement)
+            return None
+        self._check_call_position(node, sig, statement)
+        bound = self._bind_arguments(node, sig)
+        type_vars: dict[str, str] = {}
+        for param, arg in bound:
+            self._argument(node, sig, param, arg, bound, type_vars)
+        if sig.returns is None:
+            return None
+        return _substitute(sig.returns, type_vars, unbound="any")
+
+    def _unknown_call(self, node: ast.Call, statement: bool) -> None:
+        wanted = {Kind.VERB, Kind.PROCEDURE} if statement else {Kind.SELECTOR}
+        pool = [n for n, s in signatures().items() if s.kind in wanted]
+        what = "verb" if statement else "selector"
+        hint = suggest(node.name, pool) or suggest(node.name, signatures())
+        self._report("EFF-UNKNOWN-VERB", f"unknown {what} `{node.name}`{hint}", node.name_span)
+
+    def _check_call_position(self, node: ast.Call, sig: Signature, statement: bool) -> None:
+        if statement and sig.kind is Kind.SELECTOR:
+            self._report(
+                "EFF-NOT-STATEMENT",
+                f"`{sig.name}` only reads a value; on its own it does nothing",
+                node.name_span,
+            )
+        elif not statement and sig.kind is not Kind.SELECTOR:
+            self._report("EFF-NOT-EXPRESSION", f"`{sig.name}` is an action and has no value", node.name_span)
+        elif sig.kind is Kind.PROCEDURE and not self.context.procedures_allowed:
+            self._report(
+                "EFF-CONTEXT",
+                f"`{sig.name}` is a step of the turn structure and cannot be used in {self.context.doc}",
+                node.name_span,
+            )
+
+    def _bind_arguments(self, node: ast.Call, sig: Signature) -> list[tuple[Param, ast.Arg]]:
+        bound: list[tuple[Param, ast.Arg]] = []
+        seen: set[str] = set()
+        positional = [a for a in node.args if a.keyword is None]
+        for index, arg in enumerate(node.args):
+            if arg.keyword is not None:
+                param = sig.param(arg.keyword)
+                if param is None:
+                    names = [p.name for p in sig.params]
+                    self._report(
+                        "EFF-UNKNOWN-ARG",
+                        f"`{sig.name}` has no parameter `{arg.keyword}`" + suggest(arg.keyword, names),
+                        arg.span,
+                    )
+                    continue
+            elif index < len(sig.params) and index < len(positional) and arg is positional[index]:
+                param = sig.params[index]
+            else:
+                self._report(
+                    "EFF-ARITY",
+                    f"`{sig.name}` takes at most {len(sig.params)} argument(s): {sig.render()}",
+                    arg.span,
+                )
+                continue
+            if param.name in seen:
+                self._report("EFF-DUPLICATE-ARG", f"`{param.name}` is given twice", arg.span)
+                continue
+            seen.add(param.name)
+            bound.append((param, arg))
+        missing = [p.name for p in sig.params if not p.optional and p.name not in seen]
+        if missing:
+            self._report(
+                "EFF-ARITY",
+                f"`{sig.name}` is missing {', '.join(f'`{m}`' for m in missing)}: {sig.render()}",
+                node.span,
+            )
+        return bound
+
+    def _argument(
+        self,
+        node: ast.Call,
+        sig: Signature,
+        param: Param,
+        arg: ast.Arg,
+        bound: list[tuple[Param, ast.Arg]],
+        type_vars: dict[str, str],
+    ) -> None:
+        wanted = param.type
+        if wanted == "any" and sig.value_type_from:
+            wanted = self._dependent_type(sig, bound) or "any"
+        expected = _substitute(wanted, type_vars) if "T" in wanted else wanted
+        found = self._expr(arg.value, None if "T" in expected else expected)
+        if found is None or expected == "any":
+            return
+        if not _compatible(expected, found, type_vars):
+            self._report(
+                "EFF-TYPE",
+                f"`{param.name}` of `{sig.name}` expects {describe(expected)}, got {describe(found)}",
+                arg.value.span,
+            )
+
+    def _dependent_type(self, sig: Signature, bound: list[tuple[Param, ast.Arg]]) -> str | None:
+        for param, arg in bound:
+            if param.name == sig.value_type_from and isinstance(arg.value, ast.Name):
+                trait = TRAITS.get(arg.value.name)
+                return trait.type if trait else None
+        return None
+
+
+def _substitute(type_name: str, type_vars: Mapping[str, str], unbound: str = "T") -> str:
+    """Replace the type variable by its binding; `unbound` stands in when it has none."""
+    if type_name == "T":
+        return type_vars.get("T", unbound)
+    inner = element_type(type_name)
+    if inner is not None:
+        return list_of(_substitute(inner, type_vars, unbound))
+    return type_name
+
+
+def _compatible(expected: str, found: str, type_vars: dict[str, str]) -> bool:
+    """Whether a value of type `found` fits `expected`, binding type variable T."""
+    if expected == "any" or found == "any":
+        return True
+    if expected == "T":
+        bound = type_vars.setdefault("T", found)
+        return bound == found or bound == "any"
+    inner_expected, inner_found = element_type(expected), element_type(found)
+    if inner_expected is not None and inner_found is not None:
+        return _compatible(inner_expected, inner_found, type_vars)
+    return expected == found
+
+
+def check_effect(
+    block: ast.Block, symbols: Symbols, context: str, extra: Mapping[str, str] | None = None
+) -> list[Finding]:
+    return Checker(symbols, context, extra).check_effect(block)
+
+
+def check_condition(
+    expr: ast.Expr, symbols: Symbols, context: str, extra: Mapping[str, str] | None = None
+) -> list[Finding]:
+    return Checker(symbols, context, extra).check_condition(expr)

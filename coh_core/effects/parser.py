@@ -1,0 +1,218 @@
+"""Parse effect text into AST nodes with Lark's LALR parser (grammar parsed once and cached)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any, Literal
+
+from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, v_args
+from lark.exceptions import UnexpectedEOF, UnexpectedToken
+from lark.tree import Meta
+
+from coh_core.effects import ast
+from coh_core.resources import grammar_path
+
+EntryPoint = Literal["effect", "condition"]
+
+_OPENERS = {"(": ")", "{": "}"}
+_CLOSERS = {")": "(", "}": "{"}
+
+_TOKEN_LABELS = {
+    "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'", "COMMA": "','",
+    "COLON": "':'", "SEMICOLON": "';'", "EQUAL": "'='", "NAME": "a name", "INT": "a number",
+    "ESCAPED_STRING": "a string", "COMPARE": "a comparison", "$END": "the end of the effect",
+    "AT": "'@'", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'//'",
+}
+
+
+class EffectSyntaxError(Exception):
+    """A syntax error at a position inside the effect text."""
+
+    def __init__(self, code: str, message: str, line: int, col: int, offset: int):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.line = line
+        self.col = col
+        self.offset = offset
+
+
+@cache
+def _lark() -> Lark:
+    grammar = grammar_path("effects.lark").read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        start=["effect", "condition"],
+        propagate_positions=True,
+        maybe_placeholders=False,
+        cache=True,
+    )
+
+
+def _span(meta: Meta | Token) -> ast.Span:
+    return ast.Span(meta.line or 1, meta.column or 1, meta.start_pos or 0, meta.end_pos or 0)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, Any]):
+    def statements(self, meta: Meta, children: list[ast.Statement]) -> ast.Block:
+        span = _span(meta) if not meta.empty else ast.Span(1, 1, 0, 0)
+        return ast.Block(tuple(children), span)
+
+    def block(self, meta: Meta, children: list[ast.Block]) -> ast.Block:
+        return ast.Block(children[0].statements, _span(meta))
+
+    def let_stmt(self, meta: Meta, children: list[Any]) -> ast.Let:
+        return ast.Let(str(children[0]), children[1], _span(meta))
+
+    def if_stmt(self, meta: Meta, children: list[Any]) -> ast.If:
+        otherwise = children[2] if len(children) > 2 else None
+        if isinstance(otherwise, ast.If):  # `else if` is an else block holding one if
+            otherwise = ast.Block((otherwise,), otherwise.span)
+        return ast.If(children[0], children[1], otherwise, _span(meta))
+
+    def for_stmt(self, meta: Meta, children: list[Any]) -> ast.For:
+        return ast.For(str(children[0]), children[1], children[2], _span(meta))
+
+    def call(self, meta: Meta, children: list[Any]) -> ast.Call:
+        name: Token = children[0]
+        args = tuple(children[1]) if len(children) > 1 else ()
+        return ast.Call(str(name), args, _span(meta), _span(name))
+
+    def arguments(self, meta: Meta, children: list[Any]) -> list[ast.Arg]:
+        return [c if isinstance(c, ast.Arg) else ast.Arg(None, c, c.span) for c in children]
+
+    def keyword_arg(self, meta: Meta, children: list[Any]) -> ast.Arg:
+        return ast.Arg(str(children[0]), children[1], _span(meta))
+
+    def _binary(self, op: str, meta: Meta, children: list[Any]) -> ast.BinOp:
+        return ast.BinOp(op, children[0], children[-1], _span(meta))
+
+    def or_op(self, meta: Meta, children: list[Any]) -> ast.BinOp:
+        return self._binary("or", meta, children)
+
+    def and_op(self, meta: Meta, children: list[Any]) -> ast.BinOp:
+        return self._binary("and", meta, children)
+
+    def compare(self, meta: Meta, children: list[Any]) -> ast.BinOp:
+        return ast.BinOp(str(children[1]), children[0], children[2], _span(meta))
+
+    def add(self, meta: Meta, children: list[Any]) -> ast.BinOp:
+        return self._binary("+", meta, children)
+
+    def subtract(self, meta: Meta, children: list[Any]) -> ast.BinOp:
+        return self._binary("-", meta, children)
+
+    def multiply(self, meta: Meta, children: list[Any]) -> ast.BinOp:
+        return self._binary("*", meta, children)
+
+    def floor_divide(self, meta: Meta, children: list[Any]) -> ast.BinOp:
+        return self._binary("//", meta, children)
+
+    def not_op(self, meta: Meta, children: list[Any]) -> ast.UnaryOp:
+        return ast.UnaryOp("not", children[0], _span(meta))
+
+    def negate(self, meta: Meta, children: list[Any]) -> ast.UnaryOp:
+        return ast.UnaryOp("-", children[0], _span(meta))
+
+    def integer(self, meta: Meta, children: list[Token]) -> ast.IntLit:
+        return ast.IntLit(int(children[0]), _span(meta))
+
+    def true(self, meta: Meta, children: list[Token]) -> ast.BoolLit:
+        return ast.BoolLit(True, _span(meta))
+
+    def false(self, meta: Meta, children: list[Token]) -> ast.BoolLit:
+        return ast.BoolLit(False, _span(meta))
+
+    def string(self, meta: Meta, children: list[Token]) -> ast.StrLit:
+        return ast.StrLit(str(children[0])[1:-1], _span(meta))
+
+    def reference(self, meta: Meta, children: list[Token]) -> ast.Ref:
+        return ast.Ref(str(children[0]), _span(meta))
+
+    def name(self, meta: Meta, children: list[Token]) -> ast.Name:
+        return ast.Name(str(children[0]), _span(meta))
+
+
+_TRANSFORMER = _ToAst()
+
+
+def parse_effect(text: str) -> ast.Block:
+    """Parse a statement sequence; raises EffectSyntaxError."""
+    result = _parse(text, "effect")
+    assert isinstance(result, ast.Block)
+    return result
+
+
+def parse_condition(text: str) -> ast.Expr:
+    """Parse one boolean expression; raises EffectSyntaxError."""
+    result: ast.Expr = _parse(text, "condition")
+    return result
+
+
+def _parse(text: str, start: EntryPoint) -> Any:
+    _check_brackets(text)
+    try:
+        tree = _lark().parse(text, start=start)
+    except UnexpectedInput as exc:
+        raise _syntax_error(text, exc) from None
+    result = _TRANSFORMER.transform(tree)
+    if start == "effect" and not isinstance(result, ast.Block):
+        # a single statement is inlined by the grammar; wrap it for a uniform result
+        result = ast.Block((result,), result.span)
+    return result
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+def _check_brackets(text: str) -> None:
+    """Report unbalanced brackets at the bracket itself, where a human looks for it."""
+    stack: list[tuple[str, int]] = []
+    in_string = False
+    for offset, char in enumerate(text):
+        if char == '"' and (offset == 0 or text[offset - 1] != "\\"):
+            in_string = not in_string
+        if in_string:
+            continue
+        if char in _OPENERS:
+            stack.append((char, offset))
+        elif char in _CLOSERS:
+            if not stack or stack[-1][0] != _CLOSERS[char]:
+                line, col = _position(text, offset)
+                raise EffectSyntaxError("EFF-UNMATCHED", f"'{char}' closes nothing", line, col, offset)
+            stack.pop()
+    if stack:
+        opener, offset = stack[-1]
+        line, col = _position(text, offset)
+        raise EffectSyntaxError(
+            "EFF-UNCLOSED", f"'{opener}' is never closed (expected '{_OPENERS[opener]}')",
+            line, col, offset,
+        )
+
+
+def _syntax_error(text: str, exc: UnexpectedInput) -> EffectSyntaxError:
+    offset = exc.pos_in_stream if exc.pos_in_stream is not None else len(text)
+    if isinstance(exc, UnexpectedCharacters):
+        char = text[offset] if offset < len(text) else ""
+        message = f"unexpected character {char!r}"
+    elif isinstance(exc, UnexpectedEOF):
+        offset = len(text)
+        message = "the effect ends too early"
+    elif isinstance(exc, UnexpectedToken):
+        token = exc.token
+        if token.type == "$END":
+            offset = len(text.rstrip())
+            found = "the end of the effect"
+        else:
+            found = repr(str(token))
+        expected = sorted(_TOKEN_LABELS.get(name, name.lower()) for name in exc.expected)
+        message = f"unexpected {found}; expected {', '.join(expected[:6])}"
+    else:  # pragma: no cover - lark raises only the three kinds above
+        message = str(exc)
+    line, col = _position(text, offset)
+    return EffectSyntaxError("EFF-SYNTAX", message, line, col, offset)

@@ -1,0 +1,60 @@
+"""Pretty-print effect ASTs back to canonical effect-language source."""
+
+from __future__ import annotations
+
+from coh_core.effects import ast
+
+_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
+               "+": 5, "-": 5, "*": 6, "//": 6}
+_INDENT = "  "
+
+
+def format_effect(block: ast.Block, indent: int = 0) -> str:
+    """One statement per line, blocks indented."""
+    return "\n".join(_statement(s, indent) for s in block.statements) or f"{_INDENT * indent}(nothing)"
+
+
+def format_expr(expr: ast.Expr, parent: int = 0) -> str:
+    if isinstance(expr, ast.IntLit):
+        return str(expr.value)
+    if isinstance(expr, ast.BoolLit):
+        return "true" if expr.value else "false"
+    if isinstance(expr, ast.StrLit):
+        return f'"{expr.value}"'
+    if isinstance(expr, ast.Name):
+        return expr.name
+    if isinstance(expr, ast.Ref):
+        return f"@{expr.id}"
+    if isinstance(expr, ast.Call):
+        return _call(expr)
+    if isinstance(expr, ast.UnaryOp):
+        mine = _PRECEDENCE["not"] if expr.op == "not" else 7
+        text = f"not {format_expr(expr.operand, mine)}" if expr.op == "not" else \
+            f"-{format_expr(expr.operand, mine)}"
+        return f"({text})" if mine < parent else text
+    mine = _PRECEDENCE[expr.op]
+    text = f"{format_expr(expr.left, mine)} {expr.op} {format_expr(expr.right, mine + 1)}"
+    return f"({text})" if mine < parent else text
+
+
+def _call(call: ast.Call) -> str:
+    args = ", ".join(
+        f"{arg.keyword}: {format_expr(arg.value)}" if arg.keyword else format_expr(arg.value)
+        for arg in call.args
+    )
+    return f"{call.name}({args})"
+
+
+def _statement(node: ast.Statement, indent: int) -> str:
+    pad = _INDENT * indent
+    if isinstance(node, ast.Call):
+        return pad + _call(node)
+    if isinstance(node, ast.Let):
+        return f"{pad}let {node.name} = {format_expr(node.value)}"
+    if isinstance(node, ast.For):
+        body = format_effect(node.body, indent + 1)
+        return f"{pad}for {node.name} in {format_expr(node.iterable)} {{\n{body}\n{pad}}}"
+    text = f"{pad}if {format_expr(node.test)} {{\n{format_effect(node.then, indent + 1)}\n{pad}}}"
+    if node.otherwise is not None:
+        text += f" else {{\n{format_effect(node.otherwise, indent + 1)}\n{pad}}}"
+    return text

@@ -1,0 +1,383 @@
+"""The single source of the effect language's vocabulary.
+
+Every verb (a statement that changes the game), selector (an expression that reads
+or chooses), procedure (a step of the turn structure), event, timing window, trait
+and enumeration is declared here once, with typed parameters and a one-line doc.
+The checker, the "did you mean" hints, `coh docs effects` and the enums of the JSON
+Schemas are all derived from these declarations.
+
+Nothing here names a card, character or location: these are the game's general
+mechanics (zombies, characters, votes, markers), which content combines.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cache
+
+
+class Kind(str, Enum):
+    VERB = "verb"
+    SELECTOR = "selector"
+    PROCEDURE = "procedure"
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    type: str
+    default: str | None = None  # effect-language source of the default value
+
+    @property
+    def optional(self) -> bool:
+        return self.default is not None
+
+
+@dataclass(frozen=True)
+class Signature:
+    name: str
+    kind: Kind
+    params: tuple[Param, ...]
+    returns: str | None
+    doc: str
+    value_type_from: str | None = None  # param whose enum member fixes the `value` type
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def render(self) -> str:
+        params = ", ".join(
+            f"{p.name}: {p.type}" + (f" = {p.default}" if p.default else "") for p in self.params
+        )
+        tail = f" -> {self.returns}" if self.returns else ""
+        return f"{self.name}({params}){tail}"
+
+
+@dataclass(frozen=True)
+class EventSpec:
+    name: str
+    doc: str
+    located: bool  # a location's trigger fires only for events at that location
+    bindings: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WindowSpec:
+    name: str
+    doc: str
+    bindings: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TraitSpec:
+    name: str
+    type: str
+    default: bool | int
+    doc: str
+
+
+@dataclass(frozen=True)
+class ContextSpec:
+    """Where an effect text sits in content, and the names it may use implicitly."""
+
+    name: str
+    doc: str
+    bindings: dict[str, str]
+    procedures_allowed: bool = False
+
+
+# --- declarations -----------------------------------------------------------------
+
+_SIG = re.compile(r"^(?P<name>[a-z_][a-z0-9_]*)\((?P<params>.*)\)\s*(?:->\s*(?P<ret>.+))?$")
+_PARAM = re.compile(r"^(?P<name>[a-z_]+)\s*:\s*(?P<type>[A-Za-z_\[\]]+)(?:\s*=\s*(?P<default>.+))?$")
+
+_SIGNATURES: dict[str, Signature] = {}
+
+
+def _declare(kind: Kind, spec: str, doc: str, value_type_from: str | None = None) -> None:
+    match = _SIG.match(spec)
+    if match is None:
+        raise ValueError(f"bad registry signature {spec!r}")
+    params: list[Param] = []
+    if match["params"].strip():
+        for part in match["params"].split(","):
+            pm = _PARAM.match(part.strip())
+            if pm is None:
+                raise ValueError(f"bad registry parameter {part!r} in {spec!r}")
+            params.append(Param(pm["name"], pm["type"], pm["default"]))
+    name = match["name"]
+    if name in _SIGNATURES:
+        raise ValueError(f"{name} declared twice in the registry")
+    _SIGNATURES[name] = Signature(
+        name, kind, tuple(params), match["ret"], doc, value_type_from=value_type_from
+    )
+
+
+def _verb(spec: str, doc: str, value_type_from: str | None = None) -> None:
+    _declare(Kind.VERB, spec, doc, value_type_from)
+
+
+def _selector(spec: str, doc: str) -> None:
+    _declare(Kind.SELECTOR, spec, doc)
+
+
+def _procedure(spec: str, doc: str) -> None:
+    _declare(Kind.PROCEDURE, spec, doc)
+
+
+# Verbs: statements that change the game.
+_verb("no_effect()", "Does nothing; for a power whose only use is to exhaust the character.")
+_verb("kill_zombies(n: int, at: location)", "Kill up to N zombies at a location; they return to the reserve.")
+_verb("add_zombies(n: int, at: location)", "Put N zombies from the reserve at a location, never above the zombie cap.")
+_verb(
+    "move_zombies(n: int, from: location, to: location)",
+    "Move up to N zombies between locations; those that would exceed the cap stay.",
+)
+_verb("kill_character(target: character)", "A character dies.")
+_verb("kill_characters(targets: list[character])", "Several characters die at once, in turn order.")
+_verb(
+    "move_character(target: character, to: location)",
+    "Move a character, obeying capacity and closed locations (the overflow rule applies).",
+)
+_verb(
+    "move_characters(targets: list[character], to: location)",
+    "Move several characters to one location, ignoring capacity (an evacuation).",
+)
+_verb("rest(target: character)", "Flip a character to its rested side (not if its flips are locked).")
+_verb(
+    "exhaust(target: character)",
+    "Flip a rested character to its exhausted side; as a cost, only characters that may pay so.",
+)
+_verb("discard_cards(n: int, player: player = me)", "The player discards N action cards of their choice.")
+_verb("draw_cards(n: int, player: player = me)", "The player draws N action cards from the deck, if any are left.")
+_verb(
+    "take_from_discard(n: int, player: player = me)",
+    "The player takes N action cards of their choice from the discard pile.",
+)
+_verb("steal_random_card(from: player, player: player = me)", "Take a random action card from another player's hand.")
+_verb("take_antidotes(n: int, player: player = me)", "Take N antidotes from the supply, if any are left.")
+_verb("take_food(source: food_source, player: player = me)", "Take a food token from the truck.")
+_verb("discard_food(n: int, player: player = me)", "Remove N of the player's food tokens from the game.")
+_verb("keep_face_up_food(n: int)", "Turn food tokens from the truck face up until N lie face up.")
+_verb("set_leader(colour: colour)", "Put the zombie-leader token on a colour of the wheel.")
+_verb("move_leader(steps: int)", "Move the zombie-leader token N spaces clockwise, skipping caches.")
+_verb("give_first_player(player: player)", "The player takes the first-player token.")
+_verb("take_first_player(player: player = me)", "The player takes the first-player token.")
+_verb("peek_invasion(n: int, player: player = me)", "The player secretly looks at the next N invasion cards.")
+_verb("change_movement_card(player: player = me)", "The player picks another movement card before moving.")
+_verb(
+    "defer_movement_choice(players: list[player])",
+    "These players choose their movement card after everyone else's has been revealed.",
+)
+_verb(
+    "set_trait(target: character, trait: trait, value: any, until: duration)",
+    "Give a character a trait value until the duration ends.",
+    value_type_from="trait",
+)
+_verb(
+    "add_votes(player: player, n: int, at: location, until: duration)",
+    "The player has N extra votes at the location until the duration ends.",
+)
+_verb("cancel(what: event)", "Cancel the pending card play or movement before any of it happens.")
+_verb(
+    "place_explosion_marker(player: player = me)",
+    "The player adds an explosion marker to a location that still takes them.",
+)
+_verb("remove_markers(at: location)", "Take every explosion marker off a location.")
+_verb("flip_board(at: location, side: side)", "Turn a location board to another side or state.")
+_verb("score_points(n: int, player: player = me)", "The player scores N points at the end of the game.")
+
+# Selectors: expressions that read the game or ask a player to choose.
+_selector("choose(options: list[T]) -> T", "The acting player chooses one of the options.")
+_selector("choose_number(low: int, high: int) -> int", "The acting player chooses a number in the range.")
+_selector("random_movement_card(player: player) -> location", "Shuffle the player's movement cards and draw one.")
+_selector("locations() -> list[location]", "Every location in play.")
+_selector("other_locations(than: location) -> list[location]", "Every location in play but one.")
+_selector("location_of(target: character) -> location", "Where a character is.")
+_selector("characters_at(at: location) -> list[character]", "The living characters at a location.")
+_selector("all_characters() -> list[character]", "Every living character.")
+_selector("my_characters(player: player = me) -> list[character]", "The player's living characters.")
+_selector(
+    "my_characters_at(at: location, player: player = me) -> list[character]",
+    "The player's living characters at a location.",
+)
+_selector("rested(among: list[character]) -> list[character]", "Those of the characters on their rested side.")
+_selector("exhausted(among: list[character]) -> list[character]", "Those on their exhausted side.")
+_selector("players_at(at: location) -> list[player]", "The players with at least one character at a location.")
+_selector("other_players(player: player = me) -> list[player]", "Every player still in the game but one.")
+_selector("colours_in_play() -> list[colour]", "The colours of the leader wheel not covered by caches.")
+_selector("owner(target: character) -> player", "The player who controls a character.")
+_selector("first(items: list[T]) -> T", "The first of the items (lists of characters are in turn order).")
+_selector("count(items: list[T]) -> int", "How many items there are.")
+_selector("zombies(at: location) -> int", "The number of zombies at a location.")
+_selector("characters(at: location) -> int", "The number of characters at a location, hidden ones included.")
+_selector("markers(at: location) -> int", "The number of explosion markers on a location.")
+_selector("is_rested(target: character) -> bool", "Whether a character shows its rested side.")
+_selector("is_exhausted(target: character) -> bool", "Whether a character shows its exhausted side.")
+_selector("has_items(at: location) -> bool", "Whether antidotes or action cards lie at a location.")
+_selector("is_side(at: location, side: side) -> bool", "Whether a location shows a given side or state.")
+
+# Procedures: the steps of the turn structure, usable only in turn.yaml.
+_procedure("build_city()", "Lay out the location boards on their chosen sides.")
+_procedure("choose_first_player()", "Pick the first player at random.")
+_procedure("deal_characters()", "Deal characters at random, as many as the setup table says.")
+_procedure("place_characters(order: turn_direction)", "Each player places their characters by drawing movement cards.")
+_procedure("deal_action_cards(draft: bool = false)", "Deal the action cards of the setup table, or draft them.")
+_procedure("reveal_setup_invasion()", "Reveal a random 00:00 invasion card and place its zombies.")
+_procedure("build_invasion_deck()", "Make the invasion deck of one random card per hour, earliest on top.")
+_procedure("choose_movement_cards()", "Every player secretly chooses a movement card; all are revealed together.")
+_procedure("resolve_invasion()", "Reveal the next invasion card: zombie moves, arrivals, airdrops, leader move.")
+_procedure("move_characters_in_turn_order()", "From the first player clockwise, each moves one character.")
+_procedure("activate_location()", "In turn order, each player present may use the location's effect once.")
+_procedure("action_window()", "Every player may play cards, use powers and trade until all pass.")
+_procedure("zombie_attack(tie: tie_rule)", "If the attack condition holds, a character present dies.")
+_procedure(
+    "sharing_vote(tie: tie_rule, winner: sharing_rule)",
+    "If items lie here, a vote picks who shares them, one item per player.",
+)
+_procedure("pay_antidotes()", "Each player spends one antidote per living character; the others die.")
+_procedure("score_game()", "Count every player's points and name the winners.")
+_procedure("pass_first_player(direction: turn_direction)", "The first player hands the token to their neighbour.")
+
+
+ENUMS: dict[str, dict[str, str]] = {
+    "duration": {
+        "end_of_turn": "until the end of the current turn",
+        "end_of_game": "for the rest of the game",
+        "leaves_location": "until the character leaves its location",
+    },
+    "food_source": {
+        "face_down": "a random face-down token",
+        "face_up_or_face_down": "one of the face-up tokens, or a random face-down one",
+    },
+    "tie_rule": {
+        "first_player_chooses": "the first player picks among the tied players",
+        "nobody": "nobody wins the vote",
+    },
+    "sharing_rule": {
+        "distribute_all": "the winner hands out every item, at most one per player",
+        "take_one_then_distribute": "the winner takes one item, then hands out the rest",
+    },
+    "turn_direction": {
+        "clockwise": "to the left, clockwise",
+        "counter_clockwise": "to the right, counter-clockwise",
+    },
+}
+
+TRAITS: dict[str, TraitSpec] = {
+    spec.name: spec
+    for spec in (
+        TraitSpec("votes", "int", 1, "votes the character gives its owner where it stands"),
+        TraitSpec("can_move", "bool", True, "whether the character may be moved in the movement phase"),
+        TraitSpec("hidden", "bool", False, "cannot vote or be selected for anything, eaten included"),
+        TraitSpec("ignores_capacity", "bool", False, "may enter a full location, taking an extra space"),
+        TraitSpec("flip_locked", "bool", False, "can never be flipped to either side again"),
+        TraitSpec("pays_by_exhausting", "bool", True, "may be exhausted to pay for a location or card"),
+    )
+}
+ENUMS["trait"] = {name: spec.doc for name, spec in TRAITS.items()}
+
+EVENTS: dict[str, EventSpec] = {
+    spec.name: spec
+    for spec in (
+        EventSpec("setup_end", "setup is complete, before the first turn", False),
+        EventSpec("turn_start", "a turn begins", False, {"turn": "int"}),
+        EventSpec("movement_selection_start", "players are about to choose movement cards", False),
+        EventSpec("movement_phase_end", "every player has moved a character", False),
+        EventSpec("character_moved", "a character has moved", True, {"mover": "character"}),
+        EventSpec("card_played", "an action card has been played", False, {"player": "player"}),
+        EventSpec("marker_placed", "an explosion marker was placed on a location", True),
+        EventSpec("food_taken", "a food token was taken from a location's truck", True),
+        EventSpec(
+            "characters_died",
+            "one or more characters died at once (victims in turn order)",
+            False,
+            {"victims": "list[character]"},
+        ),
+        EventSpec("turn_end", "the turn's last location has been resolved", False),
+    )
+}
+
+WINDOWS: dict[str, WindowSpec] = {
+    spec.name: spec
+    for spec in (
+        WindowSpec("anytime", "in any action window: before an attack, before a sharing vote"),
+        WindowSpec(
+            "cancel_card",
+            "the moment another action card is played, before any of it happens",
+            {"pending": "event"},
+        ),
+        WindowSpec(
+            "cancel_move",
+            "right after a character moves, before anything follows from it",
+            {"pending": "event"},
+        ),
+        WindowSpec("before_own_move", "in the movement phase, before the player moves a character"),
+        WindowSpec(
+            "own_move",
+            "as the player moves a character, before it is placed",
+            {"mover": "character"},
+        ),
+        WindowSpec("scoring", "when the game is scored"),
+    )
+}
+
+CONTEXTS: dict[str, ContextSpec] = {
+    spec.name: spec
+    for spec in (
+        ContextSpec(
+            "power",
+            "a character's power (using it exhausts the character)",
+            {"self": "character", "here": "location", "me": "player"},
+        ),
+        ContextSpec(
+            "character_trigger",
+            "a character's trigger",
+            {"self": "character", "here": "location", "me": "player"},
+        ),
+        ContextSpec("card", "an action card's cost or effect", {"me": "player"}),
+        ContextSpec("activation", "a location's effect, used by a player present", {"here": "location", "me": "player"}),
+        ContextSpec("location_trigger", "a location side's trigger", {"here": "location"}),
+        ContextSpec("attack_condition", "a location side's attack condition", {"here": "location"}),
+        ContextSpec("step", "a step of the turn structure", {}, procedures_allowed=True),
+        ContextSpec(
+            "location_step",
+            "a step run once per location, in resolution order",
+            {"here": "location"},
+            procedures_allowed=True,
+        ),
+        ContextSpec("rule_trigger", "a trigger of the turn structure", {}),
+    )
+}
+
+# Built-in types and what their values are. `list[T]` is a list of T; `T` a type variable.
+TYPES: dict[str, str] = {
+    "int": "a whole number",
+    "bool": "true or false",
+    "location": "a location in play (`here`, `@id`, or a selector)",
+    "character": "a living character",
+    "player": "a player (`me`, or a selector)",
+    "colour": "a colour of the zombie-leader wheel (`@id`)",
+    "side": "the name of a location side or state, such as `A` or a destroyed state",
+    "event": "a pending card play or movement (`pending`)",
+    "any": "a value whose type another parameter fixes",
+}
+
+
+def signature(name: str) -> Signature | None:
+    return _SIGNATURES.get(name)
+
+
+def signatures() -> dict[str, Signature]:
+    return dict(_SIGNATURES)
+
+
+@cache
+def callable_names() -> tuple[str, ...]:
+    return tuple(sorted(_SIGNATURES))
+
+
+def is_enum_type(type_name: str) -> bool:
+    return type_name in ENUMS
