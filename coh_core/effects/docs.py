@@ -24,7 +24,8 @@ for viewer in players_at(here) { peek_invasion(1, player: viewer) }
 move_characters(characters_at(here), to: @crossroads)   # @id names a pack entity
 ```
 
-Statements are separated by new lines or `;`. Expressions: numbers, `true`/`false`,
+Statements are separated by new lines or `;`; `#` starts a comment that runs to the end
+of the line. Expressions: numbers, `true`/`false`,
 `@id` references, names (`here`, `self`, `me`, variables, enumeration members),
 selector calls, `+ - * //`, comparisons `== != < <= > >=`, and `and`, `or`, `not`.
 """

@@ -173,11 +173,17 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 def _check_brackets(text: str) -> None:
     """Report unbalanced brackets at the bracket itself, where a human looks for it."""
     stack: list[tuple[str, int]] = []
-    in_string = False
+    in_string = in_comment = False
     for offset, char in enumerate(text):
+        if in_comment:
+            in_comment = char != "\n"
+            continue
         if char == '"' and (offset == 0 or text[offset - 1] != "\\"):
             in_string = not in_string
         if in_string:
+            continue
+        if char == "#":
+            in_comment = True
             continue
         if char in _OPENERS:
             stack.append((char, offset))
