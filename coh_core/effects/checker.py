@@ -172,7 +172,8 @@ class Checker:
                 return "side"
             self._report(
                 "EFF-ENUM",
-                f"`{node.name}` is not a side or state of any location" + suggest(node.name, self.symbols.sides),
+                f"`{node.name}` is not a side or state of any location"
+                + suggest(node.name, self.symbols.sides),
                 node.span,
             )
             return None
@@ -194,7 +195,11 @@ class Checker:
             self._report("REF-UNDEF", f"unknown id `@{node.id}`" + suggest(node.id, pool), node.span)
             return None
         if expected is not None and expected != "any" and not is_enum_type(expected) and found != expected:
-            self._report("REF-KIND", f"`@{node.id}` is a {found}, but {describe(expected)} is needed", node.span)
+            self._report(
+                "REF-KIND",
+                f"`@{node.id}` is a {found}, but {describe(expected)} is needed",
+                node.span,
+            )
             return None
         return found
 
@@ -216,7 +221,9 @@ class Checker:
         right = self._expr(node.right, left)
         if left is not None and right is not None and left != right:
             self._report(
-                "EFF-TYPE", f"`{node.op}` compares {describe(left)} with {describe(right)}", node.span
+                "EFF-TYPE",
+                f"`{node.op}` compares {describe(left)} with {describe(right)}",
+                node.span,
             )
         return "bool"
 

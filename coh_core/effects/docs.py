@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from coh_core.effects.registry import CONTEXTS, ENUMS, EVENTS, TRAITS, TYPES, WINDOWS, Kind, signatures
+from collections.abc import Sequence
+
+from coh_core.effects.registry import (
+    CONTEXTS,
+    ENUMS,
+    EVENTS,
+    TRAITS,
+    TYPES,
+    WINDOWS,
+    Kind,
+    signatures,
+)
 
 _HEADER = """# The coh effect language
 
@@ -16,12 +27,12 @@ a trigger's `if`) are single expressions that are true or false.
 ## Syntax
 
 ```
-kill_zombies(2, at: here)                      # a verb call; arguments by position or name
+kill_zombies(2, at=here)                      # a verb call; arguments by position or name
 let target = choose(locations())               # bind a value (a choice is asked once)
-kill_zombies(zombies(target) // 2, at: target)
-if is_rested(self) { add_zombies(1, at: here) } else { no_effect() }
-for viewer in players_at(here) { peek_invasion(1, player: viewer) }
-move_characters(characters_at(here), to: @crossroads)   # @id names a pack entity
+kill_zombies(zombies(target) // 2, at=target)
+if is_rested(self) { add_zombies(1, at=here) } else { no_effect() }
+for viewer in players_at(here) { peek_invasion(1, player=viewer) }
+move_characters(characters_at(here), to=@crossroads)   # @id names a pack entity
 ```
 
 Statements are separated by new lines or `;`; `#` starts a comment that runs to the end
@@ -35,15 +46,18 @@ def _section(title: str, rows: list[str]) -> str:
     return f"## {title}\n\n" + "\n".join(rows) + "\n"
 
 
-def _table(head: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+def _table(head: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines.extend("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows)
     return lines
 
 
 def _signatures(kind: Kind) -> list[str]:
-    rows = [(f"`{s.render()}`", s.doc) for s in sorted(signatures().values(), key=lambda s: s.name)
-            if s.kind is kind]
+    rows = [
+        (f"`{s.render()}`", s.doc)
+        for s in sorted(signatures().values(), key=lambda s: s.name)
+        if s.kind is kind
+    ]
     return _table(("signature", "meaning"), rows)
 
 
@@ -54,29 +68,65 @@ def _bindings(bindings: dict[str, str]) -> str:
 def generate_reference() -> str:
     parts = [
         _HEADER,
-        _section("Types", _table(("type", "values"), [(f"`{k}`", v) for k, v in TYPES.items()])
-                 + ["", "`list[T]` is a list of values of type T; `T` stands for any one type."]),
+        _section(
+            "Types",
+            [
+                *_table(("type", "values"), [(f"`{k}`", v) for k, v in TYPES.items()]),
+                "",
+                "`list[T]` is a list of values of type T; `T` stands for any one type.",
+            ],
+        ),
         _section("Verbs (statements)", _signatures(Kind.VERB)),
         _section("Selectors (expressions)", _signatures(Kind.SELECTOR)),
         _section("Procedures (turn structure steps only)", _signatures(Kind.PROCEDURE)),
-        _section("Contexts and implicit names", _table(
-            ("context", "where", "names"),
-            [(f"`{c.name}`", c.doc, _bindings(c.bindings)) for c in CONTEXTS.values()])),
-        _section("Timing windows (`window:` of powers and cards)", _table(
-            ("window", "when", "extra names"),
-            [(f"`{w.name}`", w.doc, _bindings(w.bindings)) for w in WINDOWS.values()])),
-        _section("Events (`on:` of triggers)", _table(
-            ("event", "when", "located", "extra names"),
-            [(f"`{e.name}`", e.doc, "yes" if e.located else "no", _bindings(e.bindings))
-             for e in EVENTS.values()])
-            + ["", "A location's trigger fires only for located events at that location."]),
-        _section("Traits (`traits:` of characters, `set_trait`)", _table(
-            ("trait", "type", "default", "meaning"),
-            [(f"`{t.name}`", t.type, str(t.default).lower(), t.doc) for t in TRAITS.values()])),
-        _section("Enumerations", [
-            line
-            for name, members in ENUMS.items() if name != "trait"
-            for line in [f"### `{name}`", "", *[f"- `{m}`: {d}" for m, d in members.items()], ""]
-        ]),
+        _section(
+            "Contexts and implicit names",
+            _table(
+                ("context", "where", "names"),
+                [(f"`{c.name}`", c.doc, _bindings(c.bindings)) for c in CONTEXTS.values()],
+            ),
+        ),
+        _section(
+            "Timing windows (`window:` of powers and cards)",
+            _table(
+                ("window", "when", "extra names"),
+                [(f"`{w.name}`", w.doc, _bindings(w.bindings)) for w in WINDOWS.values()],
+            ),
+        ),
+        _section(
+            "Events (`event:` of triggers)",
+            [
+                *_table(
+                    ("event", "when", "located", "extra names"),
+                    [
+                        (f"`{e.name}`", e.doc, "yes" if e.located else "no", _bindings(e.bindings))
+                        for e in EVENTS.values()
+                    ],
+                ),
+                "",
+                "A location's trigger fires only for located events at that location.",
+            ],
+        ),
+        _section(
+            "Traits (`traits:` of characters, `set_trait`)",
+            _table(
+                ("trait", "type", "default", "meaning"),
+                [(f"`{t.name}`", t.type, str(t.default).lower(), t.doc) for t in TRAITS.values()],
+            ),
+        ),
+        _section(
+            "Enumerations",
+            [
+                line
+                for name, members in ENUMS.items()
+                if name != "trait"
+                for line in [
+                    f"### `{name}`",
+                    "",
+                    *[f"- `{m}`: {d}" for m, d in members.items()],
+                    "",
+                ]
+            ],
+        ),
     ]
     return "\n".join(parts).rstrip() + "\n"

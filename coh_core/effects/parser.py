@@ -18,10 +18,24 @@ _OPENERS = {"(": ")", "{": "}"}
 _CLOSERS = {")": "(", "}": "{"}
 
 _TOKEN_LABELS = {
-    "LPAR": "'('", "RPAR": "')'", "LBRACE": "'{'", "RBRACE": "'}'", "COMMA": "','",
-    "COLON": "':'", "SEMICOLON": "';'", "EQUAL": "'='", "NAME": "a name", "INT": "a number",
-    "ESCAPED_STRING": "a string", "COMPARE": "a comparison", "$END": "the end of the effect",
-    "AT": "'@'", "PLUS": "'+'", "MINUS": "'-'", "STAR": "'*'", "SLASH": "'//'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LBRACE": "'{'",
+    "RBRACE": "'}'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "SEMICOLON": "';'",
+    "EQUAL": "'='",
+    "NAME": "a name",
+    "INT": "a number",
+    "ESCAPED_STRING": "a string",
+    "COMPARE": "a comparison",
+    "$END": "the end of the effect",
+    "AT": "'@'",
+    "PLUS": "'+'",
+    "MINUS": "'-'",
+    "STAR": "'*'",
+    "SLASH": "'//'",
 }
 
 
@@ -196,8 +210,11 @@ def _check_brackets(text: str) -> None:
         opener, offset = stack[-1]
         line, col = _position(text, offset)
         raise EffectSyntaxError(
-            "EFF-UNCLOSED", f"'{opener}' is never closed (expected '{_OPENERS[opener]}')",
-            line, col, offset,
+            "EFF-UNCLOSED",
+            f"'{opener}' is never closed (expected '{_OPENERS[opener]}')",
+            line,
+            col,
+            offset,
         )
 
 

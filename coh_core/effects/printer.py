@@ -4,8 +4,21 @@ from __future__ import annotations
 
 from coh_core.effects import ast
 
-_PRECEDENCE = {"or": 1, "and": 2, "not": 3, "==": 4, "!=": 4, "<": 4, "<=": 4, ">": 4, ">=": 4,
-               "+": 5, "-": 5, "*": 6, "//": 6}
+_PRECEDENCE = {
+    "or": 1,
+    "and": 2,
+    "not": 3,
+    "==": 4,
+    "!=": 4,
+    "<": 4,
+    "<=": 4,
+    ">": 4,
+    ">=": 4,
+    "+": 5,
+    "-": 5,
+    "*": 6,
+    "//": 6,
+}
 _INDENT = "  "
 
 
@@ -29,8 +42,11 @@ def format_expr(expr: ast.Expr, parent: int = 0) -> str:
         return _call(expr)
     if isinstance(expr, ast.UnaryOp):
         mine = _PRECEDENCE["not"] if expr.op == "not" else 7
-        text = f"not {format_expr(expr.operand, mine)}" if expr.op == "not" else \
-            f"-{format_expr(expr.operand, mine)}"
+        text = (
+            f"not {format_expr(expr.operand, mine)}"
+            if expr.op == "not"
+            else f"-{format_expr(expr.operand, mine)}"
+        )
         return f"({text})" if mine < parent else text
     mine = _PRECEDENCE[expr.op]
     text = f"{format_expr(expr.left, mine)} {expr.op} {format_expr(expr.right, mine + 1)}"
@@ -39,7 +55,7 @@ def format_expr(expr: ast.Expr, parent: int = 0) -> str:
 
 def _call(call: ast.Call) -> str:
     args = ", ".join(
-        f"{arg.keyword}: {format_expr(arg.value)}" if arg.keyword else format_expr(arg.value)
+        f"{arg.keyword}={format_expr(arg.value)}" if arg.keyword else format_expr(arg.value)
         for arg in call.args
     )
     return f"{call.name}({args})"

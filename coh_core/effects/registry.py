@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from functools import cache
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     VERB = "verb"
     SELECTOR = "selector"
     PROCEDURE = "procedure"
@@ -129,8 +129,14 @@ def _procedure(spec: str, doc: str) -> None:
 
 # Verbs: statements that change the game.
 _verb("no_effect()", "Does nothing; for a power whose only use is to exhaust the character.")
-_verb("kill_zombies(n: int, at: location)", "Kill up to N zombies at a location; they return to the reserve.")
-_verb("add_zombies(n: int, at: location)", "Put N zombies from the reserve at a location, never above the zombie cap.")
+_verb(
+    "kill_zombies(n: int, at: location)",
+    "Kill up to N zombies at a location; they return to the reserve.",
+)
+_verb(
+    "add_zombies(n: int, at: location)",
+    "Put N zombies from the reserve at a location, never above the zombie cap.",
+)
 _verb(
     "move_zombies(n: int, from: location, to: location)",
     "Move up to N zombies between locations; those that would exceed the cap stay.",
@@ -150,23 +156,44 @@ _verb(
     "exhaust(target: character)",
     "Flip a rested character to its exhausted side; as a cost, only characters that may pay so.",
 )
-_verb("discard_cards(n: int, player: player = me)", "The player discards N action cards of their choice.")
-_verb("draw_cards(n: int, player: player = me)", "The player draws N action cards from the deck, if any are left.")
+_verb(
+    "discard_cards(n: int, player: player = me)",
+    "The player discards N action cards of their choice.",
+)
+_verb(
+    "draw_cards(n: int, player: player = me)",
+    "The player draws N action cards from the deck, if any are left.",
+)
 _verb(
     "take_from_discard(n: int, player: player = me)",
     "The player takes N action cards of their choice from the discard pile.",
 )
-_verb("steal_random_card(from: player, player: player = me)", "Take a random action card from another player's hand.")
-_verb("take_antidotes(n: int, player: player = me)", "Take N antidotes from the supply, if any are left.")
+_verb(
+    "steal_random_card(from: player, player: player = me)",
+    "Take a random action card from another player's hand.",
+)
+_verb(
+    "take_antidotes(n: int, player: player = me)",
+    "Take N antidotes from the supply, if any are left.",
+)
 _verb("take_food(source: food_source, player: player = me)", "Take a food token from the truck.")
-_verb("discard_food(n: int, player: player = me)", "Remove N of the player's food tokens from the game.")
+_verb(
+    "discard_food(n: int, player: player = me)",
+    "Remove N of the player's food tokens from the game.",
+)
 _verb("keep_face_up_food(n: int)", "Turn food tokens from the truck face up until N lie face up.")
 _verb("set_leader(colour: colour)", "Put the zombie-leader token on a colour of the wheel.")
 _verb("move_leader(steps: int)", "Move the zombie-leader token N spaces clockwise, skipping caches.")
 _verb("give_first_player(player: player)", "The player takes the first-player token.")
 _verb("take_first_player(player: player = me)", "The player takes the first-player token.")
-_verb("peek_invasion(n: int, player: player = me)", "The player secretly looks at the next N invasion cards.")
-_verb("change_movement_card(player: player = me)", "The player picks another movement card before moving.")
+_verb(
+    "peek_invasion(n: int, player: player = me)",
+    "The player secretly looks at the next N invasion cards.",
+)
+_verb(
+    "change_movement_card(player: player = me)",
+    "The player picks another movement card before moving.",
+)
 _verb(
     "defer_movement_choice(players: list[player])",
     "These players choose their movement card after everyone else's has been revealed.",
@@ -187,12 +214,18 @@ _verb(
 )
 _verb("remove_markers(at: location)", "Take every explosion marker off a location.")
 _verb("flip_board(at: location, side: side)", "Turn a location board to another side or state.")
-_verb("score_points(n: int, player: player = me)", "The player scores N points at the end of the game.")
+_verb(
+    "score_points(n: int, player: player = me)",
+    "The player scores N points at the end of the game.",
+)
 
 # Selectors: expressions that read the game or ask a player to choose.
 _selector("choose(options: list[T]) -> T", "The acting player chooses one of the options.")
 _selector("choose_number(low: int, high: int) -> int", "The acting player chooses a number in the range.")
-_selector("random_movement_card(player: player) -> location", "Shuffle the player's movement cards and draw one.")
+_selector(
+    "random_movement_card(player: player) -> location",
+    "Shuffle the player's movement cards and draw one.",
+)
 _selector("locations() -> list[location]", "Every location in play.")
 _selector("other_locations(than: location) -> list[location]", "Every location in play but one.")
 _selector("location_of(target: character) -> location", "Where a character is.")
@@ -203,16 +236,25 @@ _selector(
     "my_characters_at(at: location, player: player = me) -> list[character]",
     "The player's living characters at a location.",
 )
-_selector("rested(among: list[character]) -> list[character]", "Those of the characters on their rested side.")
+_selector(
+    "rested(among: list[character]) -> list[character]",
+    "Those of the characters on their rested side.",
+)
 _selector("exhausted(among: list[character]) -> list[character]", "Those on their exhausted side.")
-_selector("players_at(at: location) -> list[player]", "The players with at least one character at a location.")
+_selector(
+    "players_at(at: location) -> list[player]",
+    "The players with at least one character at a location.",
+)
 _selector("other_players(player: player = me) -> list[player]", "Every player still in the game but one.")
 _selector("colours_in_play() -> list[colour]", "The colours of the leader wheel not covered by caches.")
 _selector("owner(target: character) -> player", "The player who controls a character.")
 _selector("first(items: list[T]) -> T", "The first of the items (lists of characters are in turn order).")
 _selector("count(items: list[T]) -> int", "How many items there are.")
 _selector("zombies(at: location) -> int", "The number of zombies at a location.")
-_selector("characters(at: location) -> int", "The number of characters at a location, hidden ones included.")
+_selector(
+    "characters(at: location) -> int",
+    "The number of characters at a location, hidden ones included.",
+)
 _selector("markers(at: location) -> int", "The number of explosion markers on a location.")
 _selector("is_rested(target: character) -> bool", "Whether a character shows its rested side.")
 _selector("is_exhausted(target: character) -> bool", "Whether a character shows its exhausted side.")
@@ -223,12 +265,24 @@ _selector("is_side(at: location, side: side) -> bool", "Whether a location shows
 _procedure("build_city()", "Lay out the location boards on their chosen sides.")
 _procedure("choose_first_player()", "Pick the first player at random.")
 _procedure("deal_characters()", "Deal characters at random, as many as the setup table says.")
-_procedure("place_characters(order: turn_direction)", "Each player places their characters by drawing movement cards.")
-_procedure("deal_action_cards(draft: bool = false)", "Deal the action cards of the setup table, or draft them.")
+_procedure(
+    "place_characters(order: turn_direction)",
+    "Each player places their characters by drawing movement cards.",
+)
+_procedure(
+    "deal_action_cards(draft: bool = false)",
+    "Deal the action cards of the setup table, or draft them.",
+)
 _procedure("reveal_setup_invasion()", "Reveal a random 00:00 invasion card and place its zombies.")
 _procedure("build_invasion_deck()", "Make the invasion deck of one random card per hour, earliest on top.")
-_procedure("choose_movement_cards()", "Every player secretly chooses a movement card; all are revealed together.")
-_procedure("resolve_invasion()", "Reveal the next invasion card: zombie moves, arrivals, airdrops, leader move.")
+_procedure(
+    "choose_movement_cards()",
+    "Every player secretly chooses a movement card; all are revealed together.",
+)
+_procedure(
+    "resolve_invasion()",
+    "Reveal the next invasion card: zombie moves, arrivals, airdrops, leader move.",
+)
 _procedure("move_characters_in_turn_order()", "From the first player clockwise, each moves one character.")
 _procedure("activate_location()", "In turn order, each player present may use the location's effect once.")
 _procedure("action_window()", "Every player may play cards, use powers and trade until all pass.")
@@ -239,7 +293,10 @@ _procedure(
 )
 _procedure("pay_antidotes()", "Each player spends one antidote per living character; the others die.")
 _procedure("score_game()", "Count every player's points and name the winners.")
-_procedure("pass_first_player(direction: turn_direction)", "The first player hands the token to their neighbour.")
+_procedure(
+    "pass_first_player(direction: turn_direction)",
+    "The first player hands the token to their neighbour.",
+)
 
 
 ENUMS: dict[str, dict[str, str]] = {
@@ -338,7 +395,11 @@ CONTEXTS: dict[str, ContextSpec] = {
             {"self": "character", "here": "location", "me": "player"},
         ),
         ContextSpec("card", "an action card's cost or effect", {"me": "player"}),
-        ContextSpec("activation", "a location's effect, used by a player present", {"here": "location", "me": "player"}),
+        ContextSpec(
+            "activation",
+            "a location's effect, used by a player present",
+            {"here": "location", "me": "player"},
+        ),
         ContextSpec("location_trigger", "a location side's trigger", {"here": "location"}),
         ContextSpec("attack_condition", "a location side's attack condition", {"here": "location"}),
         ContextSpec("step", "a step of the turn structure", {}, procedures_allowed=True),

@@ -41,5 +41,5 @@ def test_checker_findings(case: dict[str, Any]) -> None:
 
 
 def test_messages_suggest_the_nearest_name() -> None:
-    findings = check_effect(parse_effect("kil_zombies(2, at: here)"), SYMBOLS, "power")
+    findings = check_effect(parse_effect("kil_zombies(2, at=here)"), SYMBOLS, "power")
     assert findings[0].message == "unknown verb `kil_zombies`; did you mean `kill_zombies`?"

@@ -32,7 +32,7 @@ def test_reports_syntax_error(case: dict[str, Any]) -> None:
 
 
 def test_spans_point_into_the_source() -> None:
-    block = parse_effect("draw_cards(1)\n  kill_zombies(2, at: here)")
+    block = parse_effect("draw_cards(1)\n  kill_zombies(2, at=here)")
     call = block.statements[1]
     assert (call.span.line, call.span.col) == (2, 3)
-    assert "draw_cards(1)\n  kill_zombies(2, at: here)"[call.span.start:call.span.end].startswith("kill")
+    assert "draw_cards(1)\n  kill_zombies(2, at=here)"[call.span.start : call.span.end].startswith("kill")
