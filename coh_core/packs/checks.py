@@ -1,0 +1,524 @@
+"""Semantic checks of a loaded pack: what a schema cannot say.
+
+References between entities, counts that must hold, the setup tables, the shape of
+invasion cards, and the English text every entity needs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from coh_core.effects import ast
+from coh_core.effects.checker import suggest
+from coh_core.effects.registry import TRAITS
+from coh_core.errors import Problem
+from coh_core.packs.model import Entity, Pack, Section
+from coh_core.packs.yamlsrc import Path_
+
+EXPLOSION_VERB = "place_explosion_marker"
+
+
+def semantic_problems(pack: Pack) -> list[Problem]:
+    problems: list[Problem] = []
+    for check in _CHECKS:
+        problems.extend(check(pack))
+    return problems
+
+
+# -- helpers ------------------------------------------------------------------------
+
+
+def _at(section: Section, path: Path_) -> Any:
+    return section.doc.location((*section.path, *path))
+
+
+def _ref_problem(pack: Pack, section: Section, path: Path_, value: Any, kind: str) -> Problem | None:
+    """A problem if `value` is not the id of an entity of `kind`."""
+    known = pack.entities.get(kind, {})
+    if isinstance(value, str) and value in known:
+        return None
+    other = pack.entity(value) if isinstance(value, str) else None
+    if other is not None:
+        return Problem("REF-KIND", f"`{value}` is a {other.kind}, but a {kind} is needed", _at(section, path))
+    return Problem("REF-UNDEF", f"unknown {kind} `{value}`" + suggest(str(value), known), _at(section, path))
+
+
+def _refs(pack: Pack, section: Section, key: str, kind: str) -> Iterator[Problem]:
+    values = section.data.get(key)
+    if not isinstance(values, list):
+        return
+    for index, value in enumerate(values):
+        found = _ref_problem(pack, section, (key, index), value, kind)
+        if found:
+            yield found
+
+
+def _sides(location: Entity) -> dict[str, dict[str, Any]]:
+    return {
+        str(side["side"]): side
+        for side in location.data.get("sides", []) or []
+        if isinstance(side, dict) and "side" in side
+    }
+
+
+# -- components and setup -------------------------------------------------------------
+
+
+def _check_components(pack: Pack) -> Iterator[Problem]:
+    components = pack.sections.get("components")
+    if components is None:
+        yield Problem(
+            "SECTION-MISSING",
+            "the pack has no `components` section",
+            pack.manifest_doc.location(()),
+        )
+        return
+    yield from _refs(pack, components, "leader_wheel", "colour")
+    yield from _refs(pack, components, "movement_cards", "location")
+    wheel = components.data.get("leader_wheel") or []
+    if sorted(map(str, wheel)) != sorted(pack.colours()):
+        yield Problem(
+            "WHEEL-COLOURS",
+            "the leader wheel must list every colour exactly once",
+            _at(components, ("leader_wheel",)),
+        )
+    movement = set(components.data.get("movement_cards") or [])
+    for location in pack.entities_of("location"):
+        if location.id not in movement:
+            yield Problem(
+                "MOVEMENT-CARDS",
+                f"no movement card leads to location `{location.id}`",
+                _at(components, ("movement_cards",)),
+            )
+    yield from _check_totals(pack, components)
+
+
+_TOTALS = {"characters": "character", "action_cards": "action", "invasion_cards": "invasion"}
+
+
+def _check_totals(pack: Pack, components: Section) -> Iterator[Problem]:
+    for key, kind in _TOTALS.items():
+        wanted = components.data.get(key)
+        if not isinstance(wanted, int):
+            continue
+        entities = pack.entities_of(kind)
+        found = sum(_count(e) for e in entities) if kind == "action" else len(entities)
+        if found != wanted:
+            yield Problem(
+                "COUNT-MISMATCH",
+                f"components say {wanted} {key.replace('_', ' ')}, the pack defines {found}",
+                _at(components, (key,)),
+            )
+
+
+def _count(entity: Entity) -> int:
+    count = entity.data.get("count", 0)
+    return count if isinstance(count, int) else 0
+
+
+def _check_setup(pack: Pack) -> Iterator[Problem]:
+    setup = pack.sections.get("setup")
+    if setup is None:
+        yield Problem("SECTION-MISSING", "the pack has no `setup` section", pack.manifest_doc.location(()))
+        return
+    yield from _check_player_counts(pack, setup)
+    yield from _check_city(pack, setup)
+    overflow = _ref_problem(
+        pack, setup, ("overflow_location",), setup.data.get("overflow_location"), "location"
+    )
+    if overflow:
+        yield overflow
+
+
+def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
+    players = setup.data.get("players") or {}
+    low, high = players.get("min", 0), players.get("max", 0)
+    rows = {
+        row.get("players"): (i, row)
+        for i, row in enumerate(setup.data.get("per_player_count") or [])
+        if isinstance(row, dict)
+    }
+    characters = len(pack.entities_of("character"))
+    cards = sum(_count(e) for e in pack.entities_of("action"))
+    for count in range(low, high + 1):
+        if count not in rows:
+            yield Problem(
+                "SETUP-TABLE",
+                f"no setup row for {count} players",
+                _at(setup, ("per_player_count",)),
+            )
+            continue
+        index, row = rows[count]
+        need_characters = count * int(row.get("characters", 0))
+        need_cards = count * int(row.get("action_cards", 0))
+        if need_characters > characters:
+            yield Problem(
+                "SETUP-SUPPLY",
+                f"{count} players need {need_characters} characters; the pack has {characters}",
+                _at(setup, ("per_player_count", index)),
+            )
+        if need_cards > cards:
+            yield Problem(
+                "SETUP-SUPPLY",
+                f"{count} players need {need_cards} action cards; the pack has {cards}",
+                _at(setup, ("per_player_count", index)),
+            )
+
+
+def _check_city(pack: Pack, setup: Section) -> Iterator[Problem]:
+    city = setup.data.get("city") or {}
+    corners = city.get("corners") or []
+    for index, corner in enumerate(corners):
+        found = _ref_problem(pack, setup, ("city", "corners", index), corner, "location")
+        if found:
+            yield found
+    slots = Counter(str(e.data.get("slot")) for e in pack.entities_of("location"))
+    numbering = setup.data.get("numbering") or {}
+    for slot, count in slots.items():
+        numbers = numbering.get(slot) or []
+        if len(numbers) != count:
+            yield Problem(
+                "CITY-LAYOUT",
+                f"{count} location(s) have slot `{slot}` but the numbering gives {len(numbers)} number(s)",
+                _at(setup, ("numbering",)),
+            )
+    corner_ids = sorted(e.id for e in pack.entities_of("location") if e.data.get("slot") == "corner")
+    if sorted(map(str, corners)) != corner_ids:
+        yield Problem(
+            "CITY-LAYOUT",
+            f"the layout must list each corner location once: {', '.join(corner_ids)}",
+            _at(setup, ("city", "corners")),
+        )
+    yield from _check_city_sides(pack, setup, city.get("sides") or {})
+
+
+def _check_city_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iterator[Problem]:
+    locations = pack.entities.get("location", {})
+    for location_id, side in sides.items():
+        location = locations.get(location_id)
+        if location is None:
+            found = _ref_problem(pack, setup, ("city", "sides", location_id), location_id, "location")
+            if found:
+                yield found
+            continue
+        options = _sides(location)
+        if side not in options or options[side].get("state_of"):
+            playable = [s for s, d in options.items() if not d.get("state_of")]
+            yield Problem(
+                "REF-UNDEF",
+                f"`{side}` is not a side `{location_id}` can start on; one of "
+                f"{', '.join(playable)}" + suggest(str(side), playable),
+                _at(setup, ("city", "sides", location_id)),
+            )
+    for location_id in locations:
+        if location_id not in sides:
+            yield Problem(
+                "CITY-LAYOUT",
+                f"no starting side for location `{location_id}`",
+                _at(setup, ("city", "sides")),
+            )
+
+
+# -- entities -----------------------------------------------------------------------
+
+
+def _check_characters(pack: Pack) -> Iterator[Problem]:
+    for character in pack.entities_of("character"):
+        rested, exhausted = character.data.get("rested"), character.data.get("exhausted")
+        if isinstance(rested, int) and isinstance(exhausted, int) and exhausted > rested:
+            yield Problem(
+                "VALUE-ORDER",
+                f"`{character.id}` is worth more exhausted ({exhausted}) than rested ({rested})",
+                character.doc.location((*character.path, "exhausted")),
+            )
+        for trait in character.data.get("traits", {}) or {}:
+            if trait not in TRAITS:
+                yield Problem(
+                    "TRAIT-UNKNOWN",
+                    f"unknown trait `{trait}`" + suggest(trait, TRAITS),
+                    character.doc.location((*character.path, "traits", trait), key=True),
+                )
+
+
+def _check_locations(pack: Pack) -> Iterator[Problem]:
+    for location in pack.entities_of("location"):
+        sides = _sides(location)
+        counts = Counter(str(s.get("side")) for s in location.data.get("sides", []) if isinstance(s, dict))
+        for index, side in enumerate(location.data.get("sides", []) or []):
+            if not isinstance(side, dict):
+                continue
+            name = str(side.get("side"))
+            path = (*location.path, "sides", index)
+            if counts[name] > 1:
+                yield Problem(
+                    "ID-DUPLICATE",
+                    f"location `{location.id}` has two sides named `{name}`",
+                    location.doc.location((*path, "side")),
+                )
+            for parent_index, parent in enumerate(side.get("state_of", []) or []):
+                if parent not in sides or parent == name:
+                    yield Problem(
+                        "REF-UNDEF",
+                        f"`{parent}` is not another side of `{location.id}`" + suggest(str(parent), sides),
+                        location.doc.location((*path, "state_of", parent_index)),
+                    )
+
+
+def _effect_calls(tree: ast.Block | ast.Expr) -> Iterator[ast.Call]:
+    stack: list[Any] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Call):
+            yield node
+            stack.extend(arg.value for arg in node.args)
+        elif isinstance(node, ast.Block):
+            stack.extend(node.statements)
+        elif isinstance(node, ast.If):
+            stack.extend([node.test, node.then] + ([node.otherwise] if node.otherwise else []))
+        elif isinstance(node, ast.For):
+            stack.extend([node.iterable, node.body])
+        elif isinstance(node, ast.Let):
+            stack.append(node.value)
+        elif isinstance(node, ast.BinOp):
+            stack.extend([node.left, node.right])
+        elif isinstance(node, ast.UnaryOp):
+            stack.append(node.operand)
+
+
+def _check_explosion_symbols(pack: Pack) -> Iterator[Problem]:
+    """A card shows the explosion symbol exactly when its effect places a marker."""
+    places: dict[str, bool] = {}
+    for compiled in pack.effects:
+        slot = compiled.slot
+        if slot.context == "card" and slot.path[-1] == "effect":
+            places[slot.owner] = any(c.name == EXPLOSION_VERB for c in _effect_calls(compiled.tree))
+    for card in pack.entities_of("action"):
+        has_symbol = "explosion" in (card.data.get("symbols") or [])
+        if card.id in places and places[card.id] != has_symbol:
+            state = (
+                "shows the explosion symbol but never places"
+                if has_symbol
+                else "places an explosion marker but lacks `symbols: [explosion]`"
+            )
+            yield Problem(
+                "SYMBOL-MISMATCH",
+                f"`{card.id}` {state} a marker",
+                card.doc.location((*card.path, "symbols" if has_symbol else "effect")),
+            )
+
+
+def _check_flips(pack: Pack) -> Iterator[Problem]:
+    """`flip_board(here, X)` on a location side must name a side of that same location."""
+    for compiled in pack.effects:
+        slot = compiled.slot
+        if slot.context != "location_trigger":
+            continue
+        location = pack.entity(slot.owner.split("/")[0])
+        if location is None:
+            continue
+        names = _sides(location)
+        for call in _effect_calls(compiled.tree):
+            args = [a.value for a in call.args]
+            if (
+                call.name == "flip_board"
+                and len(args) == 2
+                and isinstance(args[0], ast.Name)
+                and args[0].name == "here"
+                and isinstance(args[1], ast.Name)
+                and args[1].name not in names
+            ):
+                yield Problem(
+                    "REF-UNDEF",
+                    f"`{location.id}` has no side `{args[1].name}`" + suggest(args[1].name, names),
+                    slot.doc.offset_in_scalar(slot.path, args[1].span.start),
+                )
+
+
+# -- invasion cards ---------------------------------------------------------------------
+
+
+def _check_invasions(pack: Pack) -> Iterator[Problem]:
+    setup = pack.section("setup")
+    hours = [setup.get("setup_hour"), *(setup.get("hours") or [])]
+    numbering = setup.get("numbering") or {}
+    location_count = sum(len(v or []) for v in numbering.values())
+    drop_numbers = {n for slot in setup.get("airdrop_slots") or [] for n in numbering.get(slot) or []}
+    cards = pack.entities_of("invasion")
+    by_hour = Counter(card.data.get("hour") for card in cards)
+    anchor = pack.sections.get("setup")
+    for hour in hours:
+        if hour is not None and by_hour[hour] == 0 and anchor is not None:
+            yield Problem(
+                "COUNT-HOUR",
+                f"the invasion deck has no card for hour {hour}",
+                _at(anchor, ("hours",)),
+            )
+    for card in cards:
+        yield from _check_invasion_card(card, setup.get("setup_hour"), location_count, drop_numbers)
+
+
+def _check_invasion_card(
+    card: Entity, setup_hour: Any, location_count: int, drop_numbers: set[int]
+) -> Iterator[Problem]:
+    data, path = card.data, card.path
+    zombies = data.get("zombies")
+    if isinstance(zombies, list) and location_count and len(zombies) != location_count:
+        yield Problem(
+            "INVASION-SHAPE",
+            f"`zombies` lists {len(zombies)} numbers; the city has {location_count} locations",
+            card.doc.location((*path, "zombies")),
+        )
+    if data.get("hour") == setup_hour:
+        for key in ("moves", "airdrops", "leader"):
+            if key in data:
+                yield Problem(
+                    "INVASION-SHAPE",
+                    f"a setup card carries no `{key}`",
+                    card.doc.location((*path, key), key=True),
+                )
+    for index, move in enumerate(data.get("moves") or []):
+        for end in ("from", "to"):
+            number = move.get(end) if isinstance(move, dict) else None
+            if isinstance(number, int) and not 1 <= number <= location_count:
+                yield Problem(
+                    "INVASION-SHAPE",
+                    f"no location number {number} (1-{location_count})",
+                    card.doc.location((*path, "moves", index, end)),
+                )
+    for index, drop in enumerate(data.get("airdrops") or []):
+        number = drop.get("at") if isinstance(drop, dict) else None
+        if isinstance(number, int) and number not in drop_numbers:
+            allowed = ", ".join(map(str, sorted(drop_numbers)))
+            yield Problem(
+                "INVASION-SHAPE",
+                f"airdrops land only on locations {allowed}, not {number}",
+                card.doc.location((*path, "airdrops", index, "at")),
+            )
+
+
+# -- turn structure ------------------------------------------------------------------------
+
+
+def _check_turn(pack: Pack) -> Iterator[Problem]:
+    turn = pack.sections.get("turn")
+    if turn is None:
+        yield Problem("SECTION-MISSING", "the pack has no `turn` section", pack.manifest_doc.location(()))
+        return
+    phases = [p for p in turn.data.get("phases") or [] if isinstance(p, dict)]
+    yield from _unique_ids(turn, ("phases",), phases, "phase")
+    for index, phase in enumerate(phases):
+        steps = [s for s in phase.get("steps") or [] if isinstance(s, dict)]
+        yield from _unique_ids(turn, ("phases", index, "steps"), steps, "step")
+    for key in ("setup", "end"):
+        steps = [s for s in turn.data.get(key) or [] if isinstance(s, dict)]
+        yield from _unique_ids(turn, (key,), steps, "step")
+
+
+def _unique_ids(section: Section, path: Path_, items: list[dict[str, Any]], what: str) -> Iterator[Problem]:
+    seen: set[Any] = set()
+    for index, item in enumerate(items):
+        if item.get("id") in seen:
+            yield Problem(
+                "ID-DUPLICATE",
+                f"{what} id `{item.get('id')}` is used twice",
+                _at(section, (*path, index, "id")),
+            )
+        seen.add(item.get("id"))
+
+
+# -- text --------------------------------------------------------------------------------
+
+
+def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:
+    """Every English message key the pack's entities need, with the entity that needs it."""
+    yield f"pack.{pack.id}.name", None, ()
+    for character in pack.entities_of("character"):
+        yield from _keys(character, "name", "power")
+        if character.data.get("traits") or character.data.get("triggers"):
+            yield from _keys(character, "disadvantage")
+    for action in pack.entities_of("action"):
+        yield from _keys(action, "name", "text")
+    for invasion in pack.entities_of("invasion"):
+        yield from _keys(invasion, "name")
+    for colour in pack.entities_of("colour"):
+        yield from _keys(colour, "name")
+    for location in pack.entities_of("location"):
+        yield from _keys(location, "name")
+        for name, side in _sides(location).items():
+            yield from _side_keys(location, name, side)
+    yield from _turn_keys(pack)
+
+
+def _keys(entity: Entity, *fields: str) -> Iterator[tuple[str, Entity | None, Path_]]:
+    for field in fields:
+        yield f"{entity.kind}.{entity.id}.{field}", entity, ()
+
+
+def _side_keys(
+    location: Entity, name: str, side: dict[str, Any]
+) -> Iterator[tuple[str, Entity | None, Path_]]:
+    fields = ["name", "attack"]
+    if side.get("activation") or side.get("triggers"):
+        fields.append("effect")
+    if any(side.get(k) for k in ("explosion_target", "closed", "locked", "state_of")):
+        fields.append("special")
+    for field in fields:
+        yield f"location.{location.id}.{name}.{field}", location, ()
+
+
+def _turn_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:
+    turn = pack.section("turn")
+    for phase in turn.get("phases") or []:
+        if isinstance(phase, dict):
+            yield f"phase.{phase.get('id')}.name", None, ()
+            for step in phase.get("steps") or []:
+                if isinstance(step, dict):
+                    yield f"step.{phase.get('id')}.{step.get('id')}.name", None, ()
+    for key in ("setup", "end"):
+        for step in turn.get(key) or []:
+            if isinstance(step, dict):
+                yield f"step.{key}.{step.get('id')}.name", None, ()
+
+
+def _check_text(pack: Pack) -> Iterator[Problem]:
+    english = pack.text.get("en")
+    if english is None:
+        yield Problem(
+            "TEXT-MISSING",
+            "the pack has no English text (`text: {en: ...}` in the manifest)",
+            pack.manifest_doc.location(("text",)),
+        )
+        return
+    messages = pack.messages("en")
+    needed: set[str] = set()
+    for key, entity, _ in required_text_keys(pack):
+        needed.add(key)
+        if key not in messages:
+            where = entity.doc.location((*entity.path, "id")) if entity else english.location(("messages",))
+            yield Problem("TEXT-MISSING", f"no English text `{key}`", where)
+    for key in messages:
+        if key not in needed and not _is_optional_key(key):
+            yield Problem(
+                "TEXT-UNKNOWN",
+                f"text `{key}` belongs to nothing in the pack" + suggest(key, needed),
+                english.location(("messages", key), key=True),
+            )
+
+
+def _is_optional_key(key: str) -> bool:
+    return key.startswith("pack.") and key.endswith(".summary")
+
+
+_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
+    _check_components,
+    _check_setup,
+    _check_characters,
+    _check_locations,
+    _check_explosion_symbols,
+    _check_flips,
+    _check_invasions,
+    _check_turn,
+    _check_text,
+]

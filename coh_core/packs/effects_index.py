@@ -1,0 +1,217 @@
+"""Where effect texts sit in a pack, which context each is checked in, and compiling them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from coh_core.effects.checker import Symbols, check_condition, check_effect
+from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
+from coh_core.effects.registry import EVENTS, WINDOWS
+from coh_core.errors import Location, Problem
+from coh_core.packs.model import REF_TYPES, CompiledEffect, EffectSlot, Entity, Pack
+from coh_core.packs.yamlsrc import Path_, YamlDoc
+
+
+def symbols_of(pack: Pack) -> Symbols:
+    refs = {
+        entity_id: REF_TYPES[kind]
+        for kind, by_id in pack.entities.items()
+        for entity_id in by_id
+        if kind in REF_TYPES
+    }
+    sides = {
+        str(side.get("side"))
+        for location in pack.entities_of("location")
+        for side in location.data.get("sides", []) or []
+        if isinstance(side, dict)
+    }
+    return Symbols(refs, frozenset(sides))
+
+
+def effect_slots(pack: Pack) -> Iterator[EffectSlot]:
+    for entity in pack.entities_of("character"):
+        yield from _character_slots(entity)
+    for entity in pack.entities_of("action"):
+        yield from _card_slots(entity)
+    for entity in pack.entities_of("location"):
+        yield from _location_slots(entity)
+    turn = pack.sections.get("turn")
+    if turn is not None:
+        yield from _turn_slots(turn.doc, turn.path, turn.data)
+
+
+def _slot(
+    owner: str,
+    doc: YamlDoc,
+    path: Path_,
+    value: Any,
+    entry: str,
+    context: str,
+    extra: dict[str, str] | None = None,
+) -> Iterator[EffectSlot]:
+    if isinstance(value, str):
+        yield EffectSlot(owner, doc, path, value, entry, context, extra or {})
+
+
+def _window_bindings(window: Any) -> dict[str, str]:
+    spec = WINDOWS.get(window) if isinstance(window, str) else None
+    return dict(spec.bindings) if spec else {}
+
+
+def _event_bindings(event: Any) -> dict[str, str]:
+    spec = EVENTS.get(event) if isinstance(event, str) else None
+    return dict(spec.bindings) if spec else {}
+
+
+def _triggers(owner: str, doc: YamlDoc, path: Path_, triggers: Any, context: str) -> Iterator[EffectSlot]:
+    if not isinstance(triggers, list):
+        return
+    for index, trigger in enumerate(triggers):
+        if not isinstance(trigger, dict):
+            continue
+        extra = _event_bindings(trigger.get("event"))
+        base = (*path, index)
+        yield from _slot(owner, doc, (*base, "if"), trigger.get("if"), "condition", context, extra)
+        yield from _slot(owner, doc, (*base, "do"), trigger.get("do"), "effect", context, extra)
+
+
+def _character_slots(entity: Entity) -> Iterator[EffectSlot]:
+    power = entity.data.get("power")
+    if isinstance(power, dict):
+        extra = _window_bindings(power.get("window", "anytime"))
+        yield from _slot(
+            entity.id,
+            entity.doc,
+            (*entity.path, "power", "if"),
+            power.get("if"),
+            "condition",
+            "power",
+            extra,
+        )
+        for key in ("cost", "effect"):
+            yield from _slot(
+                entity.id,
+                entity.doc,
+                (*entity.path, "power", key),
+                power.get(key),
+                "effect",
+                "power",
+                extra,
+            )
+    yield from _triggers(
+        entity.id,
+        entity.doc,
+        (*entity.path, "triggers"),
+        entity.data.get("triggers"),
+        "character_trigger",
+    )
+
+
+def _card_slots(entity: Entity) -> Iterator[EffectSlot]:
+    extra = _window_bindings(entity.data.get("window", "anytime"))
+    yield from _slot(
+        entity.id,
+        entity.doc,
+        (*entity.path, "if"),
+        entity.data.get("if"),
+        "condition",
+        "card",
+        extra,
+    )
+    for key in ("cost", "effect"):
+        yield from _slot(
+            entity.id,
+            entity.doc,
+            (*entity.path, key),
+            entity.data.get(key),
+            "effect",
+            "card",
+            extra,
+        )
+
+
+def _location_slots(entity: Entity) -> Iterator[EffectSlot]:
+    sides = entity.data.get("sides")
+    if not isinstance(sides, list):
+        return
+    for index, side in enumerate(sides):
+        if not isinstance(side, dict):
+            continue
+        base = (*entity.path, "sides", index)
+        owner = f"{entity.id}/{side.get('side')}"
+        activation = side.get("activation")
+        if isinstance(activation, dict):
+            for key in ("cost", "effect"):
+                yield from _slot(
+                    owner,
+                    entity.doc,
+                    (*base, "activation", key),
+                    activation.get(key),
+                    "effect",
+                    "activation",
+                )
+        yield from _slot(
+            owner,
+            entity.doc,
+            (*base, "attack_if"),
+            side.get("attack_if"),
+            "condition",
+            "attack_condition",
+        )
+        yield from _triggers(owner, entity.doc, (*base, "triggers"), side.get("triggers"), "location_trigger")
+
+
+def _steps(doc: YamlDoc, path: Path_, steps: Any, context: str) -> Iterator[EffectSlot]:
+    if not isinstance(steps, list):
+        return
+    for index, step in enumerate(steps):
+        if isinstance(step, dict):
+            owner = f"turn/{step.get('id')}"
+            yield from _slot(owner, doc, (*path, index, "do"), step.get("do"), "effect", context)
+
+
+def _turn_slots(doc: YamlDoc, path: Path_, turn: dict[str, Any]) -> Iterator[EffectSlot]:
+    yield from _steps(doc, (*path, "setup"), turn.get("setup"), "step")
+    phases = turn.get("phases")
+    if isinstance(phases, list):
+        for index, phase in enumerate(phases):
+            if isinstance(phase, dict):
+                context = "location_step" if phase.get("per_location") else "step"
+                yield from _steps(doc, (*path, "phases", index, "steps"), phase.get("steps"), context)
+    yield from _steps(doc, (*path, "end"), turn.get("end"), "step")
+    yield from _triggers("turn", doc, (*path, "triggers"), turn.get("triggers"), "rule_trigger")
+
+
+def compile_effects(pack: Pack) -> list[Problem]:
+    """Parse and check every effect of the pack once; keeps the ASTs on the pack."""
+    symbols = symbols_of(pack)
+    problems: list[Problem] = []
+    pack.effects = []
+    for slot in effect_slots(pack):
+        compiled, found = compile_slot(slot, symbols)
+        problems.extend(found)
+        if compiled is not None:
+            pack.effects.append(compiled)
+    return problems
+
+
+def compile_slot(slot: EffectSlot, symbols: Symbols) -> tuple[CompiledEffect | None, list[Problem]]:
+    try:
+        tree: Any = parse_effect(slot.source) if slot.entry == "effect" else parse_condition(slot.source)
+    except EffectSyntaxError as exc:
+        return None, [_located(slot, exc.code, exc.message, exc.offset)]
+    if slot.entry == "effect":
+        findings = check_effect(tree, symbols, slot.context, slot.extra)
+    else:
+        findings = check_condition(tree, symbols, slot.context, slot.extra)
+    problems = [_located(slot, f.code, f.message, f.span.start) for f in findings]
+    return CompiledEffect(slot, tree), problems
+
+
+def _located(slot: EffectSlot, code: str, message: str, offset: int) -> Problem:
+    """A problem at the effect's own position inside its YAML scalar, with a caret line."""
+    location: Location = slot.doc.offset_in_scalar(slot.path, offset)
+    line_text = slot.doc.source_line(location.line)
+    caret = f"    {line_text}\n    {' ' * max(location.col - 1, 0)}^"
+    return Problem(code, message, location, caret)

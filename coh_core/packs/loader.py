@@ -1,0 +1,237 @@
+"""Find packs, read their manifests and files, and collect entities and sections.
+
+Loading never stops at the first problem: whatever can be read is read, and every
+problem found on the way is returned with its location.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from coh_core.errors import Location, Problem, UsageError
+from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
+from coh_core.packs.schema import validate_document
+from coh_core.packs.yamlsrc import YamlDoc, load_yaml
+from coh_core.resources import content_root
+
+MANIFEST = "pack.yaml"
+PACK_SCHEMA = "pack.schema.json"
+CONTENT_SCHEMA = "content.schema.json"
+TEXT_SCHEMA = "text.schema.json"
+
+
+def display_path(path: Path) -> str:
+    """A path as the user should read it: relative to the working directory when inside it."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # pragma: no cover - another drive on Windows
+        return str(path)
+
+
+def _short_display(path: Path) -> str:
+    relative = display_path(path)
+    return relative if not relative.startswith("../../..") else str(path)
+
+
+def find_pack_roots(paths: Iterable[Path]) -> list[Path]:
+    """The pack directories named by command-line paths (built-in content when none)."""
+    given = list(paths) or [content_root()]
+    roots: list[Path] = []
+    for path in given:
+        roots.extend(_roots_for(path))
+    return list(dict.fromkeys(roots))
+
+
+def _roots_for(path: Path) -> list[Path]:
+    if not path.exists():
+        raise UsageError(f"no such file or directory: {path}", Location(str(path)), code="IO-MISSING")
+    resolved = path.resolve()
+    if resolved.is_file():
+        return [_enclosing_pack(resolved, path)]
+    if (resolved / MANIFEST).is_file():
+        return [resolved]
+    nested = sorted(p.parent for p in resolved.glob(f"*/{MANIFEST}"))
+    if nested:
+        return nested
+    return [_enclosing_pack(resolved, path)]
+
+
+def _enclosing_pack(resolved: Path, given: Path) -> Path:
+    for parent in [resolved, *resolved.parents]:
+        if (parent / MANIFEST).is_file():
+            return parent
+    raise UsageError(
+        f"{given} is not inside a content pack (no {MANIFEST} found here or above)",
+        Location(str(given)),
+        code="PACK-NOT-FOUND",
+    )
+
+
+def load_pack(root: Path) -> tuple[Pack | None, list[Problem]]:
+    """Load one pack directory; returns the pack (None if its manifest is unusable) and problems."""
+    manifest_path = root / MANIFEST
+    manifest_doc, problems = load_yaml(manifest_path, _short_display(manifest_path))
+    if manifest_doc is None:
+        return None, problems
+    problems.extend(validate_document(manifest_doc, PACK_SCHEMA))
+    manifest = manifest_doc.data if isinstance(manifest_doc.data, dict) else {}
+    pack = Pack(str(manifest.get("id", root.name)), root, manifest, manifest_doc)
+    problems.extend(_load_files(pack))
+    problems.extend(_load_text(pack))
+    problems.extend(_orphans(pack))
+    problems.extend(_collect(pack))
+    return pack, problems
+
+
+def _listed(pack: Pack, key: str) -> list[tuple[Any, str]]:
+    """(manifest path, relative file) pairs for `files` or `text`."""
+    value = pack.manifest.get(key)
+    if isinstance(value, list):
+        return [((key, i), v) for i, v in enumerate(value) if isinstance(v, str)]
+    if isinstance(value, dict):
+        return [((key, k), v) for k, v in value.items() if isinstance(v, str)]
+    return []
+
+
+def _load_listed(pack: Pack, key: str, schema: str) -> tuple[list[tuple[Any, YamlDoc]], list[Problem]]:
+    loaded: list[tuple[Any, YamlDoc]] = []
+    problems: list[Problem] = []
+    for manifest_path, relative in _listed(pack, key):
+        path = pack.root / relative
+        if not path.is_file():
+            problems.append(
+                Problem(
+                    "FILE-MISSING",
+                    f"the manifest lists `{relative}`, which does not exist",
+                    pack.manifest_doc.location(manifest_path),
+                )
+            )
+            continue
+        doc, found = load_yaml(path, _short_display(path))
+        problems.extend(found)
+        if doc is not None:
+            problems.extend(validate_document(doc, schema))
+            loaded.append((manifest_path, doc))
+    return loaded, problems
+
+
+def _load_files(pack: Pack) -> list[Problem]:
+    loaded, problems = _load_listed(pack, "files", CONTENT_SCHEMA)
+    pack.docs = [doc for _, doc in loaded]
+    return problems
+
+
+def _load_text(pack: Pack) -> list[Problem]:
+    loaded, problems = _load_listed(pack, "text", TEXT_SCHEMA)
+    for (_, locale), doc in loaded:
+        pack.text[str(locale)] = doc
+        declared = doc.data.get("locale") if isinstance(doc.data, dict) else None
+        if declared is not None and declared != locale:
+            problems.append(
+                Problem(
+                    "TEXT-LOCALE",
+                    f"file declares locale `{declared}` but the manifest lists it as `{locale}`",
+                    doc.location(("locale",)),
+                )
+            )
+    return problems
+
+
+def _orphans(pack: Pack) -> list[Problem]:
+    """Every YAML file under the pack must be reachable from its manifest."""
+    reachable = {(pack.root / MANIFEST).resolve()}
+    reachable.update((pack.root / rel).resolve() for _, rel in _listed(pack, "files"))
+    reachable.update((pack.root / rel).resolve() for _, rel in _listed(pack, "text"))
+    problems = []
+    for path in sorted(pack.root.rglob("*")):
+        if path.suffix in {".yaml", ".yml"} and path.resolve() not in reachable:
+            if any(
+                (parent / MANIFEST).is_file()
+                for parent in path.parents
+                if parent != pack.root and pack.root in parent.parents
+            ):
+                continue  # belongs to a nested pack
+            problems.append(
+                Problem(
+                    "FILE-ORPHAN",
+                    f"not reachable from {MANIFEST}: add it to `files` (or `text`) or delete it",
+                    Location(_short_display(path), 1, 1),
+                )
+            )
+    return problems
+
+
+def _collect(pack: Pack) -> list[Problem]:
+    """Gather entities and sections from every file; ids share one namespace per pack."""
+    problems: list[Problem] = []
+    seen: dict[str, Entity] = {}
+    for doc in pack.docs:
+        if not isinstance(doc.data, dict):
+            continue
+        for section, value in doc.data.items():
+            if section in ENTITY_SECTIONS and isinstance(value, list):
+                problems.extend(_collect_entities(pack, doc, section, value, seen))
+            elif section in SINGLETON_SECTIONS and isinstance(value, dict):
+                problems.extend(_collect_section(pack, doc, section, value))
+    problems.extend(_collect_colours(pack, seen))
+    return problems
+
+
+def _collect_entities(
+    pack: Pack, doc: YamlDoc, section: str, items: list[Any], seen: dict[str, Entity]
+) -> list[Problem]:
+    kind = ENTITY_SECTIONS[section]
+    problems = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            continue
+        entity = Entity(kind, item["id"], item, doc, (section, index))
+        duplicate = _register(pack, entity, seen)
+        if duplicate:
+            problems.append(duplicate)
+    return problems
+
+
+def _register(pack: Pack, entity: Entity, seen: dict[str, Entity]) -> Problem | None:
+    first = seen.get(entity.id)
+    if first is not None:
+        return Problem(
+            "ID-DUPLICATE",
+            f"id `{entity.id}` is already used by the {first.kind} at {first.location}",
+            entity.doc.location((*entity.path, "id")),
+        )
+    seen[entity.id] = entity
+    pack.entities.setdefault(entity.kind, {})[entity.id] = entity
+    return None
+
+
+def _collect_section(pack: Pack, doc: YamlDoc, section: str, value: dict[str, Any]) -> list[Problem]:
+    first = pack.sections.get(section)
+    if first is not None:
+        return [
+            Problem(
+                "SECTION-DUPLICATE",
+                f"section `{section}` is already defined in {first.doc.path}",
+                doc.location((section,), key=True),
+            )
+        ]
+    pack.sections[section] = Section(section, value, doc, (section,))
+    return []
+
+
+def _collect_colours(pack: Pack, seen: dict[str, Entity]) -> list[Problem]:
+    """Colours are declared as a list of ids in components; they are entities too."""
+    found = pack.sections.get("components")
+    if found is None:
+        return []
+    problems = []
+    for index, colour in enumerate(found.data.get("colours", []) or []):
+        if isinstance(colour, str):
+            entity = Entity("colour", colour, {"id": colour}, found.doc, ("components", "colours", index))
+            duplicate = _register(pack, entity, seen)
+            if duplicate:
+                problems.append(duplicate)
+    return problems

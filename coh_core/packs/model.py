@@ -1,0 +1,120 @@
+"""The loaded form of a content pack: entities, singleton sections, text and compiled effects."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from coh_core.effects import ast
+from coh_core.packs.yamlsrc import Path_, YamlDoc
+
+# Sections that hold lists of entities with ids, and the kind name of each entity.
+ENTITY_SECTIONS: dict[str, str] = {
+    "characters": "character",
+    "actions": "action",
+    "locations": "location",
+    "invasions": "invasion",
+}
+# Sections that appear once per pack.
+SINGLETON_SECTIONS = ("components", "setup", "turn")
+
+# The type an `@id` reference of each entity kind has in the effect language.
+REF_TYPES: dict[str, str] = {
+    "character": "character",
+    "action": "card_kind",
+    "location": "location",
+    "invasion": "invasion",
+    "colour": "colour",
+}
+
+
+@dataclass(frozen=True)
+class Entity:
+    kind: str
+    id: str
+    data: dict[str, Any]
+    doc: YamlDoc
+    path: Path_  # where the entity's mapping is in its document
+
+    @property
+    def location(self) -> str:
+        return str(self.doc.location((*self.path, "id")))
+
+
+@dataclass(frozen=True)
+class Section:
+    """A singleton section (components, setup, turn) and where it came from."""
+
+    name: str
+    data: dict[str, Any]
+    doc: YamlDoc
+    path: Path_
+
+
+@dataclass(frozen=True)
+class EffectSlot:
+    """One effect or condition text in content, with the context it is checked in."""
+
+    owner: str  # entity id, or the section name
+    doc: YamlDoc
+    path: Path_
+    source: str
+    entry: str  # "effect" or "condition"
+    context: str
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CompiledEffect:
+    slot: EffectSlot
+    tree: ast.Block | ast.Expr
+
+
+@dataclass
+class Pack:
+    id: str
+    root: Path
+    manifest: dict[str, Any]
+    manifest_doc: YamlDoc
+    docs: list[YamlDoc] = field(default_factory=list)
+    entities: dict[str, dict[str, Entity]] = field(default_factory=dict)
+    sections: dict[str, Section] = field(default_factory=dict)
+    text: dict[str, YamlDoc] = field(default_factory=dict)
+    effects: list[CompiledEffect] = field(default_factory=list)
+
+    def entities_of(self, kind: str) -> list[Entity]:
+        return list(self.entities.get(kind, {}).values())
+
+    def entity(self, entity_id: str) -> Entity | None:
+        for by_id in self.entities.values():
+            if entity_id in by_id:
+                return by_id[entity_id]
+        return None
+
+    def section(self, name: str) -> dict[str, Any]:
+        found = self.sections.get(name)
+        return found.data if found else {}
+
+    def messages(self, locale: str = "en") -> dict[str, str]:
+        doc = self.text.get(locale)
+        if doc is None or not isinstance(doc.data, dict):
+            return {}
+        messages = doc.data.get("messages")
+        return messages if isinstance(messages, dict) else {}
+
+    def colours(self) -> list[str]:
+        colours = self.section("components").get("colours", [])
+        return [c for c in colours if isinstance(c, str)]
+
+    @property
+    def effect_count(self) -> int:
+        return len(self.effects)
+
+    @property
+    def entity_count(self) -> int:
+        return sum(len(by_id) for by_id in self.entities.values())
+
+    @property
+    def file_count(self) -> int:
+        return 1 + len(self.docs) + len(self.text)

@@ -1,0 +1,141 @@
+"""JSON Schema validation of content files, with errors mapped to YAML positions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft7Validator
+from jsonschema.exceptions import ValidationError
+
+from coh_core.effects.checker import suggest
+from coh_core.errors import Problem
+from coh_core.packs.yamlsrc import YamlDoc
+from coh_core.resources import schema_path
+
+_TYPE_NAMES = {
+    "integer": "a whole number",
+    "number": "a number",
+    "string": "a string",
+    "boolean": "true or false",
+    "array": "a list",
+    "object": "a mapping",
+    "null": "nothing",
+}
+
+
+@cache
+def validator(name: str) -> Draft7Validator:
+    schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
+    return Draft7Validator(schema)
+
+
+def validate_document(doc: YamlDoc, schema_name: str) -> list[Problem]:
+    """Every schema violation of a document, located at the offending key or value."""
+    problems = [p for error in validator(schema_name).iter_errors(doc.data) for p in _to_problems(doc, error)]
+    return sorted(problems, key=lambda p: (p.location.line, p.location.col, p.code))
+
+
+def _to_problems(doc: YamlDoc, error: ValidationError) -> Iterator[Problem]:
+    if error.validator == "additionalProperties":
+        yield from _unknown_keys(doc, error, tuple(error.absolute_path))
+    else:
+        yield _to_problem(doc, error)
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return "nothing" if value is None else type(value).__name__
+
+
+def _wanted(schema_type: Any) -> str:
+    types = schema_type if isinstance(schema_type, list) else [schema_type]
+    return " or ".join(_TYPE_NAMES.get(t, str(t)) for t in types)
+
+
+def _field(path: tuple[Any, ...]) -> str:
+    named = [str(p) for p in path if isinstance(p, str)]
+    return f"`{named[-1]}`" if named else "the document"
+
+
+def _to_problem(doc: YamlDoc, error: ValidationError) -> Problem:
+    path = tuple(error.absolute_path)
+    keyword = error.validator
+    if keyword == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else "?"
+        return Problem(
+            "SCHEMA-REQUIRED",
+            f"missing required key `{missing}` in {_field(path)}",
+            doc.location(path),
+        )
+    if keyword == "type":
+        return Problem(
+            "SCHEMA-TYPE",
+            f"{_field(path)} must be {_wanted(error.validator_value)}, got {_type_name(error.instance)} "
+            f"{json.dumps(error.instance)}",
+            doc.location(path),
+        )
+    if keyword == "enum":
+        options = [str(o) for o in error.validator_value] if isinstance(error.validator_value, list) else []
+        return Problem(
+            "SCHEMA-ENUM",
+            f"{_field(path)} is {json.dumps(error.instance)}; expected one of {', '.join(options)}"
+            + suggest(str(error.instance), options),
+            doc.location(path),
+        )
+    if keyword in {
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "minProperties",
+    }:
+        return Problem("SCHEMA-RANGE", f"{_field(path)}: {error.message}", doc.location(path))
+    if keyword == "pattern":
+        return Problem(
+            "SCHEMA-PATTERN",
+            f"{_field(path)}: {json.dumps(error.instance)} is not a valid "
+            f"name (pattern {error.validator_value})",
+            doc.location(path),
+        )
+    if keyword == "uniqueItems":
+        return Problem("SCHEMA-UNIQUE", f"{_field(path)} lists an item twice", doc.location(path))
+    return Problem("SCHEMA-INVALID", f"{_field(path)}: {_short(error)}", doc.location(path))
+
+
+def _short(error: ValidationError) -> str:
+    description = error.schema.get("description") if isinstance(error.schema, dict) else None
+    if error.validator in {"oneOf", "anyOf"} and description:
+        return f"{json.dumps(error.instance)} does not fit: {description}"
+    return error.message
+
+
+def _unknown_keys(doc: YamlDoc, error: ValidationError, path: tuple[Any, ...]) -> Iterator[Problem]:
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    allowed = list(schema.get("properties", {}))
+    patterns = list(schema.get("patternProperties", {}))
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    for key in (k for k in instance if k not in allowed):
+        if allowed:
+            hint = suggest(key, allowed) or f"; allowed: {', '.join(allowed)}"
+        else:
+            hint = f"; keys here must match {' or '.join(patterns)}" if patterns else ""
+        yield Problem(
+            "SCHEMA-UNKNOWN-KEY",
+            f"unknown key `{key}`{hint}",
+            doc.location((*path, key), key=True),
+        )
