@@ -1,0 +1,117 @@
+"""The command line contract: output, formats and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from coh_core.cli import main
+
+
+def test_validate_builtin_content_is_clean(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["validate"])
+    assert result.exit_code == 0, result.output
+    summary = result.output.strip().splitlines()[-1]
+    assert summary.startswith("ok: 1 pack(s), ")
+    assert "entities" in summary and "effects" in summary and "files" in summary
+
+
+def test_validate_json_is_one_document(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["validate", "--format", "json"])
+    assert result.exit_code == 0
+    document = json.loads(result.output)
+    assert document["ok"] is True and document["problems"] == []
+    # 21 characters + 18 action kinds + 6 locations + 20 invasion cards + 6 colours
+    assert document["entities"] == 71 and document["effects"] > 100
+
+
+def test_validate_missing_path_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", str(tmp_path / "nope")])
+    assert result.exit_code == 2
+    assert "IO-MISSING" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_validate_directory_without_pack(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "PACK-NOT-FOUND" in result.output
+
+
+def test_validate_reports_problems_with_exit_1(runner: CliRunner, base_copy: Path) -> None:
+    characters = base_copy / "characters.yaml"
+    characters.write_text(
+        characters.read_text().replace("kill_zombies(2, at=here)", "kil_zombies(2, at=here)", 1)
+    )
+    result = runner.invoke(main, ["validate", str(base_copy), "--format", "json"])
+    assert result.exit_code == 1
+    problems = json.loads(result.output)["problems"]
+    assert [p["code"] for p in problems] == ["EFF-UNKNOWN-VERB"]
+    assert set(problems[0]) == {"file", "line", "col", "code", "message"}
+
+
+def test_list_actions_json(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["list", "actions", "--format", "json"])
+    assert result.exit_code == 0
+    actions = json.loads(result.output)
+    assert len(actions) == 18
+    assert sum(a["count"] for a in actions) == 40
+    assert all(a["name"] and a["text"]["text"] for a in actions)
+
+
+def test_list_characters_table(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["list", "characters"])
+    assert result.exit_code == 0
+    lines = result.output.strip().splitlines()
+    assert lines[0].split()[:2] == ["ID", "NAME"]
+    assert lines[-1] == "21 characters"
+    assert any(line.startswith("blonde ") for line in lines)
+
+
+def test_list_locations_json_has_sides_and_states(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["list", "locations", "--format", "json"])
+    locations = {loc["id"]: loc for loc in json.loads(result.output)}
+    assert len(locations) == 6
+    tower = [s["side"] for s in locations["water_tower"]["sides"]]
+    assert tower == ["A", "B", "collapsed"]
+
+
+def test_list_invasions(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["list", "invasions", "--format", "json"])
+    cards = json.loads(result.output)
+    assert len(cards) == 20
+    assert {c["provenance"] for c in cards} <= {"invented", "rulebook_example", "printed"}
+
+
+def test_list_unknown_kind_is_usage_error(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["list", "zombies"])
+    assert result.exit_code == 2
+
+
+def test_show_prints_text_numbers_and_effects(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["show", "chainsaw"])
+    assert result.exit_code == 0, result.output
+    assert "Chainsaw" in result.output
+    assert "let target = choose(locations())" in result.output
+    assert "kill_zombies(zombies(target) // 2, at=target)" in result.output
+
+
+def test_show_location_lists_every_side(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["show", "armory", "--format", "json"])
+    record = json.loads(result.output)
+    assert {"side A attack_if", "side burnt attack_if", "side blocked activation effect"} <= set(
+        record["effects"]
+    )
+
+
+def test_show_unknown_id_suggests(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["show", "shotgn"])
+    assert result.exit_code == 2
+    assert "did you mean `shotgun`?" in result.output
+
+
+def test_no_colour_when_not_a_terminal(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["validate"])
+    assert "\x1b[" not in result.output
