@@ -76,59 +76,25 @@ def _triggers(owner: str, doc: YamlDoc, path: Path_, triggers: Any, context: str
         yield from _slot(owner, doc, (*base, "do"), trigger.get("do"), "effect", context, extra)
 
 
+def _playable_slots(
+    owner: str, doc: YamlDoc, path: Path_, holder: dict[str, Any], context: str
+) -> Iterator[EffectSlot]:
+    """The `if`, `cost` and `effect` of a power or a card, checked with its window's names."""
+    extra = _window_bindings(holder.get("window", "anytime"))
+    for key, entry in (("if", "condition"), ("cost", "effect"), ("effect", "effect")):
+        yield from _slot(owner, doc, (*path, key), holder.get(key), entry, context, extra)
+
+
 def _character_slots(entity: Entity) -> Iterator[EffectSlot]:
     power = entity.data.get("power")
     if isinstance(power, dict):
-        extra = _window_bindings(power.get("window", "anytime"))
-        yield from _slot(
-            entity.id,
-            entity.doc,
-            (*entity.path, "power", "if"),
-            power.get("if"),
-            "condition",
-            "power",
-            extra,
-        )
-        for key in ("cost", "effect"):
-            yield from _slot(
-                entity.id,
-                entity.doc,
-                (*entity.path, "power", key),
-                power.get(key),
-                "effect",
-                "power",
-                extra,
-            )
-    yield from _triggers(
-        entity.id,
-        entity.doc,
-        (*entity.path, "triggers"),
-        entity.data.get("triggers"),
-        "character_trigger",
-    )
+        yield from _playable_slots(entity.id, entity.doc, (*entity.path, "power"), power, "power")
+    triggers = entity.data.get("triggers")
+    yield from _triggers(entity.id, entity.doc, (*entity.path, "triggers"), triggers, "character_trigger")
 
 
 def _card_slots(entity: Entity) -> Iterator[EffectSlot]:
-    extra = _window_bindings(entity.data.get("window", "anytime"))
-    yield from _slot(
-        entity.id,
-        entity.doc,
-        (*entity.path, "if"),
-        entity.data.get("if"),
-        "condition",
-        "card",
-        extra,
-    )
-    for key in ("cost", "effect"):
-        yield from _slot(
-            entity.id,
-            entity.doc,
-            (*entity.path, key),
-            entity.data.get(key),
-            "effect",
-            "card",
-            extra,
-        )
+    yield from _playable_slots(entity.id, entity.doc, entity.path, entity.data, "card")
 
 
 def _location_slots(entity: Entity) -> Iterator[EffectSlot]:
