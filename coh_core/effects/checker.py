@@ -42,12 +42,15 @@ class Symbols:
 
     refs: Mapping[str, str] = field(default_factory=dict)  # id -> type (location, colour, ...)
     sides: frozenset[str] = frozenset()
+    # False when part of the pack failed to load: unknown ids may live in the missing part.
+    complete: bool = True
 
 
 def suggest(word: str, candidates: Iterable[str]) -> str:
-    """A ' — did you mean `x`?' suffix, or '' when nothing is close."""
-    match = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
-    return f"; did you mean `{match[0]}`?" if match else ""
+    """A '; did you mean `x`?' suffix, or '' when nothing is close (case is ignored)."""
+    by_lower = {c.lower(): c for c in candidates}
+    match = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
+    return f"; did you mean `{by_lower[match[0]]}`?" if match and by_lower[match[0]] != word else ""
 
 
 def list_of(type_name: str) -> str:
@@ -68,9 +71,16 @@ def describe(type_name: str) -> str:
 class Checker:
     """Checks one effect (or condition) in one context."""
 
-    def __init__(self, symbols: Symbols, context: str, extra: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        symbols: Symbols,
+        context: str,
+        extra: Mapping[str, str] | None = None,
+        lenient: bool = False,
+    ):
         spec = CONTEXTS[context]
         self.symbols = symbols
+        self.lenient = lenient  # names of an unknown window or event are not reported
         self.context = spec
         self.scopes: list[dict[str, str]] = [{**spec.bindings, **(extra or {})}]
         self.findings: list[Finding] = []
@@ -180,16 +190,23 @@ class Checker:
         found = self._lookup(node.name)
         if found is not None:
             return found
+        if self.lenient:
+            return "any"
         sig = signature(node.name)
         if sig is not None and sig.kind is Kind.SELECTOR:
             hint = f"; `{node.name}` is a selector: write `{node.name}(...)`"
         else:
-            hint = suggest(node.name, self._visible_names())
+            visible = sorted(self._visible_names())
+            hint = suggest(node.name, visible) or (
+                f"; names here: {', '.join(f'`{n}`' for n in visible)}" if visible else ""
+            )
         self._report("EFF-UNKNOWN-NAME", f"unknown name `{node.name}`{hint}", node.span)
         return None
 
     def _ref(self, node: ast.Ref, expected: str | None) -> str | None:
         found = self.symbols.refs.get(node.id)
+        if found is None and not self.symbols.complete:
+            return None  # it may be defined in the part of the pack that failed to load
         if found is None:
             pool = [i for i, t in self.symbols.refs.items() if expected in (None, t)]
             self._report("REF-UNDEF", f"unknown id `@{node.id}`" + suggest(node.id, pool), node.span)

@@ -223,6 +223,8 @@ def _syntax_error(text: str, exc: UnexpectedInput) -> EffectSyntaxError:
     if isinstance(exc, UnexpectedCharacters):
         char = text[offset] if offset < len(text) else ""
         message = f"unexpected character {char!r}"
+        if char == ":":
+            message += "; keyword arguments are written name=value"
     elif isinstance(exc, UnexpectedEOF):
         offset = len(text)
         message = "the effect ends too early"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from coh_core.effects.checker import Symbols, check_condition, check_effect
+from coh_core.effects.checker import Checker, Symbols
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.effects.registry import EVENTS, WINDOWS
 from coh_core.errors import Location, Problem
@@ -26,7 +26,7 @@ def symbols_of(pack: Pack) -> Symbols:
         for side in location.data.get("sides", []) or []
         if isinstance(side, dict)
     }
-    return Symbols(refs, frozenset(sides))
+    return Symbols(refs, frozenset(sides), complete=pack.complete)
 
 
 def effect_slots(pack: Pack) -> Iterator[EffectSlot]:
@@ -48,20 +48,23 @@ def _slot(
     value: Any,
     entry: str,
     context: str,
-    extra: dict[str, str] | None = None,
+    names: tuple[dict[str, str], bool] = ({}, False),
 ) -> Iterator[EffectSlot]:
+    """A slot for `value` if it is a string; `names` are the extra bindings and leniency."""
     if isinstance(value, str):
-        yield EffectSlot(owner, doc, path, value, entry, context, extra or {})
+        extra, lenient = names
+        yield EffectSlot(owner, doc, path, value, entry, context, extra, lenient)
 
 
-def _window_bindings(window: Any) -> dict[str, str]:
+def _window_names(window: Any) -> tuple[dict[str, str], bool]:
+    """A window's extra names; lenient when the window itself is unknown (the schema says so)."""
     spec = WINDOWS.get(window) if isinstance(window, str) else None
-    return dict(spec.bindings) if spec else {}
+    return (dict(spec.bindings), False) if spec else ({}, True)
 
 
-def _event_bindings(event: Any) -> dict[str, str]:
+def _event_names(event: Any) -> tuple[dict[str, str], bool]:
     spec = EVENTS.get(event) if isinstance(event, str) else None
-    return dict(spec.bindings) if spec else {}
+    return (dict(spec.bindings), False) if spec else ({}, True)
 
 
 def _triggers(owner: str, doc: YamlDoc, path: Path_, triggers: Any, context: str) -> Iterator[EffectSlot]:
@@ -70,19 +73,19 @@ def _triggers(owner: str, doc: YamlDoc, path: Path_, triggers: Any, context: str
     for index, trigger in enumerate(triggers):
         if not isinstance(trigger, dict):
             continue
-        extra = _event_bindings(trigger.get("event"))
+        names = _event_names(trigger.get("event"))
         base = (*path, index)
-        yield from _slot(owner, doc, (*base, "if"), trigger.get("if"), "condition", context, extra)
-        yield from _slot(owner, doc, (*base, "do"), trigger.get("do"), "effect", context, extra)
+        yield from _slot(owner, doc, (*base, "if"), trigger.get("if"), "condition", context, names)
+        yield from _slot(owner, doc, (*base, "do"), trigger.get("do"), "effect", context, names)
 
 
 def _playable_slots(
     owner: str, doc: YamlDoc, path: Path_, holder: dict[str, Any], context: str
 ) -> Iterator[EffectSlot]:
     """The `if`, `cost` and `effect` of a power or a card, checked with its window's names."""
-    extra = _window_bindings(holder.get("window", "anytime"))
+    names = _window_names(holder.get("window", "anytime"))
     for key, entry in (("if", "condition"), ("cost", "effect"), ("effect", "effect")):
-        yield from _slot(owner, doc, (*path, key), holder.get(key), entry, context, extra)
+        yield from _slot(owner, doc, (*path, key), holder.get(key), entry, context, names)
 
 
 def _character_slots(entity: Entity) -> Iterator[EffectSlot]:
@@ -167,10 +170,8 @@ def compile_slot(slot: EffectSlot, symbols: Symbols) -> tuple[CompiledEffect | N
         tree: Any = parse_effect(slot.source) if slot.entry == "effect" else parse_condition(slot.source)
     except EffectSyntaxError as exc:
         return None, [_located(slot, exc.code, exc.message, exc.offset)]
-    if slot.entry == "effect":
-        findings = check_effect(tree, symbols, slot.context, slot.extra)
-    else:
-        findings = check_condition(tree, symbols, slot.context, slot.extra)
+    checker = Checker(symbols, slot.context, slot.extra, lenient=slot.lenient)
+    findings = checker.check_effect(tree) if slot.entry == "effect" else checker.check_condition(tree)
     problems = [_located(slot, f.code, f.message, f.span.start) for f in findings]
     return CompiledEffect(slot, tree), problems
 

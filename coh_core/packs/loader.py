@@ -32,8 +32,9 @@ def display_path(path: Path) -> str:
 
 
 def _short_display(path: Path) -> str:
+    """Relative to the working directory when below it, else absolute."""
     relative = display_path(path)
-    return relative if not relative.startswith("../../..") else str(path)
+    return str(path) if relative.startswith("..") else relative
 
 
 def find_pack_roots(paths: Iterable[Path]) -> list[Path]:
@@ -109,10 +110,13 @@ def _load_listed(pack: Pack, key: str, schema: str) -> tuple[list[tuple[Any, Yam
                     pack.manifest_doc.location(manifest_path),
                 )
             )
+            pack.unloaded.append(relative)
             continue
         doc, found = load_yaml(path, _short_display(path))
         problems.extend(found)
-        if doc is not None:
+        if doc is None:
+            pack.unloaded.append(relative)
+        else:
             problems.extend(validate_document(doc, schema))
             loaded.append((manifest_path, doc))
     return loaded, problems

@@ -63,6 +63,9 @@ class EffectSlot:
     entry: str  # "effect" or "condition"
     context: str
     extra: dict[str, str] = field(default_factory=dict)
+    # The window or event is unknown (reported by the schema), so its names are too:
+    # unknown names are then not reported again.
+    lenient: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,13 @@ class Pack:
     sections: dict[str, Section] = field(default_factory=dict)
     text: dict[str, YamlDoc] = field(default_factory=dict)
     effects: list[CompiledEffect] = field(default_factory=list)
+    # Listed files that could not be loaded; checks across the whole pack are skipped
+    # while any is missing, so one broken file does not cascade into dozens of problems.
+    unloaded: list[str] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not self.unloaded
 
     def entities_of(self, kind: str) -> list[Entity]:
         return list(self.entities.get(kind, {}).values())

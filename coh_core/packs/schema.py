@@ -39,6 +39,8 @@ def validate_document(doc: YamlDoc, schema_name: str) -> list[Problem]:
 
 
 def _to_problems(doc: YamlDoc, error: ValidationError) -> Iterator[Problem]:
+    if tuple(error.absolute_path) in doc.trapped:
+        return  # already reported as a YAML 1.1 trap
     if error.validator == "additionalProperties":
         yield from _unknown_keys(doc, error, tuple(error.absolute_path))
     else:
@@ -69,6 +71,17 @@ def _field(path: tuple[Any, ...]) -> str:
     return f"`{named[-1]}`" if named else "the document"
 
 
+def _owner(path: tuple[Any, ...], instance: Any) -> str:
+    """Name an object by its id when it has one (`housewife`), else by its key."""
+    if isinstance(instance, dict) and isinstance(instance.get("id"), str):
+        return f"`{instance['id']}`"
+    return _field(path)
+
+
+def _shown(value: Any) -> str:
+    return "" if value is None else f" {json.dumps(value)}"
+
+
 def _to_problem(doc: YamlDoc, error: ValidationError) -> Problem:
     path = tuple(error.absolute_path)
     keyword = error.validator
@@ -76,14 +89,14 @@ def _to_problem(doc: YamlDoc, error: ValidationError) -> Problem:
         missing = error.message.split("'")[1] if "'" in error.message else "?"
         return Problem(
             "SCHEMA-REQUIRED",
-            f"missing required key `{missing}` in {_field(path)}",
+            f"missing required key `{missing}` in {_owner(path, error.instance)}",
             doc.location(path),
         )
     if keyword == "type":
         return Problem(
             "SCHEMA-TYPE",
-            f"{_field(path)} must be {_wanted(error.validator_value)}, got {_type_name(error.instance)} "
-            f"{json.dumps(error.instance)}",
+            f"{_field(path)} must be {_wanted(error.validator_value)}, "
+            f"got {_type_name(error.instance)}{_shown(error.instance)}",
             doc.location(path),
         )
     if keyword == "enum":
@@ -129,7 +142,7 @@ def _unknown_keys(doc: YamlDoc, error: ValidationError, path: tuple[Any, ...]) -
     allowed = list(schema.get("properties", {}))
     patterns = list(schema.get("patternProperties", {}))
     instance = error.instance if isinstance(error.instance, dict) else {}
-    for key in (k for k in instance if k not in allowed):
+    for key in (k for k in instance if k not in allowed and (*path, k) not in doc.trapped):
         if allowed:
             hint = suggest(key, allowed) or f"; allowed: {', '.join(allowed)}"
         else:

@@ -52,6 +52,8 @@ class YamlDoc:
     values: dict[Path_, tuple[int, int]] = field(default_factory=dict)  # path -> (line, col)
     keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     scalars: dict[Path_, ScalarSource] = field(default_factory=dict)
+    # Values and keys already reported as YAML 1.1 traps; the schema stays quiet about them.
+    trapped: set[Path_] = field(default_factory=set)
     _line_starts: list[int] = field(default_factory=list)
 
     def location(self, path: Path_, key: bool = False) -> Location:
@@ -106,12 +108,29 @@ def _map_offset(text: str, source: ScalarSource, value: str, offset: int) -> int
     index = start
     limit = max(source.end, start)
     while index < limit:
-        if not text[index].isspace():
+        width, blank = _source_char(text, index, source.style)
+        if not blank:
             if seen == wanted:
                 return index
             seen += 1
-        index += 1
+        index += width
     return limit
+
+
+# Escapes that stand for white space (YAML 1.1 section 5.7), and the widths of hex escapes.
+_BLANK_ESCAPES = {"n", "t", "r", " ", "\n", "_", "L", "P", "N", "f", "v"}
+_ESCAPE_WIDTHS = {"x": 4, "u": 6, "U": 10}
+
+
+def _source_char(text: str, index: int, style: str | None) -> tuple[int, bool]:
+    """How many source characters make the next value character, and whether it is blank."""
+    char = text[index]
+    if style == '"' and char == "\\" and index + 1 < len(text):
+        escape = text[index + 1]
+        return _ESCAPE_WIDTHS.get(escape, 2), escape in _BLANK_ESCAPES or escape == "\n"
+    if style == "'" and text.startswith("''", index):
+        return 2, False
+    return 1, char.isspace()
 
 
 def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
@@ -192,11 +211,12 @@ def _convert_mapping(
             continue
         key = key_node.value
         if key_node.tag == _BOOL_TAG and not key_node.style:
+            doc.trapped.add((*path, key))
             problems.append(
                 Problem(
                     "YAML-BOOL-TRAP",
                     f"key `{key}` would be read as the boolean {_yaml11_bool(key)} by YAML 1.1; "
-                    f'quote it: "{key}"',
+                    f'quote it ("{key}") or use another name',
                     key_loc,
                 )
             )
@@ -227,12 +247,13 @@ def _convert_scalar(node: yaml.ScalarNode, path: Path_, doc: YamlDoc, problems: 
         return value
     if node.tag == _BOOL_TAG:
         if value.lower() not in _PLAIN_BOOLS:
+            doc.trapped.add(path)
             line, col = node.start_mark.line + 1, node.start_mark.column + 1
             problems.append(
                 Problem(
                     "YAML-BOOL-TRAP",
                     f"`{value}` would be read as the boolean {_yaml11_bool(value)} by YAML 1.1; "
-                    f'write true/false, or quote it: "{value}"',
+                    f'write true or false for a boolean, or "{value}" for the text',
                     Location(doc.path, line, col),
                 )
             )
