@@ -13,7 +13,7 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.errors import Problem
-from coh_core.packs.model import Entity, Pack, Section
+from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_
 
 EXPLOSION_VERB = "place_explosion_marker"
@@ -63,14 +63,18 @@ def _sides(location: Entity) -> dict[str, dict[str, Any]]:
 # -- components and setup -------------------------------------------------------------
 
 
+def _check_sections(pack: Pack) -> Iterator[Problem]:
+    """A base pack defines every singleton section somewhere in its files."""
+    for name in SINGLETON_SECTIONS:
+        if name not in pack.sections:
+            yield Problem(
+                "SECTION-MISSING", f"the pack has no `{name}` section", pack.manifest_doc.location(())
+            )
+
+
 def _check_components(pack: Pack) -> Iterator[Problem]:
     components = pack.sections.get("components")
     if components is None:
-        yield Problem(
-            "SECTION-MISSING",
-            "the pack has no `components` section",
-            pack.manifest_doc.location(()),
-        )
         return
     yield from _refs(pack, components, "leader_wheel", "colour")
     yield from _refs(pack, components, "movement_cards", "location")
@@ -120,7 +124,6 @@ def _count(entity: Entity) -> int:
 def _check_setup(pack: Pack) -> Iterator[Problem]:
     setup = pack.sections.get("setup")
     if setup is None:
-        yield Problem("SECTION-MISSING", "the pack has no `setup` section", pack.manifest_doc.location(()))
         return
     yield from _check_player_counts(pack, setup)
     yield from _check_city(pack, setup)
@@ -403,7 +406,6 @@ def _check_invasion_card(
 def _check_turn(pack: Pack) -> Iterator[Problem]:
     turn = pack.sections.get("turn")
     if turn is None:
-        yield Problem("SECTION-MISSING", "the pack has no `turn` section", pack.manifest_doc.location(()))
         return
     phases = [p for p in turn.data.get("phases") or [] if isinstance(p, dict)]
     yield from _unique_ids(turn, ("phases",), phases, "phase")
@@ -522,6 +524,7 @@ _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
 ]
 # Checks across files: totals, references between sections, text coverage.
 _PACK_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
+    _check_sections,
     _check_components,
     _check_setup,
     _check_invasions,
