@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -202,13 +202,3 @@ def docs_effects(output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write {output}: {exc.strerror}", code="IO-WRITE") from None
-
-
-def run(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI in-process and return its exit code (for tools and tests)."""
-    runner: Callable[..., Any] = main.main
-    try:
-        runner(args=list(argv or []), prog_name="coh", standalone_mode=True)
-    except SystemExit as exit_:
-        return int(exit_.code or 0)
-    return 0

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
 
 
 class Kind(StrEnum):
@@ -423,6 +422,8 @@ TYPES: dict[str, str] = {
     "colour": "a colour of the zombie-leader wheel (`@id`)",
     "side": "the name of a location side or state, such as `A` or a destroyed state",
     "event": "a pending card play or movement (`pending`)",
+    "card_kind": "a kind of action card (`@id`)",
+    "invasion": "an invasion card (`@id`)",
     "any": "a value whose type another parameter fixes",
 }
 
@@ -433,11 +434,6 @@ def signature(name: str) -> Signature | None:
 
 def signatures() -> dict[str, Signature]:
     return dict(_SIGNATURES)
-
-
-@cache
-def callable_names() -> tuple[str, ...]:
-    return tuple(sorted(_SIGNATURES))
 
 
 def is_enum_type(type_name: str) -> bool:
