@@ -131,6 +131,9 @@ def _load_files(pack: Pack) -> list[Problem]:
 def _load_text(pack: Pack) -> list[Problem]:
     loaded, problems = _load_listed(pack, "text", TEXT_SCHEMA)
     for (_, locale), doc in loaded:
+        if not doc.is_valid(()):
+            pack.rejected_sections.append(f"text/{locale}")
+            continue
         pack.text[str(locale)] = doc
         declared = doc.data.get("locale") if isinstance(doc.data, dict) else None
         if declared is not None and declared != locale:
@@ -193,13 +196,13 @@ def _collect_entities(
         if not isinstance(item, dict) or not isinstance(item.get("id"), str):
             continue
         entity = Entity(kind, item["id"], item, doc, (section, index))
-        duplicate = _register(pack, entity, seen)
+        duplicate = _register(pack, entity, seen, valid=doc.is_valid((section, index)))
         if duplicate:
             problems.append(duplicate)
     return problems
 
 
-def _register(pack: Pack, entity: Entity, seen: dict[str, Entity]) -> Problem | None:
+def _register(pack: Pack, entity: Entity, seen: dict[str, Entity], valid: bool = True) -> Problem | None:
     first = seen.get(entity.id)
     if first is not None:
         return Problem(
@@ -208,7 +211,10 @@ def _register(pack: Pack, entity: Entity, seen: dict[str, Entity]) -> Problem | 
             entity.doc.location((*entity.path, "id")),
         )
     seen[entity.id] = entity
-    pack.entities.setdefault(entity.kind, {})[entity.id] = entity
+    if valid:
+        pack.entities.setdefault(entity.kind, {})[entity.id] = entity
+    else:
+        pack.rejected[entity.id] = entity
     return None
 
 
@@ -222,7 +228,10 @@ def _collect_section(pack: Pack, doc: YamlDoc, section: str, value: dict[str, An
                 doc.location((section,), key=True),
             )
         ]
-    pack.sections[section] = Section(section, value, doc, (section,))
+    if doc.is_valid((section,)):
+        pack.sections[section] = Section(section, value, doc, (section,))
+    else:
+        pack.rejected_sections.append(section)
     return []
 
 

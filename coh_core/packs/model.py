@@ -88,10 +88,14 @@ class Pack:
     # Listed files that could not be loaded; checks across the whole pack are skipped
     # while any is missing, so one broken file does not cascade into dozens of problems.
     unloaded: list[str] = field(default_factory=list)
+    # Entities and sections the schema rejected: kept out of every later check (their
+    # shape cannot be trusted), but their ids still count as taken.
+    rejected: dict[str, Entity] = field(default_factory=dict)
+    rejected_sections: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
-        return not self.unloaded
+        return not (self.unloaded or self.rejected or self.rejected_sections)
 
     def entities_of(self, kind: str) -> list[Entity]:
         return list(self.entities.get(kind, {}).values())

@@ -34,7 +34,12 @@ def validator(name: str) -> Draft7Validator:
 
 def validate_document(doc: YamlDoc, schema_name: str) -> list[Problem]:
     """Every schema violation of a document, located at the offending key or value."""
-    problems = [p for error in validator(schema_name).iter_errors(doc.data) for p in _to_problems(doc, error)]
+    problems = []
+    for error in validator(schema_name).iter_errors(doc.data):
+        found = list(_to_problems(doc, error))
+        if found:
+            doc.invalid.add(tuple(error.absolute_path))
+            problems.extend(found)
     return sorted(problems, key=lambda p: (p.location.line, p.location.col, p.code))
 
 

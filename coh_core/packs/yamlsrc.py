@@ -54,7 +54,14 @@ class YamlDoc:
     scalars: dict[Path_, ScalarSource] = field(default_factory=dict)
     # Values and keys already reported as YAML 1.1 traps; the schema stays quiet about them.
     trapped: set[Path_] = field(default_factory=set)
+    # Paths where the schema found a problem: what lies below them is not checked further.
+    invalid: set[Path_] = field(default_factory=set)
     _line_starts: list[int] = field(default_factory=list)
+
+    def is_valid(self, prefix: Path_) -> bool:
+        """Whether the schema found nothing wrong at or below `prefix`."""
+        size = len(prefix)
+        return not any(path[:size] == prefix for path in self.invalid)
 
     def location(self, path: Path_, key: bool = False) -> Location:
         """The location of the value (or its key) at `path`, or of its nearest parent."""
