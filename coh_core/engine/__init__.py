@@ -1,0 +1,1 @@
+"""The game engine (in progress): state, flow, effect execution, decisions, views."""

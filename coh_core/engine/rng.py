@@ -1,0 +1,59 @@
+"""A seeded random generator whose whole state is one integer.
+
+The game state must be plain JSON with the generator inside it, so that a saved game
+continues exactly as the original. Python's `random.Random` carries 625 words of state;
+SplitMix64 carries one 64-bit integer, is fast in pure Python, and its output is fixed
+by a published reference, so the same seed gives the same game on every platform.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableSequence, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+class Rng:
+    """SplitMix64 (Steele, Lea and Flood, 2014): `Rng(seed)`; `Rng.from_state(rng.state)` resumes."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int):
+        self.state = seed & _MASK
+
+    @classmethod
+    def from_state(cls, state: int) -> Rng:
+        return cls(state)
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + _GOLDEN) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def randbelow(self, n: int) -> int:
+        """A uniform integer in [0, n), without modulo bias (rejection sampling)."""
+        if n <= 0:
+            raise ValueError(f"randbelow needs a positive bound, got {n}")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % n
+
+    def choice(self, items: Sequence[T]) -> T:
+        if not items:
+            raise ValueError("choice from an empty sequence")
+        return items[self.randbelow(len(items))]
+
+    def shuffle(self, items: MutableSequence[T]) -> None:
+        """Shuffle in place (Fisher-Yates)."""
+        for index in range(len(items) - 1, 0, -1):
+            other = self.randbelow(index + 1)
+            items[index], items[other] = items[other], items[index]
