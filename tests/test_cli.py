@@ -115,3 +115,25 @@ def test_show_unknown_id_suggests(runner: CliRunner) -> None:
 def test_no_colour_when_not_a_terminal(runner: CliRunner) -> None:
     result = runner.invoke(main, ["validate"])
     assert "\x1b[" not in result.output
+
+
+def test_validate_accepts_a_file_inside_a_pack(runner: CliRunner) -> None:
+    from coh_core.resources import content_root
+
+    result = runner.invoke(main, ["validate", str(content_root() / "base" / "characters.yaml")])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("ok: 1 pack(s)")
+
+
+def test_validate_accepts_a_folder_of_packs(runner: CliRunner) -> None:
+    from coh_core.resources import content_root
+
+    result = runner.invoke(main, ["validate", str(content_root())])
+    assert result.exit_code == 0, result.output
+
+
+def test_validate_json_usage_error_is_still_one_document(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", str(tmp_path / "nope"), "--format", "json"])
+    assert result.exit_code == 2
+    document = json.loads(result.stdout)
+    assert [p["code"] for p in document["problems"]] == ["IO-MISSING"]

@@ -183,6 +183,8 @@ def _collect(pack: Pack) -> list[Problem]:
                 problems.extend(_collect_entities(pack, doc, section, value, seen))
             elif section in SINGLETON_SECTIONS and isinstance(value, dict):
                 problems.extend(_collect_section(pack, doc, section, value))
+            else:  # an unknown (misspelt) section: the schema reports it; its content is missing
+                pack.rejected_sections.append(section)
     problems.extend(_collect_colours(pack, seen))
     return problems
 
