@@ -18,6 +18,7 @@ import click
 from coh_core.errors import CohError, ContentError, Problem, UsageError
 from coh_core.packs import ValidationReport, load_pack_checked, validate_paths
 from coh_core.packs.listing import LIST_KINDS, list_rows, show_entity
+from coh_core.packs.model import Pack
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 
@@ -45,7 +46,7 @@ def _print_problems(problems: Sequence[Problem], err: bool = False) -> None:
             click.echo(problem.context, err=err)
 
 
-def _load_pack(pack: Path | None) -> Any:
+def _load_pack(pack: Path | None) -> Pack:
     """The pack for list/show, or exit 1 with its problems."""
     try:
         return load_pack_checked(pack)

@@ -23,17 +23,13 @@ CONTENT_SCHEMA = "content.schema.json"
 TEXT_SCHEMA = "text.schema.json"
 
 
-def display_path(path: Path) -> str:
-    """A path as the user should read it: relative to the working directory when inside it."""
+def _short_display(path: Path) -> str:
+    """A path as the user should read it: relative to the working directory when below it,
+    else absolute."""
     try:
-        return os.path.relpath(path)
+        relative = os.path.relpath(path)
     except ValueError:  # pragma: no cover - another drive on Windows
         return str(path)
-
-
-def _short_display(path: Path) -> str:
-    """Relative to the working directory when below it, else absolute."""
-    relative = display_path(path)
     return str(path) if relative.startswith("..") else relative
 
 

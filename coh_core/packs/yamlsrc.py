@@ -72,15 +72,23 @@ class YamlDoc:
         line, col = table.get(probe, (1, 1))
         return Location(self.path, line, col)
 
-    def position_of_index(self, index: int) -> tuple[int, int]:
+    def _starts(self) -> list[int]:
+        """Index of the first character of each line, computed once per document."""
         if not self._line_starts:
             self._line_starts = [0] + [i + 1 for i, c in enumerate(self.text) if c == "\n"]
-        line = bisect.bisect_right(self._line_starts, index)
-        return line, index - self._line_starts[line - 1] + 1
+        return self._line_starts
+
+    def position_of_index(self, index: int) -> tuple[int, int]:
+        starts = self._starts()
+        line = bisect.bisect_right(starts, index)
+        return line, index - starts[line - 1] + 1
 
     def source_line(self, line: int) -> str:
-        lines = self.text.splitlines()
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+        starts = self._starts()
+        if not 0 < line <= len(starts):
+            return ""
+        end = starts[line] - 1 if line < len(starts) else len(self.text)
+        return self.text[starts[line - 1] : end].rstrip("\r")
 
     def offset_in_scalar(self, path: Path_, offset: int) -> Location:
         """The file location of character `offset` of the string scalar at `path`."""
