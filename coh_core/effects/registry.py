@@ -284,7 +284,11 @@ _procedure(
 )
 _procedure("move_characters_in_turn_order()", "From the first player clockwise, each moves one character.")
 _procedure("activate_location()", "In turn order, each player present may use the location's effect once.")
-_procedure("action_window()", "Every player may play cards, use powers and trade until all pass.")
+_procedure(
+    "action_window(gifts: int = 1)",
+    "Every player may play cards, use powers and give away cards or antidotes (at most `gifts` each)"
+    " until all pass.",
+)
 _procedure("zombie_attack(tie: tie_rule)", "If the attack condition holds, a character present dies.")
 _procedure(
     "sharing_vote(tie: tie_rule, winner: sharing_rule)",

@@ -1,1 +1,62 @@
-"""The game engine (in progress): state, flow, effect execution, decisions, views."""
+"""The game engine: compiled rules, state, flow, decisions, views, log and replay."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coh_core.engine import procedures as _procedures  # noqa: F401 - registers the procedures
+from coh_core.engine.compiler import Compiler
+from coh_core.engine.game import PASS, Action, Decision, Game
+from coh_core.engine.library import IMPLS
+from coh_core.engine.rules import Rules, build_rules
+from coh_core.engine.runtime import EngineError, IllegalAction
+from coh_core.engine.state import initial_state
+from coh_core.packs.model import Pack
+
+__all__ = [
+    "PASS",
+    "Action",
+    "Decision",
+    "EngineError",
+    "Game",
+    "IllegalAction",
+    "RandomAgent",
+    "Rules",
+    "new_game",
+    "rules_for",
+]
+
+_RULES: dict[int, tuple[Pack, Rules]] = {}
+
+
+def rules_for(pack: Pack) -> Rules:
+    """The pack compiled for play, once per loaded pack."""
+    cached = _RULES.get(id(pack))
+    if cached is None or cached[0] is not pack:
+        cached = (pack, build_rules(pack, Compiler(IMPLS)))
+        _RULES[id(pack)] = cached
+    return cached[1]
+
+
+def new_game(
+    ruleset: Pack,
+    players: int = 4,
+    seed: int = 0,
+    colours: list[str] | None = None,
+) -> Game:
+    """A new game from setup on: seats `players` colours (the pack's first N by default)."""
+    rules = rules_for(ruleset)
+    return Game(rules, initial_state(rules, players, seed, colours))
+
+
+def resume_game(ruleset: Pack, state: dict[str, Any], start: dict[str, Any] | None = None) -> Game:
+    """A game from a given state; `start` says where in the turn structure to begin."""
+    return Game(rules_for(ruleset), state, start)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "RandomAgent":
+        from coh_core.agents import RandomAgent
+
+        return RandomAgent
+    raise AttributeError(name)

@@ -1,0 +1,502 @@
+"""A game in play: plain-data state, the flow read from the pack, decisions and answers.
+
+The flow is one generator (`Game._program`): it runs the pack's steps, which call the
+procedures and verbs, and yields a `Decision` whenever a player must answer. The state is
+a JSON-compatible dict (the generator's seed state inside); a save is the starting state
+plus the answers given, and loading replays them, because a half-resolved card is a
+position in the interpreter that only replay rebuilds exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from coh_core.effects.registry import EVENTS
+from coh_core.engine.rng import Rng
+from coh_core.engine.rules import Playable, Rules, Step, Trigger
+from coh_core.engine.runtime import EngineError, IllegalAction, NoOptions, Rt, Steps
+
+Action = tuple[Any, ...]
+PASS: Action = ("pass",)
+CASCADE_LIMIT = 64  # triggers fired by one action before the engine calls it a runaway
+
+
+class Decision:
+    """What the engine waits for: per player, the legal actions; answers arrive one by one."""
+
+    __slots__ = ("answers", "kind", "options", "prompt")
+
+    def __init__(self, kind: str, options: dict[str, list[Action]], prompt: dict[str, Any]):
+        self.kind = kind
+        self.options = options
+        self.prompt = prompt
+        self.answers: dict[str, Action] = {}
+
+    @property
+    def waiting(self) -> list[str]:
+        return [c for c in self.options if c not in self.answers]
+
+    def legal(self, colour: str) -> list[Action]:
+        return self.options.get(colour, [])
+
+    def to_json(self, colour: str | None = None) -> dict[str, Any]:
+        shown = self.options if colour is None else {colour: self.legal(colour)}
+        return {
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "waiting": self.waiting,
+            "legal": {c: [list(a) for a in acts] for c, acts in shown.items()},
+        }
+
+
+def as_action(value: Any) -> Action:
+    """An answer as the engine compares it: lists (from JSON) become tuples."""
+    if isinstance(value, list | tuple):
+        return tuple(as_action(v) if isinstance(v, list) else v for v in value)
+    raise IllegalAction("ACTION-SHAPE", f'an action is a list such as ["pass"], got {value!r}')
+
+
+class Game:
+    """One game. `decision` says who must answer; `submit` answers; `over` ends it."""
+
+    def __init__(self, rules: Rules, state: dict[str, Any], start: dict[str, Any] | None = None):
+        self.rules = rules
+        self.state = state
+        self.rng = Rng.from_state(int(state["rng"]))
+        self.log: list[dict[str, Any]] = []
+        self.history: list[dict[str, Any]] = []  # answered decisions, in order
+        self.initial = json.loads(json.dumps(state))
+        self.after: list[tuple[Trigger, dict[str, Any]]] = []
+        self.fired: list[str] = []
+        self.depth = 0
+        self.decision: Decision | None = None
+        self._index_triggers()
+        self._program_gen = self._program(start)
+        self._resume(None)
+
+    # --- the public decision API ---------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self.decision is None
+
+    @property
+    def players(self) -> list[str]:
+        return list(self.state["players"])
+
+    def submit(self, colour: str, action: Any) -> None:
+        """Answer for one player; raises IllegalAction (state unchanged) for anything not offered."""
+        decision = self.decision
+        if decision is None:
+            raise IllegalAction("ACTION-GAME-OVER", "the game is over; nothing is waiting for an answer")
+        if colour not in decision.options:
+            raise IllegalAction("ACTION-NOT-ASKED", f"{colour} is not asked anything now")
+        if colour in decision.answers:
+            raise IllegalAction("ACTION-ANSWERED", f"{colour} has already answered this decision")
+        chosen = as_action(action)
+        if chosen not in decision.options[colour]:
+            raise IllegalAction(
+                "ACTION-ILLEGAL",
+                f"{list(chosen)} is not one of the {len(decision.options[colour])} legal actions"
+                f" for {colour}",
+            )
+        decision.answers[colour] = chosen
+        if not decision.waiting:
+            self.history.append({c: list(a) for c, a in decision.answers.items()})
+            self._resume(decision.answers)
+
+    def view(self, colour: str) -> Any:
+        from coh_core.engine.views import PlayerView
+
+        return PlayerView(self, colour)
+
+    def digest(self) -> str:
+        """A hash of the full state and log: equal digests mean identical games."""
+        self.state["rng"] = self.rng.state
+        blob = json.dumps([self.state, self.log], sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def snapshot(self) -> dict[str, Any]:
+        self.state["rng"] = self.rng.state
+        copied: dict[str, Any] = json.loads(json.dumps(self.state))
+        return copied
+
+    def _resume(self, answers: dict[str, Action] | None) -> None:
+        try:
+            self.decision = self._program_gen.send(answers)
+        except StopIteration:
+            self.decision = None
+
+    # --- asking ---------------------------------------------------------------------
+
+    def ask(self, colour: str, kind: str, options: list[Action], **prompt: Any) -> Steps:
+        """One player's answer; a lone option is taken without asking."""
+        if not options:
+            raise NoOptions(kind)
+        if len(options) == 1:
+            return options[0]
+        answers = yield Decision(kind, {colour: options}, prompt)
+        return answers[colour]
+
+    def ask_all(self, kind: str, options: dict[str, list[Action]], **prompt: Any) -> Steps:
+        """Several players answer at once, unseen by each other (movement cards, votes)."""
+        chosen = {c: acts[0] for c, acts in options.items() if len(acts) == 1}
+        open_ = {c: acts for c, acts in options.items() if len(acts) > 1}
+        if open_:
+            answers = yield Decision(kind, open_, prompt)
+            chosen.update(answers)
+        return chosen
+
+    # --- log -------------------------------------------------------------------------
+
+    def note(self, key: str, to: list[str] | None = None, **params: Any) -> None:
+        """Add a narrative entry (message key + parameters); `to` limits who may see it."""
+        entry: dict[str, Any] = {"key": key, "turn": self.state["turn"], "params": params}
+        if to is not None:
+            entry["to"] = to
+        self.log.append(entry)
+
+    # --- reading the state --------------------------------------------------------------
+
+    def turn_order(self) -> list[str]:
+        """Players still in the game, from the first player clockwise."""
+        players = self.state["players"]
+        start = players.index(self.state["first"])
+        out = self.state["eliminated"]
+        return [p for p in players[start:] + players[:start] if p not in out]
+
+    def seat_order(self, first: str) -> list[str]:
+        players: list[str] = self.state["players"]
+        start = players.index(first)
+        return players[start:] + players[:start]
+
+    def living(self, colour: str | None = None) -> list[str]:
+        chars = self.state["characters"]
+        ids = [c for c, ch in chars.items() if ch["alive"] and (colour is None or ch["owner"] == colour)]
+        return self.in_turn_order(ids) if colour is None else ids
+
+    def in_turn_order(self, ids: list[str]) -> list[str]:
+        rank = {p: i for i, p in enumerate(self.seat_order(self.state["first"]))}
+        chars = self.state["characters"]
+        return sorted(ids, key=lambda c: rank[chars[c]["owner"]])
+
+    def at(self, location: str) -> list[str]:
+        chars = self.state["characters"]
+        return self.in_turn_order([c for c, ch in chars.items() if ch["alive"] and ch["at"] == location])
+
+    def owner(self, character: str) -> str:
+        return str(self.state["characters"][character]["owner"])
+
+    def has_items(self, location: str) -> bool:
+        place = self.state["locations"][location]
+        return bool(place["antidotes"] or place["cards"])
+
+    def trait(self, character: str, name: str) -> Any:
+        own = self.state["characters"][character]["traits"].get(name)
+        return own[0] if own is not None else self.rules.trait_default(character, name)
+
+    def side(self, location: str) -> Any:
+        return self.rules.side(location, self.state["locations"][location]["side"])
+
+    def selectable(self, character: str) -> bool:
+        ch = self.state["characters"][character]
+        return bool(ch["alive"]) and not self.trait(character, "hidden")
+
+    def has_room(self, character: str, location: str) -> bool:
+        side = self.side(location)
+        if side.closed:
+            return False
+        if side.capacity is None or self.trait(character, "ignores_capacity"):
+            return True
+        return len(self.at(location)) < int(side.capacity)
+
+    def next_with_characters(self, colour: str) -> str | None:
+        """The player itself, or the next clockwise, who still has a living character."""
+        for player in self.seat_order(colour):
+            if self.living(player):
+                return player
+        return None
+
+    # --- changing the state ----------------------------------------------------------------
+
+    def place(self, character: str, location: str) -> None:
+        ch = self.state["characters"][character]
+        ch["at"] = location
+        ch["traits"] = {k: v for k, v in ch["traits"].items() if v[1] != "leaves_location"}
+
+    def kill(self, victims: list[str]) -> Steps:
+        victims = self.in_turn_order([v for v in victims if self.state["characters"][v]["alive"]])
+        if not victims:
+            return
+        for victim in victims:
+            ch = self.state["characters"][victim]
+            ch["alive"] = False
+            self.note("character_died", character=victim, player=ch["owner"], location=ch["at"])
+        self._eliminate()
+        yield from self.emit("characters_died", None, victims=victims)
+
+    def _eliminate(self) -> None:
+        for player in self.state["players"]:
+            if player not in self.state["eliminated"] and not self.living(player):
+                self.state["eliminated"].append(player)
+                self.note("player_eliminated", player=player)
+
+    # --- events and triggers --------------------------------------------------------------
+
+    def _index_triggers(self) -> None:
+        self.rule_triggers: dict[str, list[Trigger]] = {}
+        for trigger in self.rules.rule_triggers:
+            self.rule_triggers.setdefault(trigger.event, []).append(trigger)
+
+    def _triggers(self, event: str, at: str | None, names: dict[str, Any]) -> Iterator[tuple[Trigger, Rt]]:
+        located = EVENTS[event].located
+        for trigger in self.rule_triggers.get(event, ()):
+            yield trigger, Rt(self, dict(names), None)
+        for location in self.state["order"]:
+            if located and location != at:
+                continue
+            for trigger in self.side(location).triggers:
+                if trigger.event == event:
+                    yield trigger, Rt(self, {**names, "here": location}, None)
+        for character in self.living():
+            ch = self.state["characters"][character]
+            if located and ch["at"] != at:
+                continue
+            for trigger in self.rules.character_triggers.get(character, ()):
+                if trigger.event == event:
+                    env = {**names, "self": character, "here": ch["at"], "me": ch["owner"]}
+                    yield trigger, Rt(self, env, ch["owner"])
+
+    def emit(self, event: str, at: str | None = None, **names: Any) -> Steps:
+        """Announce an event: matching triggers run now, or once the current action ends."""
+        for trigger, rt in list(self._triggers(event, at, names)):
+            if trigger.condition is not None and not trigger.condition(rt):
+                continue
+            if trigger.after_action:
+                self.after.append((trigger, rt.env))
+            else:
+                yield from self._fire(trigger, rt)
+
+    def _fire(self, trigger: Trigger, rt: Rt) -> Steps:
+        self.fired.append(trigger.owner)
+        if len(self.fired) > CASCADE_LIMIT:
+            chain = ", ".join(dict.fromkeys(self.fired[-CASCADE_LIMIT:]))
+            raise EngineError("ENGINE-CASCADE", f"more than {CASCADE_LIMIT} triggers in one action: {chain}")
+        try:
+            yield from trigger.effect.run(rt)
+        except NoOptions:
+            self.note("effect_fizzled", source=trigger.owner)
+
+    def end_action(self) -> Steps:
+        """The current action is over: run the triggers that waited for it (explosions)."""
+        if self.depth:
+            return
+        while self.after:
+            trigger, env = self.after.pop(0)
+            owner_location, _, owner_side = trigger.owner.partition("/")
+            if owner_side and self.state["locations"][owner_location]["side"] != owner_side:
+                continue  # the board has turned over since: that side's rule is gone
+            rt = Rt(self, env, None)
+            if trigger.condition is None or trigger.condition(rt):
+                yield from self._fire(trigger, rt)
+        self.fired.clear()
+
+    # --- playing cards and powers -----------------------------------------------------------
+
+    def offers(self, colour: str, window: str, names: dict[str, Any]) -> list[Action]:
+        """What the player could play or use now in this window (cards, then powers)."""
+        found: list[Action] = []
+        hand = self.state["hands"][colour]
+        for kind in sorted(set(hand)):
+            card = self.rules.cards[kind]
+            if card.window == window and self._could(card, Rt(self, {**names, "me": colour}, colour)):
+                found.append(("play", kind))
+        for character in self.living(colour):
+            power = self.rules.powers.get(character)
+            if power is None or power.window != window or not self._can_flip(character, exhaust=True):
+                continue
+            ch = self.state["characters"][character]
+            env = {**names, "self": character, "here": ch["at"], "me": colour}
+            if self._could(power, Rt(self, env, colour)):
+                found.append(("power", character))
+        return found
+
+    def _could(self, playable: Playable, rt: Rt) -> bool:
+        """Whether its condition holds and a dry run of its cost and effect finds something to do."""
+        if playable.condition is not None and not playable.condition(rt):
+            return False
+        rt.dry = True
+        try:
+            for block in (playable.cost, playable.effect):
+                if block is not None:
+                    rt.paying = block is playable.cost
+                    for _ in block.run(rt):
+                        raise EngineError("ENGINE-DRY-RUN", f"{playable.owner} asked a question in a dry run")
+        except NoOptions:
+            return False
+        return True
+
+    def _can_flip(self, character: str, exhaust: bool) -> bool:
+        ch = self.state["characters"][character]
+        return ch["alive"] and ch["exhausted"] != exhaust and not self.trait(character, "flip_locked")
+
+    def perform(self, colour: str, action: Action, names: dict[str, Any]) -> Steps:
+        """Carry out a play, a power or a gift chosen in a window."""
+        if action[0] == "play":
+            yield from self.play_card(colour, action[1], names)
+        elif action[0] == "power":
+            yield from self.use_power(colour, action[1], names)
+        elif action[0] == "give":
+            self.give(colour, action)
+        yield from self.end_action()
+
+    def play_card(self, colour: str, kind: str, names: dict[str, Any]) -> Steps:
+        self.state["hands"][colour].remove(kind)
+        self.state["discard"].append(kind)
+        self.note("card_played", player=colour, card=kind)
+        pending = {"kind": "card", "player": colour, "card": kind, "cancelled": False}
+        yield from self.cancel_window("cancel_card", pending)
+        if pending["cancelled"]:
+            self.note("card_cancelled", player=colour, card=kind)
+            return
+        yield from self._run(self.rules.cards[kind], Rt(self, {**names, "me": colour}, colour))
+        yield from self.emit("card_played", None, player=colour)
+
+    def use_power(self, colour: str, character: str, names: dict[str, Any]) -> Steps:
+        ch = self.state["characters"][character]
+        ch["exhausted"] = True
+        self.note("power_used", player=colour, character=character)
+        env = {**names, "self": character, "here": ch["at"], "me": colour}
+        yield from self._run(self.rules.powers[character], Rt(self, env, colour))
+
+    def _run(self, playable: Playable, rt: Rt) -> Steps:
+        self.depth += 1
+        try:
+            if playable.cost is not None:
+                rt.paying = True
+                yield from playable.cost.run(rt)
+                rt.paying = False
+            if playable.effect is not None:
+                yield from playable.effect.run(rt)
+        except NoOptions:
+            self.note("effect_fizzled", source=playable.owner)
+        finally:
+            self.depth -= 1
+
+    def give(self, colour: str, action: Action) -> None:
+        _, to, what, *rest = action
+        if what == "card":
+            self.state["hands"][colour].remove(rest[0])
+            self.state["hands"][to].append(rest[0])
+        else:
+            self.state["antidotes"][colour] -= 1
+            self.state["antidotes"][to] += 1
+        self.note("gift", player=colour, to=to, item=what)
+
+    def gifts(self, colour: str) -> list[Action]:
+        others = [p for p in self.turn_order() if p != colour]
+        found: list[Action] = [
+            ("give", to, "card", kind) for kind in sorted(set(self.state["hands"][colour])) for to in others
+        ]
+        if self.state["antidotes"][colour]:
+            found.extend(("give", to, "antidote") for to in others)
+        return found
+
+    def cancel_window(self, window: str, pending: dict[str, Any]) -> Steps:
+        """Each other player in turn may cancel the pending play or move before any of it happens."""
+        names = {"pending": pending}
+        for colour in self.turn_order():
+            if colour == pending["player"] or pending["cancelled"]:
+                continue
+            options = self.offers(colour, window, names)
+            if not options:
+                continue
+            answer = yield from self.ask(colour, window, [PASS, *options], pending=_public(pending))
+            if answer != PASS:
+                yield from self.perform_nested(colour, answer, names)
+
+    def perform_nested(self, colour: str, action: Action, names: dict[str, Any]) -> Steps:
+        self.depth += 1
+        try:
+            if action[0] == "play":
+                yield from self.play_card(colour, action[1], names)
+            else:
+                yield from self.use_power(colour, action[1], names)
+        finally:
+            self.depth -= 1
+
+    def window_loop(self, colour: str, window: str, names: dict[str, Any]) -> Steps:
+        """The player may use cards and powers of this window, one at a time, until they pass."""
+        while True:
+            options = self.offers(colour, window, names)
+            if not options:
+                return
+            answer = yield from self.ask(colour, window, [PASS, *options], **_public(names))
+            if answer == PASS:
+                return
+            yield from self.perform(colour, answer, names)
+
+    # --- the flow -----------------------------------------------------------------------------
+
+    def _program(self, start: dict[str, Any] | None) -> Steps:
+        state = self.state
+        if start is None:
+            state["phase"] = "setup"
+            for step in self.rules.setup_steps:
+                yield from self._step(step, None)
+            yield from self.emit("setup_end")
+            yield from self.end_action()
+        if start is None or start.get("phase") != "end":
+            first_turn = int(start["turn"]) if start else 1
+            for turn in range(first_turn, self.rules.turns + 1):
+                yield from self._turn(turn, start if turn == first_turn else None)
+        state["phase"] = "end"
+        for step in self.rules.end_steps:
+            yield from self._step(step, None)
+        self.note("game_over")
+
+    def _turn(self, turn: int, start: dict[str, Any] | None) -> Steps:
+        state = self.state
+        skipping = start is not None and start.get("phase") is not None
+        if not skipping:
+            state["turn"] = turn
+            self.note("turn_start", turn=turn)
+            yield from self.emit("turn_start", turn=turn)
+            yield from self.end_action()
+        for phase in self.rules.phases:
+            if skipping and start is not None and phase.id != start["phase"]:
+                continue
+            state["phase"] = phase.id
+            locations = state["order"] if phase.per_location else [None]
+            for location in locations:
+                if skipping and start is not None and start.get("at") and location != start["at"]:
+                    continue
+                for step in phase.steps:
+                    if skipping and start is not None and start.get("step") and step.id != start["step"]:
+                        continue
+                    skipping = False
+                    yield from self._step(step, location)
+        yield from self.emit("turn_end")
+        yield from self.end_action()
+        self._expire("end_of_turn")
+        state["vote_bonus"] = [b for b in state["vote_bonus"] if b[3] != "end_of_turn"]
+
+    def _step(self, step: Step, location: str | None) -> Steps:
+        self.state["step"] = step.id
+        self.state["at"] = location
+        rt = Rt(self, {"here": location} if location else {}, None)
+        yield from step.run.run(rt)
+        yield from self.end_action()
+
+    def _expire(self, duration: str) -> None:
+        for ch in self.state["characters"].values():
+            if any(v[1] == duration for v in ch["traits"].values()):
+                ch["traits"] = {k: v for k, v in ch["traits"].items() if v[1] != duration}
+
+
+def _public(names: dict[str, Any]) -> dict[str, Any]:
+    """Prompt parameters: plain values only."""
+    return {k: v for k, v in names.items() if isinstance(v, str | int | bool | dict)}

@@ -1,0 +1,466 @@
+"""The engine's implementation of every verb and selector the registry declares.
+
+Each function takes the runtime first and its arguments in declaration order. Verbs that
+ask a question are generators. Nothing here names a card, a character or a location.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from coh_core.engine.compiler import Impl
+from coh_core.engine.runtime import NoOptions, Rt, Steps
+
+IMPLS: dict[str, Impl] = {}
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _impl(name: str, gen: bool = False, check: Any = None, **filters: Any) -> Callable[[F], F]:
+    def register(fn: F) -> F:
+        IMPLS[name] = Impl(fn, gen, filters, check)
+        return fn
+
+    return register
+
+
+def _need(condition: bool) -> None:
+    if not condition:
+        raise NoOptions
+
+
+# --- choices -------------------------------------------------------------------------
+
+
+@_impl("choose", gen=True)
+def choose(rt: Rt, options: list[Any], purpose: str) -> Steps:
+    if not options:
+        raise NoOptions(purpose)
+    if rt.dry:
+        return options[0]
+    answer = yield from rt.game.ask(rt.chooser(), "choose", [("choose", o) for o in options], purpose=purpose)
+    return answer[1]
+
+
+@_impl("choose_number", gen=True)
+def choose_number(rt: Rt, low: int, high: int, purpose: str) -> Steps:
+    return (yield from choose(rt, list(range(low, high + 1)), purpose))
+
+
+@_impl("random_movement_card")
+def random_movement_card(rt: Rt, player: str) -> str:
+    cards = rt.game.rules.components["movement_cards"]
+    if rt.dry:
+        return str(cards[0])
+    drawn = str(rt.game.rng.choice(cards))
+    rt.game.note("movement_card_drawn", player=player, location=drawn)
+    return drawn
+
+
+# --- zombies ---------------------------------------------------------------------------
+
+
+def _cap(rt: Rt) -> int:
+    return int(rt.game.rules.setup["zombie_cap"])
+
+
+@_impl("no_effect")
+def no_effect(rt: Rt) -> None:
+    return None
+
+
+def _has_zombies(rt: Rt, n: int, at: str) -> None:
+    _need(n > 0 and rt.game.state["locations"][at]["zombies"] > 0)
+
+
+@_impl("kill_zombies", check=_has_zombies)
+def kill_zombies(rt: Rt, n: int, at: str) -> None:
+    state = rt.game.state
+    place = state["locations"][at]
+    killed = max(0, min(n, place["zombies"]))
+    place["zombies"] -= killed
+    state["reserve"]["zombies"] += killed
+    rt.game.note("zombies_killed", count=killed, location=at)
+
+
+def add_zombies_raw(rt: Rt, n: int, at: str) -> int:
+    state = rt.game.state
+    place = state["locations"][at]
+    added = int(max(0, min(n, _cap(rt) - place["zombies"], state["reserve"]["zombies"])))
+    place["zombies"] += added
+    state["reserve"]["zombies"] -= added
+    return added
+
+
+@_impl("add_zombies")
+def add_zombies(rt: Rt, n: int, at: str) -> None:
+    rt.game.note("zombies_added", count=add_zombies_raw(rt, n, at), location=at)
+
+
+def move_zombies_raw(rt: Rt, n: int, source: str, to: str) -> int:
+    places = rt.game.state["locations"]
+    moved = int(max(0, min(n, places[source]["zombies"], _cap(rt) - places[to]["zombies"])))
+    places[source]["zombies"] -= moved
+    places[to]["zombies"] += moved
+    return moved
+
+
+@_impl("move_zombies")
+def move_zombies(rt: Rt, n: int, source: str, to: str) -> None:
+    moved = move_zombies_raw(rt, n, source, to)
+    rt.game.note("zombies_moved", count=moved, source=source, location=to)
+
+
+# --- characters --------------------------------------------------------------------------
+
+
+def _alive(rt: Rt, character: Any) -> bool:
+    return bool(rt.game.state["characters"][character]["alive"])
+
+
+def _selectable(rt: Rt, character: Any) -> bool:
+    return rt.game.selectable(character)
+
+
+@_impl("kill_character", gen=True, target=_selectable)
+def kill_character(rt: Rt, target: str) -> Steps:
+    yield from rt.game.kill([target])
+
+
+@_impl("kill_characters", gen=True)
+def kill_characters(rt: Rt, targets: list[str]) -> Steps:
+    yield from rt.game.kill(list(targets))
+
+
+@_impl("move_character", gen=True, target=_alive)
+def move_character(rt: Rt, target: str, to: str) -> Steps:
+    game = rt.game
+    if not game.has_room(target, to):
+        to = game.rules.setup["overflow_location"]
+    game.place(target, to)
+    game.note("character_moved", character=target, location=to)
+    yield from game.emit("character_moved", to, mover=target)
+
+
+@_impl("move_characters")
+def move_characters(rt: Rt, targets: list[str], to: str) -> None:
+    for target in list(targets):
+        rt.game.place(target, to)
+        rt.game.note("character_moved", character=target, location=to)
+
+
+def _restable(rt: Rt, character: Any) -> bool:
+    return rt.game._can_flip(character, exhaust=False)
+
+
+def _exhaustible(rt: Rt, character: Any) -> bool:
+    if rt.paying and not rt.game.trait(character, "pays_by_exhausting"):
+        return False
+    return rt.game._can_flip(character, exhaust=True)
+
+
+def _check_rest(rt: Rt, target: str) -> None:
+    _need(_restable(rt, target))
+
+
+def _check_exhaust(rt: Rt, target: str) -> None:
+    _need(_exhaustible(rt, target))
+
+
+@_impl("rest", check=_check_rest, target=_restable)
+def rest(rt: Rt, target: str) -> None:
+    if _restable(rt, target):
+        rt.game.state["characters"][target]["exhausted"] = False
+        rt.game.note("character_rested", character=target)
+
+
+@_impl("exhaust", check=_check_exhaust, target=_exhaustible)
+def exhaust(rt: Rt, target: str) -> None:
+    _need(_exhaustible(rt, target))
+    rt.game.state["characters"][target]["exhausted"] = True
+    rt.game.note("character_exhausted", character=target)
+
+
+@_impl("set_trait", target=_alive)
+def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
+    rt.game.state["characters"][target]["traits"][trait] = [value, until]
+    rt.game.note("trait_set", character=target, trait=trait, value=value)
+
+
+# --- cards, antidotes, food -----------------------------------------------------------------
+
+
+def _check_discard(rt: Rt, n: int, player: str) -> None:
+    _need(len(rt.game.state["hands"][player]) >= n)
+
+
+@_impl("discard_cards", gen=True, check=_check_discard)
+def discard_cards(rt: Rt, n: int, player: str) -> Steps:
+    game = rt.game
+    hand = game.state["hands"][player]
+    _need(len(hand) >= n)
+    for _ in range(n):
+        options = [("discard", kind) for kind in sorted(set(hand))]
+        answer = yield from game.ask(player, "discard", options)
+        hand.remove(answer[1])
+        game.state["discard"].append(answer[1])
+        game.note("card_discarded", player=player, card=answer[1])
+
+
+@_impl("draw_cards")
+def draw_cards(rt: Rt, n: int, player: str) -> None:
+    deck = rt.game.state["deck"]
+    drawn = [deck.pop() for _ in range(min(n, len(deck)))]
+    rt.game.state["hands"][player].extend(drawn)
+    rt.game.note("cards_drawn", player=player, count=len(drawn))
+    if drawn:
+        rt.game.note("cards_seen", to=[player], player=player, cards=drawn)
+
+
+@_impl("take_from_discard", gen=True)
+def take_from_discard(rt: Rt, n: int, player: str) -> Steps:
+    game = rt.game
+    pile = game.state["discard"]
+    for _ in range(min(n, len(pile))):
+        answer = yield from game.ask(player, "take_from_discard", [("take", k) for k in sorted(set(pile))])
+        pile.remove(answer[1])
+        game.state["hands"][player].append(answer[1])
+        game.note("card_taken_from_discard", player=player, card=answer[1])
+
+
+def _check_steal(rt: Rt, source: str, player: str) -> None:
+    _need(bool(rt.game.state["hands"][source]))
+
+
+@_impl("steal_random_card", check=_check_steal)
+def steal_random_card(rt: Rt, source: str, player: str) -> None:
+    hand = rt.game.state["hands"][source]
+    if not hand:
+        return
+    card = hand.pop(rt.game.rng.randbelow(len(hand)))
+    rt.game.state["hands"][player].append(card)
+    rt.game.note("card_stolen", player=player, source=source)
+    rt.game.note("cards_seen", to=[player, source], player=player, cards=[card])
+
+
+@_impl("take_antidotes")
+def take_antidotes(rt: Rt, n: int, player: str) -> None:
+    reserve = rt.game.state["reserve"]
+    taken = min(n, reserve["antidotes"])
+    reserve["antidotes"] -= taken
+    rt.game.state["antidotes"][player] += taken
+    rt.game.note("antidotes_taken", player=player, count=taken)
+
+
+def _check_food(rt: Rt, source: str, player: str) -> None:
+    truck = rt.game.state["food_truck"]
+    _need(bool(truck["down"] or (source != "face_down" and truck["up"])))
+
+
+@_impl("take_food", gen=True, check=_check_food)
+def take_food(rt: Rt, source: str, player: str) -> Steps:
+    game = rt.game
+    truck = game.state["food_truck"]
+    options: list[tuple[Any, ...]] = []
+    if source != "face_down":
+        options = [("food", value) for value in sorted(set(truck["up"]))]
+    if truck["down"]:
+        options.append(("food", "face_down"))
+    answer = yield from game.ask(player, "take_food", options)
+    if answer[1] == "face_down":
+        value = truck["down"].pop(game.rng.randbelow(len(truck["down"])))
+        game.note("food_taken", player=player)
+        game.note("food_seen", to=[player], player=player, value=value)
+    else:
+        value = answer[1]
+        truck["up"].remove(value)
+        game.note("food_taken_face_up", player=player, value=value)
+    game.state["food"][player].append(value)
+    here = rt.env.get("here")
+    yield from game.emit("food_taken", here)
+
+
+def _check_food_held(rt: Rt, n: int, player: str) -> None:
+    _need(len(rt.game.state["food"][player]) >= n)
+
+
+@_impl("discard_food", gen=True, check=_check_food_held)
+def discard_food(rt: Rt, n: int, player: str) -> Steps:
+    food = rt.game.state["food"][player]
+    _need(len(food) >= n)
+    for _ in range(n):
+        answer = yield from rt.game.ask(player, "discard_food", [("food", v) for v in sorted(set(food))])
+        food.remove(answer[1])
+        rt.game.note("food_discarded", player=player, value=answer[1])
+
+
+@_impl("keep_face_up_food")
+def keep_face_up_food(rt: Rt, n: int) -> None:
+    truck = rt.game.state["food_truck"]
+    while len(truck["up"]) < n and truck["down"]:
+        value = truck["down"].pop(rt.game.rng.randbelow(len(truck["down"])))
+        truck["up"].append(value)
+        rt.game.note("food_turned_up", value=value)
+
+
+# --- leader, first player, information ---------------------------------------------------------
+
+
+@_impl("set_leader")
+def set_leader(rt: Rt, colour: str) -> None:
+    rt.game.state["leader"] = colour
+    rt.game.note("leader_set", colour=colour)
+
+
+def move_leader_raw(rt: Rt, steps: int) -> None:
+    wheel = rt.game.state["wheel"]
+    index = wheel.index(rt.game.state["leader"])
+    rt.game.state["leader"] = wheel[(index + steps) % len(wheel)]
+
+
+@_impl("move_leader")
+def move_leader(rt: Rt, steps: int) -> None:
+    move_leader_raw(rt, steps)
+    rt.game.note("leader_moved", steps=steps, colour=rt.game.state["leader"])
+
+
+@_impl("give_first_player")
+def give_first_player(rt: Rt, player: str) -> None:
+    taker = rt.game.next_with_characters(player)
+    if taker is not None and taker != rt.game.state["first"]:
+        rt.game.state["first"] = taker
+        rt.game.note("first_player", player=taker)
+
+
+@_impl("take_first_player")
+def take_first_player(rt: Rt, player: str) -> None:
+    give_first_player(rt, player)
+
+
+@_impl("peek_invasion")
+def peek_invasion(rt: Rt, n: int, player: str) -> None:
+    cards = rt.game.state["invasion_deck"][:n]
+    if not cards:
+        return
+    known = rt.game.state["known_invasions"].setdefault(player, [])
+    known.extend(c for c in cards if c not in known)
+    rt.game.note("invasion_peeked", player=player)
+    rt.game.note("invasion_seen", to=[player], player=player, invasions=cards)
+
+
+@_impl("change_movement_card", gen=True)
+def change_movement_card(rt: Rt, player: str) -> Steps:
+    game = rt.game
+    current = game.state["movement"].get(player)
+    cards = [c for c in game.rules.components["movement_cards"] if c != current]
+    answer = yield from game.ask(player, "movement_card", [("card", c) for c in cards])
+    game.state["movement"][player] = answer[1]
+    game.note("movement_card_changed", player=player, location=answer[1])
+
+
+@_impl("defer_movement_choice")
+def defer_movement_choice(rt: Rt, players: list[str]) -> None:
+    rt.game.state["deferred"] = list(players)
+
+
+@_impl("add_votes")
+def add_votes(rt: Rt, player: str, n: int, at: str, until: str) -> None:
+    rt.game.state["vote_bonus"].append([player, n, at, until])
+    rt.game.note("votes_added", player=player, count=n, location=at)
+
+
+@_impl("cancel")
+def cancel(rt: Rt, what: dict[str, Any]) -> None:
+    what["cancelled"] = True
+
+
+# --- explosions, boards, points ------------------------------------------------------------------
+
+
+def _marker_targets(rt: Rt) -> list[str]:
+    game = rt.game
+    if game.state["reserve"]["markers"] <= 0:
+        return []
+    return [loc for loc in game.state["order"] if game.side(loc).explosion_target]
+
+
+@_impl("place_explosion_marker", gen=True)
+def place_explosion_marker(rt: Rt, player: str) -> Steps:
+    game = rt.game
+    targets = _marker_targets(rt)
+    if not targets:
+        game.note("no_marker_target")
+        return
+    answer = yield from game.ask(player, "marker", [("marker", t) for t in targets])
+    target = answer[1]
+    game.state["locations"][target]["markers"] += 1
+    game.state["reserve"]["markers"] -= 1
+    game.note("marker_placed", player=player, location=target)
+    yield from game.emit("marker_placed", target)
+
+
+@_impl("remove_markers")
+def remove_markers(rt: Rt, at: str) -> None:
+    place = rt.game.state["locations"][at]
+    rt.game.state["removed_markers"] += place["markers"]
+    place["markers"] = 0
+
+
+@_impl("flip_board")
+def flip_board(rt: Rt, at: str, side: str) -> None:
+    rt.game.state["locations"][at]["side"] = side
+    rt.game.note("board_flipped", location=at, side=side)
+
+
+@_impl("score_points")
+def score_points(rt: Rt, n: int, player: str) -> None:
+    rt.game.state["bonus_points"][player] += n
+    rt.game.note("points_scored", player=player, count=n)
+
+
+# --- selectors ------------------------------------------------------------------------------------
+
+
+def _plain(name: str, fn: Any) -> None:
+    IMPLS[name] = Impl(fn)
+
+
+_plain("locations", lambda rt: list(rt.game.state["order"]))
+_plain("other_locations", lambda rt, than: [loc for loc in rt.game.state["order"] if loc != than])
+_plain("location_of", lambda rt, target: rt.game.state["characters"][target]["at"])
+_plain("characters_at", lambda rt, at: rt.game.at(at))
+_plain("all_characters", lambda rt: rt.game.living())
+_plain("my_characters", lambda rt, player: rt.game.living(player))
+_plain(
+    "my_characters_at",
+    lambda rt, at, player: [c for c in rt.game.living(player) if rt.game.state["characters"][c]["at"] == at],
+)
+_plain("rested", lambda rt, among: [c for c in among if not rt.game.state["characters"][c]["exhausted"]])
+_plain("exhausted", lambda rt, among: [c for c in among if rt.game.state["characters"][c]["exhausted"]])
+_plain(
+    "players_at",
+    lambda rt, at: list(dict.fromkeys(rt.game.state["characters"][c]["owner"] for c in rt.game.at(at))),
+)
+_plain("other_players", lambda rt, player: [p for p in rt.game.turn_order() if p != player])
+_plain("colours_in_play", lambda rt: list(rt.game.state["wheel"]))
+_plain("owner", lambda rt, target: rt.game.state["characters"][target]["owner"])
+_plain("count", lambda rt, items: len(items))
+_plain("zombies", lambda rt, at: rt.game.state["locations"][at]["zombies"])
+_plain("characters", lambda rt, at: len(rt.game.at(at)))
+_plain("markers", lambda rt, at: rt.game.state["locations"][at]["markers"])
+_plain("is_rested", lambda rt, target: not rt.game.state["characters"][target]["exhausted"])
+_plain("is_exhausted", lambda rt, target: bool(rt.game.state["characters"][target]["exhausted"]))
+_plain(
+    "has_items",
+    lambda rt, at: bool(
+        rt.game.state["locations"][at]["antidotes"] or rt.game.state["locations"][at]["cards"]
+    ),
+)
+_plain("is_side", lambda rt, at, side: rt.game.state["locations"][at]["side"] == side)
+
+
+@_impl("first")
+def first(rt: Rt, items: list[Any]) -> Any:
+    if not items:
+        raise NoOptions("first of nothing")
+    return items[0]

@@ -1,0 +1,249 @@
+"""A pack compiled for play: its tables, and every effect turned into closures, built once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from coh_core.effects import ast
+from coh_core.effects.registry import CONTEXTS, EVENTS, TRAITS, signatures
+from coh_core.engine.compiler import CompiledBlock, Compiler, Fn
+from coh_core.engine.runtime import EngineError
+from coh_core.packs.model import CompiledEffect, Entity, Pack
+from coh_core.packs.yamlsrc import Path_
+
+
+@dataclass(frozen=True)
+class Playable:
+    """A power, an action card or a location's activation: when, whether, what it costs, what it does."""
+
+    owner: str
+    window: str
+    condition: Fn | None
+    cost: CompiledBlock | None
+    effect: CompiledBlock | None
+
+
+@dataclass(frozen=True)
+class Trigger:
+    owner: str  # entity id, `location/side`, or `turn`
+    event: str
+    condition: Fn | None
+    effect: CompiledBlock
+    after_action: bool
+
+
+@dataclass(frozen=True)
+class Side:
+    location: str
+    name: str
+    data: dict[str, Any]
+    capacity: int | None  # None: unlimited
+    closed: bool
+    locked: bool
+    explosion_target: bool
+    leader_attack: bool
+    activation: Playable | None
+    attack_if: Fn | None
+    triggers: tuple[Trigger, ...]
+
+
+@dataclass(frozen=True)
+class Step:
+    id: str
+    key: str  # text key of its name
+    run: CompiledBlock
+
+
+@dataclass(frozen=True)
+class Phase:
+    id: str
+    per_location: bool
+    steps: tuple[Step, ...]
+
+
+@dataclass
+class Rules:
+    pack: Pack
+    characters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    powers: dict[str, Playable] = field(default_factory=dict)
+    character_triggers: dict[str, tuple[Trigger, ...]] = field(default_factory=dict)
+    cards: dict[str, Playable] = field(default_factory=dict)
+    card_counts: dict[str, int] = field(default_factory=dict)
+    sides: dict[tuple[str, str], Side] = field(default_factory=dict)
+    slots: dict[str, str] = field(default_factory=dict)  # location -> tower/corner/centre
+    invasions: dict[str, dict[str, Any]] = field(default_factory=dict)
+    setup_steps: tuple[Step, ...] = ()
+    phases: tuple[Phase, ...] = ()
+    end_steps: tuple[Step, ...] = ()
+    rule_triggers: tuple[Trigger, ...] = ()
+    turns: int = 4
+    components: dict[str, Any] = field(default_factory=dict)
+    setup: dict[str, Any] = field(default_factory=dict)
+
+    def trait_default(self, character: str, trait: str) -> Any:
+        own = self.characters[character].get("traits") or {}
+        return own[trait] if trait in own else TRAITS[trait].default
+
+    def side(self, location: str, name: str) -> Side:
+        return self.sides[(location, name)]
+
+
+class _Builder:
+    def __init__(self, pack: Pack, compiler: Compiler):
+        self.pack = pack
+        self.compiler = compiler
+        self.trees: dict[tuple[int, Path_], CompiledEffect] = {
+            (id(c.slot.doc), c.slot.path): c for c in pack.effects
+        }
+
+    def _tree(self, doc_of: Entity | Any, path: Path_) -> CompiledEffect | None:
+        return self.trees.get((id(doc_of.doc), path))
+
+    def block(self, holder: Entity | Any, path: Path_, names: frozenset[str]) -> CompiledBlock | None:
+        found = self._tree(holder, path)
+        if found is None:
+            return None
+        assert isinstance(found.tree, ast.Block)
+        return self.compiler.block(found.tree, found.slot, names | _extra(found))
+
+    def condition(self, holder: Entity | Any, path: Path_, names: frozenset[str]) -> Fn | None:
+        found = self._tree(holder, path)
+        if found is None:
+            return None
+        assert not isinstance(found.tree, ast.Block)
+        return self.compiler.condition(found.tree, found.slot, names | _extra(found))
+
+    def playable(
+        self, owner: str, holder: Entity | Any, path: Path_, data: dict[str, Any], context: str
+    ) -> Playable:
+        names = _names(context)
+        return Playable(
+            owner,
+            str(data.get("window", "anytime")),
+            self.condition(holder, (*path, "if"), names),
+            self.block(holder, (*path, "cost"), names),
+            self.block(holder, (*path, "effect"), names),
+        )
+
+    def triggers(
+        self, owner: str, holder: Entity | Any, path: Path_, data: Any, context: str
+    ) -> tuple[Trigger, ...]:
+        found: list[Trigger] = []
+        for index, trigger in enumerate(data or []):
+            base = (*path, index)
+            names = _names(context) | frozenset(EVENTS[trigger["event"]].bindings)
+            effect = self.block(holder, (*base, "do"), names)
+            if effect is None:
+                raise EngineError("ENGINE-UNCOMPILED", f"the trigger {owner}#{index} has no compiled effect")
+            condition = self.condition(holder, (*base, "if"), names)
+            after = trigger.get("timing") == "after_action"
+            found.append(Trigger(owner, trigger["event"], condition, effect, after))
+        return tuple(found)
+
+
+def _names(context: str) -> frozenset[str]:
+    return frozenset(CONTEXTS[context].bindings)
+
+
+def _extra(found: CompiledEffect) -> frozenset[str]:
+    return frozenset(found.slot.extra)
+
+
+def build_rules(pack: Pack, compiler: Compiler) -> Rules:
+    """Compile every effect of a valid pack; raises EngineError if the engine lacks a verb."""
+    missing = sorted(set(signatures()) - set(compiler.impls))
+    if missing:
+        raise EngineError(
+            "ENGINE-UNIMPLEMENTED", f"the engine has no implementation for {', '.join(missing)}"
+        )
+    builder = _Builder(pack, compiler)
+    rules = Rules(pack)
+    rules.components = pack.section("components")
+    rules.setup = pack.section("setup")
+    _characters(rules, builder)
+    _cards(rules, builder)
+    _locations(rules, builder)
+    rules.invasions = {e.id: e.data for e in pack.entities_of("invasion")}
+    _turn(rules, builder)
+    return rules
+
+
+def _characters(rules: Rules, builder: _Builder) -> None:
+    for entity in builder.pack.entities_of("character"):
+        rules.characters[entity.id] = entity.data
+        power = entity.data.get("power")
+        if isinstance(power, dict):
+            rules.powers[entity.id] = builder.playable(
+                entity.id, entity, (*entity.path, "power"), power, "power"
+            )
+        rules.character_triggers[entity.id] = builder.triggers(
+            entity.id, entity, (*entity.path, "triggers"), entity.data.get("triggers"), "character_trigger"
+        )
+
+
+def _cards(rules: Rules, builder: _Builder) -> None:
+    for entity in builder.pack.entities_of("action"):
+        rules.cards[entity.id] = builder.playable(entity.id, entity, entity.path, entity.data, "card")
+        rules.card_counts[entity.id] = int(entity.data.get("count", 1))
+
+
+def _locations(rules: Rules, builder: _Builder) -> None:
+    for entity in builder.pack.entities_of("location"):
+        rules.slots[entity.id] = str(entity.data["slot"])
+        for index, data in enumerate(entity.data["sides"]):
+            rules.sides[(entity.id, str(data["side"]))] = _side(builder, entity, index, data)
+
+
+def _side(builder: _Builder, entity: Entity, index: int, data: dict[str, Any]) -> Side:
+    base = (*entity.path, "sides", index)
+    owner = f"{entity.id}/{data['side']}"
+    activation = data.get("activation")
+    capacity = data.get("capacity")
+    return Side(
+        location=entity.id,
+        name=str(data["side"]),
+        data=data,
+        capacity=capacity if isinstance(capacity, int) else None,
+        closed=bool(data.get("closed", False)),
+        locked=bool(data.get("locked", False)),
+        explosion_target=bool(data.get("explosion_target", False)),
+        leader_attack=data.get("attack_victim") == "leader",
+        activation=builder.playable(owner, entity, (*base, "activation"), activation, "activation")
+        if isinstance(activation, dict)
+        else None,
+        attack_if=builder.condition(entity, (*base, "attack_if"), _names("attack_condition")),
+        triggers=builder.triggers(
+            owner, entity, (*base, "triggers"), data.get("triggers"), "location_trigger"
+        ),
+    )
+
+
+def _turn(rules: Rules, builder: _Builder) -> None:
+    section = builder.pack.sections["turn"]
+    data = section.data
+    rules.turns = int(data.get("turns", 4))
+    rules.setup_steps = _steps(builder, section, (*section.path, "setup"), data.get("setup"), "setup", "step")
+    phases: list[Phase] = []
+    for index, phase in enumerate(data.get("phases") or []):
+        context = "location_step" if phase.get("per_location") else "step"
+        path = (*section.path, "phases", index, "steps")
+        steps = _steps(builder, section, path, phase.get("steps"), phase["id"], context)
+        phases.append(Phase(phase["id"], bool(phase.get("per_location")), steps))
+    rules.phases = tuple(phases)
+    rules.end_steps = _steps(builder, section, (*section.path, "end"), data.get("end"), "end", "step")
+    rules.rule_triggers = builder.triggers(
+        "turn", section, (*section.path, "triggers"), data.get("triggers"), "rule_trigger"
+    )
+
+
+def _steps(
+    builder: _Builder, section: Any, path: Path_, steps: Any, group: str, context: str
+) -> tuple[Step, ...]:
+    found: list[Step] = []
+    for index, step in enumerate(steps or []):
+        run = builder.block(section, (*path, index, "do"), _names(context))
+        if run is None:
+            raise EngineError("ENGINE-UNCOMPILED", f"the step {group}.{step['id']} has no compiled effect")
+        found.append(Step(step["id"], f"step.{group}.{step['id']}.name", run))
+    return tuple(found)

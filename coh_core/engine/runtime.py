@@ -1,0 +1,54 @@
+"""What a running effect sees: the game, its bindings, who chooses, and the engine's exceptions."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+from coh_core.errors import CohError, Location
+
+if TYPE_CHECKING:
+    from coh_core.engine.game import Game
+
+# A running effect is a generator: it yields a decision and receives the answers.
+Steps = Generator[Any, Any, Any]
+
+
+class Rt:
+    """One execution of one effect: the game, the names it may use, and who makes its choices."""
+
+    __slots__ = ("actor", "dry", "env", "game", "paying")
+
+    def __init__(self, game: Game, env: dict[str, Any], actor: str | None, dry: bool = False):
+        self.game = game
+        self.env = env
+        self.actor = actor  # the player who answers `choose`; the first player when None
+        self.dry = dry  # checking whether the effect could happen: no change, no question
+        self.paying = False  # inside a cost: exhausting obeys `pays_by_exhausting`
+
+    def chooser(self) -> str:
+        return self.actor if self.actor is not None else self.game.state["first"]
+
+    def child(self, **names: Any) -> Rt:
+        rt = Rt(self.game, {**self.env, **names}, self.actor, self.dry)
+        rt.paying = self.paying
+        return rt
+
+
+class NoOptions(Exception):
+    """A choice had nothing to choose from, or a cost cannot be paid: the effect stops there."""
+
+
+class EngineError(CohError):
+    """A rule or content problem found while playing, with a stable code."""
+
+    def __init__(self, code: str, message: str, location: Location | None = None):
+        super().__init__(message, location, code)
+
+    def render(self) -> str:
+        where = f"{self.location}: " if self.location else ""
+        return f"{where}{self.code} {self.message}"
+
+
+class IllegalAction(EngineError):
+    """An answer the engine did not offer; the game is unchanged."""

@@ -1,0 +1,93 @@
+"""The starting state of a game: plain JSON-compatible data, generator state included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coh_core.engine.rng import Rng
+from coh_core.engine.rules import Rules
+from coh_core.engine.runtime import EngineError
+
+STATE_VERSION = 1
+
+
+def seat_colours(rules: Rules, players: int, colours: list[str] | None) -> list[str]:
+    """The colours at the table, clockwise: the given ones, or the pack's first N."""
+    limits = rules.setup["players"]
+    if not limits["min"] <= players <= limits["max"]:
+        raise EngineError(
+            "GAME-PLAYERS", f"this pack plays with {limits['min']}-{limits['max']} players, not {players}"
+        )
+    known = [str(c) for c in rules.components["colours"]]
+    chosen = list(colours) if colours else known[:players]
+    unknown = [c for c in chosen if c not in known]
+    if unknown or len(chosen) != players or len(set(chosen)) != players:
+        raise EngineError(
+            "GAME-COLOURS", f"need {players} distinct colours of {', '.join(known)}; got {chosen}"
+        )
+    return chosen
+
+
+def city_order(rules: Rules) -> list[str]:
+    """Locations in resolution order: the tower, the corners in layout order, the centre."""
+    by_slot: dict[str, list[str]] = {}
+    for location, slot in rules.slots.items():
+        by_slot.setdefault(slot, []).append(location)
+    corners = [str(c) for c in rules.setup["city"]["corners"]]
+    numbering = rules.setup["numbering"]
+    order: list[tuple[int, str]] = []
+    for slot, numbers in numbering.items():
+        placed = corners if slot == "corner" else sorted(by_slot.get(slot, []))
+        order.extend(zip(numbers, placed, strict=False))
+    return [location for _, location in sorted(order)]
+
+
+def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | None = None) -> dict[str, Any]:
+    seats = seat_colours(rules, players, colours)
+    components = rules.components
+    order = city_order(rules)
+    sides = rules.setup["city"]["sides"]
+    rng = Rng(seed)
+    food = [int(v) for v in components["food_tokens"]]
+    rng.shuffle(food)
+    return {
+        "version": STATE_VERSION,
+        "pack": rules.pack.id,
+        "seed": seed,
+        "rng": rng.state,
+        "players": seats,
+        "wheel": [c for c in components["leader_wheel"] if c in seats],
+        "first": seats[0],
+        "leader": seats[0],
+        "turn": 0,
+        "phase": "setup",
+        "step": None,
+        "at": None,
+        "order": order,
+        "locations": {loc: _location(str(sides.get(loc, "A"))) for loc in order},
+        "characters": {},
+        "hands": {p: [] for p in seats},
+        "antidotes": {p: 0 for p in seats},
+        "food": {p: [] for p in seats},
+        "bonus_points": {p: 0 for p in seats},
+        "eliminated": [],
+        "deck": [],
+        "discard": [],
+        "reserve": {
+            "zombies": int(components["zombies"]),
+            "antidotes": int(components["antidotes"]),
+            "markers": int(components["explosion_markers"]),
+        },
+        "removed_markers": 0,
+        "food_truck": {"down": food, "up": []},
+        "invasion_deck": [],
+        "known_invasions": {},
+        "movement": {},
+        "deferred": [],
+        "vote_bonus": [],
+        "result": None,
+    }
+
+
+def _location(side: str) -> dict[str, Any]:
+    return {"side": side, "zombies": 0, "markers": 0, "antidotes": 0, "cards": []}

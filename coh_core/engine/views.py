@@ -1,0 +1,78 @@
+"""What one player may know: the public table, their own hand and secrets, the log they saw."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from coh_core.engine.game import Game
+
+
+class PlayerView:
+    """A read-only window on the game for one player; everything else stays hidden."""
+
+    __slots__ = ("_game", "colour")
+
+    def __init__(self, game: Game, colour: str):
+        self._game = game
+        self.colour = colour
+
+    @property
+    def decision(self) -> dict[str, Any] | None:
+        decision = self._game.decision
+        if decision is None or self.colour not in decision.options:
+            return None
+        return decision.to_json(self.colour)
+
+    def log(self) -> list[dict[str, Any]]:
+        return [e for e in self._game.log if "to" not in e or self.colour in e["to"]]
+
+    def to_json(self) -> dict[str, Any]:
+        state = self._game.state
+        me = self.colour
+        return {
+            "me": me,
+            "players": list(state["players"]),
+            "turn": state["turn"],
+            "phase": state["phase"],
+            "step": state["step"],
+            "at": state["at"],
+            "first": state["first"],
+            "leader": state["leader"],
+            "eliminated": list(state["eliminated"]),
+            "locations": {loc: _location(place) for loc, place in state["locations"].items()},
+            "characters": {c: _character(ch) for c, ch in state["characters"].items()},
+            "hand": sorted(state["hands"][me]),
+            "hand_sizes": {p: len(h) for p, h in state["hands"].items()},
+            "antidotes": dict(state["antidotes"]),
+            "food": list(state["food"][me]),
+            "food_counts": {p: len(f) for p, f in state["food"].items()},
+            "food_face_up": list(state["food_truck"]["up"]),
+            "discard": list(state["discard"]),
+            "deck_size": len(state["deck"]),
+            "invasions_left": len(state["invasion_deck"]),
+            "known_invasions": [
+                c for c in state["known_invasions"].get(me, []) if c in state["invasion_deck"]
+            ],
+            "movement": self._movement(),
+            "reserve": dict(state["reserve"]),
+            "result": state["result"],
+            "decision": self.decision,
+        }
+
+    def _movement(self) -> dict[str, str]:
+        """Movement cards already revealed this turn, and the player's own choice."""
+        state = self._game.state
+        decision = self._game.decision
+        hidden = set(decision.options) if decision is not None and decision.kind == "movement_card" else set()
+        return {p: c for p, c in state["movement"].items() if p == self.colour or p not in hidden}
+
+
+def _location(place: dict[str, Any]) -> dict[str, Any]:
+    public = {k: v for k, v in place.items() if k != "cards"}
+    public["cards"] = len(place["cards"])
+    return public
+
+
+def _character(ch: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in ch.items()}
