@@ -203,3 +203,170 @@ def docs_effects(output: Path | None) -> None:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write {output}: {exc.strerror}", code="IO-WRITE") from None
+
+
+# --- playing ---------------------------------------------------------------------------------
+
+
+def _agents(game: Any, bots: str, humans: tuple[str, ...], seed: int, narrator: Any) -> dict[str, Any]:
+    from coh_core.agents import make_agent
+
+    unknown = [h for h in humans if h not in game.players]
+    if unknown:
+        raise UsageError(
+            f"--human {unknown[0]} is not at the table ({', '.join(game.players)})", code="USAGE-HUMAN"
+        )
+    return {
+        colour: make_agent("human" if colour in humans else bots, seed * 7919 + index, narrator)
+        for index, colour in enumerate(game.players)
+    }
+
+
+def _scoreboard(game: Any, narrator: Any) -> list[str]:
+    result = game.state["result"] or {}
+    scores, living, winners = result.get("scores", {}), result.get("living", {}), result.get("winners", [])
+    order = sorted(game.players, key=lambda p: (-scores.get(p, 0), -living.get(p, 0)))
+    lines = [narrator.ui("ui.scoreboard.title")]
+    for rank, player in enumerate(order, start=1):
+        mark = "*" if player in winners else " "
+        lines.append(
+            narrator.ui(
+                "ui.scoreboard.row",
+                rank=rank,
+                player=player,
+                score=scores.get(player, 0),
+                living=living.get(player, 0),
+                winner_mark=mark,
+            )
+        )
+    lines.append(narrator.ui("ui.winners", players=winners))
+    return lines
+
+
+def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
+    return {
+        "pack": game.state["pack"],
+        "seed": seed,
+        "players": game.players,
+        "decisions": decisions,
+        "digest": game.digest(),
+        "result": game.state["result"],
+    }
+
+
+@main.command()
+@click.option("--players", type=click.IntRange(1, 12), default=4, show_default=True, help="Seats at the table.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random generator.")
+@click.option(
+    "--bots",
+    type=click.Choice(["random", "heuristic"]),
+    default="heuristic",
+    show_default=True,
+    help="Who plays the seats no human takes.",
+)
+@click.option("--human", "humans", multiple=True, help="A colour played at this terminal (repeat for hotseat).")
+@click.option("--log", "log_path", type=click.Path(path_type=Path), default=None, help="Write the decision log here.")
+@_format_option
+@_pack_option
+def play(
+    players: int, seed: int, bots: str, humans: tuple[str, ...], log_path: Path | None, fmt: str, pack: Path | None
+) -> None:
+    """Play a full game: bots (and humans) at the table, a narrative, then the scoreboard."""
+    from coh_core.agents.runner import play_out
+    from coh_core.engine import EngineError, new_game
+    from coh_core.engine.record import write_record
+    from coh_core.narrative import Narrator
+
+    loaded = _load_pack(pack)
+    narrator = Narrator(loaded)
+    try:
+        game = new_game(loaded, players=players, seed=seed)
+    except EngineError as exc:
+        raise UsageError(exc.message, code=exc.code) from None
+    agents = _agents(game, bots, humans, seed, narrator)
+    try:
+        decisions = play_out(game, agents)
+    except EngineError as exc:
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_PROBLEMS)
+    if log_path is not None:
+        try:
+            write_record(log_path, game, seed, {"bots": bots, "humans": list(humans)})
+        except OSError as exc:
+            raise UsageError(f"cannot write {log_path}: {exc.strerror}", code="IO-WRITE") from None
+    if fmt == "json":
+        click.echo(json.dumps(_play_json(game, seed, decisions), indent=2))
+        return
+    if not humans:
+        public = [e for e in game.log if "to" not in e]
+        for line in narrator.lines(public):
+            click.echo(line)
+    for line in _scoreboard(game, narrator):
+        click.echo(line)
+
+
+@main.command()
+@click.argument("record", type=click.Path(path_type=Path))
+@_format_option
+@_pack_option
+def replay(record: Path, fmt: str, pack: Path | None) -> None:
+    """Replay a decision log and check that it ends in the recorded state digest."""
+    from coh_core.engine import EngineError
+    from coh_core.engine.record import replay as replay_record
+
+    loaded = _load_pack(pack)
+    if not record.is_file():
+        raise UsageError(f"no such file: {record}", code="IO-READ")
+    try:
+        game, expected = replay_record(loaded, record)
+    except EngineError as exc:
+        if fmt == "json":
+            click.echo(json.dumps({"ok": False, "problems": [exc.as_problem().to_json()]}, indent=2))
+        click.echo(exc.render(), err=True)
+        sys.exit(EXIT_PROBLEMS)
+    digest = game.digest()
+    ok = game.over and expected is not None and digest == expected
+    if fmt == "json":
+        click.echo(json.dumps({"ok": ok, "over": game.over, "digest": digest, "expected": expected}, indent=2))
+    elif ok:
+        click.echo(f"{_style('ok', fg='green', bold=True)}: {len(game.history)} decisions, digest {digest}")
+    else:
+        state = "finished" if game.over else "unfinished"
+        click.echo(f"REPLAY-DIGEST {state} game, digest {digest} but the record says {expected}", err=True)
+    sys.exit(EXIT_OK if ok else EXIT_PROBLEMS)
+
+
+@main.group()
+def scenario() -> None:
+    """Rules scenarios: a partial state, scripted answers, checks."""
+
+
+@scenario.command(name="run")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@_format_option
+@_pack_option
+def scenario_run(paths: tuple[Path, ...], fmt: str, pack: Path | None) -> None:
+    """Run scenario files (or folders of them); exit 1 if any check fails."""
+    from coh_core.engine.scenario import run_file
+
+    loaded = _load_pack(pack)
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.yaml")))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise UsageError(f"no such file or folder: {path}", code="IO-READ")
+    outcomes = [run_file(loaded, f) for f in files]
+    failed = [o for o in outcomes if not o.ok]
+    if fmt == "json":
+        records = [{"path": o.path, "name": o.name, "ok": o.ok, "problems": [p.to_json() for p in o.problems]} for o in outcomes]
+        click.echo(json.dumps({"ok": not failed, "scenarios": records}, indent=2))
+    else:
+        for outcome in outcomes:
+            mark = _style("pass", fg="green") if outcome.ok else _style("FAIL", fg="red", bold=True)
+            click.echo(f"{mark} {outcome.path}: {outcome.name}")
+            _print_problems(outcome.problems)
+        click.echo(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")
+    sys.exit(EXIT_PROBLEMS if failed else EXIT_OK)

@@ -65,6 +65,7 @@ class Game:
     def __init__(self, rules: Rules, state: dict[str, Any], start: dict[str, Any] | None = None):
         self.rules = rules
         self.state = state
+        self.start = start
         self.rng = Rng.from_state(int(state["rng"]))
         self.log: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []  # answered decisions, in order

@@ -1,0 +1,135 @@
+"""A bot that plays sensibly: keeps its characters safe, kills zombies where it is at risk,
+votes against others, and gathers antidotes for its survivors.
+
+It knows cards and powers only through their effects (which verbs they call), never by id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coh_core.effects import ast
+from coh_core.engine.compiler import walk_calls
+from coh_core.engine.rng import Rng
+from coh_core.packs.model import Pack
+
+Action = tuple[Any, ...]
+PASS: Action = ("pass",)
+
+
+def _verbs_by_owner(pack: Pack | None) -> dict[str, set[str]]:
+    """Which verbs each card or character's effects call (e.g. `shotgun` -> {kill_zombies, ...})."""
+    found: dict[str, set[str]] = {}
+    for compiled in pack.effects if pack is not None else []:
+        tree = compiled.tree
+        if isinstance(tree, ast.Block | ast.Call):
+            found.setdefault(compiled.slot.owner, set()).update(walk_calls(tree))
+    return found
+
+
+class HeuristicAgent:
+    def __init__(self, seed: int = 0, pack: Pack | None = None):
+        self.rng = Rng(seed)
+        self.verbs = _verbs_by_owner(pack)
+        self.values = {e.id: int(e.data.get("rested", 0)) for e in pack.entities_of("character")} if pack else {}
+
+    def act(self, view: Any, legal: list[Action]) -> Action:
+        state = view.to_json()
+        decision = state["decision"] or {}
+        handler = getattr(self, f"_on_{decision.get('kind')}", None)
+        choice = handler(state, decision.get("prompt", {}), legal) if handler else None
+        return choice if choice in legal else legal[self.rng.randbelow(len(legal))]
+
+    # --- reading the table -------------------------------------------------------------------
+
+    def _mine(self, state: dict[str, Any]) -> list[str]:
+        me = state["me"]
+        return [c for c, ch in state["characters"].items() if ch["alive"] and ch["owner"] == me]
+
+    def _where(self, state: dict[str, Any], character: str) -> str:
+        return str(state["characters"][character]["at"])
+
+    def _danger(self, state: dict[str, Any], location: str) -> int:
+        people = sum(1 for ch in state["characters"].values() if ch["alive"] and ch["at"] == location)
+        return int(state["locations"][location]["zombies"]) - people
+
+    def _my_places(self, state: dict[str, Any]) -> set[str]:
+        return {self._where(state, c) for c in self._mine(state)}
+
+    def _kills(self, owner: str) -> bool:
+        return "kill_zombies" in self.verbs.get(owner, set())
+
+    # --- decisions -----------------------------------------------------------------------------
+
+    def _on_movement_card(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        def appeal(action: Action) -> tuple[int, int]:
+            place = state["locations"][action[1]]
+            return (place["antidotes"] * 2 - self._danger(state, action[1]), -place["zombies"])
+
+        return max(legal, key=appeal)
+
+    def _on_place(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        return min(legal, key=lambda a: state["locations"][a[2]]["zombies"])
+
+    def _on_move(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        return max(legal, key=lambda a: self._danger(state, self._where(state, a[1])))
+
+    def _on_act(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        here = prompt.get("location")
+        at_risk = here in self._my_places(state) and self._danger(state, here) >= 0
+        if at_risk:
+            for action in legal:
+                if action[0] in ("play", "power") and self._kills(action[1]):
+                    return action
+        return PASS
+
+    def _on_choose(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        purpose = str(prompt.get("purpose", ""))
+        values = [a[1] for a in legal]
+        locations = [v for v in values if v in state["locations"]]
+        if locations and len(locations) == len(values):
+            mine = self._my_places(state)
+            if purpose.startswith(("kill_zombies", "target")):
+                return ("choose", max(locations, key=lambda loc: (loc in mine, state["locations"][loc]["zombies"])))
+            return ("choose", min(locations, key=lambda loc: (loc in mine, -state["locations"][loc]["zombies"])))
+        players = [v for v in values if v in state["players"]]
+        if players and len(players) == len(values):
+            others = [p for p in players if p != state["me"]]
+            return ("choose", (others or players)[0])
+        return legal[0]
+
+    def _on_vote(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        others = [a for a in legal if a[1] != state["me"]]
+        if prompt.get("purpose") == "sharing":
+            mine = [a for a in legal if a[1] == state["me"]]
+            return mine[0] if mine else legal[0]
+        return others[self.rng.randbelow(len(others))] if others else legal[0]
+
+    def _on_break_tie(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        others = [a for a in legal if a[1] != state["me"]]
+        return (others or legal)[0]
+
+    def _cheapest(self, legal: list[Action]) -> Action:
+        return min(legal, key=lambda a: self.values.get(a[1], 0))
+
+    def _on_victim(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        return self._cheapest(legal)
+
+    def _on_unvaccinated(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        return self._cheapest(legal)
+
+    def _on_share(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        for action in legal:
+            if action[1] == state["me"] and action[2] == "antidote":
+                return action
+        return legal[0]
+
+    def _on_activate(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        return next((a for a in legal if a != PASS), PASS)
+
+    def _on_scoring(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        return next((a for a in legal if a != PASS), PASS)
+
+    def _on_discard(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        keep = [a for a in legal if not self._kills(a[1])]
+        return (keep or legal)[0]

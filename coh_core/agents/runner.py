@@ -1,0 +1,28 @@
+"""Drive a game with one agent per colour until it ends."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from coh_core.agents import Agent
+from coh_core.engine.game import Decision, Game
+
+DECISION_LIMIT = 100_000  # far above any real game; a stuck flow fails instead of spinning
+
+
+def play_out(
+    game: Game, agents: Mapping[str, Agent], before: Callable[[Game, Decision], None] | None = None
+) -> int:
+    """Ask each waiting player's agent (with that player's view only); returns the decisions made."""
+    decisions = 0
+    while not game.over:
+        decision = game.decision
+        assert decision is not None
+        if before is not None:
+            before(game, decision)
+        for colour in decision.waiting:
+            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            decisions += 1
+        if decisions > DECISION_LIMIT:
+            raise RuntimeError(f"more than {DECISION_LIMIT} decisions: the flow is stuck")
+    return decisions

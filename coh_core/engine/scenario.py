@@ -1,0 +1,298 @@
+"""Rules tests as data: a partial game state, scripted answers, and what must then hold.
+
+A scenario file (YAML) has `players`, `given` (where in the turn to start and the parts of
+the state that matter), `when` (the answers, decision by decision) and `then` (checks on
+the state, the log and the next decision). See `tests/scenarios/README.md` for the format.
+Every failed check is reported at its own line in the file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from coh_core.engine.game import Game, as_action
+from coh_core.engine.runtime import EngineError, IllegalAction
+from coh_core.engine.state import initial_state
+from coh_core.errors import Location, Problem
+from coh_core.packs.model import Pack
+from coh_core.packs.yamlsrc import YamlDoc, load_yaml
+from coh_core.resources import schema_path
+
+_LOCATION_FIELDS = ("zombies", "markers", "antidotes")
+
+
+@dataclass
+class Outcome:
+    path: str
+    name: str
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def run_file(pack: Pack, path: Path, display: str | None = None) -> Outcome:
+    shown = display or str(path)
+    doc, problems = load_yaml(path, shown)
+    if doc is None:
+        return Outcome(shown, path.stem, problems)
+    outcome = Outcome(shown, str(doc.data.get("name", path.stem)) if isinstance(doc.data, dict) else path.stem)
+    outcome.problems.extend(problems)
+    outcome.problems.extend(_schema_problems(doc))
+    if outcome.problems:
+        return outcome
+    try:
+        game = _given(pack, doc)
+        _when(game, doc, outcome)
+        if outcome.ok:
+            _then(game, doc, outcome)
+    except EngineError as exc:
+        location = exc.location or doc.location(())
+        outcome.problems.append(Problem(exc.code, exc.message, location))
+    return outcome
+
+
+def _schema_problems(doc: YamlDoc) -> list[Problem]:
+    import json
+
+    schema = json.loads(schema_path("scenario.schema.json").read_text())
+    validator = jsonschema.Draft7Validator(schema)
+    found = []
+    for error in validator.iter_errors(doc.data):
+        found.append(Problem("SCENARIO-SHAPE", error.message, doc.location(tuple(error.absolute_path))))
+    return found
+
+
+# --- given --------------------------------------------------------------------------------------
+
+
+def _given(pack: Pack, doc: YamlDoc) -> Game:
+    from coh_core.engine import rules_for
+
+    rules = rules_for(pack)
+    data = doc.data
+    players = list(data["players"])
+    given = data.get("given") or {}
+    state = initial_state(rules, len(players), int(data.get("seed", 1)), players)
+    _unknown_ids(pack, doc, state, given)
+    state["turn"] = int(given.get("turn", 1))
+    state["first"] = given.get("first", players[0])
+    state["leader"] = given.get("leader", state["first"])
+    for location, side in (given.get("sides") or {}).items():
+        state["locations"][location]["side"] = str(side)
+    for key in _LOCATION_FIELDS:
+        for location, count in (given.get(key) or {}).items():
+            state["locations"][location][key] = int(count)
+    for location, cards in (given.get("cards_at") or {}).items():
+        state["locations"][location]["cards"] = list(cards)
+    _characters(state, given.get("characters") or {})
+    for name in ("hands", "food", "antidotes_held"):
+        for player, value in (given.get(name) or {}).items():
+            target = "antidotes" if name == "antidotes_held" else name
+            state[target][player] = list(value) if isinstance(value, list) else int(value)
+    for name in ("deck", "discard", "invasion_deck", "eliminated", "deferred"):
+        if name in given:
+            state[name] = list(given[name])
+    for name in ("movement", "known_invasions"):
+        if name in given:
+            state[name] = dict(given[name])
+    if "food_face_up" in given:
+        state["food_truck"]["up"] = list(given["food_face_up"])
+    _balance_reserve(state, rules.components)
+    start = {"turn": state["turn"], "phase": given.get("phase"), "at": given.get("at"), "step": given.get("step")}
+    return Game(rules, state, start)
+
+
+def _characters(state: dict[str, Any], given: dict[str, Any]) -> None:
+    for player, mine in given.items():
+        for character, spec in mine.items():
+            where = spec if isinstance(spec, str) else spec["at"]
+            entry = {"owner": player, "at": where, "exhausted": False, "alive": True, "traits": {}}
+            if isinstance(spec, dict):
+                entry["exhausted"] = bool(spec.get("exhausted", False))
+                entry["alive"] = bool(spec.get("alive", True))
+                entry["traits"] = {k: [v, "end_of_game"] for k, v in (spec.get("traits") or {}).items()}
+            state["characters"][character] = entry
+
+
+def _balance_reserve(state: dict[str, Any], components: dict[str, Any]) -> None:
+    """Whatever the scenario put on the table comes out of the supply."""
+    places = state["locations"].values()
+    state["reserve"]["zombies"] = int(components["zombies"]) - sum(p["zombies"] for p in places)
+    held = sum(state["antidotes"].values()) + sum(p["antidotes"] for p in places)
+    state["reserve"]["antidotes"] = int(components["antidotes"]) - held
+    state["reserve"]["markers"] = int(components["explosion_markers"]) - sum(p["markers"] for p in places)
+
+
+def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
+    locations = set(state["locations"])
+    for key in ("zombies", "markers", "antidotes", "sides", "cards_at"):
+        for location in given.get(key) or {}:
+            if location not in locations:
+                raise EngineError("SCENARIO-REF", f"unknown location `{location}`", doc.location(("given", key, location), key=True))
+    for player, mine in (given.get("characters") or {}).items():
+        if player not in state["players"]:
+            raise EngineError("SCENARIO-REF", f"`{player}` is not at the table", doc.location(("given", "characters", player), key=True))
+        for character in mine:
+            if pack.entity(character) is None:
+                raise EngineError("SCENARIO-REF", f"unknown character `{character}`", doc.location(("given", "characters", player, character), key=True))
+
+
+# --- when ---------------------------------------------------------------------------------------
+
+
+def _pass_while_possible(game: Game, once: bool) -> None:
+    """`pass`: every waiting player passes once; `passes`: again while all of them may pass."""
+    while game.decision is not None and all(("pass",) in game.decision.legal(c) for c in game.decision.waiting):
+        for colour in game.decision.waiting:
+            game.submit(colour, ["pass"])
+        if once:
+            return
+
+
+def _when(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
+    for index, answers in enumerate(doc.data.get("when") or []):
+        where = doc.location(("when", index))
+        if answers in ("pass", "passes"):
+            _pass_while_possible(game, once=answers == "pass")
+            continue
+        decision = game.decision
+        if decision is None:
+            outcome.problems.append(Problem("SCENARIO-OVER", "the game ended before this answer", where))
+            return
+        missing = [c for c in answers if c not in decision.waiting]
+        if missing:
+            message = f"{missing[0]} is not asked now; the engine waits for {decision.waiting} ({decision.kind})"
+            outcome.problems.append(Problem("SCENARIO-NOT-ASKED", message, where))
+            return
+        for colour, action in answers.items():
+            try:
+                game.submit(colour, action)
+            except IllegalAction as exc:
+                legal = [list(a) for a in decision.legal(colour)]
+                outcome.problems.append(Problem(exc.code, f"{exc.message}; legal: {legal}", where))
+                return
+        if game.decision is decision:
+            message = f"the decision also waits for {decision.waiting}"
+            outcome.problems.append(Problem("SCENARIO-INCOMPLETE", message, where))
+            return
+
+
+# --- then ---------------------------------------------------------------------------------------
+
+Check = Callable[[Game, Any], tuple[bool, Any]]
+
+
+def _per_location(field_name: str) -> Check:
+    def check(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
+        actual = {loc: game.state["locations"][loc][field_name] for loc in expected}
+        return actual == expected, actual
+
+    return check
+
+
+def _per_character(read: Callable[[dict[str, Any]], Any]) -> Check:
+    def check(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
+        chars = game.state["characters"]
+        actual = {c: read(chars[c]) if c in chars else None for c in expected}
+        return actual == expected, actual
+
+    return check
+
+
+def _per_player(key: str, read: Callable[[Any], Any] = lambda v: v) -> Check:
+    def check(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
+        actual = {p: read(game.state[key][p]) for p in expected}
+        return actual == expected, actual
+
+    return check
+
+
+def _state_value(key: str) -> Check:
+    return lambda game, expected: (game.state[key] == expected, game.state[key])
+
+
+def _log_has(game: Game, expected: list[Any]) -> tuple[bool, Any]:
+    keys = [e["key"] for e in game.log]
+    missing = [k for k in expected if k not in keys]
+    return not missing, {"missing": missing}
+
+
+def _log_lacks(game: Game, expected: list[Any]) -> tuple[bool, Any]:
+    keys = {e["key"] for e in game.log}
+    present = [k for k in expected if k in keys]
+    return not present, {"present": present}
+
+
+def _decision(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
+    decision = game.decision
+    actual: dict[str, Any] = {"over": decision is None}
+    if decision is not None:
+        actual = {"kind": decision.kind, "waiting": decision.waiting}
+        if "legal" in expected:
+            actual["legal"] = {c: [list(a) for a in decision.legal(c)] for c in expected["legal"]}
+        if "offers" in expected:
+            offered = {c: [list(a) for a in decision.legal(c) if list(a) in expected["offers"][c]] for c in expected["offers"]}
+            actual["offers"] = offered
+        if "refuses" in expected:
+            actual["refuses"] = {c: [] for c in expected["refuses"]}
+            for c, actions in expected["refuses"].items():
+                actual["refuses"][c] = [a for a in actions if as_action(a) in decision.legal(c)]
+            expected = {**expected, "refuses": {c: [] for c in expected["refuses"]}}
+    shown = {k: actual.get(k) for k in expected}
+    return shown == expected, shown
+
+
+def _score(game: Game, expected: Any) -> tuple[bool, Any]:
+    result = game.state["result"]
+    actual = {k: result.get(k) for k in expected} if result else None
+    return actual == expected, actual
+
+
+CHECKS: dict[str, Check] = {
+    "zombies": _per_location("zombies"),
+    "markers": _per_location("markers"),
+    "antidotes_at": _per_location("antidotes"),
+    "cards_at": _per_location("cards"),
+    "sides": _per_location("side"),
+    "alive": _per_character(lambda ch: ch["alive"]),
+    "at": _per_character(lambda ch: ch["at"]),
+    "exhausted": _per_character(lambda ch: ch["exhausted"]),
+    "traits": _per_character(lambda ch: {k: v[0] for k, v in ch["traits"].items()}),
+    "hands": _per_player("hands", sorted),
+    "hand_sizes": _per_player("hands", len),
+    "antidotes_held": _per_player("antidotes"),
+    "food": _per_player("food", sorted),
+    "first": _state_value("first"),
+    "leader": _state_value("leader"),
+    "eliminated": _state_value("eliminated"),
+    "movement": _state_value("movement"),
+    "discard": lambda game, expected: (sorted(game.state["discard"]) == sorted(expected), game.state["discard"]),
+    "reserve": lambda game, expected: (
+        {k: game.state["reserve"][k] for k in expected} == expected,
+        {k: game.state["reserve"][k] for k in expected},
+    ),
+    "log_has": _log_has,
+    "log_lacks": _log_lacks,
+    "decision": _decision,
+    "result": _score,
+}
+
+
+def _then(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
+    for key, expected in (doc.data.get("then") or {}).items():
+        check = CHECKS.get(key)
+        if check is None:
+            known = ", ".join(sorted(CHECKS))
+            outcome.problems.append(Problem("SCENARIO-CHECK", f"unknown check `{key}` (known: {known})", doc.location(("then", key), key=True)))
+            continue
+        ok, actual = check(game, expected)
+        if not ok:
+            message = f"{key}: expected {expected!r}, got {actual!r}"
+            outcome.problems.append(Problem("SCENARIO-FAILED", message, doc.location(("then", key), key=True)))
