@@ -255,7 +255,9 @@ def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
 
 
 @main.command()
-@click.option("--players", type=click.IntRange(1, 12), default=4, show_default=True, help="Seats at the table.")
+@click.option(
+    "--players", type=click.IntRange(1, 12), default=4, show_default=True, help="Seats at the table."
+)
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random generator.")
 @click.option(
     "--bots",
@@ -264,12 +266,22 @@ def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
     show_default=True,
     help="Who plays the seats no human takes.",
 )
-@click.option("--human", "humans", multiple=True, help="A colour played at this terminal (repeat for hotseat).")
-@click.option("--log", "log_path", type=click.Path(path_type=Path), default=None, help="Write the decision log here.")
+@click.option(
+    "--human", "humans", multiple=True, help="A colour played at this terminal (repeat for hotseat)."
+)
+@click.option(
+    "--log", "log_path", type=click.Path(path_type=Path), default=None, help="Write the decision log here."
+)
 @_format_option
 @_pack_option
 def play(
-    players: int, seed: int, bots: str, humans: tuple[str, ...], log_path: Path | None, fmt: str, pack: Path | None
+    players: int,
+    seed: int,
+    bots: str,
+    humans: tuple[str, ...],
+    log_path: Path | None,
+    fmt: str,
+    pack: Path | None,
 ) -> None:
     """Play a full game: bots (and humans) at the table, a narrative, then the scoreboard."""
     from coh_core.agents.runner import play_out
@@ -327,7 +339,9 @@ def replay(record: Path, fmt: str, pack: Path | None) -> None:
     digest = game.digest()
     ok = game.over and expected is not None and digest == expected
     if fmt == "json":
-        click.echo(json.dumps({"ok": ok, "over": game.over, "digest": digest, "expected": expected}, indent=2))
+        click.echo(
+            json.dumps({"ok": ok, "over": game.over, "digest": digest, "expected": expected}, indent=2)
+        )
     elif ok:
         click.echo(f"{_style('ok', fg='green', bold=True)}: {len(game.history)} decisions, digest {digest}")
     else:
@@ -361,7 +375,10 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, pack: Path | None) -> None:
     outcomes = [run_file(loaded, f) for f in files]
     failed = [o for o in outcomes if not o.ok]
     if fmt == "json":
-        records = [{"path": o.path, "name": o.name, "ok": o.ok, "problems": [p.to_json() for p in o.problems]} for o in outcomes]
+        records = [
+            {"path": o.path, "name": o.name, "ok": o.ok, "problems": [p.to_json() for p in o.problems]}
+            for o in outcomes
+        ]
         click.echo(json.dumps({"ok": not failed, "scenarios": records}, indent=2))
     else:
         for outcome in outcomes:

@@ -31,7 +31,9 @@ class HeuristicAgent:
     def __init__(self, seed: int = 0, pack: Pack | None = None):
         self.rng = Rng(seed)
         self.verbs = _verbs_by_owner(pack)
-        self.values = {e.id: int(e.data.get("rested", 0)) for e in pack.entities_of("character")} if pack else {}
+        self.values = (
+            {e.id: int(e.data.get("rested", 0)) for e in pack.entities_of("character")} if pack else {}
+        )
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         state = view.to_json()
@@ -90,8 +92,14 @@ class HeuristicAgent:
         if locations and len(locations) == len(values):
             mine = self._my_places(state)
             if purpose.startswith(("kill_zombies", "target")):
-                return ("choose", max(locations, key=lambda loc: (loc in mine, state["locations"][loc]["zombies"])))
-            return ("choose", min(locations, key=lambda loc: (loc in mine, -state["locations"][loc]["zombies"])))
+                return (
+                    "choose",
+                    max(locations, key=lambda loc: (loc in mine, state["locations"][loc]["zombies"])),
+                )
+            return (
+                "choose",
+                min(locations, key=lambda loc: (loc in mine, -state["locations"][loc]["zombies"])),
+            )
         players = [v for v in values if v in state["players"]]
         if players and len(players) == len(values):
             others = [p for p in players if p != state["me"]]

@@ -60,8 +60,13 @@ class TerminalAgent:
                 for c, ch in state["characters"].items()
                 if ch["alive"] and ch["at"] == location
             ]
-            items = f" antidotes {place['antidotes']} cards {place['cards']}" if place["antidotes"] or place["cards"] else ""
-            rows.append(f"  {self.name(location)} [{place['side']}] zombies {place['zombies']}{items}: {', '.join(people)}")
+            items = (
+                f" antidotes {place['antidotes']} cards {place['cards']}"
+                if place["antidotes"] or place["cards"]
+                else ""
+            )
+            head = f"  {self.name(location)} [{place['side']}] zombies {place['zombies']}{items}"
+            rows.append(f"{head}: {', '.join(people)}")
         rows.append(f"hand: {', '.join(self.name(c) for c in state['hand'])}")
         rows.append(f"antidotes {state['antidotes'][state['me']]} · food {state['food']}")
         return "\n".join(rows)

@@ -223,10 +223,23 @@ class Game:
 
     # --- changing the state ----------------------------------------------------------------
 
-    def place(self, character: str, location: str) -> None:
+    def leave(self, character: str, kept: dict[str, Any] | None = None) -> None:
+        """The character leaves its location: what lasted while it stayed there ends.
+
+        `kept` are traits given as it moves (before it arrives): they belong to the new place.
+        """
         ch = self.state["characters"][character]
-        ch["at"] = location
-        ch["traits"] = {k: v for k, v in ch["traits"].items() if v[1] != "leaves_location"}
+        ch["traits"] = {
+            k: v for k, v in ch["traits"].items() if v[1] != "leaves_location" or (kept and kept.get(k) is v)
+        }
+
+    def place(self, character: str, location: str) -> None:
+        self.state["characters"][character]["at"] = location
+
+    def relocate(self, character: str, location: str) -> None:
+        if self.state["characters"][character]["at"] != location:
+            self.leave(character)
+        self.place(character, location)
 
     def kill(self, victims: list[str]) -> Steps:
         victims = self.in_turn_order([v for v in victims if self.state["characters"][v]["alive"]])
@@ -395,7 +408,7 @@ class Game:
         else:
             self.state["antidotes"][colour] -= 1
             self.state["antidotes"][to] += 1
-        self.note("gift", player=colour, to=to, item=what)
+        self.note("gift", player=colour, recipient=to, item=what)
 
     def gifts(self, colour: str) -> list[Action]:
         others = [p for p in self.turn_order() if p != colour]

@@ -137,7 +137,7 @@ def move_character(rt: Rt, target: str, to: str) -> Steps:
     game = rt.game
     if not game.has_room(target, to):
         to = game.rules.setup["overflow_location"]
-    game.place(target, to)
+    game.relocate(target, to)
     game.note("character_moved", character=target, location=to)
     yield from game.emit("character_moved", to, mover=target)
 
@@ -145,7 +145,7 @@ def move_character(rt: Rt, target: str, to: str) -> Steps:
 @_impl("move_characters")
 def move_characters(rt: Rt, targets: list[str], to: str) -> None:
     for target in list(targets):
-        rt.game.place(target, to)
+        rt.game.relocate(target, to)
         rt.game.note("character_moved", character=target, location=to)
 
 
@@ -291,6 +291,7 @@ def discard_food(rt: Rt, n: int, player: str) -> Steps:
     for _ in range(n):
         answer = yield from rt.game.ask(player, "discard_food", [("food", v) for v in sorted(set(food))])
         food.remove(answer[1])
+        rt.game.state["removed_food"].append(answer[1])
         rt.game.note("food_discarded", player=player, value=answer[1])
 
 

@@ -206,8 +206,10 @@ def _move_one(game: Game, player: str) -> Steps:
     answer = yield from game.ask(player, "move", [("move", c) for c in movers], location=destination)
     mover = answer[1]
     origin = game.state["characters"][mover]["at"]
-    game.place(mover, origin)  # leaving: traits that last while it stays there end now
+    before = dict(game.state["characters"][mover]["traits"])
     yield from game.window_loop(player, "own_move", {"mover": mover})
+    given = {k: v for k, v in game.state["characters"][mover]["traits"].items() if before.get(k) is not v}
+    game.leave(mover, kept=given)
     target = destination if game.has_room(mover, destination) else game.rules.setup["overflow_location"]
     game.place(mover, target)
     game.note("character_moved", character=mover, location=target, player=player)
@@ -450,7 +452,7 @@ def _hand_out(game: Game, location: str, giver: str, to: list[str], received: se
         game.state["hands"][player].append(rest[0])
         game.note("cards_seen", to=[player], player=player, cards=[rest[0]])
     received.add(player)
-    game.note("item_shared", player=giver, to=player, item=what, location=location)
+    game.note("item_shared", player=giver, recipient=player, item=what, location=location)
 
 
 # --- the end of the game ---------------------------------------------------------------------------

@@ -90,9 +90,13 @@ def read_record(path: Path) -> list[tuple[int, dict[str, Any]]]:
         try:
             value = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise EngineError("REPLAY-JSON", f"not JSON: {exc.msg}", Location(str(path), number, exc.colno)) from exc
+            raise EngineError(
+                "REPLAY-JSON", f"not JSON: {exc.msg}", Location(str(path), number, exc.colno)
+            ) from exc
         if not isinstance(value, dict):
-            raise EngineError("REPLAY-JSON", "each line must be a JSON object", Location(str(path), number, 1))
+            raise EngineError(
+                "REPLAY-JSON", "each line must be a JSON object", Location(str(path), number, 1)
+            )
         found.append((number, value))
     if not found:
         raise EngineError("REPLAY-EMPTY", "the record is empty", Location(str(path)))

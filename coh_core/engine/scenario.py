@@ -18,7 +18,7 @@ import jsonschema
 from coh_core.engine.game import Game, as_action
 from coh_core.engine.runtime import EngineError, IllegalAction
 from coh_core.engine.state import initial_state
-from coh_core.errors import Location, Problem
+from coh_core.errors import Problem
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
 from coh_core.resources import schema_path
@@ -42,7 +42,9 @@ def run_file(pack: Pack, path: Path, display: str | None = None) -> Outcome:
     doc, problems = load_yaml(path, shown)
     if doc is None:
         return Outcome(shown, path.stem, problems)
-    outcome = Outcome(shown, str(doc.data.get("name", path.stem)) if isinstance(doc.data, dict) else path.stem)
+    outcome = Outcome(
+        shown, str(doc.data.get("name", path.stem)) if isinstance(doc.data, dict) else path.stem
+    )
     outcome.problems.extend(problems)
     outcome.problems.extend(_schema_problems(doc))
     if outcome.problems:
@@ -105,7 +107,12 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     if "food_face_up" in given:
         state["food_truck"]["up"] = list(given["food_face_up"])
     _balance_reserve(state, rules.components)
-    start = {"turn": state["turn"], "phase": given.get("phase"), "at": given.get("at"), "step": given.get("step")}
+    start = {
+        "turn": state["turn"],
+        "phase": given.get("phase"),
+        "at": given.get("at"),
+        "step": given.get("step"),
+    }
     return Game(rules, state, start)
 
 
@@ -113,7 +120,13 @@ def _characters(state: dict[str, Any], given: dict[str, Any]) -> None:
     for player, mine in given.items():
         for character, spec in mine.items():
             where = spec if isinstance(spec, str) else spec["at"]
-            entry = {"owner": player, "at": where, "exhausted": False, "alive": True, "traits": {}}
+            entry: dict[str, Any] = {
+                "owner": player,
+                "at": where,
+                "exhausted": False,
+                "alive": True,
+                "traits": {},
+            }
             if isinstance(spec, dict):
                 entry["exhausted"] = bool(spec.get("exhausted", False))
                 entry["alive"] = bool(spec.get("alive", True))
@@ -135,13 +148,25 @@ def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[st
     for key in ("zombies", "markers", "antidotes", "sides", "cards_at"):
         for location in given.get(key) or {}:
             if location not in locations:
-                raise EngineError("SCENARIO-REF", f"unknown location `{location}`", doc.location(("given", key, location), key=True))
+                raise EngineError(
+                    "SCENARIO-REF",
+                    f"unknown location `{location}`",
+                    doc.location(("given", key, location), key=True),
+                )
     for player, mine in (given.get("characters") or {}).items():
         if player not in state["players"]:
-            raise EngineError("SCENARIO-REF", f"`{player}` is not at the table", doc.location(("given", "characters", player), key=True))
+            raise EngineError(
+                "SCENARIO-REF",
+                f"`{player}` is not at the table",
+                doc.location(("given", "characters", player), key=True),
+            )
         for character in mine:
             if pack.entity(character) is None:
-                raise EngineError("SCENARIO-REF", f"unknown character `{character}`", doc.location(("given", "characters", player, character), key=True))
+                raise EngineError(
+                    "SCENARIO-REF",
+                    f"unknown character `{character}`",
+                    doc.location(("given", "characters", player, character), key=True),
+                )
 
 
 # --- when ---------------------------------------------------------------------------------------
@@ -149,7 +174,9 @@ def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[st
 
 def _pass_while_possible(game: Game, once: bool) -> None:
     """`pass`: every waiting player passes once; `passes`: again while all of them may pass."""
-    while game.decision is not None and all(("pass",) in game.decision.legal(c) for c in game.decision.waiting):
+    while game.decision is not None and all(
+        ("pass",) in game.decision.legal(c) for c in game.decision.waiting
+    ):
         for colour in game.decision.waiting:
             game.submit(colour, ["pass"])
         if once:
@@ -168,7 +195,9 @@ def _when(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
             return
         missing = [c for c in answers if c not in decision.waiting]
         if missing:
-            message = f"{missing[0]} is not asked now; the engine waits for {decision.waiting} ({decision.kind})"
+            message = (
+                f"{missing[0]} is not asked now; the engine waits for {decision.waiting} ({decision.kind})"
+            )
             outcome.problems.append(Problem("SCENARIO-NOT-ASKED", message, where))
             return
         for colour, action in answers.items():
@@ -238,7 +267,10 @@ def _decision(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
         if "legal" in expected:
             actual["legal"] = {c: [list(a) for a in decision.legal(c)] for c in expected["legal"]}
         if "offers" in expected:
-            offered = {c: [list(a) for a in decision.legal(c) if list(a) in expected["offers"][c]] for c in expected["offers"]}
+            offered = {
+                c: [list(a) for a in decision.legal(c) if list(a) in expected["offers"][c]]
+                for c in expected["offers"]
+            }
             actual["offers"] = offered
         if "refuses" in expected:
             actual["refuses"] = {c: [] for c in expected["refuses"]}
@@ -273,7 +305,10 @@ CHECKS: dict[str, Check] = {
     "leader": _state_value("leader"),
     "eliminated": _state_value("eliminated"),
     "movement": _state_value("movement"),
-    "discard": lambda game, expected: (sorted(game.state["discard"]) == sorted(expected), game.state["discard"]),
+    "discard": lambda game, expected: (
+        sorted(game.state["discard"]) == sorted(expected),
+        game.state["discard"],
+    ),
     "reserve": lambda game, expected: (
         {k: game.state["reserve"][k] for k in expected} == expected,
         {k: game.state["reserve"][k] for k in expected},
@@ -290,9 +325,17 @@ def _then(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
         check = CHECKS.get(key)
         if check is None:
             known = ", ".join(sorted(CHECKS))
-            outcome.problems.append(Problem("SCENARIO-CHECK", f"unknown check `{key}` (known: {known})", doc.location(("then", key), key=True)))
+            outcome.problems.append(
+                Problem(
+                    "SCENARIO-CHECK",
+                    f"unknown check `{key}` (known: {known})",
+                    doc.location(("then", key), key=True),
+                )
+            )
             continue
         ok, actual = check(game, expected)
         if not ok:
             message = f"{key}: expected {expected!r}, got {actual!r}"
-            outcome.problems.append(Problem("SCENARIO-FAILED", message, doc.location(("then", key), key=True)))
+            outcome.problems.append(
+                Problem("SCENARIO-FAILED", message, doc.location(("then", key), key=True))
+            )

@@ -79,6 +79,7 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
             "markers": int(components["explosion_markers"]),
         },
         "removed_markers": 0,
+        "removed_food": [],
         "food_truck": {"down": food, "up": []},
         "invasion_deck": [],
         "known_invasions": {},

@@ -1,0 +1,118 @@
+"""Seeded random games for 3-6 players: what must hold at every decision and at the end.
+
+The default run plays a few dozen games per player count; `pytest -m soak` plays thousands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from coh_core.agents import RandomAgent
+from coh_core.agents.runner import play_out
+from coh_core.engine import Game, new_game
+from coh_core.packs.model import Pack
+
+PLAYER_COUNTS = (3, 4, 5, 6)
+QUICK_GAMES = 25
+SOAK_GAMES = 1000
+
+
+def _totals(state: dict[str, Any]) -> dict[str, int]:
+    places = state["locations"].values()
+    return {
+        "zombies": sum(p["zombies"] for p in places) + state["reserve"]["zombies"],
+        "antidotes": sum(p["antidotes"] for p in places)
+        + sum(state["antidotes"].values())
+        + state["reserve"]["antidotes"],
+        "food": len(state["food_truck"]["down"])
+        + len(state["food_truck"]["up"])
+        + sum(len(f) for f in state["food"].values())
+        + len(state["removed_food"]),
+        "action_cards": len(state["deck"])
+        + len(state["discard"])
+        + sum(len(h) for h in state["hands"].values())
+        + sum(len(p["cards"]) for p in places),
+        "markers": sum(p["markers"] for p in places) + state["reserve"]["markers"] + state["removed_markers"],
+    }
+
+
+class Watcher:
+    """Checks the invariants before every decision of one game."""
+
+    def __init__(self, pack: Pack):
+        components = pack.section("components")
+        self.expected = {
+            "zombies": components["zombies"],
+            "antidotes": components["antidotes"],
+            "food": len(components["food_tokens"]),
+            "action_cards": components["action_cards"],
+            "markers": components["explosion_markers"],
+        }
+        self.cap = pack.section("setup")["zombie_cap"]
+        self.dead: set[str] = set()
+
+    def __call__(self, game: Game, decision: Any) -> None:
+        self.check(game)
+
+    def check(self, game: Game) -> None:
+        state = game.state
+        if state["turn"] > 0 or state["deck"]:
+            assert _totals(state) == self.expected
+        for location, place in state["locations"].items():
+            assert 0 <= place["zombies"] <= self.cap, (location, place["zombies"])
+            side = game.side(location)
+            crowd = [c for c in game.at(location) if not game.trait(c, "ignores_capacity")]
+            if side.capacity is not None and not side.closed:
+                assert len(crowd) <= side.capacity, (location, crowd)
+        for character, data in state["characters"].items():
+            if character in self.dead:
+                assert not data["alive"], f"{character} came back to life"
+            elif not data["alive"]:
+                self.dead.add(character)
+
+
+def _play(pack: Pack, players: int, seed: int) -> Game:
+    game = new_game(pack, players=players, seed=seed)
+    agents = {c: RandomAgent(seed * 31 + i) for i, c in enumerate(game.players)}
+    watcher = Watcher(pack)
+    play_out(game, agents, before=watcher)
+    watcher.check(game)
+    _check_end(game)
+    return game
+
+
+def _check_end(game: Game) -> None:
+    state = game.state
+    assert state["turn"] == 4 and state["phase"] == "end"
+    result = state["result"]
+    assert set(result["scores"]) == set(state["players"])
+    assert all(isinstance(s, int) and s >= 0 for s in result["scores"].values())
+    assert result["winners"] and set(result["winners"]) <= set(state["players"])
+    for player in state["players"]:
+        if not game.living(player):
+            assert result["scores"][player] == 0
+    best = max((result["scores"][p], result["living"][p]) for p in state["players"])
+    assert all((result["scores"][p], result["living"][p]) == best for p in result["winners"])
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_random_games_keep_the_invariants(base_pack: Pack, players: int) -> None:
+    for seed in range(QUICK_GAMES):
+        _play(base_pack, players, seed)
+
+
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_the_same_seed_gives_the_same_game(base_pack: Pack, players: int) -> None:
+    first = _play(base_pack, players, 7)
+    second = _play(base_pack, players, 7)
+    assert first.digest() == second.digest()
+    assert first.history == second.history
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("players", PLAYER_COUNTS)
+def test_soak_random_games_keep_the_invariants(base_pack: Pack, players: int) -> None:
+    for seed in range(1000, 1000 + SOAK_GAMES):
+        _play(base_pack, players, seed)
