@@ -7,14 +7,15 @@ invasion cards, and the English text every entity needs.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.errors import Problem
+from coh_core.messages import TEXT_KEYS, placeholders
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
-from coh_core.packs.yamlsrc import Path_
+from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 EXPLOSION_VERB = "place_explosion_marker"
 
@@ -450,6 +451,10 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         for name, side in _sides(location).items():
             yield from _side_keys(location, name, side)
     yield from _turn_keys(pack)
+    if pack.manifest.get("kind", "base") == "base":
+        # A game that stands on its own is narrated and played with these.
+        for key in TEXT_KEYS:
+            yield key, None, ()
 
 
 def _keys(entity: Entity, *fields: str) -> Iterator[tuple[str, Entity | None, Path_]]:
@@ -508,10 +513,40 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
                 f"text `{key}` belongs to nothing in the pack" + suggest(key, missing),
                 english.location(("messages", key), key=True),
             )
+    yield from _check_placeholders(english, messages)
+
+
+def _check_placeholders(english: YamlDoc, messages: dict[str, str]) -> Iterator[Problem]:
+    """Engine and UI messages use exactly the placeholders coh_core.messages declares."""
+    for key, text in messages.items():
+        if key not in TEXT_KEYS or not isinstance(text, str):
+            continue
+        wanted, used = TEXT_KEYS[key], placeholders(text)
+        unknown = sorted(set(used) - set(wanted))
+        lacking = [name for name in wanted if name not in used]
+        if not (unknown or lacking):
+            continue
+        faults = []
+        if unknown:
+            faults.append("uses unknown " + _braced(unknown))
+        if lacking:
+            faults.append("lacks " + _braced(lacking))
+        allowed = f"the placeholders {_braced(wanted)}" if wanted else "no placeholders"
+        hint = suggest(unknown[0], lacking) if unknown else ""
+        yield Problem(
+            "TEXT-PLACEHOLDER",
+            f"text `{key}` must use {allowed}, but {' and '.join(faults)}{hint}",
+            english.location(("messages", key)),
+        )
+
+
+def _braced(names: Iterable[str]) -> str:
+    return ", ".join(f"{{{name}}}" for name in names)
 
 
 def _is_optional_key(key: str) -> bool:
-    return key.startswith("pack.") and key.endswith(".summary")
+    # Engine and UI texts are known to every pack, and required of base packs.
+    return (key.startswith("pack.") and key.endswith(".summary")) or key in TEXT_KEYS
 
 
 # Checks of single entities, meaningful even when part of the pack failed to load.

@@ -1,0 +1,196 @@
+"""The game log in words: each entry's message key and parameters rendered in one language.
+
+The engine writes `{"key", "turn", "params", "to"?}` entries and no text (DESIGN.md,
+principle 8). Parameters are rendered by name through `_RENDERERS` (colours, characters,
+cards... become their names in the pack's text) and put into the message `log.<key>`.
+Rendering never fails: an unknown id shows as itself, a missing message as `[key] params`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from coh_core.messages import fill, log_key
+from coh_core.packs.model import Pack
+
+Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
+
+# Entity kinds an id may belong to when the parameter's name does not say (effect sources).
+_ANY_KIND = ("location", "colour", "character", "action", "invasion")
+_SEPARATOR = ", "
+_NOTHING = "-"  # an empty list is shown as this, never as an empty string
+
+
+class Narrator:
+    """Renders log entries and UI strings from a pack's text (English fills any gaps)."""
+
+    def __init__(self, pack: Pack, locale: str = "en") -> None:
+        self.pack = pack
+        self.locale = locale
+        self.messages: dict[str, str] = {**pack.messages("en"), **pack.messages(locale)}
+
+    def lines(self, entries: Iterable[Mapping[str, Any]]) -> list[str]:
+        return [self.line(entry) for entry in entries]
+
+    def line(self, entry: Mapping[str, Any]) -> str:
+        """One log entry as text."""
+        params = entry.get("params")
+        return self.text(log_key(str(entry.get("key"))), params if isinstance(params, Mapping) else {})
+
+    def ui(self, key: str, **params: Any) -> str:
+        """A `ui.` string of the play command."""
+        return self.text(key, params)
+
+    def has(self, key: str) -> bool:
+        """Whether the pack has a text for this key (false means `text` falls back)."""
+        return isinstance(self.messages.get(key), str)
+
+    def text(self, key: str, params: Mapping[str, Any]) -> str:
+        """The message `key` with its parameters rendered, or `[key] name=value ...`."""
+        values = {str(name): self.render(str(name), value, params) for name, value in params.items()}
+        template = self.messages.get(key)
+        if isinstance(template, str):
+            return fill(template, values)
+        shown = " ".join(f"{name}={value}" for name, value in values.items())
+        return f"[{key}] {shown}" if shown else f"[{key}]"
+
+    def render(self, name: str, value: Any, params: Mapping[str, Any]) -> str:
+        """One parameter as text, by its name (see `_RENDERERS`)."""
+        return _RENDERERS.get(name, _plain)(self, value, params)
+
+    def name(self, kind: str, value: Any) -> str:
+        """The name of an entity of `kind`, or the id itself when the pack has none."""
+        found = self.messages.get(f"{kind}.{value}.name")
+        return found if isinstance(found, str) and found else _raw(value)
+
+    def entity(self, value: Any) -> str:
+        """The name of an id of any kind, or of a `location/side` board side."""
+        text = str(value)
+        location, slash, side = text.partition("/")
+        if slash:
+            return self.part(
+                "part.side", location=self.name("location", location), side=_side_name(self, location, side)
+            )
+        for kind in _ANY_KIND:
+            if isinstance(self.messages.get(f"{kind}.{text}.name"), str):
+                return self.name(kind, text)
+        return _raw(value)
+
+    def part(self, key: str, **values: str) -> str:
+        """A piece of a message (`log.part.*`, `log.item.*`); plain values when the pack lacks it."""
+        template = self.messages.get(log_key(key))
+        if isinstance(template, str):
+            return fill(template, values)
+        return " ".join(values.values()) or key
+
+
+# -- renderers: (narrator, value, all params of the entry) -> text ------------------------------
+
+
+def _raw(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as written in the effect language
+    text = str(value)
+    return text if text else '""'
+
+
+def _join(texts: Iterable[str]) -> str:
+    return _SEPARATOR.join(texts) or _NOTHING
+
+
+def _named(kind: str) -> Renderer:
+    """Ids of one kind (or a list of them) by their names."""
+
+    def render(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+        if isinstance(value, list | tuple):
+            return _join(narrator.name(kind, item) for item in value)
+        return narrator.name(kind, value)
+
+    return render
+
+
+def _pairs(part: str, keys: Renderer, values: Renderer) -> Renderer:
+    """A mapping as `Red 5, Blue 3`: each entry through the message `log.<part>`."""
+
+    def render(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+        if not isinstance(value, Mapping):
+            return _plain(narrator, value, params)
+        return _join(
+            narrator.part(part, name=keys(narrator, k, params), value=values(narrator, v, params))
+            for k, v in value.items()
+        )
+
+    return render
+
+
+def _plain(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+    """A parameter without a renderer of its own: numbers as they are, ids by their names."""
+    if isinstance(value, str):
+        return narrator.entity(value)
+    if isinstance(value, list | tuple):
+        return _join(_plain(narrator, item, params) for item in value)
+    if isinstance(value, Mapping):
+        return _plain_pairs(narrator, value, params)
+    return _raw(value)
+
+
+def _source(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+    """An id of any kind: a location, a colour, or the owner of an effect."""
+    return narrator.entity(value)
+
+
+def _side(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+    """A side of the board named by the entry's `location`."""
+    return _side_name(narrator, params.get("location"), value)
+
+
+def _side_name(narrator: Narrator, location: Any, side: Any) -> str:
+    found = narrator.messages.get(f"location.{location}.{side}.name")
+    return found if isinstance(found, str) and found else _raw(side)
+
+
+def _item(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+    """What is given or shared: `antidote` or `card`."""
+    if narrator.has(log_key(f"item.{value}")):
+        return narrator.part(f"item.{value}")
+    return _plain(narrator, value, params)
+
+
+def _cards(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+    """Action cards by kind, a number of cards (airdrops), or each player's movement card."""
+    if isinstance(value, Mapping):
+        return _movement_cards(narrator, value, params)
+    if isinstance(value, int):
+        return _raw(value)
+    return _action(narrator, value, params)
+
+
+_colour = _named("colour")
+_location = _named("location")
+_character = _named("character")
+_action = _named("action")
+_invasion = _named("invasion")
+_plain_pairs = _pairs("part.score", _plain, _plain)
+_movement_cards = _pairs("part.choice", _colour, _location)
+
+# Parameter name -> how its value is shown; other parameters go through `_plain`.
+_RENDERERS: dict[str, Renderer] = {
+    **dict.fromkeys(
+        ("player", "to", "recipient", "winner", "colour", "chooser", "players", "winners"), _colour
+    ),
+    "character": _character,
+    "characters": _character,
+    "location": _location,
+    "locations": _location,
+    "source": _source,  # where zombies come from, whom a card is stolen from, an effect's owner
+    "card": _action,
+    "cards": _cards,
+    "invasion": _invasion,
+    "invasions": _invasion,
+    "side": _side,
+    "item": _item,
+    "scores": _pairs("part.score", _colour, _plain),
+    "tally": _pairs("part.score", _colour, _plain),
+    "votes": _pairs("part.vote", _colour, _colour),
+}

@@ -1,0 +1,212 @@
+"""The game log in English: every message the engine writes has a text with the declared
+placeholders, rendering never fails, and a few entries read exactly as intended."""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from coh_core.cli import main
+from coh_core.engine import RandomAgent, new_game
+from coh_core.messages import LOG_MESSAGES, TEXT_KEYS, UI_MESSAGES, log_key, placeholders
+from coh_core.narrative import Narrator
+from coh_core.packs.model import Pack
+
+ENGINE_DIR = Path(__file__).resolve().parents[1] / "coh_core" / "engine"
+
+
+def _play(pack: Pack, players: int, seed: int) -> list[dict[str, Any]]:
+    game = new_game(pack, players=players, seed=seed)
+    agents = {colour: RandomAgent(seed=seed * 10 + i) for i, colour in enumerate(game.players)}
+    while not game.over:
+        decision = game.decision
+        for colour in decision.waiting:
+            game.submit(colour, agents[colour].act(None, decision.legal(colour)))
+    return game.log
+
+
+@pytest.fixture(scope="module")
+def entries(base_pack: Pack) -> list[dict[str, Any]]:
+    """The logs of 20 seeded random games, 3 to 6 players."""
+    return [entry for seed in range(20) for entry in _play(base_pack, 3 + seed % 4, seed)]
+
+
+@pytest.fixture(scope="module")
+def narrator(base_pack: Pack) -> Narrator:
+    return Narrator(base_pack)
+
+
+def _note_calls() -> list[tuple[str, set[str], str]]:
+    """Every `note("key", ...)` in the engine's source: key, keyword names, where."""
+    found = []
+    for path in sorted(ENGINE_DIR.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "note"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                keywords = {k.arg for k in node.keywords if k.arg is not None}
+                found.append((node.args[0].value, keywords, f"{path.name}:{node.lineno}"))
+    return found
+
+
+# -- coverage --------------------------------------------------------------------------------
+
+
+def test_every_emitted_key_has_an_english_message(entries: list[dict[str, Any]], narrator: Narrator) -> None:
+    keys = {entry["key"] for entry in entries}
+    assert len(keys) > 30  # the games really ran
+    assert sorted(keys - set(LOG_MESSAGES)) == []
+    assert sorted(k for k in keys if not narrator.has(log_key(k))) == []
+
+
+def test_every_emitted_entry_renders(entries: list[dict[str, Any]], narrator: Narrator) -> None:
+    for entry in entries:
+        line = narrator.line(entry)
+        assert line and not line.startswith("[") and not placeholders(line), (entry, line)
+
+
+def test_emitted_entries_carry_the_declared_parameters(entries: list[dict[str, Any]]) -> None:
+    for entry in entries:
+        assert set(LOG_MESSAGES[entry["key"]]) <= set(entry["params"]), entry
+
+
+def test_the_engine_notes_exactly_the_declared_keys() -> None:
+    """Also the keys random games rarely reach; a new key must be declared in coh_core.messages."""
+    calls = _note_calls()
+    assert sorted({key for key, _, _ in calls} ^ set(LOG_MESSAGES)) == []
+    for key, keywords, where in calls:
+        # `to=` is note()'s own argument (who may see the entry), never a parameter.
+        lacking = set(LOG_MESSAGES[key]) - (keywords - {"to"})
+        assert not lacking, f"{where}: note({key!r}) lacks {sorted(lacking)}"
+
+
+def test_english_messages_use_exactly_the_declared_placeholders(base_pack: Pack) -> None:
+    english = base_pack.messages("en")
+    for key, declared in TEXT_KEYS.items():
+        assert key in english, key
+        assert sorted(set(placeholders(english[key]))) == sorted(declared), key
+
+
+def test_ui_keys_are_namespaced() -> None:
+    assert all(key.startswith("ui.") for key in UI_MESSAGES)
+    assert not any(key.startswith(("ui.", "log.")) for key in LOG_MESSAGES)
+
+
+# -- exact English -----------------------------------------------------------------------------
+
+
+def _entry(key: str, audience: list[str] | None = None, **params: Any) -> dict[str, Any]:
+    """A log entry as the engine writes it; `audience` becomes `to` (a private entry)."""
+    entry: dict[str, Any] = {"key": key, "turn": 1, "params": params}
+    if audience is not None:
+        entry["to"] = audience
+    return entry
+
+
+GOLDEN = [
+    (_entry("card_played", player="red", card="shotgun"), "Red plays Shotgun."),
+    (_entry("turn_start", turn=3), "-- Turn 3 --"),
+    (
+        _entry("zombies_moved", count=2, source="water_tower", location="church"),
+        "Zombies moving from Water Tower to Church: 2.",
+    ),
+    (
+        _entry("character_died", character="granny", player="blue", location="crossroads"),
+        "The Granny (Blue) dies at Crossroads.",
+    ),
+    (
+        _entry("cards_seen", audience=["red"], player="red", cards=["kitten", "gun"]),
+        "Red sees: Kitten, Gun.",
+    ),
+    (
+        _entry("airdrop", location="church", antidotes=1, cards=2),
+        "Airdrop at Church: antidotes 1, action cards 2.",
+    ),
+    (
+        _entry("movement_revealed", cards={"red": "armory", "green": "church"}),
+        "Movement cards: Red: Armory, Green: Church.",
+    ),
+    (
+        _entry(
+            "votes_revealed",
+            location="church",
+            votes={"red": "green", "green": "green"},
+            tally={"green": 3, "red": 0},
+        ),
+        "Vote at Church: Red for Green, Green for Green. Tally: Green 3, Red 0.",
+    ),
+    (
+        _entry("game_scored", scores={"red": 5, "blue": 3}, winners=["red"]),
+        "Final scores: Red 5, Blue 3. Winning: Red.",
+    ),
+    (_entry("board_flipped", location="water_tower", side="collapsed"), "Water Tower turns over: Collapsed."),
+    (_entry("gift", player="red", recipient="blue", item="antidote"), "Red gives Blue an antidote."),
+    (
+        _entry("item_shared", player="red", recipient="blue", item="card", location="bank"),
+        "At Bank, Red gives Blue an action card.",
+    ),
+    (_entry("effect_fizzled", source="priest"), "The effect of The Priest finds nothing to act on."),
+    (
+        _entry("effect_fizzled", source="armory/burnt"),
+        "The effect of Armory (Burnt down) finds nothing to act on.",
+    ),
+    (_entry("card_stolen", player="white", source="red"), "White steals an action card from Red."),
+    (
+        _entry("trait_set", character="granny", trait="can_move", value=True),
+        "The Granny: can_move is now true.",
+    ),
+    (_entry("invasion_seen", player="red", invasions=["one_am_a"]), "Red sees what is coming: 1:00 card A."),
+    # unknown ids show as themselves; a missing message as its key and parameters
+    (_entry("card_played", player="octarine", card="banana"), "octarine plays banana."),
+    (_entry("characters_dealt", player="red", characters=[]), "Red gets -."),
+    (_entry("no_such_key", player="red", count=2), "[log.no_such_key] player=Red count=2"),
+    ({"key": "game_over"}, "The game is over."),
+    ({}, "[log.None]"),
+]
+
+
+@pytest.mark.parametrize(("entry", "text"), GOLDEN, ids=lambda v: v if isinstance(v, str) else None)
+def test_golden_english(narrator: Narrator, entry: dict[str, Any], text: str) -> None:
+    assert narrator.line(entry) == text
+
+
+def test_ui_strings(narrator: Narrator) -> None:
+    assert narrator.ui("ui.turn", turn=2) == "Turn 2"
+    assert narrator.ui("ui.scoreboard.title") == "Final scores"
+    row = narrator.ui("ui.scoreboard.row", rank=1, player="red", score=7, living=2, winner_mark="*")
+    assert row == "* 1. Red: score 7, survivors 2"
+    assert narrator.ui("ui.winners", players=["red", "blue"]) == "Winning: Red, Blue."
+
+
+def test_a_missing_parameter_stays_visible(narrator: Narrator) -> None:
+    assert narrator.line(_entry("gift", player="red", item="card")) == "Red gives {recipient} an action card."
+
+
+def test_lines_and_an_unknown_locale_fall_back_to_english(base_pack: Pack) -> None:
+    narrator = Narrator(base_pack, locale="xx")
+    assert narrator.lines([_entry("first_player", player="green"), _entry("game_over")]) == [
+        "Green is the first player.",
+        "The game is over.",
+    ]
+
+
+def test_a_base_pack_without_a_log_message_is_reported(base_copy: Path) -> None:
+    text = base_copy / "text" / "en.yaml"
+    text.write_text(
+        text.read_text(encoding="utf-8").replace('  log.attack: "The zombies attack at {location}."\n', ""),
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["validate", str(base_copy), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    problems = json.loads(result.output)["problems"]
+    assert [(p["code"], "`log.attack`" in p["message"]) for p in problems] == [("TEXT-MISSING", True)]
