@@ -17,11 +17,12 @@ from typing import Any
 from coh_core.effects.registry import EVENTS
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Step, Trigger
-from coh_core.engine.runtime import EngineError, IllegalAction, NoOptions, Rt, Steps
+from coh_core.engine.runtime import Branch, EngineError, IllegalAction, NoOptions, Rt, Steps
 
 Action = tuple[Any, ...]
 PASS: Action = ("pass",)
 CASCADE_LIMIT = 64  # triggers fired by one action before the engine calls it a runaway
+DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
 
 
 class Decision:
@@ -74,6 +75,8 @@ class Game:
         self.fired: list[str] = []
         self.depth = 0
         self.decision: Decision | None = None
+        self._living_cache: dict[str, list[str]] = {}
+        self._living_key = -1  # number of characters the cache was built from; -1: stale
         self._index_triggers()
         self._program_gen = self._program(start)
         self._resume(None)
@@ -97,7 +100,7 @@ class Game:
             raise IllegalAction("ACTION-NOT-ASKED", f"{colour} is not asked anything now")
         if colour in decision.answers:
             raise IllegalAction("ACTION-ANSWERED", f"{colour} has already answered this decision")
-        chosen = as_action(action)
+        chosen = action if type(action) is tuple else as_action(action)
         if chosen not in decision.options[colour]:
             raise IllegalAction(
                 "ACTION-ILLEGAL",
@@ -175,9 +178,22 @@ class Game:
         return players[start:] + players[:start]
 
     def living(self, colour: str | None = None) -> list[str]:
+        if colour is not None:
+            return list(self._living_by_player().get(colour, ()))
         chars = self.state["characters"]
-        ids = [c for c, ch in chars.items() if ch["alive"] and (colour is None or ch["owner"] == colour)]
-        return self.in_turn_order(ids) if colour is None else ids
+        return self.in_turn_order([c for c, ch in chars.items() if ch["alive"]])
+
+    def _living_by_player(self) -> dict[str, list[str]]:
+        """Living characters per player, kept until a death or a new character changes it."""
+        chars = self.state["characters"]
+        key = len(chars)
+        if self._living_key != key:
+            found: dict[str, list[str]] = {}
+            for character, ch in chars.items():
+                if ch["alive"]:
+                    found.setdefault(ch["owner"], []).append(character)
+            self._living_cache, self._living_key = found, key
+        return self._living_cache
 
     def in_turn_order(self, ids: list[str]) -> list[str]:
         rank = {p: i for i, p in enumerate(self.seat_order(self.state["first"]))}
@@ -245,6 +261,7 @@ class Game:
         victims = self.in_turn_order([v for v in victims if self.state["characters"][v]["alive"]])
         if not victims:
             return
+        self._living_key = -1
         for victim in victims:
             ch = self.state["characters"][victim]
             ch["alive"] = False
@@ -320,38 +337,54 @@ class Game:
 
     # --- playing cards and powers -----------------------------------------------------------
 
-    def offers(self, colour: str, window: str, names: dict[str, Any]) -> list[Action]:
-        """What the player could play or use now in this window (cards, then powers)."""
+    def offers(self, colour: str, windows: str | tuple[str, ...], names: dict[str, Any]) -> list[Action]:
+        """What the player could play or use now in these windows (cards, then powers)."""
+        if isinstance(windows, str):
+            windows = (windows,)
         found: list[Action] = []
         hand = self.state["hands"][colour]
         for kind in sorted(set(hand)):
             card = self.rules.cards[kind]
-            if card.window == window and self._could(card, Rt(self, {**names, "me": colour}, colour)):
+            if card.window in windows and self._could(card, {**names, "me": colour}, colour):
                 found.append(("play", kind))
         for character in self.living(colour):
             power = self.rules.powers.get(character)
-            if power is None or power.window != window or not self._can_flip(character, exhaust=True):
+            if power is None or power.window not in windows or not self._can_flip(character, exhaust=True):
                 continue
             ch = self.state["characters"][character]
             env = {**names, "self": character, "here": ch["at"], "me": colour}
-            if self._could(power, Rt(self, env, colour)):
+            if self._could(power, env, colour):
                 found.append(("power", character))
         return found
 
-    def _could(self, playable: Playable, rt: Rt) -> bool:
-        """Whether its condition holds and a dry run of its cost and effect finds something to do."""
-        if playable.condition is not None and not playable.condition(rt):
+    def _could(self, playable: Playable, env: dict[str, Any], actor: str) -> bool:
+        """Whether its condition holds and some answers to its choices let its cost and effect happen.
+
+        Dry runs change nothing and ask nobody; each choice is explored option by option.
+        """
+        if playable.condition is not None and not playable.condition(Rt(self, env, actor)):
             return False
-        rt.dry = True
-        try:
-            for block in (playable.cost, playable.effect):
-                if block is not None:
-                    rt.paying = block is playable.cost
-                    for _ in block.run(rt):
-                        raise EngineError("ENGINE-DRY-RUN", f"{playable.owner} asked a question in a dry run")
-        except NoOptions:
-            return False
-        return True
+        paths: list[list[int]] = [[]]
+        for _ in range(DRY_RUN_LIMIT):
+            if not paths:
+                return False
+            rt = Rt(self, dict(env), actor, dry=True)
+            rt.path = paths.pop()
+            try:
+                self._dry_run(playable, rt)
+                return True
+            except NoOptions:
+                continue
+            except Branch as branch:
+                paths.extend([*rt.path, i] for i in reversed(range(branch.count)))
+        return False
+
+    def _dry_run(self, playable: Playable, rt: Rt) -> None:
+        for block in (playable.cost, playable.effect):
+            if block is not None:
+                rt.paying = block is playable.cost
+                for _ in block.run(rt):
+                    raise EngineError("ENGINE-DRY-RUN", f"{playable.owner} asked a question in a dry run")
 
     def _can_flip(self, character: str, exhaust: bool) -> bool:
         ch = self.state["characters"][character]
@@ -442,13 +475,13 @@ class Game:
         finally:
             self.depth -= 1
 
-    def window_loop(self, colour: str, window: str, names: dict[str, Any]) -> Steps:
-        """The player may use cards and powers of this window, one at a time, until they pass."""
+    def window_loop(self, colour: str, windows: tuple[str, ...], names: dict[str, Any]) -> Steps:
+        """The player may use cards and powers of these windows, one at a time, until they pass."""
         while True:
-            options = self.offers(colour, window, names)
+            options = self.offers(colour, windows, names)
             if not options:
                 return
-            answer = yield from self.ask(colour, window, [PASS, *options], **_public(names))
+            answer = yield from self.ask(colour, windows[0], [PASS, *options], **_public(names))
             if answer == PASS:
                 return
             yield from self.perform(colour, answer, names)

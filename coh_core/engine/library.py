@@ -37,7 +37,7 @@ def choose(rt: Rt, options: list[Any], purpose: str) -> Steps:
     if not options:
         raise NoOptions(purpose)
     if rt.dry:
-        return options[0]
+        return options[rt.dry_choice(len(options))]
     answer = yield from rt.game.ask(rt.chooser(), "choose", [("choose", o) for o in options], purpose=purpose)
     return answer[1]
 

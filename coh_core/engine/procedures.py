@@ -181,7 +181,8 @@ def move_characters_in_turn_order(rt: Rt) -> Steps:
     for player in game.turn_order():
         if player in game.state["eliminated"]:
             continue
-        yield from game.window_loop(player, "before_own_move", {})
+        # Before moving, the player may use anything playable now (the Granny, the Blonde).
+        yield from game.window_loop(player, ("before_own_move", "anytime"), {})
         yield from _move_one(game, player)
     yield from game.emit("movement_phase_end")
 
@@ -207,7 +208,7 @@ def _move_one(game: Game, player: str) -> Steps:
     mover = answer[1]
     origin = game.state["characters"][mover]["at"]
     before = dict(game.state["characters"][mover]["traits"])
-    yield from game.window_loop(player, "own_move", {"mover": mover})
+    yield from game.window_loop(player, ("own_move",), {"mover": mover})
     given = {k: v for k, v in game.state["characters"][mover]["traits"].items() if before.get(k) is not v}
     game.leave(mover, kept=given)
     target = destination if game.has_room(mover, destination) else game.rules.setup["overflow_location"]
@@ -276,7 +277,7 @@ def activate_location(rt: Rt) -> Steps:
         if not any(game.state["characters"][c]["owner"] == player for c in game.at(here)):
             continue
         env = {"here": here, "me": player}
-        if not game._could(activation, Rt(game, dict(env), player)):
+        if not game._could(activation, env, player):
             continue
         answer = yield from game.ask(player, "activate", [PASS, ("activate", here)], location=here)
         if answer == PASS:
@@ -479,7 +480,7 @@ def pay_antidotes(rt: Rt) -> Steps:
 def score_game(rt: Rt) -> Steps:
     game = rt.game
     for player in game.turn_order():
-        yield from game.window_loop(player, "scoring", {})
+        yield from game.window_loop(player, ("scoring",), {})
     scores = {p: score_of(game, p) for p in game.state["players"]}
     living = {p: len(game.living(p)) for p in game.state["players"]}
     best = max((scores[p], living[p]) for p in game.state["players"])

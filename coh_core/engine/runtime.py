@@ -17,7 +17,7 @@ Steps = Generator[Any, Any, Any]
 class Rt:
     """One execution of one effect: the game, the names it may use, and who makes its choices."""
 
-    __slots__ = ("actor", "dry", "env", "game", "paying")
+    __slots__ = ("actor", "dry", "env", "game", "path", "paying", "step")
 
     def __init__(self, game: Game, env: dict[str, Any], actor: str | None, dry: bool = False):
         self.game = game
@@ -25,6 +25,16 @@ class Rt:
         self.actor = actor  # the player who answers `choose`; the first player when None
         self.dry = dry  # checking whether the effect could happen: no change, no question
         self.paying = False  # inside a cost: exhausting obeys `pays_by_exhausting`
+        self.path: list[int] = []  # in a dry run: the options taken at each choice so far
+        self.step = 0
+
+    def dry_choice(self, count: int) -> int:
+        """In a dry run, the option to explore at this choice; Branch when it is a new one."""
+        index = self.step
+        self.step += 1
+        if index < len(self.path):
+            return self.path[index]
+        raise Branch(count)
 
     def chooser(self) -> str:
         return self.actor if self.actor is not None else self.game.state["first"]
@@ -37,6 +47,14 @@ class Rt:
 
 class NoOptions(Exception):
     """A choice had nothing to choose from, or a cost cannot be paid: the effect stops there."""
+
+
+class Branch(Exception):  # noqa: N818 - a control signal, not an error
+    """A dry run reached a choice it has not explored yet: try each of its `count` options."""
+
+    def __init__(self, count: int):
+        super().__init__(count)
+        self.count = count
 
 
 class EngineError(CohError):
