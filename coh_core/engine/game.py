@@ -123,11 +123,6 @@ class Game:
         blob = json.dumps([self.state, self.log], sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
-    def snapshot(self) -> dict[str, Any]:
-        self.state["rng"] = self.rng.state
-        copied: dict[str, Any] = json.loads(json.dumps(self.state))
-        return copied
-
     def _resume(self, answers: dict[str, Action] | None) -> None:
         try:
             self.decision = self._program_gen.send(answers)

@@ -49,7 +49,7 @@ class NoOptions(Exception):
     """A choice had nothing to choose from, or a cost cannot be paid: the effect stops there."""
 
 
-class Branch(Exception):  # noqa: N818 - a control signal, not an error
+class Branch(Exception):
     """A dry run reached a choice it has not explored yet: try each of its `count` options."""
 
     def __init__(self, count: int):

@@ -8,8 +8,10 @@ Every failed check is reported at its own line in the file.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -60,15 +62,17 @@ def run_file(pack: Pack, path: Path, display: str | None = None) -> Outcome:
     return outcome
 
 
-def _schema_problems(doc: YamlDoc) -> list[Problem]:
-    import json
+@cache
+def _scenario_validator() -> jsonschema.Draft7Validator:
+    """The scenario schema, read once per process."""
+    return jsonschema.Draft7Validator(json.loads(schema_path("scenario.schema.json").read_text()))
 
-    schema = json.loads(schema_path("scenario.schema.json").read_text())
-    validator = jsonschema.Draft7Validator(schema)
-    found = []
-    for error in validator.iter_errors(doc.data):
-        found.append(Problem("SCENARIO-SHAPE", error.message, doc.location(tuple(error.absolute_path))))
-    return found
+
+def _schema_problems(doc: YamlDoc) -> list[Problem]:
+    return [
+        Problem("SCENARIO-SHAPE", error.message, doc.location(tuple(error.absolute_path)))
+        for error in _scenario_validator().iter_errors(doc.data)
+    ]
 
 
 # --- given --------------------------------------------------------------------------------------
