@@ -17,7 +17,7 @@ from typing import Any
 from coh_core.effects.registry import EVENTS
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Step, Trigger
-from coh_core.engine.runtime import Branch, EngineError, IllegalAction, NoOptions, Rt, Steps
+from coh_core.engine.runtime import EngineError, IllegalAction, NoOptions, Rt, Steps
 
 Action = tuple[Any, ...]
 PASS: Action = ("pass",)
@@ -77,6 +77,9 @@ class Game:
         self.decision: Decision | None = None
         self._living_cache: dict[str, list[str]] = {}
         self._living_key = -1  # number of characters the cache was built from; -1: stale
+        self._order: list[str] = []
+        self._rank: dict[str, int] = {}
+        self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
         self._index_triggers()
         self._program_gen = self._program(start)
         self._resume(None)
@@ -162,10 +165,14 @@ class Game:
 
     def turn_order(self) -> list[str]:
         """Players still in the game, from the first player clockwise."""
-        players = self.state["players"]
-        start = players.index(self.state["first"])
-        out = self.state["eliminated"]
-        return [p for p in players[start:] + players[:start] if p not in out]
+        key = (self.state["first"], len(self.state["eliminated"]))
+        if self._order_key != key:
+            out = self.state["eliminated"]
+            seats = self.seat_order(key[0])
+            self._order = [p for p in seats if p not in out]
+            self._rank = {p: i for i, p in enumerate(seats)}
+            self._order_key = key
+        return list(self._order)
 
     def seat_order(self, first: str) -> list[str]:
         players: list[str] = self.state["players"]
@@ -191,7 +198,8 @@ class Game:
         return self._living_cache
 
     def in_turn_order(self, ids: list[str]) -> list[str]:
-        rank = {p: i for i, p in enumerate(self.seat_order(self.state["first"]))}
+        self.turn_order()  # refreshes the seat ranks when the first player has changed
+        rank = self._rank
         chars = self.state["characters"]
         return sorted(ids, key=lambda c: rank[chars[c]["owner"]])
 
@@ -276,6 +284,10 @@ class Game:
         self.rule_triggers: dict[str, list[Trigger]] = {}
         for trigger in self.rules.rule_triggers:
             self.rule_triggers.setdefault(trigger.event, []).append(trigger)
+        self._listening: dict[str, list[str]] = {}  # event -> characters with a trigger on it
+        for character, triggers in self.rules.character_triggers.items():
+            for event in dict.fromkeys(t.event for t in triggers):
+                self._listening.setdefault(event, []).append(character)
 
     def _triggers(self, event: str, at: str | None, names: dict[str, Any]) -> Iterator[tuple[Trigger, Rt]]:
         located = EVENTS[event].located
@@ -287,11 +299,13 @@ class Game:
             for trigger in self.side(location).triggers:
                 if trigger.event == event:
                     yield trigger, Rt(self, {**names, "here": location}, None)
-        for character in self.living():
-            ch = self.state["characters"][character]
+        chars = self.state["characters"]
+        listening = [c for c in self._listening.get(event, ()) if c in chars and chars[c]["alive"]]
+        for character in self.in_turn_order(listening):
+            ch = chars[character]
             if located and ch["at"] != at:
                 continue
-            for trigger in self.rules.character_triggers.get(character, ()):
+            for trigger in self.rules.character_triggers[character]:
                 if trigger.event == event:
                     env = {**names, "self": character, "here": ch["at"], "me": ch["owner"]}
                     yield trigger, Rt(self, env, ch["owner"])
@@ -337,17 +351,18 @@ class Game:
         if isinstance(windows, str):
             windows = (windows,)
         found: list[Action] = []
-        hand = self.state["hands"][colour]
-        for kind in sorted(set(hand)):
-            card = self.rules.cards[kind]
-            if card.window in windows and self._could(card, {**names, "me": colour}, colour):
-                found.append(("play", kind))
-        for character in self.living(colour):
-            power = self.rules.powers.get(character)
+        cards = self.rules.cards
+        playable = sorted({kind for kind in self.state["hands"][colour] if cards[kind].window in windows})
+        if playable:
+            env = {**names, "me": colour}
+            found.extend(("play", kind) for kind in playable if self._could(cards[kind], env, colour))
+        powers = self.rules.powers
+        chars = self.state["characters"]
+        for character in self._living_by_player().get(colour, ()):
+            power = powers.get(character)
             if power is None or power.window not in windows or not self._can_flip(character, exhaust=True):
                 continue
-            ch = self.state["characters"][character]
-            env = {**names, "self": character, "here": ch["at"], "me": colour}
+            env = {**names, "self": character, "here": chars[character]["at"], "me": colour}
             if self._could(power, env, colour):
                 found.append(("power", character))
         return found
@@ -359,19 +374,24 @@ class Game:
         """
         if playable.condition is not None and not playable.condition(Rt(self, env, actor)):
             return False
-        paths: list[list[int]] = [[]]
+        path: list[int] = []
+        counts: list[int] = []
         for _ in range(DRY_RUN_LIMIT):
-            if not paths:
-                return False
             rt = Rt(self, dict(env), actor, dry=True)
-            rt.path = paths.pop()
+            rt.path, rt.counts = path, counts
             try:
                 self._dry_run(playable, rt)
                 return True
             except NoOptions:
-                continue
-            except Branch as branch:
-                paths.extend([*rt.path, i] for i in reversed(range(branch.count)))
+                pass
+            # depth first: the deepest choice with an untried option takes its next one
+            while path and path[-1] + 1 >= counts[-1]:
+                path.pop()
+                counts.pop()
+            if not path:
+                return False
+            path[-1] += 1
+            del counts[len(path) :]
         return False
 
     def _dry_run(self, playable: Playable, rt: Rt) -> None:

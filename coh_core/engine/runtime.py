@@ -17,7 +17,7 @@ Steps = Generator[Any, Any, Any]
 class Rt:
     """One execution of one effect: the game, the names it may use, and who makes its choices."""
 
-    __slots__ = ("actor", "dry", "env", "game", "path", "paying", "step")
+    __slots__ = ("actor", "counts", "dry", "env", "game", "path", "paying", "step")
 
     def __init__(self, game: Game, env: dict[str, Any], actor: str | None, dry: bool = False):
         self.game = game
@@ -26,35 +26,25 @@ class Rt:
         self.dry = dry  # checking whether the effect could happen: no change, no question
         self.paying = False  # inside a cost: exhausting obeys `pays_by_exhausting`
         self.path: list[int] = []  # in a dry run: the options taken at each choice so far
+        self.counts: list[int] = []  # in a dry run: how many options each of those choices had
         self.step = 0
 
     def dry_choice(self, count: int) -> int:
-        """In a dry run, the option to explore at this choice; Branch when it is a new one."""
+        """In a dry run, the option to explore at this choice: the path's, or the first of a new one."""
         index = self.step
         self.step += 1
         if index < len(self.path):
             return self.path[index]
-        raise Branch(count)
+        self.path.append(0)
+        self.counts.append(count)
+        return 0
 
     def chooser(self) -> str:
         return self.actor if self.actor is not None else self.game.state["first"]
 
-    def child(self, **names: Any) -> Rt:
-        rt = Rt(self.game, {**self.env, **names}, self.actor, self.dry)
-        rt.paying = self.paying
-        return rt
-
 
 class NoOptions(Exception):
     """A choice had nothing to choose from, or a cost cannot be paid: the effect stops there."""
-
-
-class Branch(Exception):
-    """A dry run reached a choice it has not explored yet: try each of its `count` options."""
-
-    def __init__(self, count: int):
-        super().__init__(count)
-        self.count = count
 
 
 class EngineError(CohError):
