@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from coh_core.effects.registry import ENUMS, TRAITS
+
 # Log entries written by the engine with `game.note(key, **params)`: key -> placeholders.
 # A message may leave out a parameter the entry carries, never use one it lacks.
 LOG_MESSAGES: dict[str, tuple[str, ...]] = {
@@ -21,7 +23,7 @@ LOG_MESSAGES: dict[str, tuple[str, ...]] = {
     "card_cancelled": ("player", "card"),
     "card_discarded": ("player", "card"),
     "card_played": ("player", "card"),
-    "card_stolen": ("player", "source"),
+    "card_stolen": ("player", "victim"),
     "card_taken_from_discard": ("player", "card"),
     "cards_drawn": ("player", "count"),
     "cards_seen": ("player", "cards"),
@@ -40,7 +42,7 @@ LOG_MESSAGES: dict[str, tuple[str, ...]] = {
     "food_taken_face_up": ("player", "value"),
     "food_turned_up": ("value",),
     "game_over": (),
-    "game_scored": ("scores", "winners"),
+    "game_scored": ("scores", "living", "winners"),
     "gift": ("player", "recipient", "item"),
     "invasion_peeked": ("player",),
     "invasion_revealed": ("invasion",),
@@ -65,7 +67,7 @@ LOG_MESSAGES: dict[str, tuple[str, ...]] = {
     "power_used": ("player", "character"),
     "sharing_won": ("player", "location"),
     "tie_broken": ("player", "winner", "location"),
-    "trait_set": ("character", "trait", "value"),
+    "trait_set": ("character", "trait", "value", "until"),
     "turn_start": ("turn",),
     "vote_tied_nobody": ("location",),
     "votes_added": ("player", "count", "location"),
@@ -73,8 +75,28 @@ LOG_MESSAGES: dict[str, tuple[str, ...]] = {
     "zombies_added": ("count", "location"),
     "zombies_arrived": ("count", "location"),
     "zombies_killed": ("count", "location"),
-    "zombies_moved": ("count", "source", "location"),
+    "zombies_moved": ("count", "origin", "location"),
 }
+
+
+def _trait_variants() -> dict[str, tuple[str, ...]]:
+    """`trait_set.<trait>` for number traits, `trait_set.<trait>.<true|false>` for yes/no ones.
+
+    The trait is in the key, and so is a yes/no value; a number stays a placeholder.
+    """
+    found: dict[str, tuple[str, ...]] = {}
+    for name, spec in TRAITS.items():
+        if spec.type == "bool":
+            found[f"trait_set.{name}.true"] = found[f"trait_set.{name}.false"] = ("character", "until")
+        else:
+            found[f"trait_set.{name}"] = ("character", "value", "until")
+    return found
+
+
+# Log entries told differently by the value of one parameter: the narrator uses the most specific
+# of `log.<key>.<value>` (and, for a yes/no `value`, `log.<key>.<value>.<true|false>`) it finds.
+LOG_VARIANTS: dict[str, str] = {"trait_set": "trait"}
+LOG_VARIANT_MESSAGES: dict[str, tuple[str, ...]] = _trait_variants()
 
 # Pieces the narrator puts inside log messages (texts under `log.<key>` too).
 LOG_PARTS: dict[str, tuple[str, ...]] = {
@@ -84,6 +106,7 @@ LOG_PARTS: dict[str, tuple[str, ...]] = {
     "part.choice": ("name", "value"),  # one player's movement card: "Red: Church"
     "part.vote": ("name", "value"),  # one player's vote: "Red for Blue"
     "part.side": ("location", "side"),  # a location board's side, as the source of an effect
+    **{f"until.{duration}": () for duration in ENUMS["duration"]},  # how long a trait lasts
 }
 
 # Strings of the play command outside the log.
@@ -106,6 +129,7 @@ def log_key(key: str) -> str:
 # Every text key declared above, with its placeholders.
 TEXT_KEYS: dict[str, tuple[str, ...]] = {
     **{log_key(k): v for k, v in LOG_MESSAGES.items()},
+    **{log_key(k): v for k, v in LOG_VARIANT_MESSAGES.items()},
     **{log_key(k): v for k, v in LOG_PARTS.items()},
     **UI_MESSAGES,
 }

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from coh_core.messages import fill, log_key
+from coh_core.messages import LOG_VARIANTS, fill, log_key
 from coh_core.packs.model import Pack
 
 Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
@@ -36,7 +36,21 @@ class Narrator:
     def line(self, entry: Mapping[str, Any]) -> str:
         """One log entry as text."""
         params = entry.get("params")
-        return self.text(log_key(str(entry.get("key"))), params if isinstance(params, Mapping) else {})
+        params = params if isinstance(params, Mapping) else {}
+        return self.text(self._variant(str(entry.get("key")), params), params)
+
+    def _variant(self, key: str, params: Mapping[str, Any]) -> str:
+        """The most specific message the pack has for this entry (see `LOG_VARIANTS`)."""
+        by = LOG_VARIANTS.get(key)
+        if by is None or by not in params:
+            return log_key(key)
+        specific = f"{key}.{params[by]}"
+        value = params.get("value")
+        candidates = [f"{specific}.{_raw(value)}"] if isinstance(value, bool) else []
+        for candidate in [*candidates, specific]:
+            if self.has(log_key(candidate)):
+                return log_key(candidate)
+        return log_key(key)
 
     def ui(self, key: str, **params: Any) -> str:
         """A `ui.` string of the play command."""
@@ -157,6 +171,13 @@ def _item(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
     return _plain(narrator, value, params)
 
 
+def _until(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+    """How long a trait lasts (`log.until.<duration>`)."""
+    if narrator.has(log_key(f"until.{value}")):
+        return narrator.part(f"until.{value}")
+    return _raw(value)
+
+
 def _cards(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
     """Action cards by kind, a number of cards (airdrops), or each player's movement card."""
     if isinstance(value, Mapping):
@@ -182,14 +203,17 @@ _RENDERERS: dict[str, Renderer] = {
     "character": _character,
     "characters": _character,
     "location": _location,
+    "origin": _location,
     "locations": _location,
-    "source": _source,  # where zombies come from, whom a card is stolen from, an effect's owner
+    "victim": _colour,
+    "source": _source,  # the owner of an effect: a character, a card, a location side...
     "card": _action,
     "cards": _cards,
     "invasion": _invasion,
     "invasions": _invasion,
     "side": _side,
     "item": _item,
+    "until": _until,
     "scores": _pairs("part.score", _colour, _plain),
     "tally": _pairs("part.score", _colour, _plain),
     "votes": _pairs("part.vote", _colour, _colour),

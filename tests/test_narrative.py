@@ -117,7 +117,7 @@ GOLDEN = [
     (_entry("card_played", player="red", card="shotgun"), "Red plays Shotgun."),
     (_entry("turn_start", turn=3), "-- Turn 3 --"),
     (
-        _entry("zombies_moved", count=2, source="water_tower", location="church"),
+        _entry("zombies_moved", count=2, origin="water_tower", location="church"),
         "Zombies moving from Water Tower to Church: 2.",
     ),
     (
@@ -146,8 +146,8 @@ GOLDEN = [
         "Vote at Church: Red for Green, Green for Green. Tally: Green 3, Red 0.",
     ),
     (
-        _entry("game_scored", scores={"red": 5, "blue": 3}, winners=["red"]),
-        "Final scores: Red 5, Blue 3. Winning: Red.",
+        _entry("game_scored", scores={"red": 5, "blue": 3}, living={"red": 2, "blue": 1}, winners=["red"]),
+        "Final scores: Red 5, Blue 3. Survivors: Red 2, Blue 1. Winning: Red.",
     ),
     (_entry("board_flipped", location="water_tower", side="collapsed"), "Water Tower turns over: Collapsed."),
     (_entry("gift", player="red", recipient="blue", item="antidote"), "Red gives Blue an antidote."),
@@ -160,10 +160,19 @@ GOLDEN = [
         _entry("effect_fizzled", source="armory/burnt"),
         "The effect of Armory (Burnt down) finds nothing to act on.",
     ),
-    (_entry("card_stolen", player="white", source="red"), "White steals an action card from Red."),
+    (_entry("card_stolen", player="white", victim="red"), "White steals an action card from Red."),
     (
-        _entry("trait_set", character="granny", trait="can_move", value=True),
-        "The Granny: can_move is now true.",
+        _entry("trait_set", character="granny", trait="can_move", value=True, until="end_of_turn"),
+        "The Granny may be moved, until the end of the turn.",
+    ),
+    (
+        _entry("trait_set", character="pregnant_woman", trait="votes", value=2, until="end_of_game"),
+        "The Pregnant Woman now casts 2 votes, for the rest of the game.",
+    ),
+    # a trait the pack has no message for falls back to the general one
+    (
+        _entry("trait_set", character="granny", trait="wings", value=True, until="end_of_turn"),
+        "The Granny: wings is now true, until the end of the turn.",
     ),
     (_entry("invasion_seen", player="red", invasions=["one_am_a"]), "Red sees what is coming: 1:00 card A."),
     # unknown ids show as themselves; a missing message as its key and parameters

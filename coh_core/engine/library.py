@@ -108,7 +108,7 @@ def move_zombies_raw(rt: Rt, n: int, source: str, to: str) -> int:
 @_impl("move_zombies")
 def move_zombies(rt: Rt, n: int, source: str, to: str) -> None:
     moved = move_zombies_raw(rt, n, source, to)
-    rt.game.note("zombies_moved", count=moved, source=source, location=to)
+    rt.game.note("zombies_moved", count=moved, origin=source, location=to)
 
 
 # --- characters --------------------------------------------------------------------------
@@ -184,7 +184,7 @@ def exhaust(rt: Rt, target: str) -> None:
 @_impl("set_trait", target=_alive)
 def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
     rt.game.state["characters"][target]["traits"][trait] = [value, until]
-    rt.game.note("trait_set", character=target, trait=trait, value=value)
+    rt.game.note("trait_set", character=target, trait=trait, value=value, until=until)
 
 
 # --- cards, antidotes, food -----------------------------------------------------------------
@@ -239,7 +239,7 @@ def steal_random_card(rt: Rt, source: str, player: str) -> None:
         return
     card = hand.pop(rt.game.rng.randbelow(len(hand)))
     rt.game.state["hands"][player].append(card)
-    rt.game.note("card_stolen", player=player, source=source)
+    rt.game.note("card_stolen", player=player, victim=source)
     rt.game.note("cards_seen", to=[player, source], player=player, cards=[card])
 
 

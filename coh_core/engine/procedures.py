@@ -241,7 +241,7 @@ def resolve_invasion(rt: Rt) -> Steps:
         to = _location_by_number(game, int(move["to"]))
         count = int(move.get("count", state["locations"][source]["zombies"]))
         moved = move_zombies_raw(rt, count, source, to)
-        game.note("zombies_moved", count=moved, source=source, location=to)
+        game.note("zombies_moved", count=moved, origin=source, location=to)
     _arrivals(rt, card)
     for drop in card.get("airdrops") or []:
         _airdrop(game, _location_by_number(game, int(drop["at"])), drop)
@@ -467,7 +467,8 @@ def pay_antidotes(rt: Rt) -> Steps:
         paid = min(len(living), game.state["antidotes"][player])
         game.state["antidotes"][player] -= paid
         game.state["reserve"]["antidotes"] += paid
-        game.note("antidotes_paid", player=player, count=paid)
+        if paid:
+            game.note("antidotes_paid", player=player, count=paid)
         doomed: list[str] = []
         for _ in range(len(living) - paid):
             options = [("dies", c) for c in living if c not in doomed]
@@ -486,7 +487,7 @@ def score_game(rt: Rt) -> Steps:
     best = max((scores[p], living[p]) for p in game.state["players"])
     winners = [p for p in game.state["players"] if (scores[p], living[p]) == best]
     game.state["result"] = {"scores": scores, "living": living, "winners": winners}
-    game.note("game_scored", scores=scores, winners=winners)
+    game.note("game_scored", scores=scores, living=living, winners=winners)
 
 
 def score_of(game: Game, player: str) -> int:
