@@ -309,7 +309,9 @@ def play(
     if fmt == "json":
         click.echo(json.dumps(_play_json(game, seed, decisions), indent=2))
         return
-    if not humans:
+    if humans:  # the end of the game as the first human saw it since their last answer
+        agents[humans[0]].show_news(game.view(humans[0]))
+    else:
         public = [e for e in game.log if "to" not in e]
         for line in narrator.lines(public):
             click.echo(line)

@@ -117,6 +117,104 @@ UI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.winners": ("players",),
 }
 
+# What the terminal asks: `ui.decision.<kind>`, or `ui.decision.<kind>.<purpose>` when the prompt
+# has a purpose the pack has a text for; `ui.decision.other` for a kind without a text.
+DECISION_MESSAGES: dict[str, tuple[str, ...]] = {
+    "ui.decision.act": ("location",),
+    "ui.decision.activate": ("location",),
+    "ui.decision.before_own_move": (),
+    "ui.decision.break_tie": ("location",),
+    "ui.decision.cancel_card": ("player", "card"),
+    "ui.decision.cancel_move": ("player", "character", "location"),
+    "ui.decision.choose": ("source",),
+    "ui.decision.discard": (),
+    "ui.decision.discard_food": (),
+    "ui.decision.draft": (),
+    "ui.decision.marker": (),
+    "ui.decision.move": ("location",),
+    "ui.decision.movement_card": (),
+    "ui.decision.own_move": ("mover",),
+    "ui.decision.place": ("character",),
+    "ui.decision.scoring": (),
+    "ui.decision.share": ("location",),
+    "ui.decision.take_food": (),
+    "ui.decision.take_from_discard": (),
+    "ui.decision.unvaccinated": (),
+    "ui.decision.victim": ("location",),
+    "ui.decision.vote.attack": ("location",),
+    "ui.decision.vote.sharing": ("location",),
+    "ui.decision.other": ("kind",),
+}
+
+# How an answer reads: per verb, the name of each value after it; `#` puts the value into the key
+# instead (`("give", "blue", "card", "gun")` -> `ui.action.give.card` with player=blue, card=gun).
+ACTION_SHAPES: dict[str, tuple[str, ...]] = {
+    "pass": (),
+    "play": ("card",),
+    "power": ("character",),
+    "give": ("player", "#", "card"),
+    "share": ("player", "#", "card"),
+    "choose": ("value",),
+    "discard": ("card",),
+    "take": ("card",),
+    "draft": ("card",),
+    "food": ("food",),
+    "card": ("location",),
+    "marker": ("location",),
+    "place": ("character", "location"),
+    "move": ("character",),
+    "activate": ("location",),
+    "vote": ("player",),
+    "winner": ("player",),
+    "victim": ("character",),
+    "dies": ("character",),
+}
+
+
+def action_message(action: tuple[object, ...]) -> tuple[str, dict[str, object]]:
+    """The text key of an answer and its parameters (`ui.action.other` for an unknown verb)."""
+    verb, *values = action
+    shape = ACTION_SHAPES.get(str(verb))
+    if shape is None or len(values) < len([n for n in shape if n != "#"]):
+        return "ui.action.other", {"value": " ".join(str(v) for v in action)}
+    key, params = f"ui.action.{verb}", {}
+    for name, value in zip(shape, values, strict=False):
+        if name == "#":
+            key += f".{value}"
+        else:
+            params[name] = value
+    return key, params
+
+
+def _action_keys() -> dict[str, tuple[str, ...]]:
+    keys: dict[str, tuple[str, ...]] = {"ui.action.other": ("value",)}
+    for verb, shape in ACTION_SHAPES.items():
+        names = tuple(n for n in shape if n != "#")
+        if "#" in shape:  # gifts and shares: a card, or an antidote with no value of its own
+            keys[f"ui.action.{verb}.card"] = names
+            keys[f"ui.action.{verb}.antidote"] = tuple(n for n in names if n != "card")
+        else:
+            keys[f"ui.action.{verb}"] = names
+    return keys
+
+
+ACTION_MESSAGES: dict[str, tuple[str, ...]] = _action_keys()
+
+# The terminal's table and prompt.
+TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
+    "ui.table.header": ("turn", "phase", "first", "leader"),
+    "ui.table.location": ("location", "side", "zombies", "characters"),
+    "ui.table.items": ("antidotes", "cards"),
+    "ui.table.character": ("character", "player"),
+    "ui.table.character.exhausted": ("character", "player"),
+    "ui.table.hand": ("cards",),
+    "ui.table.tokens": ("antidotes", "food"),
+    "ui.prompt": (),
+    "ui.food.face_down": (),
+    "ui.phase.setup": (),  # the phases outside the pack's turn: setup and the end of the game
+    "ui.phase.end": (),  # a food token taken without seeing it
+}
+
 # A placeholder is anything between single braces; the check reports odd ones like `{ x }`.
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
@@ -132,6 +230,9 @@ TEXT_KEYS: dict[str, tuple[str, ...]] = {
     **{log_key(k): v for k, v in LOG_VARIANT_MESSAGES.items()},
     **{log_key(k): v for k, v in LOG_PARTS.items()},
     **UI_MESSAGES,
+    **DECISION_MESSAGES,
+    **ACTION_MESSAGES,
+    **TABLE_MESSAGES,
 }
 
 

@@ -22,6 +22,10 @@ _SEPARATOR = ", "
 _NOTHING = "-"  # an empty list is shown as this, never as an empty string
 
 
+class Verbatim(str):
+    """A parameter already in words (a list the caller rendered): shown as it is."""
+
+
 class Narrator:
     """Renders log entries and UI strings from a pack's text (English fills any gaps)."""
 
@@ -71,6 +75,8 @@ class Narrator:
 
     def render(self, name: str, value: Any, params: Mapping[str, Any]) -> str:
         """One parameter as text, by its name (see `_RENDERERS`)."""
+        if isinstance(value, Verbatim):
+            return str(value)
         return _RENDERERS.get(name, _plain)(self, value, params)
 
     def name(self, kind: str, value: Any) -> str:
@@ -178,6 +184,20 @@ def _until(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
     return _raw(value)
 
 
+def _phase(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+    """A phase of the turn by its name; the setup and the end of the game by their `ui.` texts."""
+    if narrator.has(f"ui.phase.{value}"):
+        return narrator.ui(f"ui.phase.{value}")
+    return narrator.name("phase", value)
+
+
+def _food(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+    """A food token's value, or the face-down pile."""
+    if value == "face_down":
+        return narrator.ui("ui.food.face_down")
+    return _plain(narrator, value, params)
+
+
 def _cards(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
     """Action cards by kind, a number of cards (airdrops), or each player's movement card."""
     if isinstance(value, Mapping):
@@ -201,6 +221,9 @@ _RENDERERS: dict[str, Renderer] = {
         ("player", "to", "recipient", "winner", "colour", "chooser", "players", "winners"), _colour
     ),
     "character": _character,
+    "mover": _character,
+    "phase": _phase,
+    **dict.fromkeys(("first", "leader"), _colour),
     "characters": _character,
     "location": _location,
     "origin": _location,
@@ -214,6 +237,7 @@ _RENDERERS: dict[str, Renderer] = {
     "side": _side,
     "item": _item,
     "until": _until,
+    "food": _food,
     "scores": _pairs("part.score", _colour, _plain),
     "tally": _pairs("part.score", _colour, _plain),
     "votes": _pairs("part.vote", _colour, _colour),

@@ -1,72 +1,108 @@
 """A human at the terminal: sees only their own view, answers by number.
 
-Several humans at one terminal play hotseat: each prompt names the player it is for.
+Several humans at one terminal play hotseat: each prompt names the player it is for. Every
+word shown comes from the pack's text (`ui.table.*`, `ui.decision.*`, `ui.action.*`), so the
+terminal speaks the narrator's language.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import click
 
+from coh_core.messages import action_message, placeholders
+from coh_core.narrative import Narrator, Verbatim
+
 Action = tuple[Any, ...]
-_NAME_KEYS = ("character.{}.name", "action.{}.name", "location.{}.name", "colour.{}.name", "invasion.{}.name")
 
 
 class TerminalAgent:
-    def __init__(self, narrator: Any):
+    def __init__(self, narrator: Narrator):
         self.narrator = narrator
-        self.messages: dict[str, str] = narrator.pack.messages("en") if narrator is not None else {}
-        self.seen: dict[str, int] = {}
-
-    def name(self, value: Any) -> str:
-        for key in _NAME_KEYS:
-            text = self.messages.get(key.format(value))
-            if text:
-                return text
-        return str(value)
-
-    def label(self, action: Action) -> str:
-        verb, *rest = action
-        return " ".join([str(verb), *(self.name(v) for v in rest)])
+        self.seen: dict[str, int] = {}  # per player: log entries already shown to them
 
     def act(self, view: Any, legal: list[Action]) -> Action:
-        me = view.colour
-        self._show_news(view)
+        self.show_news(view)
         state = view.to_json()
-        click.echo(self._table(state))
-        decision = state["decision"] or {}
-        prompt = ", ".join(f"{k}={self.name(v)}" for k, v in decision.get("prompt", {}).items())
-        click.echo(click.style(f"[{self.name(me)}] {decision.get('kind')} {prompt}", bold=True))
+        click.echo("\n".join(self.table(state)))
+        player = self.narrator.name("colour", view.colour)
+        click.echo(click.style(f"[{player}] {self.question(state['decision'] or {})}", bold=True))
         for number, action in enumerate(legal, start=1):
             click.echo(f"  {number:>2}. {self.label(action)}")
-        choice = click.prompt("choice", type=click.IntRange(1, len(legal)), default=1)
+        choice = click.prompt(self.narrator.ui("ui.prompt"), type=click.IntRange(1, len(legal)), default=1)
         return legal[choice - 1]
 
-    def _show_news(self, view: Any) -> None:
-        entries = view.log()
-        start = self.seen.get(view.colour, 0)
-        self.seen[view.colour] = len(entries)
-        if self.narrator is not None:
-            for line in self.narrator.lines(entries[start:]):
-                click.echo(f"  {line}")
+    def label(self, action: Action) -> str:
+        """One legal answer in words."""
+        key, params = action_message(action)
+        return self.narrator.text(key, params)
 
-    def _table(self, state: dict[str, Any]) -> str:
-        rows = [f"turn {state['turn']} · {state['phase']} · first {self.name(state['first'])}"]
-        rows.append(f"leader {self.name(state['leader'])}")
+    def question(self, decision: Mapping[str, Any]) -> str:
+        """What the decision asks, in words."""
+        kind = str(decision.get("kind"))
+        prompt = decision.get("prompt") or {}
+        for key in (f"ui.decision.{kind}.{prompt.get('purpose')}", f"ui.decision.{kind}"):
+            if self.narrator.has(key) and _fills(self.narrator.messages[key], prompt):
+                return self.narrator.text(key, prompt)
+        return self.narrator.text("ui.decision.other", {"kind": kind})
+
+    def table(self, state: Mapping[str, Any]) -> list[str]:
+        """The public board and the player's own hand and tokens."""
+        ui = self.narrator.ui
+        rows = [
+            ui(
+                "ui.table.header",
+                turn=state["turn"],
+                phase=state["phase"],
+                first=state["first"],
+                leader=state["leader"],
+            )
+        ]
         for location, place in state["locations"].items():
             people = [
-                f"{self.name(c)}({self.name(ch['owner'])}{'*' if ch['exhausted'] else ''})"
+                self._character(c, ch)
                 for c, ch in state["characters"].items()
                 if ch["alive"] and ch["at"] == location
             ]
-            items = (
-                f" antidotes {place['antidotes']} cards {place['cards']}"
-                if place["antidotes"] or place["cards"]
-                else ""
+            line = ui(
+                "ui.table.location",
+                location=location,
+                side=place["side"],
+                zombies=place["zombies"],
+                characters=Verbatim(", ".join(people) or "-"),
             )
-            head = f"  {self.name(location)} [{place['side']}] zombies {place['zombies']}{items}"
-            rows.append(f"{head}: {', '.join(people)}")
-        rows.append(f"hand: {', '.join(self.name(c) for c in state['hand'])}")
-        rows.append(f"antidotes {state['antidotes'][state['me']]} · food {state['food']}")
-        return "\n".join(rows)
+            if place["antidotes"] or place["cards"]:
+                line += " " + ui("ui.table.items", antidotes=place["antidotes"], cards=place["cards"])
+            rows.append("  " + line)
+        rows.append(ui("ui.table.hand", cards=list(state["hand"])))
+        rows.append(
+            ui(
+                "ui.table.tokens",
+                antidotes=state["antidotes"][state["me"]],
+                food=Verbatim(_food(state["food"])),
+            )
+        )
+        return rows
+
+    def _character(self, character: str, ch: Mapping[str, Any]) -> str:
+        key = "ui.table.character.exhausted" if ch["exhausted"] else "ui.table.character"
+        return self.narrator.ui(key, character=character, player=ch["owner"])
+
+    def show_news(self, view: Any) -> None:
+        """What happened since this player last answered."""
+        entries = view.log()
+        start = self.seen.get(view.colour, 0)
+        self.seen[view.colour] = len(entries)
+        for line in self.narrator.lines(entries[start:]):
+            click.echo(f"  {line}")
+
+
+def _fills(template: str, prompt: Mapping[str, Any]) -> bool:
+    """Whether the prompt has a value for every placeholder of the message."""
+    return all(name in prompt for name in placeholders(template))
+
+
+def _food(values: list[Any]) -> str:
+    return ", ".join(str(v) for v in values) or "-"

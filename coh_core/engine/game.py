@@ -321,6 +321,7 @@ class Game:
                 yield from self._fire(trigger, rt)
 
     def _fire(self, trigger: Trigger, rt: Rt) -> Steps:
+        rt.source = trigger.owner
         self.fired.append(trigger.owner)
         if len(self.fired) > CASCADE_LIMIT:
             chain = ", ".join(dict.fromkeys(self.fired[-CASCADE_LIMIT:]))
@@ -435,6 +436,7 @@ class Game:
         yield from self._run(self.rules.powers[character], Rt(self, env, colour))
 
     def _run(self, playable: Playable, rt: Rt) -> Steps:
+        rt.source = playable.owner
         self.depth += 1
         try:
             if playable.cost is not None:
@@ -476,7 +478,8 @@ class Game:
             options = self.offers(colour, window, names)
             if not options:
                 continue
-            answer = yield from self.ask(colour, window, [PASS, *options], pending=_public(pending))
+            prompt = {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
+            answer = yield from self.ask(colour, window, [PASS, *options], **prompt)
             if answer != PASS:
                 yield from self.perform_nested(colour, answer, names)
 

@@ -38,7 +38,8 @@ def choose(rt: Rt, options: list[Any], purpose: str) -> Steps:
         raise NoOptions(purpose)
     if rt.dry:
         return options[rt.dry_choice(len(options))]
-    answer = yield from rt.game.ask(rt.chooser(), "choose", [("choose", o) for o in options], purpose=purpose)
+    prompt = {"purpose": purpose} if rt.source is None else {"purpose": purpose, "source": rt.source}
+    answer = yield from rt.game.ask(rt.chooser(), "choose", [("choose", o) for o in options], **prompt)
     return answer[1]
 
 

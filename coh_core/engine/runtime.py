@@ -17,7 +17,7 @@ Steps = Generator[Any, Any, Any]
 class Rt:
     """One execution of one effect: the game, the names it may use, and who makes its choices."""
 
-    __slots__ = ("actor", "counts", "dry", "env", "game", "path", "paying", "step")
+    __slots__ = ("actor", "counts", "dry", "env", "game", "path", "paying", "source", "step")
 
     def __init__(self, game: Game, env: dict[str, Any], actor: str | None, dry: bool = False):
         self.game = game
@@ -25,6 +25,7 @@ class Rt:
         self.actor = actor  # the player who answers `choose`; the first player when None
         self.dry = dry  # checking whether the effect could happen: no change, no question
         self.paying = False  # inside a cost: exhausting obeys `pays_by_exhausting`
+        self.source: str | None = None  # the entity whose effect this is, named in its questions
         self.path: list[int] = []  # in a dry run: the options taken at each choice so far
         self.counts: list[int] = []  # in a dry run: how many options each of those choices had
         self.step = 0

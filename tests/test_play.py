@@ -1,0 +1,130 @@
+"""`coh play`, `coh replay` and the terminal agent, through the command line."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from coh_core.agents.terminal import TerminalAgent
+from coh_core.cli import main
+from coh_core.engine import RandomAgent, new_game
+from coh_core.messages import action_message, placeholders
+from coh_core.narrative import Narrator
+from coh_core.packs.model import Pack
+
+# What the narrator shows when a text is missing: `[log.key] ...` or `[ui.key] ...`.
+FALLBACK = re.compile(r"\[(log|ui)\.[a-z_.]+\]")
+
+
+def _play(runner: CliRunner, *args: str, answers: str = "") -> str:
+    result = runner.invoke(main, ["play", *args], input=answers)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_a_bot_game_prints_the_story_and_the_scoreboard(runner: CliRunner) -> None:
+    out = _play(runner, "--players", "4", "--seed", "1")
+    lines = out.splitlines()
+    assert "Final scores" in lines
+    assert lines[-1].startswith("Winning: ")
+    assert any(line.startswith("-- Turn 4 --") for line in lines)
+    assert not FALLBACK.search(out)
+
+
+def test_the_same_seed_tells_the_same_game(runner: CliRunner) -> None:
+    assert _play(runner, "--seed", "5", "--players", "3") == _play(runner, "--seed", "5", "--players", "3")
+    assert _play(runner, "--seed", "5", "--players", "3") != _play(runner, "--seed", "6", "--players", "3")
+
+
+def test_json_result_is_one_document(runner: CliRunner) -> None:
+    doc = json.loads(_play(runner, "--players", "5", "--seed", "2", "--format", "json"))
+    assert doc["players"] == doc["players"][:5] and len(doc["players"]) == 5
+    result = doc["result"]
+    assert set(result["scores"]) == set(doc["players"])
+    assert result["winners"] and set(result["winners"]) <= set(doc["players"])
+
+
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_a_logged_game_replays_to_the_same_digest(runner: CliRunner, tmp_path: Path, bots: str) -> None:
+    log = tmp_path / "game.jsonl"
+    doc = json.loads(_play(runner, "--seed", "3", "--bots", bots, "--log", str(log), "--format", "json"))
+    replayed = runner.invoke(main, ["replay", str(log), "--format", "json"])
+    assert replayed.exit_code == 0, replayed.output
+    assert json.loads(replayed.output)["digest"] == doc["digest"]
+
+
+def test_a_tampered_log_is_refused(runner: CliRunner, tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    _play(runner, "--seed", "3", "--log", str(log))
+    lines = log.read_text().splitlines()
+    end = json.loads(lines[-1])
+    end["digest"] = "0" * 16
+    log.write_text("\n".join([*lines[:-1], json.dumps(end)]) + "\n")
+    result = runner.invoke(main, ["replay", str(log)])
+    assert result.exit_code == 1
+    assert "REPLAY-DIGEST" in result.output
+
+
+def test_an_unknown_human_colour_is_a_usage_error(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["play", "--players", "3", "--human", "octarine"])
+    assert result.exit_code == 2
+    assert "USAGE-HUMAN" in result.output
+
+
+def _random_answers(seed: int, count: int = 4000, high: int = 4) -> str:
+    rng = random.Random(seed)
+    return "\n".join(str(rng.randint(1, high)) for _ in range(count)) + "\n"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_human_plays_a_whole_game_against_bots(runner: CliRunner, seed: int) -> None:
+    out = _play(
+        runner, "--players", "4", "--seed", str(seed), "--human", "red", answers=_random_answers(seed)
+    )
+    assert "[Red] " in out  # every question names the player it is for
+    assert "Your choice" in out and "Your hand: " in out
+    assert "Final scores" in out
+    assert not FALLBACK.search(out)
+
+
+def test_hotseat_asks_each_human_by_name(runner: CliRunner) -> None:
+    out = _play(runner, "--seed", "4", "--human", "red", "--human", "green", answers=_random_answers(9))
+    questions = {line.split("]")[0] for line in out.splitlines() if line.startswith("[")}
+    assert questions == {"[Red", "[Green"}
+
+
+def test_an_answer_out_of_range_is_asked_again(runner: CliRunner) -> None:
+    out = _play(runner, "--seed", "1", "--human", "red", answers="99\n" + _random_answers(1))
+    assert "99 is not in the range" in out
+
+
+def test_the_human_sees_only_their_own_hand(runner: CliRunner) -> None:
+    out = _play(runner, "--players", "3", "--seed", "2", "--human", "red", answers=_random_answers(2))
+    seen = [line for line in out.splitlines() if " sees: " in line]
+    assert seen and all(line.strip().startswith("Red sees: ") for line in seen)
+
+
+def test_every_question_and_answer_of_random_games_reads_as_words(base_pack: Pack) -> None:
+    """Each decision kind and answer shape the engine produced has its own text, fully filled."""
+    terminal = TerminalAgent(Narrator(base_pack))
+    other_question = terminal.narrator.messages["ui.decision.other"].split("{")[0]
+    kinds: set[str] = set()
+    for seed in range(12):
+        game = new_game(base_pack, players=3 + seed % 4, seed=seed)
+        agents = {c: RandomAgent(seed=seed * 10 + i) for i, c in enumerate(game.players)}
+        while not game.over:
+            decision = game.decision
+            kinds.add(decision.kind)
+            for colour in decision.waiting:
+                question = terminal.question(decision.to_json(colour))
+                assert not question.startswith(other_question) and not placeholders(question), decision.kind
+                for action in decision.legal(colour):
+                    assert action_message(action)[0] != "ui.action.other", action
+                    assert not placeholders(terminal.label(action)), action
+                game.submit(colour, agents[colour].act(None, decision.legal(colour)))
+    assert len(kinds) > 15  # the games reached most kinds of decision
