@@ -217,7 +217,7 @@ def _move_one(game: Game, player: str) -> Steps:
     pending = {"kind": "move", "player": player, "character": mover, "location": target, "cancelled": False}
     yield from game.cancel_window("cancel_move", pending)
     if pending["cancelled"]:
-        game.place(mover, origin)
+        game.relocate(mover, origin)  # it leaves the destination: what lasted there ends
         game.note("move_cancelled", character=mover, location=origin)
         return
     yield from game.emit("character_moved", target, mover=mover)
