@@ -18,6 +18,7 @@ from coh_core.effects.registry import EVENTS
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Step, Trigger
 from coh_core.engine.runtime import EngineError, IllegalAction, NoOptions, Rt, Steps
+from coh_core.engine.views import PlayerView
 
 Action = tuple[Any, ...]
 PASS: Action = ("pass",)
@@ -115,9 +116,7 @@ class Game:
             self.history.append({c: list(a) for c, a in decision.answers.items()})
             self._resume(decision.answers)
 
-    def view(self, colour: str) -> Any:
-        from coh_core.engine.views import PlayerView
-
+    def view(self, colour: str) -> PlayerView:
         return PlayerView(self, colour)
 
     def digest(self) -> str:
@@ -354,17 +353,21 @@ class Game:
         found: list[Action] = []
         cards = self.rules.cards
         playable = sorted({kind for kind in self.state["hands"][colour] if cards[kind].window in windows})
+        powers = self.rules.powers
+        mine = [
+            c for c in self._living_by_player().get(colour, ()) if c in powers and powers[c].window in windows
+        ]
+        if not (playable or mine):
+            return found
         if playable:
             env = {**names, "me": colour}
             found.extend(("play", kind) for kind in playable if self._could(cards[kind], env, colour))
-        powers = self.rules.powers
         chars = self.state["characters"]
-        for character in self._living_by_player().get(colour, ()):
-            power = powers.get(character)
-            if power is None or power.window not in windows or not self._can_flip(character, exhaust=True):
+        for character in mine:
+            if not self._can_flip(character, exhaust=True):
                 continue
             env = {**names, "self": character, "here": chars[character]["at"], "me": colour}
-            if self._could(power, env, colour):
+            if self._could(powers[character], env, colour):
                 found.append(("power", character))
         return found
 
