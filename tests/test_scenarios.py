@@ -37,3 +37,119 @@ def test_an_illegal_scripted_answer_names_the_legal_ones(base_pack: Pack, tmp_pa
     [problem] = run_file(base_pack, broken, "broken.yaml").problems
     assert problem.code == "ACTION-ILLEGAL"
     assert "['winner', 'red']" in problem.message
+
+
+def _problems(base_pack: Pack, tmp_path: Path, text: str) -> list[tuple[str, int, str]]:
+    path = tmp_path / "scenario.yaml"
+    path.write_text(text)
+    return [(p.code, p.location.line, p.message) for p in run_file(base_pack, path, "scenario.yaml").problems]
+
+
+MOVING = """\
+name: red moves; blue and green have no movement card
+players: [red, blue, green]
+given:
+  turn: 1
+  phase: character_movement
+  characters:
+    red: {geek: bank, housewife: church}
+  movement: {red: hospital}
+then: {}
+"""
+
+
+def test_a_missing_movement_card_is_a_located_scenario_error(base_pack: Pack, tmp_path: Path) -> None:
+    [(code, line, message)] = _problems(base_pack, tmp_path, MOVING)
+    assert (code, line) == ("SCENARIO-MOVEMENT", 8)
+    assert "blue, green" in message
+
+
+def test_a_missing_movement_card_is_reported_without_any_movement_given(
+    base_pack: Pack, tmp_path: Path
+) -> None:
+    text = MOVING.replace("  movement: {red: hospital}\n", "").replace(
+        "phase: character_movement", "phase: invasion"
+    )
+    [(code, line, message)] = _problems(base_pack, tmp_path, text)
+    assert (code, line) == ("SCENARIO-MOVEMENT", 3)
+    assert "red, blue, green" in message
+
+
+def test_no_movement_card_is_needed_once_the_moves_are_over(base_pack: Pack, tmp_path: Path) -> None:
+    text = MOVING.replace("phase: character_movement", "phase: location_resolution")
+    assert _problems(base_pack, tmp_path, text) == []
+
+
+FOOD = """\
+name: food comes out of the face-down pile
+players: [red, blue, green]
+given:
+  phase: end
+  food: {red: [3, 0], blue: [1]}
+  food_face_up: [2, 3]
+then: {}
+"""
+
+
+def test_food_given_comes_out_of_the_pile(base_pack: Pack, tmp_path: Path) -> None:
+    checked = "then:\n  food_truck: {down: [1, 1, 1, 2, 2, 2, 2], up: [1, 2]}"  # 12 - 3 held - 2 up
+    text = FOOD.replace("[2, 3]", "[2, 1]").replace("then: {}", checked)
+    assert _problems(base_pack, tmp_path, text) == []
+
+
+def test_a_food_token_not_in_the_pile_is_a_located_scenario_error(base_pack: Pack, tmp_path: Path) -> None:
+    [(code, line, message)] = _problems(base_pack, tmp_path, FOOD)
+    assert (code, line) == ("SCENARIO-FOOD", 6)  # the second 3: the pack has only one
+    assert "value 3" in message
+
+
+SETUP = """\
+name: a start in the setup
+players: [red, blue, green]
+given:
+  phase: setup
+  step: action_cards
+then:
+  hand_sizes: {red: 7, blue: 7, green: 7}
+"""
+
+
+def test_a_scenario_can_start_at_a_setup_step(base_pack: Pack, tmp_path: Path) -> None:
+    assert _problems(base_pack, tmp_path, SETUP) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ("step: action_cards", "step: shuffle", 5),
+        ("phase: setup", "phase: breakfast", 4),
+        ("step: action_cards", "step: action_cards\n  turn: 1", 6),
+        ("step: action_cards", "step: action_cards\n  at: church", 6),
+    ],
+    ids=["unknown setup step", "unknown phase", "setup with a turn", "setup with a location"],
+)
+def test_a_wrong_start_is_a_located_scenario_error(
+    base_pack: Pack, tmp_path: Path, old: str, new: str, line: int
+) -> None:
+    [(code, found, _)] = _problems(base_pack, tmp_path, SETUP.replace(old, new))
+    assert (code, found) == ("SCENARIO-START", line)
+
+
+def test_an_end_start_can_skip_to_a_later_end_step(base_pack: Pack, tmp_path: Path) -> None:
+    text = """\
+name: scoring without paying antidotes first
+players: [red, blue, green]
+given:
+  phase: end
+  step: scoring
+  characters:
+    red: {housewife: church}
+then:
+  alive: {housewife: true}
+  result: {scores: {red: 4, blue: 0, green: 0}}
+"""
+    assert _problems(base_pack, tmp_path, text) == []
+    assert _problems(base_pack, tmp_path, text.replace("step: scoring", "step: antidotes"))[0][:2] == (
+        "SCENARIO-FAILED",
+        9,
+    )

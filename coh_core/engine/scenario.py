@@ -8,8 +8,9 @@ Every failed check is reported at its own line in the file.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -17,7 +18,9 @@ from typing import Any
 
 import jsonschema
 
+from coh_core.engine.compiler import walk_calls
 from coh_core.engine.game import Game, as_action
+from coh_core.engine.rules import Rules, Step
 from coh_core.engine.runtime import EngineError, IllegalAction
 from coh_core.engine.state import initial_state
 from coh_core.errors import Problem
@@ -26,6 +29,11 @@ from coh_core.packs.yamlsrc import YamlDoc, load_yaml
 from coh_core.resources import schema_path
 
 _LOCATION_FIELDS = ("zombies", "markers", "antidotes")
+SETUP = "setup"  # `given.phase` for a start inside the pack's setup steps
+END = "end"  # `given.phase` for a start at the end of the game
+# The procedures that fill and read the movement cards chosen this turn.
+_CHOOSES_MOVEMENT = "choose_movement_cards"
+_READS_MOVEMENT = "move_characters_in_turn_order"
 
 
 @dataclass
@@ -87,7 +95,9 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     given = data.get("given") or {}
     state = initial_state(rules, len(players), int(data.get("seed", 1)), players)
     _unknown_ids(pack, doc, state, given)
-    state["turn"] = int(given.get("turn", 1))
+    rules, start = _start(rules, doc, state, given)
+    if start is not None:
+        state["turn"] = int(given.get("turn", 1))
     state["first"] = given.get("first", players[0])
     state["leader"] = given.get("leader", state["first"])
     for location, side in (given.get("sides") or {}).items():
@@ -98,7 +108,7 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     for location, cards in (given.get("cards_at") or {}).items():
         state["locations"][location]["cards"] = list(cards)
     _characters(state, given.get("characters") or {})
-    for name in ("hands", "food", "antidotes_held"):
+    for name in ("hands", "antidotes_held"):
         for player, value in (given.get(name) or {}).items():
             target = "antidotes" if name == "antidotes_held" else name
             state[target][player] = list(value) if isinstance(value, list) else int(value)
@@ -108,16 +118,123 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     for name in ("movement", "known_invasions"):
         if name in given:
             state[name] = dict(given[name])
-    if "food_face_up" in given:
-        state["food_truck"]["up"] = list(given["food_face_up"])
+    _food(doc, state, given)
     _balance_reserve(state, rules.components)
-    start = {
-        "turn": state["turn"],
-        "phase": given.get("phase"),
-        "at": given.get("at"),
-        "step": given.get("step"),
-    }
+    _movement_needed(pack, doc, rules, state, start)
     return Game(rules, state, start)
+
+
+def _start(
+    rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]
+) -> tuple[Rules, dict[str, Any] | None]:
+    """Where the game starts: the rules to play (cut at the start step) and the start position.
+
+    `phase: setup` starts in the pack's setup steps (at `step`, or the first one); `phase: end`
+    at the end-of-game steps (at `step`, or the first one); any other phase is a phase of the
+    turn, started at `step` (its whole `do` runs) of location `at` in a per-location phase.
+    A start in the setup plays the game as from its beginning: no start position.
+    """
+    phase, step, at = given.get("phase"), given.get("step"), given.get("at")
+
+    def problem(key: str, message: str) -> EngineError:
+        return EngineError("SCENARIO-START", message, doc.location(("given", key)))
+
+    def cut(steps: tuple[Step, ...], group: str) -> tuple[Step, ...]:
+        ids = [s.id for s in steps]
+        if step is None:
+            return steps
+        if step not in ids:
+            raise problem("step", f"`{step}` is not a {group} step (known: {', '.join(ids)})")
+        return steps[ids.index(step) :]
+
+    if phase in (SETUP, END) and at is not None:
+        raise problem("at", f"`at` is for per-location phases of the turn, not `{phase}`")
+    if phase == SETUP:
+        if "turn" in given:
+            raise problem("turn", "the setup comes before turn 1: a setup start has no `turn`")
+        return dataclasses.replace(rules, setup_steps=cut(rules.setup_steps, SETUP)), None
+    start = {"turn": int(given.get("turn", 1)), "phase": phase, "at": at, "step": step}
+    if phase == END:
+        return dataclasses.replace(rules, end_steps=cut(rules.end_steps, END)), start
+    if phase is None:
+        if step is not None or at is not None:
+            raise problem("step" if step is not None else "at", "`step` and `at` need a `phase`")
+        return rules, start
+    found = next((p for p in rules.phases if p.id == phase), None)
+    if found is None:
+        known = ", ".join([SETUP, *(p.id for p in rules.phases), END])
+        raise problem("phase", f"`{phase}` is not a phase (known: {known})")
+    cut(found.steps, phase)
+    if at is not None and not found.per_location:
+        raise problem("at", f"`at` is for per-location phases; `{phase}` is not one")
+    if at is not None and at not in state["locations"]:
+        raise problem("at", f"unknown location `{at}`")
+    return rules, start
+
+
+def _food(doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """Food tokens given to players or lying face up come out of the face-down pile."""
+    pile = state["food_truck"]["down"]
+    wanted: list[tuple[tuple[str, ...], list[int], list[Any]]] = [
+        (("given", "food", player), state["food"][player], list(values))
+        for player, values in (given.get("food") or {}).items()
+    ]
+    wanted.append(
+        (("given", "food_face_up"), state["food_truck"]["up"], list(given.get("food_face_up") or []))
+    )
+    for path, target, values in wanted:
+        for index, value in enumerate(values):
+            if value not in pile:
+                left = ", ".join(str(v) for v in sorted(pile)) or "none"
+                raise EngineError(
+                    "SCENARIO-FOOD",
+                    f"no food token of value {value} is left in the face-down pile to give (left: {left})",
+                    doc.location((*path, index)),
+                )
+            pile.remove(value)
+            target.append(int(value))
+
+
+def _steps_of_turn(rules: Rules, start: dict[str, Any]) -> Iterator[Step]:
+    """The steps of the start turn from the start position on (per-location steps once)."""
+    phases = [p.id for p in rules.phases]
+    first = phases.index(start["phase"]) if start["phase"] is not None else 0
+    for phase in rules.phases[first:]:
+        steps = [s.id for s in phase.steps]
+        skip = phase.id == start["phase"] and start["step"] is not None
+        yield from phase.steps[steps.index(start["step"]) if skip else 0 :]
+
+
+def _calls(pack: Pack, step: Step) -> set[str]:
+    """The names of the procedures and verbs a step's `do` calls."""
+    slot = step.run.slot
+    return {name for c in pack.effects if slot is not None and c.slot is slot for name in walk_calls(c.tree)}
+
+
+def _movement_needed(
+    pack: Pack, doc: YamlDoc, rules: Rules, state: dict[str, Any], start: dict[str, Any] | None
+) -> None:
+    """A start after the movement cards are chosen and before the moves needs everyone's card."""
+    if start is None or start["phase"] in (None, END):
+        return
+    for step in _steps_of_turn(rules, start):
+        called = _calls(pack, step)
+        if _CHOOSES_MOVEMENT in called:
+            return
+        if _READS_MOVEMENT in called:
+            break
+    else:
+        return
+    movement = state["movement"]
+    missing = [p for p in state["players"] if p not in state["eliminated"] and p not in movement]
+    if missing:
+        raise EngineError(
+            "SCENARIO-MOVEMENT",
+            f"the character movement of turn {start['turn']} needs the movement card chosen by every"
+            f" player still in the game; `given.movement` has none for {', '.join(missing)}"
+            f" (e.g. movement: {{{missing[0]}: {state['order'][0]}}})",
+            doc.location(("given", "movement"), key=True),
+        )
 
 
 def _characters(state: dict[str, Any], given: dict[str, Any]) -> None:
@@ -149,28 +266,27 @@ def _balance_reserve(state: dict[str, Any], components: dict[str, Any]) -> None:
 
 def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
     locations = set(state["locations"])
+
+    def unknown(path: tuple[Any, ...], message: str) -> EngineError:
+        return EngineError("SCENARIO-REF", message, doc.location(("given", *path), key=True))
+
     for key in ("zombies", "markers", "antidotes", "sides", "cards_at"):
         for location in given.get(key) or {}:
             if location not in locations:
-                raise EngineError(
-                    "SCENARIO-REF",
-                    f"unknown location `{location}`",
-                    doc.location(("given", key, location), key=True),
-                )
-    for player, mine in (given.get("characters") or {}).items():
-        if player not in state["players"]:
+                raise unknown((key, location), f"unknown location `{location}`")
+    for key in ("characters", "hands", "food", "antidotes_held", "movement"):
+        for player in given.get(key) or {}:
+            if player not in state["players"]:
+                raise unknown((key, player), f"`{player}` is not at the table")
+    for player, card in (given.get("movement") or {}).items():
+        if card not in locations:
             raise EngineError(
-                "SCENARIO-REF",
-                f"`{player}` is not at the table",
-                doc.location(("given", "characters", player), key=True),
+                "SCENARIO-REF", f"unknown movement card `{card}`", doc.location(("given", "movement", player))
             )
+    for player, mine in (given.get("characters") or {}).items():
         for character in mine:
             if pack.entity(character) is None:
-                raise EngineError(
-                    "SCENARIO-REF",
-                    f"unknown character `{character}`",
-                    doc.location(("given", "characters", player, character), key=True),
-                )
+                raise unknown(("characters", player, character), f"unknown character `{character}`")
 
 
 # --- when ---------------------------------------------------------------------------------------
@@ -285,6 +401,16 @@ def _decision(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
     return shown == expected, shown
 
 
+def _food_truck(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
+    """The food pile, `down` and `up`: a list of values (compared sorted) or a number of tokens."""
+    truck = game.state["food_truck"]
+    actual = {
+        k: (len(truck[k]) if isinstance(v, int) else sorted(truck[k])) if k in truck else None
+        for k, v in expected.items()
+    }
+    return actual == {k: sorted(v) if isinstance(v, list) else v for k, v in expected.items()}, actual
+
+
 def _score(game: Game, expected: Any) -> tuple[bool, Any]:
     result = game.state["result"]
     actual = {k: result.get(k) for k in expected} if result else None
@@ -305,6 +431,7 @@ CHECKS: dict[str, Check] = {
     "hand_sizes": _per_player("hands", len),
     "antidotes_held": _per_player("antidotes"),
     "food": _per_player("food", sorted),
+    "food_truck": _food_truck,
     "first": _state_value("first"),
     "leader": _state_value("leader"),
     "eliminated": _state_value("eliminated"),
