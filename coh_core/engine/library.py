@@ -339,7 +339,11 @@ def take_first_player(rt: Rt, player: str) -> None:
     give_first_player(rt, player)
 
 
-@_impl("peek_invasion")
+def _check_peek(rt: Rt, n: int, player: str) -> None:
+    _need(n > 0 and bool(rt.game.state["invasion_deck"]))
+
+
+@_impl("peek_invasion", check=_check_peek)
 def peek_invasion(rt: Rt, n: int, player: str) -> None:
     cards = rt.game.state["invasion_deck"][:n]
     if not cards:
