@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from coh_core.errors import CohError, ContentError, Problem, UsageError
+from coh_core.narrative import Narrator, Verbatim
 from coh_core.packs import ValidationReport, load_pack_checked, validate_paths
 from coh_core.packs.listing import LIST_KINDS, list_rows, show_entity
 from coh_core.packs.model import Pack
@@ -72,6 +73,35 @@ _pack_option = click.option(
 )
 
 
+_lang_option = click.option(
+    "--lang",
+    "lang",
+    default=None,
+    metavar="LANG",
+    help="Language of the output: en, es, it, fr, or a regional one such as fr-CA"
+    " (default: $COH_LANG, else the system's language, else English).",
+)
+
+
+def _locale(pack: Pack, lang: str | None) -> str:
+    """The language to speak: `--lang` as asked (it must exist), else the default (falls back)."""
+    from coh_core.i18n import SOURCE_LOCALE, default_locale, fallback_chain, normalize_locale
+
+    if lang is None:
+        return default_locale()
+    locale = normalize_locale(lang)
+    if locale is None:
+        raise UsageError(f"`{lang}` is not a language code such as en, fr or pt-BR", code="I18N-LANG")
+    if locale != SOURCE_LOCALE and not any(step in pack.text for step in fallback_chain(locale)[:-1]):
+        known = ", ".join(pack.locales())
+        raise UsageError(f"pack `{pack.id}` has no text in `{locale}` (it has {known})", code="I18N-LANG")
+    return locale
+
+
+def _narrator(pack: Pack, lang: str | None) -> Narrator:
+    return Narrator(pack, _locale(pack, lang))
+
+
 class _Group(click.Group):
     """Turns any CohError escaping a command into a located message and exit code 2."""
 
@@ -91,7 +121,8 @@ def main() -> None:
 @main.command()
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @_format_option
-def validate(paths: tuple[Path, ...], fmt: str) -> None:
+@_lang_option
+def validate(paths: tuple[Path, ...], fmt: str, lang: str | None) -> None:
     """Check content packs: schema, effects, references, counts, text.
 
     PATHS are pack directories, manifests, files inside a pack, or folders of packs;
@@ -107,18 +138,43 @@ def validate(paths: tuple[Path, ...], fmt: str) -> None:
         click.echo(json.dumps(_report_json(report), indent=2))
     else:
         _print_problems(report.problems)
-        click.echo(_summary(report))
+        click.echo(_summary(report, _ui_narrator(lang)))
     sys.exit(EXIT_OK if report.ok else EXIT_PROBLEMS)
 
 
-def _summary(report: ValidationReport) -> str:
-    counts = (
-        f"{len(report.packs)} pack(s), {report.entities} entities, {report.effects} effects, "
-        f"{report.files} files"
+def _ui_narrator(lang: str | None) -> Narrator | None:
+    """The command line's own words: the built-in pack's text (None if its manifest is unusable)."""
+    from coh_core.packs.loader import load_pack
+    from coh_core.resources import content_root
+
+    builtin, _ = load_pack(content_root() / "base")
+    return _narrator(builtin, lang) if builtin is not None else None
+
+
+def _summary(report: ValidationReport, narrator: Narrator | None) -> str:
+    if narrator is None:  # the built-in text itself is unreadable: bare figures
+        return json.dumps(_report_json(report) | {"problems": len(report.problems)})
+
+    def count(name: str, value: int) -> str:
+        return narrator.ui(f"ui.validate.count.{name}", count=value)
+
+    counts = Verbatim(
+        ", ".join(
+            count(name, value)
+            for name, value in (
+                ("packs", len(report.packs)),
+                ("entities", report.entities),
+                ("effects", report.effects),
+                ("files", report.files),
+            )
+        )
     )
     if report.ok:
-        return f"{_style('ok', fg='green', bold=True)}: {counts}"
-    return f"{_style(f'{len(report.problems)} problem(s)', fg='red', bold=True)} in {counts}"
+        ok = narrator.ui("ui.validate.ok", counts=counts)
+        head, _, rest = ok.partition(":")
+        return f"{_style(head, fg='green', bold=True)}:{rest}" if rest else ok
+    problems = _style(count("problems", len(report.problems)), fg="red", bold=True)
+    return narrator.ui("ui.validate.problems", problems=Verbatim(problems), counts=counts)
 
 
 def _report_json(report: ValidationReport) -> dict[str, Any]:
@@ -136,10 +192,11 @@ def _report_json(report: ValidationReport) -> dict[str, Any]:
 @click.argument("kind", type=click.Choice(LIST_KINDS))
 @_format_option
 @_pack_option
-def list_command(kind: str, fmt: str, pack: Path | None) -> None:
+@_lang_option
+def list_command(kind: str, fmt: str, pack: Path | None, lang: str | None) -> None:
     """List the characters, actions, locations or invasions of a pack."""
     loaded = _load_pack(pack)
-    head, rows, records, footer = list_rows(loaded, kind)
+    head, rows, records, footer = list_rows(loaded, kind, _narrator(loaded, lang))
     if fmt == "json":
         click.echo(json.dumps(records, indent=2, ensure_ascii=False))
         return
@@ -162,10 +219,11 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 @click.argument("entity_id")
 @_format_option
 @_pack_option
-def show(entity_id: str, fmt: str, pack: Path | None) -> None:
+@_lang_option
+def show(entity_id: str, fmt: str, pack: Path | None, lang: str | None) -> None:
     """Show one character, action card, location, invasion card or colour."""
     loaded = _load_pack(pack)
-    found = show_entity(loaded, entity_id)
+    found = show_entity(loaded, entity_id, _narrator(loaded, lang))
     if found is None:
         from coh_core.effects.checker import suggest
 
@@ -176,6 +234,99 @@ def show(entity_id: str, fmt: str, pack: Path | None) -> None:
         )
     text, record = found
     click.echo(json.dumps(record, indent=2, ensure_ascii=False) if fmt == "json" else text)
+
+
+@main.group()
+def i18n() -> None:
+    """Translations: check them against the English, start or refresh one, mark entries current."""
+
+
+@i18n.command(name="check")
+@click.option("--lang", "langs", multiple=True, metavar="LANG", help="Check only this language (repeatable).")
+@_format_option
+@_pack_option
+def i18n_check(langs: tuple[str, ...], fmt: str, pack: Path | None) -> None:
+    """Per language: missing, extra, stale and placeholder problems, and coverage; exit 1 on any."""
+    from coh_core.packs.i18n_check import check_translations, translated_locales
+
+    loaded = _load_pack(pack)
+    locales = [_locale(loaded, lang) for lang in langs] or translated_locales(loaded)
+    absent = [loc for loc in locales if loc not in loaded.text]
+    if absent:
+        raise UsageError(f"pack `{loaded.id}` has no {absent[0]} text file", code="I18N-LANG")
+    reports = check_translations(loaded, locales)
+    ok = all(r.ok for r in reports)
+    if fmt == "json":
+        click.echo(json.dumps({"ok": ok, "locales": [r.to_json() for r in reports]}, indent=2))
+    else:
+        for report in reports:
+            _print_problems(report.problems)
+        for report in reports:
+            click.echo(_i18n_line(report))
+        if not reports:
+            click.echo(f"pack `{loaded.id}` has no translations yet: `coh i18n template LANG` starts one")
+    sys.exit(EXIT_OK if ok else EXIT_PROBLEMS)
+
+
+def _i18n_line(report: Any) -> str:
+    counts: dict[str, int] = {}
+    for problem in report.problems:
+        counts[problem.code] = counts.get(problem.code, 0) + 1
+    found = ", ".join(f"{n} {code.removeprefix('I18N-').lower()}" for code, n in sorted(counts.items()))
+    state = _style("ok", fg="green", bold=True) if report.ok else _style(found, fg="red", bold=True)
+    fallback = " (the rest from its language)" if report.complete_by_fallback else ""
+    return (
+        f"{report.locale:<6} {report.file}  {report.coverage:5.1f}% translated"
+        f" ({report.translated}/{report.total}){fallback}  {state}"
+    )
+
+
+@i18n.command(name="template")
+@click.argument("lang")
+@click.option(
+    "--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout."
+)
+@_pack_option
+def i18n_template(lang: str, output: Path | None, pack: Path | None) -> None:
+    """A text file for LANG: its current entries kept, English (to translate) for the others."""
+    from coh_core.i18n import SOURCE_LOCALE, normalize_locale
+    from coh_core.packs.i18n_files import template
+
+    loaded = _load_pack(pack)
+    locale = normalize_locale(lang)
+    if locale is None or locale == SOURCE_LOCALE:
+        raise UsageError(f"`{lang}` is not a language to translate into", code="I18N-LANG")
+    text = template(loaded, locale)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {output}: {exc.strerror}", code="IO-WRITE") from None
+
+
+@i18n.command(name="stamp")
+@click.argument("lang")
+@click.argument("keys", nargs=-1)
+@click.option("--all-stale", is_flag=True, help="Every stale entry (after revising them all).")
+@_pack_option
+def i18n_stamp(lang: str, keys: tuple[str, ...], all_stale: bool, pack: Path | None) -> None:
+    """Record that the LANG entries KEYS now translate the current English (after revising them)."""
+    from coh_core.packs.i18n_check import check_locale
+    from coh_core.packs.i18n_files import stamp
+
+    loaded = _load_pack(pack)
+    locale = _locale(loaded, lang)
+    chosen = list(keys)
+    if all_stale:
+        chosen += [
+            p.message.split("`")[1] for p in check_locale(loaded, locale).problems if p.code == "I18N-STALE"
+        ]
+    if not chosen:
+        raise UsageError("name the entries to stamp, or pass --all-stale", code="USAGE-ARGS")
+    changed = stamp(loaded, locale, list(dict.fromkeys(chosen)))
+    click.echo(f"{len(changed)} entr{'y' if len(changed) == 1 else 'ies'} stamped in {locale}")
 
 
 @main.group()
@@ -274,6 +425,7 @@ def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
 )
 @_format_option
 @_pack_option
+@_lang_option
 def play(
     players: int,
     seed: int,
@@ -282,15 +434,15 @@ def play(
     log_path: Path | None,
     fmt: str,
     pack: Path | None,
+    lang: str | None,
 ) -> None:
     """Play a full game: bots (and humans) at the table, a narrative, then the scoreboard."""
     from coh_core.agents.runner import play_out
     from coh_core.engine import EngineError, new_game
     from coh_core.engine.record import write_record
-    from coh_core.narrative import Narrator
 
     loaded = _load_pack(pack)
-    narrator = Narrator(loaded)
+    narrator = _narrator(loaded, lang)
     try:
         game = new_game(loaded, players=players, seed=seed)
     except EngineError as exc:

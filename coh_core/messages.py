@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from coh_core.effects.registry import ENUMS, TRAITS
+from coh_core.effects.registry import ENUMS, TRAITS, WINDOWS
+from coh_core.i18n import DEFAULT_PLURAL_PARAM
 
 # Log entries written by the engine with `game.note(key, **params)`: key -> placeholders.
 # A message may leave out a parameter the entry carries, never use one it lacks.
@@ -215,6 +216,62 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.phase.end": (),  # a food token taken without seeing it
 }
 
+# `coh list`, `coh show` and the `coh validate` summary.
+_COLUMNS = (
+    "id", "name", "rested", "exhausted", "when", "disadvantage", "count", "symbols", "slot",
+    "sides", "hour", "zombies", "moves", "airdrops", "leader", "provenance",
+)  # fmt: skip
+CLI_MESSAGES: dict[str, tuple[str, ...]] = {
+    **{f"ui.column.{name}": () for name in _COLUMNS},
+    "ui.yes": (),
+    "ui.list.footer.actions": ("kinds", "count"),
+    "ui.list.footer.characters": ("count",),
+    "ui.list.footer.locations": ("count",),
+    "ui.list.footer.invasions": ("count",),
+    **{f"ui.window.{name}": () for name in WINDOWS},
+    **{f"ui.slot.{name}": () for name in ("tower", "corner", "centre")},
+    "ui.symbol.explosion": (),
+    **{f"ui.provenance.{name}": () for name in ("printed", "invented", "rulebook_example")},
+    **{f"ui.kind.{name}": () for name in ("character", "action", "location", "invasion", "colour")},
+    "ui.show.header": ("name", "kind", "id", "file"),
+    "ui.show.value": ("rested", "exhausted"),
+    "ui.show.power": ("window", "text"),
+    "ui.show.disadvantage": ("text",),
+    "ui.show.traits": ("traits",),
+    "ui.show.cards": ("count", "window"),
+    "ui.show.symbols": ("symbols",),
+    "ui.show.slot": ("slot",),
+    "ui.show.side": ("name", "side", "facts"),
+    "ui.show.side.effect": ("text",),
+    "ui.show.side.special": ("text",),
+    "ui.show.side.attack": ("text",),
+    "ui.show.hour": ("hour", "provenance"),
+    "ui.show.zombies": ("last", "zombies"),
+    "ui.show.moves": ("moves",),
+    "ui.show.airdrops": ("airdrops",),
+    "ui.show.leader": ("count",),
+    "ui.show.trigger": ("event",),
+    "ui.show.trigger.after_action": ("event",),
+    "ui.fact.capacity": ("count",),
+    "ui.fact.no_limit": (),
+    "ui.fact.explosion_target": (),
+    "ui.fact.closed": (),
+    "ui.fact.locked": (),
+    "ui.fact.state_of": ("sides",),
+    "ui.fact.leader_attack": (),
+    "ui.side.state_of": ("sides",),
+    "ui.airdrop": ("location", "items"),
+    "ui.airdrop.antidotes": ("count",),
+    "ui.airdrop.cards": ("count",),
+    "ui.hour": ("hour",),
+    "ui.validate.ok": ("counts",),
+    "ui.validate.problems": ("problems", "counts"),
+    **{
+        f"ui.validate.count.{name}": ("count",)
+        for name in ("packs", "entities", "effects", "files", "problems")
+    },
+}
+
 # A placeholder is anything between single braces; the check reports odd ones like `{ x }`.
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
@@ -233,7 +290,17 @@ TEXT_KEYS: dict[str, tuple[str, ...]] = {
     **DECISION_MESSAGES,
     **ACTION_MESSAGES,
     **TABLE_MESSAGES,
+    **CLI_MESSAGES,
 }
+
+
+# Plural texts pick their form by the number in `count`, or in the parameter named here.
+PLURAL_PARAMS: dict[str, str] = {"log.trait_set.votes": "value"}
+
+
+def plural_param(key: str) -> str:
+    """The parameter whose number picks the plural form of the text `key`."""
+    return PLURAL_PARAMS.get(key, DEFAULT_PLURAL_PARAM)
 
 
 def placeholders(text: str) -> list[str]:

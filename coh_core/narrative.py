@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from coh_core.messages import LOG_VARIANTS, fill, log_key
+from coh_core.i18n import SOURCE_LOCALE, Text, fallback_chain, pick_form
+from coh_core.messages import LOG_VARIANTS, fill, log_key, plural_param
 from coh_core.packs.model import Pack
 
 Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
@@ -29,10 +30,12 @@ class Verbatim(str):
 class Narrator:
     """Renders log entries and UI strings from a pack's text (English fills any gaps)."""
 
-    def __init__(self, pack: Pack, locale: str = "en") -> None:
+    def __init__(self, pack: Pack, locale: str = SOURCE_LOCALE) -> None:
         self.pack = pack
         self.locale = locale
-        self.messages: dict[str, str] = {**pack.messages("en"), **pack.messages(locale)}
+        self.messages: dict[str, Text] = {}
+        for step in reversed(fallback_chain(locale)):  # English first, the most specific last
+            self.messages.update({k: v for k, v in pack.messages(step).items() if _usable(v)})
 
     def lines(self, entries: Iterable[Mapping[str, Any]]) -> list[str]:
         return [self.line(entry) for entry in entries]
@@ -62,14 +65,14 @@ class Narrator:
 
     def has(self, key: str) -> bool:
         """Whether the pack has a text for this key (false means `text` falls back)."""
-        return isinstance(self.messages.get(key), str)
+        return key in self.messages
 
     def text(self, key: str, params: Mapping[str, Any]) -> str:
         """The message `key` with its parameters rendered, or `[key] name=value ...`."""
         values = {str(name): self.render(str(name), value, params) for name, value in params.items()}
         template = self.messages.get(key)
-        if isinstance(template, str):
-            return fill(template, values)
+        if template is not None:
+            return fill(pick_form(template, self.locale, params.get(plural_param(key))), values)
         shown = " ".join(f"{name}={value}" for name, value in values.items())
         return f"[{key}] {shown}" if shown else f"[{key}]"
 
@@ -100,9 +103,16 @@ class Narrator:
     def part(self, key: str, **values: str) -> str:
         """A piece of a message (`log.part.*`, `log.item.*`); plain values when the pack lacks it."""
         template = self.messages.get(log_key(key))
-        if isinstance(template, str):
-            return fill(template, values)
+        if template is not None:
+            return fill(pick_form(template, self.locale, None), values)
         return " ".join(values.values()) or key
+
+
+def _usable(text: Any) -> bool:
+    """A text worth showing: a non-empty string, or plural forms with a non-empty `other`."""
+    if isinstance(text, str):
+        return bool(text)
+    return isinstance(text, dict) and isinstance(text.get("other"), str) and bool(text["other"])
 
 
 # -- renderers: (narrator, value, all params of the entry) -> text ------------------------------

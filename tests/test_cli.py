@@ -14,7 +14,7 @@ def test_validate_builtin_content_is_clean(runner: CliRunner) -> None:
     result = runner.invoke(main, ["validate"])
     assert result.exit_code == 0, result.output
     summary = result.output.strip().splitlines()[-1]
-    assert summary.startswith("ok: 1 pack(s), ")
+    assert summary.startswith("ok: 1 pack, ")
     assert "entities" in summary and "effects" in summary and "files" in summary
 
 
@@ -122,7 +122,7 @@ def test_validate_accepts_a_file_inside_a_pack(runner: CliRunner) -> None:
 
     result = runner.invoke(main, ["validate", str(content_root() / "base" / "characters.yaml")])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("ok: 1 pack(s)")
+    assert result.output.startswith("ok: 1 pack, ")
 
 
 def test_validate_accepts_a_folder_of_packs(runner: CliRunner) -> None:

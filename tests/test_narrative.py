@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from coh_core.cli import main
 from coh_core.engine import RandomAgent, new_game
+from coh_core.i18n import text_forms
 from coh_core.messages import LOG_MESSAGES, TEXT_KEYS, UI_MESSAGES, log_key, placeholders
 from coh_core.narrative import Narrator
 from coh_core.packs.model import Pack
@@ -94,7 +95,8 @@ def test_english_messages_use_exactly_the_declared_placeholders(base_pack: Pack)
     english = base_pack.messages("en")
     for key, declared in TEXT_KEYS.items():
         assert key in english, key
-        assert sorted(set(placeholders(english[key]))) == sorted(declared), key
+        used = {name for form in text_forms(english[key]) for name in placeholders(form)}
+        assert sorted(used) == sorted(declared), key
 
 
 def test_ui_keys_are_namespaced() -> None:
@@ -118,8 +120,10 @@ GOLDEN = [
     (_entry("turn_start", turn=3), "-- Turn 3 --"),
     (
         _entry("zombies_moved", count=2, origin="water_tower", location="church"),
-        "Zombies moving from Water Tower to Church: 2.",
+        "2 zombies move from Water Tower to Church.",
     ),
+    (_entry("zombies_killed", count=1, location="bank"), "1 zombie is killed at Bank."),
+    (_entry("zombies_killed", count=0, location="bank"), "0 zombies are killed at Bank."),
     (
         _entry("character_died", character="granny", player="blue", location="crossroads"),
         "The Granny (Blue) dies at Crossroads.",

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from coh_core.i18n import text_forms
 from coh_core.messages import action_message, placeholders
 from coh_core.narrative import Narrator, Verbatim
 
@@ -99,9 +100,9 @@ class TerminalAgent:
             click.echo(f"  {line}")
 
 
-def _fills(template: str, prompt: Mapping[str, Any]) -> bool:
+def _fills(text: Any, prompt: Mapping[str, Any]) -> bool:
     """Whether the prompt has a value for every placeholder of the message."""
-    return all(name in prompt for name in placeholders(template))
+    return all(name in prompt for form in text_forms(text) for name in placeholders(form))
 
 
 def _food(values: list[Any]) -> str:

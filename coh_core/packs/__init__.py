@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from coh_core.errors import ContentError, Problem
+from coh_core.i18n import SOURCE_LOCALE
 from coh_core.packs.checks import semantic_problems
 from coh_core.packs.effects_index import compile_effects
 from coh_core.packs.loader import find_pack_roots, load_pack
@@ -60,10 +61,18 @@ def validate_paths(paths: Iterable[Path]) -> ValidationReport:
 
 
 def load_pack_checked(root: Path | None = None) -> Pack:
-    """The pack at `root` (the built-in base pack by default); ContentError if it has problems."""
+    """The pack at `root` (the built-in base pack by default); ContentError if it has problems.
+
+    Problems of a translation do not stop the pack from loading: a stale or unfinished
+    language falls back to English where it must, and `coh validate` still reports them.
+    """
     pack, problems = check_pack(root or content_root() / "base")
-    if problems or pack is None:
+    if pack is None:
         raise ContentError(problems)
+    translations = {doc.path for locale, doc in pack.text.items() if locale != SOURCE_LOCALE}
+    blocking = [p for p in problems if p.location.file not in translations]
+    if blocking:
+        raise ContentError(blocking)
     return pack
 
 

@@ -13,7 +13,9 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.errors import Problem
-from coh_core.messages import TEXT_KEYS, placeholders
+from coh_core.i18n import SOURCE_LOCALE, plural_categories, text_forms
+from coh_core.messages import TEXT_KEYS, placeholders, plural_param
+from coh_core.packs.i18n_check import check_translations
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -516,14 +518,21 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
     yield from _check_placeholders(english, messages)
 
 
-def _check_placeholders(english: YamlDoc, messages: dict[str, str]) -> Iterator[Problem]:
-    """Engine and UI messages use exactly the placeholders coh_core.messages declares."""
+def _check_placeholders(english: YamlDoc, messages: dict[str, Any]) -> Iterator[Problem]:
+    """Engine and UI messages use exactly the placeholders coh_core.messages declares.
+
+    A text with plural forms must depend on a number, and any one form may leave it out
+    ("one zombie"); the forms together use every placeholder.
+    """
     for key, text in messages.items():
-        if key not in TEXT_KEYS or not isinstance(text, str):
+        yield from _check_english_plural(english, key, text)
+        if key not in TEXT_KEYS or not english.is_valid(("messages", key)):
             continue
-        wanted, used = TEXT_KEYS[key], placeholders(text)
+        wanted = TEXT_KEYS[key]
+        used = [name for form in text_forms(text) for name in placeholders(form)]
+        optional = {plural_param(key)} if isinstance(text, dict) else set()
         unknown = sorted(set(used) - set(wanted))
-        lacking = [name for name in wanted if name not in used]
+        lacking = [name for name in wanted if name not in used and name not in optional]
         if not (unknown or lacking):
             continue
         faults = []
@@ -538,6 +547,46 @@ def _check_placeholders(english: YamlDoc, messages: dict[str, str]) -> Iterator[
             f"text `{key}` must use {allowed}, but {' and '.join(faults)}{hint}",
             english.location(("messages", key)),
         )
+
+
+def _check_english_plural(english: YamlDoc, key: str, text: Any) -> Iterator[Problem]:
+    if not isinstance(text, dict) or not english.is_valid(("messages", key)):
+        return
+    allowed = plural_categories(SOURCE_LOCALE)
+    for category in text:
+        if category not in allowed:
+            yield Problem(
+                "I18N-PLURAL",
+                f"`{key}`: English has no plural form `{category}` (it has {', '.join(sorted(allowed))})",
+                english.location(("messages", key, category), key=True),
+            )
+    number = plural_param(key)
+    if key in TEXT_KEYS and number not in TEXT_KEYS[key]:
+        yield Problem(
+            "I18N-PLURAL",
+            f"`{key}` has plural forms but no number to pick one by (no {{{number}}})",
+            english.location(("messages", key), key=True),
+        )
+
+
+def _check_translations(pack: Pack) -> Iterator[Problem]:
+    """Every other language against the English (see coh_core.packs.i18n_check).
+
+    Missing entries are summed up in one problem per language (`coh i18n check` lists them
+    one by one); everything else wrong in a translation is reported where it is.
+    """
+    if SOURCE_LOCALE not in pack.text:
+        return
+    for report in check_translations(pack):
+        missing = [p for p in report.problems if p.code == "I18N-MISSING"]
+        yield from (p for p in report.problems if p.code != "I18N-MISSING")
+        if missing:
+            yield Problem(
+                "I18N-MISSING",
+                f"{len(missing)} of {report.total} English texts have no {report.locale} text yet"
+                f" ({report.coverage:.0f}% translated); `coh i18n check --lang {report.locale}` lists them",
+                pack.text[report.locale].location(("messages",), key=True),
+            )
 
 
 def _braced(names: Iterable[str]) -> str:
@@ -564,4 +613,5 @@ _PACK_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_setup,
     _check_invasions,
     _check_text,
+    _check_translations,
 ]

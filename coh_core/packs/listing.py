@@ -1,4 +1,8 @@
-"""Rows for `coh list` and the page for `coh show`, built from a loaded pack."""
+"""Rows for `coh list` and the page for `coh show`, built from a loaded pack, in one language.
+
+Every word comes from the pack's text through a `Narrator` (`ui.column.*`, `ui.show.*`...);
+ids and effect code are shown as they are written.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,7 @@ from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.printer import format_effect, format_expr
+from coh_core.narrative import Narrator, Verbatim
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 
 LIST_KINDS = ("characters", "actions", "locations", "invasions")
@@ -19,41 +24,51 @@ _KIND_OF = {
 Rows = list[list[str]]
 
 
-def _text(pack: Pack, key: str) -> str:
-    return pack.messages("en").get(key, "")
+def ui(narrator: Narrator, key: str, **params: Any) -> str:
+    """A `ui.` text; string parameters are shown as they are (already in words, or ids)."""
+    return narrator.ui(key, **{k: Verbatim(v) if isinstance(v, str) else v for k, v in params.items()})
 
 
-def _name(pack: Pack, entity: Entity) -> str:
-    return _text(pack, f"{entity.kind}.{entity.id}.name") or entity.id
+def _name(narrator: Narrator, entity: Entity) -> str:
+    return narrator.name(entity.kind, entity.id)
 
 
-def list_rows(pack: Pack, kind: str) -> tuple[list[str], Rows, list[dict[str, Any]], str]:
+def _head(narrator: Narrator, *columns: str) -> list[str]:
+    return [narrator.ui(f"ui.column.{c}") for c in columns]
+
+
+def list_rows(
+    pack: Pack, kind: str, narrator: Narrator | None = None
+) -> tuple[list[str], Rows, list[dict[str, Any]], str]:
     """Table head, rows, JSON records and a footer line for one kind of entity."""
+    narrator = narrator or Narrator(pack)
     entities = pack.entities_of(_KIND_OF[kind])
-    records = [_record(pack, e) for e in entities]
+    records = [_record(narrator, e) for e in entities]
     builder = {
         "characters": _character_rows,
         "actions": _action_rows,
         "locations": _location_rows,
         "invasions": _invasion_rows,
     }[kind]
-    head, rows = builder(records)
-    return head, rows, records, _footer(kind, records)
+    head, rows = builder(narrator, records)
+    return head, rows, records, _footer(narrator, kind, records)
 
 
-def _footer(kind: str, records: list[dict[str, Any]]) -> str:
+def _footer(narrator: Narrator, kind: str, records: list[dict[str, Any]]) -> str:
     if kind == "actions":
-        return f"{len(records)} kinds, {sum(r['count'] for r in records)} cards"
-    return f"{len(records)} {kind}"
+        return ui(
+            narrator, "ui.list.footer.actions", kinds=len(records), count=sum(r["count"] for r in records)
+        )
+    return ui(narrator, f"ui.list.footer.{kind}", count=len(records))
 
 
-def _record(pack: Pack, entity: Entity) -> dict[str, Any]:
-    """The entity's data plus its English text, ready for JSON."""
-    record: dict[str, Any] = {"id": entity.id, "kind": entity.kind, "name": _name(pack, entity)}
+def _record(narrator: Narrator, entity: Entity) -> dict[str, Any]:
+    """The entity's data plus its text in the narrator's language, ready for JSON."""
+    record: dict[str, Any] = {"id": entity.id, "kind": entity.kind, "name": _name(narrator, entity)}
     prefix = f"{entity.kind}.{entity.id}."
     texts = {
-        k[len(prefix) :]: v
-        for k, v in pack.messages("en").items()
+        k[len(prefix) :]: narrator.text(k, {})
+        for k in narrator.messages
         if k.startswith(prefix) and k != prefix + "name"
     }
     record.update({k: v for k, v in entity.data.items() if k != "id"})
@@ -62,73 +77,97 @@ def _record(pack: Pack, entity: Entity) -> dict[str, Any]:
     return record
 
 
-def _character_rows(records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
-    head = ["ID", "NAME", "RESTED", "EXHAUSTED", "WHEN", "DISADVANTAGE"]
+def _window(narrator: Narrator, window: str | None) -> str:
+    return narrator.ui(f"ui.window.{window or 'anytime'}")
+
+
+def _character_rows(narrator: Narrator, records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
+    head = _head(narrator, "id", "name", "rested", "exhausted", "when", "disadvantage")
+    yes = narrator.ui("ui.yes")
     rows = [
         [
             r["id"],
             r["name"],
             str(r["rested"]),
             str(r["exhausted"]),
-            r["power"].get("window", "anytime"),
-            "yes" if r.get("traits") or r.get("triggers") else "",
+            _window(narrator, r["power"].get("window")),
+            yes if r.get("traits") or r.get("triggers") else "",
         ]
         for r in records
     ]
     return head, rows
 
 
-def _action_rows(records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
-    head = ["ID", "NAME", "COUNT", "WHEN", "SYMBOLS"]
+def _action_rows(narrator: Narrator, records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
+    head = _head(narrator, "id", "name", "count", "when", "symbols")
     rows = [
         [
             r["id"],
             r["name"],
             str(r["count"]),
-            r.get("window", "anytime"),
-            ", ".join(r.get("symbols", [])),
+            _window(narrator, r.get("window")),
+            ", ".join(narrator.ui(f"ui.symbol.{s}") for s in r.get("symbols", [])),
         ]
         for r in records
     ]
     return head, rows
 
 
-def _side_summary(side: dict[str, Any]) -> str:
-    label = str(side["side"])
+def _side_summary(narrator: Narrator, location: str, side: dict[str, Any]) -> str:
+    label = _side_name(narrator, location, str(side["side"]))
     if side.get("state_of"):
-        label += f" (from {'/'.join(side['state_of'])})"
-    return f"{label}: {side['capacity']}"
+        sides = "/".join(_side_name(narrator, location, s) for s in side["state_of"])
+        label += " " + ui(narrator, "ui.side.state_of", sides=sides)
+    return f"{label}: {_capacity(narrator, side)}"
 
 
-def _location_rows(records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
-    head = ["ID", "NAME", "SLOT", "SIDES AND STATES (capacity)"]
-    rows = [[r["id"], r["name"], r["slot"], "; ".join(_side_summary(s) for s in r["sides"])] for r in records]
+def _side_name(narrator: Narrator, location: str, side: str) -> str:
+    found = narrator.messages.get(f"location.{location}.{side}.name")
+    return found if isinstance(found, str) else side
+
+
+def _capacity(narrator: Narrator, side: dict[str, Any]) -> str:
+    capacity = side.get("capacity")
+    return str(capacity) if isinstance(capacity, int) else narrator.ui("ui.fact.no_limit")
+
+
+def _location_rows(narrator: Narrator, records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
+    head = _head(narrator, "id", "name", "slot", "sides")
+    rows = [
+        [
+            r["id"],
+            r["name"],
+            narrator.ui(f"ui.slot.{r['slot']}"),
+            "; ".join(_side_summary(narrator, r["id"], s) for s in r["sides"]),
+        ]
+        for r in records
+    ]
     return head, rows
 
 
-def _invasion_rows(records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
-    head = ["ID", "HOUR", "ZOMBIES", "MOVES", "AIRDROPS", "LEADER", "PROVENANCE"]
+def _invasion_rows(narrator: Narrator, records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
+    head = _head(narrator, "id", "hour", "zombies", "moves", "airdrops", "leader", "provenance")
     rows = []
     for r in records:
         moves = ", ".join(f"{m['from']}->{m['to']}" for m in r.get("moves", []))
-        drops = ", ".join(_airdrop(d) for d in r.get("airdrops", []))
+        drops = ", ".join(_airdrop(narrator, d) for d in r.get("airdrops", []))
         rows.append(
             [
                 r["id"],
-                f"{r['hour']}:00",
+                ui(narrator, "ui.hour", hour=r["hour"]),
                 " ".join(map(str, r["zombies"])),
                 moves,
                 drops,
                 str(r.get("leader", "")),
-                r["provenance"],
+                narrator.ui(f"ui.provenance.{r['provenance']}"),
             ]
         )
     return head, rows
 
 
-def _airdrop(drop: dict[str, Any]) -> str:
-    parts = [f"{drop[k]} {k}" for k in ("antidotes", "cards") if drop.get(k)]
-    return f"{drop['at']}: {' + '.join(parts)}"
+def _airdrop(narrator: Narrator, drop: dict[str, Any]) -> str:
+    parts = [ui(narrator, f"ui.airdrop.{k}", count=drop[k]) for k in ("antidotes", "cards") if drop.get(k)]
+    return ui(narrator, "ui.airdrop", location=str(drop["at"]), items=" + ".join(parts))
 
 
 # -- show --------------------------------------------------------------------------------
@@ -136,20 +175,26 @@ def _airdrop(drop: dict[str, Any]) -> str:
 Lines = list[str]
 
 
-def show_entity(pack: Pack, entity_id: str) -> tuple[str, dict[str, Any]] | None:
+def show_entity(
+    pack: Pack, entity_id: str, narrator: Narrator | None = None
+) -> tuple[str, dict[str, Any]] | None:
     """The page `coh show` prints, and the matching JSON record, for one entity."""
+    narrator = narrator or Narrator(pack)
     entity = pack.entity(entity_id)
     if entity is None:
         return None
     compiled = {c.slot.path: c for c in pack.effects if c.slot.doc is entity.doc}
-    record = _record(pack, entity)
+    record = _record(narrator, entity)
     record["effects"] = {
         _label(entity, c): _pretty(c)
         for path, c in compiled.items()
         if path[: len(entity.path)] == entity.path
     }
-    page = _Page(pack, entity, compiled)
-    lines = [f"{record['name']}  ({entity.kind} `{entity.id}`, {entity.location})"]
+    page = _Page(narrator, entity, compiled)
+    kind = narrator.ui(f"ui.kind.{entity.kind}")
+    lines = [
+        ui(narrator, "ui.show.header", name=record["name"], kind=kind, id=entity.id, file=entity.location)
+    ]
     lines.extend(page.body())
     return "\n".join(lines).rstrip(), record
 
@@ -157,12 +202,16 @@ def show_entity(pack: Pack, entity_id: str) -> tuple[str, dict[str, Any]] | None
 class _Page:
     """Builds the text of one entity: its numbers, its text and its effects, side by side."""
 
-    def __init__(self, pack: Pack, entity: Entity, compiled: dict[Any, CompiledEffect]):
-        self.pack, self.entity, self.compiled = pack, entity, compiled
+    def __init__(self, narrator: Narrator, entity: Entity, compiled: dict[Any, CompiledEffect]):
+        self.narrator, self.entity, self.compiled = narrator, entity, compiled
         self.prefix = f"{entity.kind}.{entity.id}."
 
     def text(self, key: str) -> str:
-        return _text(self.pack, self.prefix + key)
+        full = self.prefix + key
+        return self.narrator.text(full, {}) if self.narrator.has(full) else ""
+
+    def ui(self, key: str, **params: Any) -> str:
+        return ui(self.narrator, key, **params)
 
     def effect(self, label: str, path: tuple[Any, ...], indent: str) -> Lines:
         found = self.compiled.get((*self.entity.path, *path))
@@ -176,8 +225,12 @@ class _Page:
     def triggers(self, path: tuple[Any, ...], triggers: Any, indent: str) -> Lines:
         lines: Lines = []
         for index, trigger in enumerate(triggers or []):
-            timing = " (once the current action ends)" if trigger.get("timing") == "after_action" else ""
-            lines.append(f"{indent}on {trigger['event']}{timing}:")
+            key = (
+                "ui.show.trigger.after_action"
+                if trigger.get("timing") == "after_action"
+                else "ui.show.trigger"
+            )
+            lines.append(indent + self.ui(key, event=str(trigger["event"])))
             lines.extend(self.effect("if", (*path, index, "if"), indent + "  "))
             lines.extend(self.effect("do", (*path, index, "do"), indent + "  "))
         return lines
@@ -196,35 +249,41 @@ class _Page:
         power = data["power"]
         lines = [
             "",
-            f"  value: {data['rested']} rested / {data['exhausted']} exhausted",
+            "  " + self.ui("ui.show.value", rested=data["rested"], exhausted=data["exhausted"]),
             "",
-            f"  Power ({power.get('window', 'anytime')}): {self.text('power')}",
+            "  "
+            + self.ui(
+                "ui.show.power", window=_window(self.narrator, power.get("window")), text=self.text("power")
+            ),
         ]
         for key in ("if", "cost", "effect"):
             lines.extend(self.effect(key, ("power", key), "    "))
         if data.get("traits") or data.get("triggers"):
-            lines.extend(["", f"  Disadvantage: {self.text('disadvantage')}"])
+            lines.extend(["", "  " + self.ui("ui.show.disadvantage", text=self.text("disadvantage"))])
             traits = ", ".join(f"{k}={json_like(v).lower()}" for k, v in (data.get("traits") or {}).items())
             if traits:
-                lines.append(f"    traits: {traits}")
+                lines.append("    " + self.ui("ui.show.traits", traits=traits))
             lines.extend(self.triggers(("triggers",), data.get("triggers"), "    "))
         return lines
 
     def action(self) -> Lines:
         data = self.entity.data
-        symbols = f", symbols: {', '.join(data['symbols'])}" if data.get("symbols") else ""
-        lines = [
-            "",
-            f"  {data['count']} card(s), played {data.get('window', 'anytime')}{symbols}",
-            "",
-            f"  {self.text('text')}",
-        ]
+        head = self.ui(
+            "ui.show.cards", count=data["count"], window=_window(self.narrator, data.get("window"))
+        )
+        if data.get("symbols"):
+            names = ", ".join(self.narrator.ui(f"ui.symbol.{s}") for s in data["symbols"])
+            head += " " + self.ui("ui.show.symbols", symbols=names)
+        lines = ["", f"  {head}", "", f"  {self.text('text')}"]
         for key in ("if", "cost", "effect"):
             lines.extend(self.effect(key, (key,), "    "))
         return lines
 
     def location(self) -> Lines:
-        lines = ["", f"  slot: {self.entity.data['slot']}"]
+        lines = [
+            "",
+            "  " + self.ui("ui.show.slot", slot=self.narrator.ui(f"ui.slot.{self.entity.data['slot']}")),
+        ]
         for index, side in enumerate(self.entity.data["sides"]):
             lines.extend(self.side(index, side))
         return lines
@@ -232,10 +291,14 @@ class _Page:
     def side(self, index: int, side: dict[str, Any]) -> Lines:
         name = side["side"]
         path: tuple[Any, ...] = ("sides", index)
-        lines = ["", f"  {self.text(f'{name}.name') or name} [{name}]: {_side_facts(side)}"]
-        for key, label in (("effect", "Effect"), ("special", "Special"), ("attack", "Attack")):
+        facts = _side_facts(self.narrator, self.entity.id, side)
+        lines = [
+            "",
+            "  " + self.ui("ui.show.side", name=self.text(f"{name}.name") or name, side=name, facts=facts),
+        ]
+        for key in ("effect", "special", "attack"):
             if self.text(f"{name}.{key}"):
-                lines.append(f"    {label}: {self.text(f'{name}.{key}')}")
+                lines.append("    " + self.ui(f"ui.show.side.{key}", text=self.text(f"{name}.{key}")))
         for key in ("cost", "effect"):
             lines.extend(self.effect(f"activation {key}", (*path, "activation", key), "      "))
         lines.extend(self.effect("attack if", (*path, "attack_if"), "      "))
@@ -244,29 +307,36 @@ class _Page:
 
     def invasion(self) -> Lines:
         data = self.entity.data
+        provenance = self.narrator.ui(f"ui.provenance.{data['provenance']}")
         lines = [
             "",
-            f"  hour: {data['hour']}:00   provenance: {data['provenance']}",
-            f"  zombies arriving (locations 1-{len(data['zombies'])}): {json_like(data['zombies'])}",
+            "  " + self.ui("ui.show.hour", hour=self.ui("ui.hour", hour=data["hour"]), provenance=provenance),
+            "  " + self.ui("ui.show.zombies", last=len(data["zombies"]), zombies=json_like(data["zombies"])),
         ]
         if data.get("moves"):
-            lines.append(
-                "  zombie moves first: " + ", ".join(f"{m['from']} -> {m['to']}" for m in data["moves"])
-            )
+            moves = ", ".join(f"{m['from']} -> {m['to']}" for m in data["moves"])
+            lines.append("  " + self.ui("ui.show.moves", moves=moves))
         if data.get("airdrops"):
-            lines.append("  airdrops: " + ", ".join(_airdrop(d) for d in data["airdrops"]))
+            drops = ", ".join(_airdrop(self.narrator, d) for d in data["airdrops"])
+            lines.append("  " + self.ui("ui.show.airdrops", airdrops=drops))
         if "leader" in data:
-            lines.append(f"  zombie leader moves {data['leader']} space(s) clockwise")
+            lines.append("  " + self.ui("ui.show.leader", count=data["leader"]))
         return lines
 
 
-def _side_facts(side: dict[str, Any]) -> str:
-    flags = [k.replace("_", " ") for k in ("explosion_target", "closed", "locked") if side.get(k)]
-    facts = [f"capacity {side['capacity']}", *flags]
+def _side_facts(narrator: Narrator, location: str, side: dict[str, Any]) -> str:
+    capacity = side.get("capacity")
+    facts = [
+        ui(narrator, "ui.fact.capacity", count=capacity)
+        if isinstance(capacity, int)
+        else narrator.ui("ui.fact.no_limit")
+    ]
+    facts.extend(narrator.ui(f"ui.fact.{k}") for k in ("explosion_target", "closed", "locked") if side.get(k))
     if side.get("state_of"):
-        facts.append(f"reached from {'/'.join(side['state_of'])}")
+        sides = "/".join(_side_name(narrator, location, s) for s in side["state_of"])
+        facts.append(ui(narrator, "ui.fact.state_of", sides=sides))
     if side.get("attack_victim") == "leader":
-        facts.append("the zombie leader picks the victim")
+        facts.append(narrator.ui("ui.fact.leader_attack"))
     return ", ".join(facts)
 
 

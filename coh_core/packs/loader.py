@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from coh_core.errors import Location, Problem, UsageError
+from coh_core.i18n import LOCALE_PATTERN
 from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.schema import validate_document
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
@@ -21,6 +22,7 @@ MANIFEST = "pack.yaml"
 PACK_SCHEMA = "pack.schema.json"
 CONTENT_SCHEMA = "content.schema.json"
 TEXT_SCHEMA = "text.schema.json"
+TEXT_DIR = "text"  # where a pack's `<locale>.yaml` text files are found without listing
 
 
 def _short_display(path: Path) -> str:
@@ -84,13 +86,23 @@ def load_pack(root: Path) -> tuple[Pack | None, list[Problem]]:
 
 
 def _listed(pack: Pack, key: str) -> list[tuple[Any, str]]:
-    """(manifest path, relative file) pairs for `files` or `text`."""
+    """(manifest path, relative file) pairs for `files` or `text`.
+
+    Text files need no listing: `text/<locale>.yaml` is found by its name, so adding a
+    language is adding one file.
+    """
     value = pack.manifest.get(key)
+    found: list[tuple[Any, str]] = []
     if isinstance(value, list):
-        return [((key, i), v) for i, v in enumerate(value) if isinstance(v, str)]
-    if isinstance(value, dict):
-        return [((key, k), v) for k, v in value.items() if isinstance(v, str)]
-    return []
+        found = [((key, i), v) for i, v in enumerate(value) if isinstance(v, str)]
+    elif isinstance(value, dict):
+        found = [((key, k), v) for k, v in value.items() if isinstance(v, str)]
+    if key == "text":
+        listed = {(pack.root / rel).resolve() for _, rel in found}
+        for path in sorted((pack.root / TEXT_DIR).glob("*.yaml")):
+            if LOCALE_PATTERN.match(path.stem) and path.resolve() not in listed:
+                found.append(((key, path.stem), f"{TEXT_DIR}/{path.name}"))
+    return found
 
 
 def _load_listed(pack: Pack, key: str, schema: str) -> tuple[list[tuple[Any, YamlDoc]], list[Problem]]:
@@ -127,7 +139,8 @@ def _load_files(pack: Pack) -> list[Problem]:
 def _load_text(pack: Pack) -> list[Problem]:
     loaded, problems = _load_listed(pack, "text", TEXT_SCHEMA)
     for (_, locale), doc in loaded:
-        if not doc.is_valid(()):
+        if not doc.is_valid(()) or not (isinstance(locale, str) and LOCALE_PATTERN.match(locale)):
+            # a locale that is no locale (`no:` read as false) is reported where it is written
             pack.rejected_sections.append(f"text/{locale}")
             continue
         pack.text[str(locale)] = doc

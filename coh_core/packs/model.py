@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from coh_core.effects import ast
+from coh_core.i18n import SOURCE_LOCALE
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 # Sections that hold lists of entities with ids, and the kind name of each entity.
@@ -110,12 +111,24 @@ class Pack:
         found = self.sections.get(name)
         return found.data if found else {}
 
-    def messages(self, locale: str = "en") -> dict[str, str]:
+    def entries(self, locale: str = "en") -> dict[str, Any]:
+        """The `messages` of one text file as written: texts (English) or translation entries."""
         doc = self.text.get(locale)
         if doc is None or not isinstance(doc.data, dict):
             return {}
         messages = doc.data.get("messages")
         return messages if isinstance(messages, dict) else {}
+
+    def messages(self, locale: str = "en") -> dict[str, Any]:
+        """One language's texts by key (a string, or plural forms); only what its file has."""
+        entries = self.entries(locale)
+        if locale == SOURCE_LOCALE:
+            return entries
+        return {k: v["text"] for k, v in entries.items() if isinstance(v, dict) and "text" in v}
+
+    def locales(self) -> list[str]:
+        """The languages the pack has text in, English first."""
+        return sorted(self.text, key=lambda loc: (loc != SOURCE_LOCALE, loc))
 
     def colours(self) -> list[str]:
         colours = self.section("components").get("colours", [])

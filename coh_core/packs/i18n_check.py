@@ -1,0 +1,187 @@
+"""Checks of the translations of a pack against its English source (`coh i18n check`).
+
+For each language: entries missing (with the line where they belong), extra entries (ids
+English lacks), stale entries (the English changed since, by the recorded source hash),
+placeholder mismatches, plural forms the language does not have, and texts left in English
+without saying so (`same: true`). Coverage is the share of English entries translated and
+up to date. A regional file (`fr-CA`) next to its language's file (`fr`) only overrides:
+what it lacks falls back, so it is never reported missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from coh_core.effects.checker import suggest
+from coh_core.errors import Location, Problem
+from coh_core.i18n import SOURCE_LOCALE, plural_categories, source_hash, text_forms
+from coh_core.messages import placeholders, plural_param
+from coh_core.packs.model import Pack
+from coh_core.packs.yamlsrc import YamlDoc
+
+# Problems that make an entry count as not translated.
+_UNTRANSLATED = frozenset({"I18N-STALE", "I18N-PLACEHOLDER", "I18N-PLURAL", "I18N-UNTRANSLATED"})
+
+
+@dataclass
+class LocaleReport:
+    """What `coh i18n check` finds for one language of one pack."""
+
+    pack: str
+    locale: str
+    file: str
+    total: int  # English entries
+    translated: int  # present, up to date and sound
+    complete_by_fallback: bool  # a regional file: what it lacks comes from its language
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def coverage(self) -> float:
+        return 100.0 if self.total == 0 else 100.0 * self.translated / self.total
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def to_json(self) -> dict[str, Any]:
+        counts: dict[str, int] = {}
+        for problem in self.problems:
+            counts[problem.code] = counts.get(problem.code, 0) + 1
+        return {
+            "pack": self.pack,
+            "locale": self.locale,
+            "file": self.file,
+            "entries": self.total,
+            "translated": self.translated,
+            "coverage": round(self.coverage, 1),
+            "counts": counts,
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+
+def translated_locales(pack: Pack) -> list[str]:
+    """The pack's languages other than English."""
+    return [loc for loc in pack.locales() if loc != SOURCE_LOCALE]
+
+
+def check_translations(pack: Pack, locales: list[str] | None = None) -> list[LocaleReport]:
+    """One report per translated language of the pack (or per language asked for)."""
+    return [check_locale(pack, loc) for loc in (locales or translated_locales(pack)) if loc in pack.text]
+
+
+def check_locale(pack: Pack, locale: str) -> LocaleReport:
+    doc = pack.text[locale]
+    english = pack.messages(SOURCE_LOCALE)
+    entries = pack.entries(locale)
+    language = locale.split("-")[0]
+    regional = language != locale and language in pack.text
+    report = LocaleReport(pack.id, locale, doc.path, len(english), 0, regional)
+    order = list(english)
+    unsound = 0
+    for index, key in enumerate(order):
+        if key not in entries:
+            if not regional:
+                report.problems.append(_missing(doc, entries, order, index, locale, pack))
+            continue
+        found = list(_check_entry(doc, key, english[key], entries[key], locale))
+        report.problems.extend(found)
+        if any(p.code in _UNTRANSLATED for p in found):
+            unsound += 1
+        else:
+            report.translated += 1
+    for key in entries:
+        if key not in english:
+            report.problems.append(
+                Problem(
+                    "I18N-EXTRA",
+                    f"`{key}` is not an English text of pack `{pack.id}`" + suggest(key, english),
+                    doc.location(("messages", key), key=True),
+                )
+            )
+    if regional:  # entries it lacks come from its language's file
+        report.translated = report.total - unsound
+    return report
+
+
+def _missing(
+    doc: YamlDoc, entries: dict[str, Any], order: list[str], index: int, locale: str, pack: Pack
+) -> Problem:
+    """A missing entry, located where it belongs: before the next English key the file has."""
+    key = order[index]
+    following = next((k for k in order[index + 1 :] if k in entries), None)
+    english = pack.text[SOURCE_LOCALE].location(("messages", key), key=True)
+    if following is not None:
+        where, place = doc.location(("messages", following), key=True), f"before `{following}`"
+    else:
+        where, place = _end_of(doc), "at the end"
+    return Problem(
+        "I18N-MISSING",
+        f"no {locale} text for `{key}` (English at {english}); add it {place}",
+        where,
+    )
+
+
+def _end_of(doc: YamlDoc) -> Location:
+    return Location(doc.path, max(1, doc.text.count("\n")), 1)
+
+
+def _check_entry(doc: YamlDoc, key: str, english: Any, entry: Any, locale: str) -> Iterator[Problem]:
+    if not isinstance(entry, dict) or "text" not in entry or not doc.is_valid(("messages", key)):
+        return  # the schema has reported its shape
+    text = entry["text"]
+    wanted = source_hash(english)
+    if entry.get("source") != wanted:
+        yield Problem(
+            "I18N-STALE",
+            f"`{key}` translates an older English text ({entry.get('source')}); the English is now"
+            f" {_quote(english)}: update the text and set `source: {wanted}`",
+            doc.location(("messages", key, "source")),
+        )
+    yield from _check_placeholders(doc, key, english, text)
+    yield from _check_plural(doc, key, text, locale)
+    if text == english and not entry.get("same"):
+        yield Problem(
+            "I18N-UNTRANSLATED",
+            f"`{key}` is the English text; translate it, or add `same: true` if it stays as it is",
+            doc.location(("messages", key, "text")),
+        )
+
+
+def _check_placeholders(doc: YamlDoc, key: str, english: Any, text: Any) -> Iterator[Problem]:
+    """A translation uses the English placeholders: any form may leave out the plural number."""
+    wanted = {name for form in text_forms(english) for name in placeholders(form)}
+    used = {name for form in text_forms(text) for name in placeholders(form)}
+    optional = {plural_param(key)} if isinstance(text, dict) else set()
+    unknown, lacking = sorted(used - wanted), sorted(wanted - used - optional)
+    if unknown or lacking:
+        faults = [f"uses {_braced(unknown)}, which English lacks"] if unknown else []
+        faults += [f"lacks {_braced(lacking)}"] if lacking else []
+        yield Problem(
+            "I18N-PLACEHOLDER",
+            f"`{key}` {' and '.join(faults)} (English: {_braced(sorted(wanted)) or 'none'})",
+            doc.location(("messages", key, "text")),
+        )
+
+
+def _check_plural(doc: YamlDoc, key: str, text: Any, locale: str) -> Iterator[Problem]:
+    if not isinstance(text, dict):
+        return
+    allowed = plural_categories(locale)
+    for category in text:
+        if category not in allowed:
+            yield Problem(
+                "I18N-PLURAL",
+                f"`{key}`: {locale} has no plural form `{category}` (it has {', '.join(sorted(allowed))})",
+                doc.location(("messages", key, "text", category), key=True),
+            )
+
+
+def _braced(names: list[str]) -> str:
+    return ", ".join(f"{{{n}}}" for n in names)
+
+
+def _quote(text: Any) -> str:
+    shown = text if isinstance(text, str) else text.get("other", "")
+    return f'"{shown[:60]}…"' if len(shown) > 60 else f'"{shown}"'

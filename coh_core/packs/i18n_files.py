@@ -1,0 +1,96 @@
+"""Writing translation files: a new or refreshed `text/<locale>.yaml`, and marking entries current.
+
+`template` writes every English entry in English order, with the English section comments:
+entries the file already has are kept as they are, the others get the English text (to be
+translated; `coh i18n check` reports them as untranslated until then) and its source hash.
+`stamp` records, after a translator has revised stale entries, that they now translate the
+current English: it rewrites only their `source:` values, leaving the rest of the file alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from coh_core.errors import UsageError
+from coh_core.i18n import SOURCE_LOCALE, source_hash
+from coh_core.packs.model import Pack
+
+_COMMENT = re.compile(r"^  #")
+_SOURCE_VALUE = re.compile(r"(source:\s*)(\"[^\"]*\"|'[^']*'|[^\s#,}]+)")
+
+
+def template(pack: Pack, locale: str) -> str:
+    """The text file for `locale`: its current entries kept, English for the rest, in English order."""
+    english_doc = pack.text[SOURCE_LOCALE]
+    english = pack.messages(SOURCE_LOCALE)
+    existing = pack.entries(locale) if locale in pack.text else {}
+    comments = _section_comments(english_doc.text)
+    lines = [
+        "# yaml-language-server: $schema=../../../schemas/text.schema.json",
+        f"locale: {locale}",
+        "messages:",
+    ]
+    for key, text in english.items():
+        line = english_doc.location(("messages", key), key=True).line
+        while comments and comments[0][0] < line:
+            lines.append(comments.pop(0)[1])
+        entry = existing.get(key)
+        if not isinstance(entry, dict) or "text" not in entry:
+            entry = {"text": text, "source": source_hash(text)}
+        lines.extend(_entry_lines(key, entry))
+    return "\n".join(lines) + "\n"
+
+
+def _section_comments(text: str) -> list[tuple[int, str]]:
+    """The English file's comment lines inside `messages`, with their line numbers."""
+    return [
+        (number, line.rstrip()) for number, line in enumerate(text.splitlines(), 1) if _COMMENT.match(line)
+    ]
+
+
+def _entry_lines(key: str, entry: dict[str, Any]) -> list[str]:
+    lines = [f"  {key}:", f"    text: {_flow(entry['text'])}", f'    source: "{entry.get("source", "")}"']
+    if entry.get("same"):
+        lines.append("    same: true")
+    return lines
+
+
+def _flow(value: Any) -> str:
+    """A text as a YAML flow value: a double-quoted string, or a mapping of them."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()) + "}"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def stamp(pack: Pack, locale: str, keys: list[str]) -> list[str]:
+    """Set `source:` of these entries to the hash of the current English; returns the keys changed."""
+    if locale == SOURCE_LOCALE or locale not in pack.text:
+        raise UsageError(f"pack `{pack.id}` has no {locale} translation to stamp", code="I18N-LANG")
+    doc = pack.text[locale]
+    english, entries = pack.messages(SOURCE_LOCALE), pack.entries(locale)
+    unknown = [k for k in keys if k not in entries or k not in english]
+    if unknown:
+        raise UsageError(f"no {locale} entry `{unknown[0]}` to stamp", code="I18N-KEY")
+    lines = doc.text.splitlines(keepends=True)
+    changed = []
+    for key in keys:
+        wanted = source_hash(english[key])
+        if entries[key].get("source") == wanted:
+            continue
+        number = doc.location(("messages", key, "source")).line - 1
+        lines[number] = _SOURCE_VALUE.sub(rf'\g<1>"{wanted}"', lines[number], count=1)
+        changed.append(key)
+    if changed:
+        Path(_file_of(pack, locale)).write_text("".join(lines), encoding="utf-8")
+    return changed
+
+
+def _file_of(pack: Pack, locale: str) -> Path:
+    """The path on disk of a text file: listed in the manifest, or `text/<locale>.yaml`."""
+    listed = pack.manifest.get("text")
+    if isinstance(listed, dict) and isinstance(listed.get(locale), str):
+        return pack.root / str(listed[locale])
+    return pack.root / "text" / f"{locale}.yaml"
