@@ -13,6 +13,12 @@ from coh_core.packs.model import Pack
 from coh_core.resources import content_root
 
 
+@pytest.fixture(autouse=True)
+def _english_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests read English output unless they ask for a language: the machine's locale is ignored."""
+    monkeypatch.setenv("COH_LANG", "en")
+
+
 @pytest.fixture(scope="session")
 def base_pack() -> Pack:
     return load_pack_checked()

@@ -217,7 +217,10 @@ def _move_one(game: Game, player: str) -> Steps:
     pending = {"kind": "move", "player": player, "character": mover, "location": target, "cancelled": False}
     yield from game.cancel_window("cancel_move", pending)
     if pending["cancelled"]:
-        game.relocate(mover, origin)  # it leaves the destination: what lasted there ends
+        # Undone: back where it was, as it was there (an extra place it had held is kept);
+        # what it was given for this move belonged to the destination and ends.
+        game.place(mover, origin)
+        game.state["characters"][mover]["traits"] = before
         game.note("move_cancelled", character=mover, location=origin)
         return
     yield from game.emit("character_moved", target, mover=mover)

@@ -251,8 +251,15 @@ def _characters(state: dict[str, Any], given: dict[str, Any]) -> None:
             if isinstance(spec, dict):
                 entry["exhausted"] = bool(spec.get("exhausted", False))
                 entry["alive"] = bool(spec.get("alive", True))
-                entry["traits"] = {k: [v, "end_of_game"] for k, v in (spec.get("traits") or {}).items()}
+                entry["traits"] = {k: _trait(v) for k, v in (spec.get("traits") or {}).items()}
             state["characters"][character] = entry
+
+
+def _trait(value: Any) -> list[Any]:
+    """A given trait: a value for the rest of the game, or `{value, until}`."""
+    if isinstance(value, dict) and "value" in value:
+        return [value["value"], value.get("until", "end_of_game")]
+    return [value, "end_of_game"]
 
 
 def _balance_reserve(state: dict[str, Any], components: dict[str, Any]) -> None:
