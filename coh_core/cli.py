@@ -102,6 +102,17 @@ def _narrator(pack: Pack, lang: str | None) -> Narrator:
     return Narrator(pack, _locale(pack, lang))
 
 
+def _write_output(text: str, output: Path | None) -> None:
+    """Text to a file, or to stdout when no file is named."""
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {output}: {exc.strerror}", code="IO-WRITE") from None
+
+
 class _Group(click.Group):
     """Turns any CohError escaping a command into a located message and exit code 2."""
 
@@ -297,13 +308,7 @@ def i18n_template(lang: str, output: Path | None, pack: Path | None) -> None:
     if locale is None or locale == SOURCE_LOCALE:
         raise UsageError(f"`{lang}` is not a language to translate into", code="I18N-LANG")
     text = template(loaded, locale)
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {output}: {exc.strerror}", code="IO-WRITE") from None
+    _write_output(text, output)
 
 
 @i18n.command(name="stamp")
@@ -347,13 +352,7 @@ def docs_effects(output: Path | None) -> None:
     from coh_core.effects.docs import generate_reference
 
     text = generate_reference()
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {output}: {exc.strerror}", code="IO-WRITE") from None
+    _write_output(text, output)
 
 
 # --- playing ---------------------------------------------------------------------------------

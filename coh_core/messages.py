@@ -211,6 +211,7 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.hand": ("cards",),
     "ui.table.tokens": ("antidotes", "food"),
     "ui.prompt": (),
+    "ui.prompt.range": ("low", "high"),
     "ui.food.face_down": (),
     "ui.phase.setup": (),  # the phases outside the pack's turn: setup and the end of the game
     "ui.phase.end": (),  # a food token taken without seeing it

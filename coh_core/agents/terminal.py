@@ -32,8 +32,15 @@ class TerminalAgent:
         click.echo(click.style(f"[{player}] {self.question(state['decision'] or {})}", bold=True))
         for number, action in enumerate(legal, start=1):
             click.echo(f"  {number:>2}. {self.label(action)}")
-        choice = click.prompt(self.narrator.ui("ui.prompt"), type=click.IntRange(1, len(legal)), default=1)
-        return legal[choice - 1]
+        return legal[self._number(len(legal)) - 1]
+
+    def _number(self, high: int) -> int:
+        """A number from 1 to `high`, asked again (in the narrator's language) until it is one."""
+        while True:
+            answer = str(click.prompt(self.narrator.ui("ui.prompt"), default="1")).strip()
+            if answer.isdigit() and 1 <= int(answer) <= high:
+                return int(answer)
+            click.echo(self.narrator.ui("ui.prompt.range", low=1, high=high))
 
     def label(self, action: Action) -> str:
         """One legal answer in words."""

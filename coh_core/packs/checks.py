@@ -13,9 +13,9 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.errors import Problem
-from coh_core.i18n import SOURCE_LOCALE, plural_categories, text_forms
+from coh_core.i18n import SOURCE_LOCALE, text_forms
 from coh_core.messages import TEXT_KEYS, placeholders, plural_param
-from coh_core.packs.i18n_check import check_translations
+from coh_core.packs.i18n_check import check_translations, plural_problems
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -552,14 +552,7 @@ def _check_placeholders(english: YamlDoc, messages: dict[str, Any]) -> Iterator[
 def _check_english_plural(english: YamlDoc, key: str, text: Any) -> Iterator[Problem]:
     if not isinstance(text, dict) or not english.is_valid(("messages", key)):
         return
-    allowed = plural_categories(SOURCE_LOCALE)
-    for category in text:
-        if category not in allowed:
-            yield Problem(
-                "I18N-PLURAL",
-                f"`{key}`: English has no plural form `{category}` (it has {', '.join(sorted(allowed))})",
-                english.location(("messages", key, category), key=True),
-            )
+    yield from plural_problems(english, key, text, SOURCE_LOCALE, ("messages", key))
     number = plural_param(key)
     if key in TEXT_KEYS and number not in TEXT_KEYS[key]:
         yield Problem(
@@ -573,9 +566,10 @@ def _check_translations(pack: Pack) -> Iterator[Problem]:
     """Every other language against the English (see coh_core.packs.i18n_check).
 
     Missing entries are summed up in one problem per language (`coh i18n check` lists them
-    one by one); everything else wrong in a translation is reported where it is.
+    one by one); everything else wrong in a translation is reported where it is. While the
+    English itself has problems the translations are not compared with it: the source first.
     """
-    if SOURCE_LOCALE not in pack.text:
+    if SOURCE_LOCALE not in pack.text or not pack.complete or any(True for _ in _check_text(pack)):
         return
     for report in check_translations(pack):
         missing = [p for p in report.problems if p.code == "I18N-MISSING"]

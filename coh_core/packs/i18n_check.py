@@ -140,7 +140,7 @@ def _check_entry(doc: YamlDoc, key: str, english: Any, entry: Any, locale: str) 
             doc.location(("messages", key, "source")),
         )
     yield from _check_placeholders(doc, key, english, text)
-    yield from _check_plural(doc, key, text, locale)
+    yield from plural_problems(doc, key, text, locale, ("messages", key, "text"))
     if text == english and not entry.get("same"):
         yield Problem(
             "I18N-UNTRANSLATED",
@@ -165,7 +165,8 @@ def _check_placeholders(doc: YamlDoc, key: str, english: Any, text: Any) -> Iter
         )
 
 
-def _check_plural(doc: YamlDoc, key: str, text: Any, locale: str) -> Iterator[Problem]:
+def plural_problems(doc: YamlDoc, key: str, text: Any, locale: str, at: tuple[str, ...]) -> Iterator[Problem]:
+    """Plural categories the language does not have (`at`: where the text is in the file)."""
     if not isinstance(text, dict):
         return
     allowed = plural_categories(locale)
@@ -174,7 +175,7 @@ def _check_plural(doc: YamlDoc, key: str, text: Any, locale: str) -> Iterator[Pr
             yield Problem(
                 "I18N-PLURAL",
                 f"`{key}`: {locale} has no plural form `{category}` (it has {', '.join(sorted(allowed))})",
-                doc.location(("messages", key, "text", category), key=True),
+                doc.location((*at, category), key=True),
             )
 
 

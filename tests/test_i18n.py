@@ -1,0 +1,307 @@
+"""Languages: locale names, fallback, plural forms, translation checks and the translator's tools."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from coh_core.cli import main
+from coh_core.i18n import (
+    default_locale,
+    fallback_chain,
+    normalize_locale,
+    pick_form,
+    plural_category,
+    source_hash,
+)
+from coh_core.narrative import Narrator
+from coh_core.packs import check_pack
+from coh_core.packs.model import Pack
+
+TRANSLATIONS = ("es", "it", "fr")
+
+
+# -- locales -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "locale"),
+    [
+        ("fr", "fr"),
+        ("FR", "fr"),
+        ("fr_CA.UTF-8", "fr-CA"),
+        ("pt-br", "pt-BR"),
+        ("it_IT@euro", "it-IT"),
+        ("C", None),
+        ("POSIX", None),
+        ("", None),
+        (None, None),
+        ("english", None),
+    ],
+)
+def test_locale_names_are_normalised(raw: str | None, locale: str | None) -> None:
+    assert normalize_locale(raw) == locale
+
+
+def test_fallback_goes_from_region_to_language_to_english() -> None:
+    assert fallback_chain("fr-CA") == ["fr-CA", "fr", "en"]
+    assert fallback_chain("it") == ["it", "en"]
+    assert fallback_chain("en") == ["en"]
+
+
+@pytest.mark.parametrize(
+    ("environ", "locale"),
+    [
+        ({"COH_LANG": "es", "LANG": "fr_FR.UTF-8"}, "es"),
+        ({"LC_ALL": "it_IT.UTF-8", "LANG": "fr_FR.UTF-8"}, "it-IT"),
+        ({"LANG": "fr_FR.UTF-8"}, "fr-FR"),
+        ({"LANG": "C.UTF-8"}, "en"),
+        ({}, "en"),
+    ],
+)
+def test_default_locale_reads_coh_lang_then_the_system(environ: dict[str, str], locale: str) -> None:
+    assert default_locale(environ) == locale
+
+
+# -- plurals -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("locale", "number", "category"),
+    [
+        ("en", 0, "other"),
+        ("en", 1, "one"),
+        ("en", 2, "other"),
+        ("fr", 0, "one"),  # French treats 0 like 1
+        ("fr", 1, "one"),
+        ("fr", 2, "other"),
+        ("fr-CA", 0, "one"),
+        ("es", 1, "one"),
+        ("es", 5, "other"),
+        ("it", 0, "other"),
+        ("xx", 1, "one"),  # a language Babel does not know: English rules
+    ],
+)
+def test_plural_categories_follow_cldr(locale: str, number: int, category: str) -> None:
+    assert plural_category(locale, number) == category
+
+
+def test_a_missing_plural_form_falls_back_to_other() -> None:
+    text = {"one": "one zombie", "other": "{count} zombies"}
+    assert pick_form(text, "en", 1) == "one zombie"
+    assert pick_form(text, "en", 0) == "{count} zombies"
+    assert pick_form({"other": "zombies"}, "fr", 1) == "zombies"
+    assert pick_form("plain", "fr", 3) == "plain"
+
+
+def test_source_hashes_are_short_stable_and_sensitive() -> None:
+    assert source_hash("The Blonde") == source_hash("The Blonde")
+    assert re.fullmatch(r"[0-9a-f]{8}", source_hash("The Blonde"))
+    assert source_hash("The Blonde") != source_hash("The Blonde.")
+    assert source_hash({"one": "a", "other": "b"}) == source_hash({"other": "b", "one": "a"})
+
+
+def test_french_narration_uses_the_singular_for_zero(base_pack: Pack) -> None:
+    french = Narrator(base_pack, "fr")
+    english = Narrator(base_pack, "en")
+    entry = {"key": "zombies_killed", "params": {"count": 0, "location": "bank"}}
+    assert french.line(entry) == french.line({**entry, "params": {"count": 1, "location": "bank"}}).replace(
+        "1", "0", 1
+    )
+    assert english.line(entry) == "0 zombies are killed at Bank."
+
+
+# -- the shipped translations --------------------------------------------------------------------
+
+
+def _check(runner: CliRunner, *args: str) -> tuple[int, dict[str, Any]]:
+    result = runner.invoke(main, ["i18n", "check", "--format", "json", *args])
+    return result.exit_code, json.loads(result.output)
+
+
+def test_every_shipped_language_is_complete_and_current(runner: CliRunner) -> None:
+    code, report = _check(runner)
+    assert code == 0, [p for loc in report["locales"] for p in loc["problems"]][:5]
+    assert sorted(loc["locale"] for loc in report["locales"]) == sorted(TRANSLATIONS)
+    assert all(loc["coverage"] == 100.0 and not loc["problems"] for loc in report["locales"])
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_no_translation_is_left_in_english_by_accident(base_pack: Pack, lang: str) -> None:
+    english = base_pack.messages("en")
+    same = [k for k, v in base_pack.entries(lang).items() if v.get("same")]
+    assert all(base_pack.entries(lang)[k]["text"] == english[k] for k in same)
+    assert len(same) < len(english) // 10  # a few proper names and symbols, not whole sections
+
+
+def _entries_of(base_copy: Path, lang: str) -> str:
+    return (base_copy / "text" / f"{lang}.yaml").read_text(encoding="utf-8")
+
+
+def _change_english(base_copy: Path, key: str, addition: str) -> None:
+    """Append words to one English text (its line only: other texts may share its words)."""
+    english = base_copy / "text" / "en.yaml"
+    lines = english.read_text(encoding="utf-8").splitlines(keepends=True)
+    index = next(i for i, line in enumerate(lines) if line.startswith(f"  {key}: "))
+    line = lines[index].rstrip("\n")
+    lines[index] = (line[:-1] + addition + '"\n') if line.endswith('"') else f"{line}{addition}\n"
+    english.write_text("".join(lines), encoding="utf-8")
+
+
+def test_changing_an_english_text_makes_every_translation_stale(runner: CliRunner, base_copy: Path) -> None:
+    _change_english(base_copy, "action.shotgun.text", " Loud, too.")
+    code, report = _check(runner, "--pack", str(base_copy))
+    assert code == 1
+    for locale in report["locales"]:
+        stale = [p for p in locale["problems"] if p["code"] == "I18N-STALE"]
+        assert [("action.shotgun.text" in p["message"]) for p in stale] == [True], locale["locale"]
+        assert stale[0]["file"].endswith(f"text/{locale['locale']}.yaml") and stale[0]["line"] > 3
+        assert locale["coverage"] < 100.0
+
+
+def test_stamping_a_revised_entry_makes_it_current(runner: CliRunner, base_copy: Path) -> None:
+    _change_english(base_copy, "action.shotgun.text", " Loud, too.")
+    before = _entries_of(base_copy, "it")
+    result = runner.invoke(main, ["i18n", "stamp", "it", "action.shotgun.text", "--pack", str(base_copy)])
+    assert result.exit_code == 0, result.output
+    assert "1 entry stamped" in result.output
+    after = _entries_of(base_copy, "it")
+    changed = [(a, b) for a, b in zip(before.splitlines(), after.splitlines(), strict=True) if a != b]
+    assert len(changed) == 1 and "source:" in changed[0][1]  # only that one hash moved
+    assert _check(runner, "--pack", str(base_copy), "--lang", "it")[0] == 0
+    assert _check(runner, "--pack", str(base_copy), "--lang", "es")[0] == 1
+
+
+def test_a_deleted_entry_is_missing_with_file_and_line(runner: CliRunner, base_copy: Path) -> None:
+    french = base_copy / "text" / "fr.yaml"
+    lines = french.read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if line.startswith("  action.gun.text:"))
+    end = start + 1
+    while lines[end].startswith("    "):
+        end += 1
+    french.write_text("".join(lines[:start] + lines[end:]), encoding="utf-8")
+    code, report = _check(runner, "--pack", str(base_copy), "--lang", "fr")
+    assert code == 1
+    (missing,) = report["locales"][0]["problems"]
+    assert missing["code"] == "I18N-MISSING" and "`action.gun.text`" in missing["message"]
+    assert missing["file"].endswith("text/fr.yaml") and missing["line"] == start + 1  # where it belongs
+    text = runner.invoke(main, ["i18n", "check", "--pack", str(base_copy), "--lang", "fr"]).output
+    assert f"text/fr.yaml:{start + 1}:3: I18N-MISSING" in text
+
+
+def test_validate_reports_an_unfinished_language_once(runner: CliRunner, base_copy: Path) -> None:
+    french = base_copy / "text" / "fr.yaml"
+    head = french.read_text(encoding="utf-8").split("  character.blonde.name:")[0]
+    french.write_text(head, encoding="utf-8")
+    result = runner.invoke(main, ["validate", str(base_copy), "--format", "json"])
+    assert result.exit_code == 1
+    problems = json.loads(result.output)["problems"]
+    assert [p["code"] for p in problems] == ["I18N-MISSING"]
+    assert "coh i18n check --lang fr" in problems[0]["message"]
+
+
+def test_a_stale_translation_does_not_stop_a_game(runner: CliRunner, base_copy: Path) -> None:
+    english = base_copy / "text" / "en.yaml"
+    text = english.read_text(encoding="utf-8")
+    english.write_text(text.replace("Final scores\n", "Final score table\n"), encoding="utf-8")
+    result = runner.invoke(main, ["play", "--pack", str(base_copy), "--players", "3", "--lang", "es"])
+    assert result.exit_code == 0, result.output
+
+
+def test_template_keeps_translations_and_adds_what_is_missing(runner: CliRunner, base_copy: Path) -> None:
+    italian = base_copy / "text" / "it.yaml"
+    kept = yaml.safe_load(italian.read_text(encoding="utf-8"))["messages"]
+    italian.write_text(
+        italian.read_text(encoding="utf-8").replace("  ui.prompt:\n", "  ui.promptx:\n"), "utf-8"
+    )
+    result = runner.invoke(main, ["i18n", "template", "it", "--pack", str(base_copy)])
+    assert result.exit_code == 0, result.output
+    written = yaml.safe_load(result.output)
+    assert written["locale"] == "it"
+    assert written["messages"]["ui.prompt"] == {"text": "Your choice", "source": source_hash("Your choice")}
+    assert "ui.promptx" not in written["messages"]  # an entry English lacks is dropped
+    assert {k: v for k, v in written["messages"].items() if k != "ui.prompt"} == {
+        k: v for k, v in kept.items() if k != "ui.prompt"
+    }
+
+
+def test_a_new_language_is_one_file(runner: CliRunner, base_copy: Path) -> None:
+    (base_copy / "text" / "de.yaml").write_text(
+        runner.invoke(main, ["i18n", "template", "de", "--pack", str(base_copy)]).output, encoding="utf-8"
+    )
+    pack, problems = check_pack(base_copy)
+    assert pack is not None and "de" in pack.locales()
+    assert {p.code for p in problems} == {"I18N-UNTRANSLATED"}  # found, English for now
+    listed = runner.invoke(main, ["list", "characters", "--pack", str(base_copy), "--lang", "de"])
+    assert listed.exit_code == 0 and "The Blonde" in listed.output
+
+
+def test_a_regional_file_overrides_only_what_it_has(base_copy: Path) -> None:
+    french = yaml.safe_load(_entries_of(base_copy, "fr"))["messages"]
+    name = "character.blonde.name"
+    entry = f'{{text: "La Blonde du Québec", source: "{french[name]["source"]}"}}'
+    (base_copy / "text" / "fr-CA.yaml").write_text(
+        f"locale: fr-CA\nmessages:\n  {name}: {entry}\n", encoding="utf-8"
+    )
+    pack, problems = check_pack(base_copy)
+    assert pack is not None and problems == []
+    narrator = Narrator(pack, "fr-CA")
+    assert narrator.name("character", "blonde") == "La Blonde du Québec"
+    assert narrator.name("character", "granny") == french["character.granny.name"]["text"]
+
+
+# -- --lang and the commands ---------------------------------------------------------------------
+
+
+def test_unknown_or_malformed_languages_are_usage_errors(runner: CliRunner) -> None:
+    for lang, words in (("de", "has no text in `de`"), ("english", "not a language code")):
+        result = runner.invoke(main, ["list", "characters", "--lang", lang])
+        assert result.exit_code == 2
+        assert "I18N-LANG" in result.output and words in result.output
+
+
+def test_coh_lang_chooses_the_language(
+    runner: CliRunner, base_pack: Pack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COH_LANG", "it")
+    result = runner.invoke(main, ["list", "characters"])
+    assert Narrator(base_pack, "it").name("character", "granny") in result.output
+    monkeypatch.setenv("COH_LANG", "de_DE.UTF-8")  # no German: English, without complaint
+    assert "The Granny" in runner.invoke(main, ["list", "characters"]).output
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_localized_output_has_no_english_sentences(runner: CliRunner, base_pack: Pack, lang: str) -> None:
+    """Every English text with words of its own must not appear in the localized output."""
+    english = Narrator(base_pack, "en")
+    outputs = [
+        runner.invoke(main, [*args, "--lang", lang]).output
+        for args in (
+            ["show", "shotgun"],
+            ["show", "water_tower"],
+            ["show", "blonde"],
+            ["show", "one_am_a"],
+            ["list", "characters"],
+            ["list", "locations"],
+            ["list", "invasions"],
+            ["validate"],
+            ["play", "--players", "3", "--seed", "2"],
+        )
+    ]
+    same = {k for k, v in base_pack.entries(lang).items() if v.get("same")}
+    phrases = {
+        text
+        for key, value in english.messages.items()
+        if key not in same
+        for text in (value if isinstance(value, dict) else {"": value}).values()
+        for text in re.split(r"\{[a-z_]+\}", text)
+        if len(text.strip(" .,:;()-")) > 12
+    }
+    leaks = sorted(p for p in phrases if any(p in out for out in outputs))
+    assert leaks == []
