@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from coh_core.errors import ContentError, Problem
+from coh_core.errors import ContentError, Problem, UsageError
 from coh_core.i18n import SOURCE_LOCALE
 from coh_core.packs.checks import semantic_problems
 from coh_core.packs.effects_index import compile_effects
-from coh_core.packs.loader import find_pack_roots, load_pack
+from coh_core.packs.loader import CONTENT_SCHEMA, collect, find_pack_roots, load_pack
 from coh_core.packs.model import Pack
+from coh_core.packs.overlays import ComposedDoc, compose, order_overlays, overlay_roots
+from coh_core.packs.schema import validate_document
 from coh_core.resources import content_root
 
 
@@ -37,39 +39,85 @@ class ValidationReport:
         return sum(p.file_count for p in self.packs)
 
 
-def check_pack(root: Path) -> tuple[Pack | None, list[Problem]]:
-    """Load and fully validate one pack directory."""
+def check_pack(root: Path, rules: Sequence[str] = ()) -> tuple[Pack | None, list[Problem]]:
+    """Load and fully validate one pack directory, with the overlays named in `rules` applied.
+
+    An overlay's own directory is checked as applied to the pack it requires.
+    """
     pack, problems = load_pack(root)
+    if pack is not None and pack.manifest.get("kind") == "overlay":
+        base = _required_base(pack, root)
+        return check_pack(base, [str(root), *rules]) if base is not None else (pack, problems)
+    if pack is not None and rules:
+        pack = _with_overlays(pack, rules, problems)
     if pack is not None:
         problems.extend(compile_effects(pack))
         problems.extend(semantic_problems(pack))
     return pack, _ordered(problems)
 
 
-def validate_paths(paths: Iterable[Path]) -> ValidationReport:
+def _with_overlays(pack: Pack, rules: Sequence[str], problems: list[Problem]) -> Pack:
+    overlays: list[Pack] = []
+    for root in overlay_roots(list(rules), content_root()):
+        overlay, found = load_pack(root)
+        problems.extend(found)
+        if overlay is None:
+            continue
+        if overlay.manifest.get("kind") != "overlay":
+            raise UsageError(
+                f"`{overlay.id}` is a {overlay.manifest.get('kind')} pack, not an overlay",
+                code="OVERLAY-KIND",
+            )
+        if overlay.id not in (o.id for o in overlays):
+            overlays.append(overlay)
+    composed, composition = compose(pack, order_overlays(overlays, {pack.id}))
+    problems.extend(composition.problems)
+    for doc in composed.docs:
+        if isinstance(doc, ComposedDoc):
+            problems.extend(validate_document(doc, CONTENT_SCHEMA))
+    problems.extend(collect(composed))
+    return composed
+
+
+def _required_base(overlay: Pack, root: Path) -> Path | None:
+    """The directory of the base pack an overlay builds on: a sibling, or a shipped pack."""
+    for name in overlay.manifest.get("requires") or []:
+        for candidate in (root.parent / str(name), content_root() / str(name)):
+            manifest = candidate / "pack.yaml"
+            if manifest.is_file() and "kind: overlay" not in manifest.read_text(encoding="utf-8"):
+                return candidate
+    return None
+
+
+def validate_paths(paths: Iterable[Path], rules: Sequence[str] = ()) -> ValidationReport:
     """Validate the packs named by paths (the built-in content when there are none).
 
     Raises UsageError for paths that do not exist or hold no pack.
     """
     report = ValidationReport()
     for root in find_pack_roots(paths):
-        pack, problems = check_pack(root)
+        pack, problems = check_pack(root, rules)
         if pack is not None:
             report.packs.append(pack)
         report.problems.extend(problems)
+    report.problems = _ordered(report.problems)
     return report
 
 
-def load_pack_checked(root: Path | None = None) -> Pack:
-    """The pack at `root` (the built-in base pack by default); ContentError if it has problems.
+def load_pack_checked(root: Path | None = None, rules: Sequence[str] = ()) -> Pack:
+    """The pack at `root` (the built-in base pack by default) with the overlays in `rules`;
+    ContentError if it has problems.
 
     Problems of a translation do not stop the pack from loading: a stale or unfinished
     language falls back to English where it must, and `coh validate` still reports them.
     """
-    pack, problems = check_pack(root or content_root() / "base")
+    pack, problems = check_pack(root or content_root() / "base", rules)
     if pack is None:
         raise ContentError(problems)
-    translations = {doc.path for locale, doc in pack.text.items() if locale != SOURCE_LOCALE}
+    layers = [pack, *pack.overlays]
+    translations = {
+        doc.path for layer in layers for locale, doc in layer.text.items() if locale != SOURCE_LOCALE
+    }
     blocking = [p for p in problems if p.location.file not in translations]
     if blocking:
         raise ContentError(blocking)

@@ -22,6 +22,7 @@ MANIFEST = "pack.yaml"
 PACK_SCHEMA = "pack.schema.json"
 CONTENT_SCHEMA = "content.schema.json"
 TEXT_SCHEMA = "text.schema.json"
+PATCHES = "patches"  # the section of an overlay's changes to the packs below it
 TEXT_DIR = "text"  # where a pack's `<locale>.yaml` text files are found without listing
 
 
@@ -81,7 +82,9 @@ def load_pack(root: Path) -> tuple[Pack | None, list[Problem]]:
     problems.extend(_load_files(pack))
     problems.extend(_load_text(pack))
     problems.extend(_orphans(pack))
-    problems.extend(_collect(pack))
+    problems.extend(collect(pack))
+    for doc in [pack.manifest_doc, *pack.docs, *pack.text.values()]:
+        doc.owner = pack.id
     return pack, problems
 
 
@@ -180,7 +183,7 @@ def _orphans(pack: Pack) -> list[Problem]:
     return problems
 
 
-def _collect(pack: Pack) -> list[Problem]:
+def collect(pack: Pack) -> list[Problem]:
     """Gather entities and sections from every file; ids share one namespace per pack."""
     problems: list[Problem] = []
     seen: dict[str, Entity] = {}
@@ -192,6 +195,8 @@ def _collect(pack: Pack) -> list[Problem]:
                 problems.extend(_collect_entities(pack, doc, section, value, seen))
             elif section in SINGLETON_SECTIONS and isinstance(value, dict):
                 problems.extend(_collect_section(pack, doc, section, value))
+            elif section == PATCHES:
+                continue  # an overlay's changes: applied when the overlay is used
             else:  # an unknown (misspelt) section: the schema reports it; its content is missing
                 pack.rejected_sections.append(section)
     problems.extend(_collect_colours(pack, seen))

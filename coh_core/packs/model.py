@@ -93,6 +93,8 @@ class Pack:
     # shape cannot be trusted), but their ids still count as taken.
     rejected: dict[str, Entity] = field(default_factory=dict)
     rejected_sections: list[str] = field(default_factory=list)
+    # Overlays applied to this pack, in order (a composed pack: see coh_core.packs.overlays).
+    overlays: list[Pack] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -120,15 +122,29 @@ class Pack:
         return messages if isinstance(messages, dict) else {}
 
     def messages(self, locale: str = "en") -> dict[str, Any]:
-        """One language's texts by key (a string, or plural forms); only what its file has."""
+        """One language's texts by key (a string, or plural forms): the pack's file, then each
+        overlay's on top."""
+        found = self.own_messages(locale)
+        for overlay in self.overlays:
+            found.update(overlay.own_messages(locale))
+        return found
+
+    def own_messages(self, locale: str = "en") -> dict[str, Any]:
+        """The texts of this pack's own file for the language."""
         entries = self.entries(locale)
         if locale == SOURCE_LOCALE:
-            return entries
+            return dict(entries)
         return {k: v["text"] for k, v in entries.items() if isinstance(v, dict) and "text" in v}
 
+    @property
+    def rules_id(self) -> list[str]:
+        """The overlays this pack plays under, in order (empty: the pack's own rules)."""
+        return [o.id for o in self.overlays]
+
     def locales(self) -> list[str]:
-        """The languages the pack has text in, English first."""
-        return sorted(self.text, key=lambda loc: (loc != SOURCE_LOCALE, loc))
+        """The languages the pack (or an overlay on it) has text in, English first."""
+        found = set(self.text).union(*(o.text for o in self.overlays))
+        return sorted(found, key=lambda loc: (loc != SOURCE_LOCALE, loc))
 
     def colours(self) -> list[str]:
         colours = self.section("components").get("colours", [])

@@ -56,7 +56,12 @@ class YamlDoc:
     trapped: set[Path_] = field(default_factory=set)
     # Paths where the schema found a problem: what lies below them is not checked further.
     invalid: set[Path_] = field(default_factory=set)
+    owner: str = ""  # the id of the pack the file belongs to
     _line_starts: list[int] = field(default_factory=list)
+
+    def origin(self, path: Path_) -> tuple[YamlDoc, Path_]:
+        """The file and path a value was written at (itself here; see ComposedDoc)."""
+        return self, tuple(path)
 
     def is_valid(self, prefix: Path_) -> bool:
         """Whether the schema found nothing wrong at or below `prefix`."""

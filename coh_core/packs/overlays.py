@@ -1,0 +1,445 @@
+"""Overlays: packs that change the packs they build on, applied in a declared order.
+
+An overlay's `patches` set, merge, remove, insert or move values of the packs below it,
+addressed by entity id or section and then by field (`action/weapon_replica/effect`,
+`turn/phases/location_resolution/steps/sharing/do`). Its other sections add entities; its
+text files add or replace texts. Applying overlays builds a new pack whose documents are
+`ComposedDoc`s: each remembers, for every value an overlay wrote, the file and place it was
+written at, so every later check (schema, effects, references) points into the overlay, and
+`coh explain` can say which pack set each field.
+
+Order: an overlay comes after the packs it `requires` and the overlays it says it comes
+`after`; otherwise in the order asked for. Two overlays that are not ordered that way and
+change the same field are a conflict (`OVERLAY-CONFLICT`); overlays that declare
+`conflicts` with each other cannot be used together.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from coh_core.effects.checker import suggest
+from coh_core.errors import Location, Problem, UsageError
+from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Pack
+from coh_core.packs.yamlsrc import Path_, YamlDoc
+
+KIND_SECTIONS = {kind: section for section, kind in ENTITY_SECTIONS.items()}
+OPS = ("set", "merge", "remove", "insert", "move")
+_NAME_FIELDS = ("id", "side")  # how list items are named in a patch path
+
+
+@dataclass
+class ComposedDoc(YamlDoc):
+    """A document after overlays: its data, and where each changed value was written."""
+
+    base: YamlDoc | None = None
+    grafts: dict[Path_, tuple[YamlDoc, Path_]] = field(default_factory=dict)
+
+    def origin(self, path: Path_) -> tuple[YamlDoc, Path_]:
+        path = tuple(path)
+        for size in range(len(path), -1, -1):
+            found = self.grafts.get(path[:size])
+            if found is not None:
+                doc, at = found
+                return doc.origin((*at, *path[size:]))
+        assert self.base is not None
+        return self.base.origin(path)
+
+    def location(self, path: Path_, key: bool = False) -> Location:
+        doc, at = self.origin(path)
+        return doc.location(at, key)
+
+    def offset_in_scalar(self, path: Path_, offset: int) -> Location:
+        doc, at = self.origin(path)
+        return doc.offset_in_scalar(at, offset)
+
+
+def compose_doc(doc: YamlDoc) -> ComposedDoc:
+    """A copy of a document that patches may change."""
+    return ComposedDoc(doc.path, doc.text, copy.deepcopy(doc.data), owner=doc.owner, base=doc)
+
+
+@dataclass
+class Change:
+    """One applied patch: which overlay, which field (by name), and where it is written."""
+
+    overlay: str
+    target: str
+    location: Location
+
+
+@dataclass
+class Composition:
+    """What applying overlays found: problems, and every field each overlay changed."""
+
+    problems: list[Problem] = field(default_factory=list)
+    changes: list[Change] = field(default_factory=list)
+
+
+def order_overlays(overlays: list[Pack], available: set[str]) -> list[Pack]:
+    """The overlays in application order; UsageError for a missing requirement, a declared
+    conflict, or a cycle."""
+    chosen = {o.id: o for o in overlays}
+    for overlay in overlays:
+        for needed in _ids(overlay, "requires"):
+            if needed not in chosen and needed not in available:
+                raise UsageError(
+                    f"overlay `{overlay.id}` requires `{needed}`: add `--rules {needed}`",
+                    code="OVERLAY-REQUIRES",
+                )
+        for other in _ids(overlay, "conflicts"):
+            if other in chosen:
+                raise UsageError(
+                    f"overlays `{overlay.id}` and `{other}` cannot be used together"
+                    f" (`{overlay.id}` declares the conflict)",
+                    code="OVERLAY-CONFLICTS",
+                )
+    ordered: list[Pack] = []
+    placing: list[str] = []
+
+    def place(overlay: Pack) -> None:
+        if overlay in ordered:
+            return
+        if overlay.id in placing:
+            cycle = " -> ".join([*placing[placing.index(overlay.id) :], overlay.id])
+            raise UsageError(f"overlays ordered in a circle: {cycle}", code="OVERLAY-CYCLE")
+        placing.append(overlay.id)
+        for before in [*_ids(overlay, "requires"), *_ids(overlay, "after")]:
+            if before in chosen:
+                place(chosen[before])
+        placing.pop()
+        ordered.append(overlay)
+
+    for overlay in overlays:
+        place(overlay)
+    return ordered
+
+
+def _ids(pack: Pack, key: str) -> list[str]:
+    value = pack.manifest.get(key)
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def ordered_before(overlays: list[Pack]) -> dict[str, set[str]]:
+    """For each overlay, the overlays it is declared to come after (directly or not)."""
+    direct = {o.id: set(_ids(o, "requires")) | set(_ids(o, "after")) for o in overlays}
+    closed: dict[str, set[str]] = {}
+
+    def walk(name: str, seen: set[str]) -> set[str]:
+        if name in closed:
+            return closed[name]
+        found: set[str] = set()
+        for before in direct.get(name, set()):
+            if before not in seen:
+                found |= {before, *walk(before, seen | {before})}
+        closed[name] = found
+        return found
+
+    for overlay in overlays:
+        walk(overlay.id, {overlay.id})
+    return closed
+
+
+class Patcher:
+    """Applies the patches of overlays to the documents of a pack being composed."""
+
+    def __init__(self, docs: list[ComposedDoc]):
+        self.docs = docs
+        self.result = Composition()
+
+    def apply(self, overlay: Pack) -> None:
+        for doc in overlay.docs:
+            patches = doc.data.get("patches") if isinstance(doc.data, dict) else None
+            if not isinstance(patches, list) or not doc.is_valid(("patches",)):
+                continue
+            for index, patch in enumerate(patches):
+                try:
+                    self._apply(overlay, doc, index, patch)
+                except PatchError as error:
+                    self.result.problems.append(error.problem)
+
+    def _apply(self, overlay: Pack, doc: YamlDoc, index: int, patch: dict[str, Any]) -> None:
+        op = next(name for name in OPS if name in patch)
+        at: Path_ = ("patches", index)
+        target = str(patch[op])
+        here = doc.location((*at, op))
+        host, path, named = self._resolve(target, doc, (*at, op))
+        if op != "set" and not _exists(host.data, path):
+            raise PatchError("OVERLAY-PATH", f"`{named}` does not exist: nothing to {op}", here)
+        self.result.changes.append(Change(overlay.id, named, here))
+        if op == "set":
+            self._set(host, path, doc, (*at, "to"), patch["to"])
+        elif op == "merge":
+            self._merge(host, path, doc, (*at, "with"), patch["with"], named)
+        elif op == "remove":
+            self._remove(host, path)
+        elif op == "insert":
+            self._insert(host, path, doc, at, patch)
+        else:
+            self._move(host, path, doc, at, patch)
+
+    # -- finding what a patch names ------------------------------------------------------
+
+    def _resolve(self, target: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_, str]:
+        """The document and data path a target names, and the target with list items by name."""
+        head, *rest = target.split("/")
+
+        def fail(message: str) -> PatchError:
+            return PatchError("OVERLAY-PATH", message, doc.location(at))
+
+        if head in KIND_SECTIONS:
+            if not rest:
+                raise fail(f"`{target}` names a kind of entity, not one: add its id (`{head}/<id>`)")
+            host, path = self._entity(head, rest[0], doc, at)
+            rest = rest[1:]
+        else:
+            host, path = self._section(head, doc, at)
+        named = [head] if head not in KIND_SECTIONS else [head, target.split("/")[1]]
+        value = _get(host.data, path)
+        for part in rest:
+            if isinstance(value, dict):
+                if part not in value and part != rest[-1]:
+                    raise fail(f"`{'/'.join([*named, part])}` does not exist" + suggest(part, value))
+                path, value = (*path, part), value.get(part)
+            elif isinstance(value, list):
+                position = _item_index(value, part)
+                if position is None:
+                    raise fail(f"no item `{part}` in `{'/'.join(named)}`" + suggest(part, _names(value)))
+                path, value = (*path, position), value[position]
+            else:
+                raise fail(f"`{'/'.join(named)}` holds a single value: nothing is inside it")
+            named.append(part)
+        return host, path, "/".join(named)
+
+    def _entity(self, kind: str, entity_id: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_]:
+        section = KIND_SECTIONS[kind]
+        known: list[str] = []
+        for host in self.docs:
+            items = host.data.get(section) if isinstance(host.data, dict) else None
+            for index, item in enumerate(items if isinstance(items, list) else []):
+                if isinstance(item, dict) and item.get("id") == entity_id:
+                    return host, (section, index)
+                if isinstance(item, dict) and isinstance(item.get("id"), str):
+                    known.append(item["id"])
+        raise PatchError(
+            "OVERLAY-UNKNOWN",
+            f"no {kind} `{entity_id}` to change in the packs below" + suggest(entity_id, known),
+            doc.location(at),
+        )
+
+    def _section(self, name: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_]:
+        for host in self.docs:
+            if isinstance(host.data, dict) and isinstance(host.data.get(name), dict):
+                return host, (name,)
+        raise PatchError("OVERLAY-UNKNOWN", f"no section `{name}` in the packs below", doc.location(at))
+
+    # -- the operations ------------------------------------------------------------------
+
+    def _set(self, host: ComposedDoc, path: Path_, doc: YamlDoc, source: Path_, value: Any) -> None:
+        parent = _get(host.data, path[:-1])
+        if isinstance(parent, list):
+            parent[int(path[-1])] = copy.deepcopy(value)
+        else:
+            parent[path[-1]] = copy.deepcopy(value)
+        host.grafts[path] = (doc, source)
+
+    def _merge(
+        self, host: ComposedDoc, path: Path_, doc: YamlDoc, source: Path_, value: Any, named: str
+    ) -> None:
+        current = _get(host.data, path)
+        if not isinstance(current, dict):
+            message = f"`{named}` is not a mapping to merge into"
+            raise PatchError("OVERLAY-TYPE", message, doc.location(source))
+        for key, item in value.items():
+            if isinstance(item, dict) and isinstance(current.get(key), dict):
+                self._merge(host, (*path, key), doc, (*source, key), item, f"{named}/{key}")
+            else:
+                self._set(host, (*path, key), doc, (*source, key), item)
+
+    def _remove(self, host: ComposedDoc, path: Path_) -> None:
+        parent = _get(host.data, path[:-1])
+        if isinstance(parent, list):
+            self._rebuild(host, path[:-1], [i for i in range(len(parent)) if i != path[-1]], {})
+            return
+        del parent[path[-1]]
+        for key in [k for k in host.grafts if k[: len(path)] == path]:
+            del host.grafts[key]
+
+    def _insert(self, host: ComposedDoc, path: Path_, doc: YamlDoc, at: Path_, patch: dict[str, Any]) -> None:
+        items = _get(host.data, path)
+        if not isinstance(items, list):
+            raise PatchError("OVERLAY-TYPE", "`insert` needs a list", doc.location((*at, "insert")))
+        position = self._place(items, doc, at, patch, default=len(items))
+        order: list[int | None] = list(range(len(items)))
+        order.insert(position, None)
+        self._rebuild(host, path, order, {position: (doc, (*at, "item"), patch["item"])})
+
+    def _move(self, host: ComposedDoc, path: Path_, doc: YamlDoc, at: Path_, patch: dict[str, Any]) -> None:
+        items = _get(host.data, path[:-1])
+        if not isinstance(items, list):
+            raise PatchError("OVERLAY-TYPE", "`move` needs an item of a list", doc.location((*at, "move")))
+        moving = int(path[-1])
+        order: list[int | None] = [i for i in range(len(items)) if i != moving]
+        rest = [items[i] for i in order if i is not None]
+        order.insert(self._place(rest, doc, at, patch, default=len(rest)), moving)
+        self._rebuild(host, path[:-1], order, {})
+
+    def _place(self, items: list[Any], doc: YamlDoc, at: Path_, patch: dict[str, Any], default: int) -> int:
+        """The index `before`/`after` name in the list (`start`, `end`, an id or a position)."""
+        for word, shift in (("before", 0), ("after", 1)):
+            if word not in patch:
+                continue
+            where = patch[word]
+            if where == "start":
+                return 0
+            if where == "end":
+                return len(items)
+            found = _item_index(items, str(where))
+            if found is None:
+                raise PatchError(
+                    "OVERLAY-PATH",
+                    f"no item `{where}` to put it {word}" + suggest(str(where), _names(items)),
+                    doc.location((*at, word)),
+                )
+            return found + shift
+        return default
+
+    def _rebuild(
+        self,
+        host: ComposedDoc,
+        path: Path_,
+        order: list[int | None],
+        new: dict[int, tuple[YamlDoc, Path_, Any]],
+    ) -> None:
+        """Rewrite a list in a new order (None: a new item); every item keeps its origins."""
+        old = _get(host.data, path)
+        item_origin = {i: host.origin((*path, i)) for i in range(len(old))}
+        moved_to = {source: position for position, source in enumerate(order) if source is not None}
+        depth = len(path)
+        grafts: dict[Path_, tuple[YamlDoc, Path_]] = {}
+        for key, value in host.grafts.items():
+            if len(key) <= depth or key[:depth] != path:
+                grafts[key] = value
+            elif len(key) > depth + 1 and key[depth] in moved_to:  # a change inside a kept item
+                grafts[(*path, moved_to[int(key[depth])], *key[depth + 1 :])] = value
+        rebuilt = []
+        for position, source in enumerate(order):
+            if source is None:
+                doc, at, value = new[position]
+                rebuilt.append(copy.deepcopy(value))
+                grafts[(*path, position)] = (doc, at)
+            else:
+                rebuilt.append(old[source])
+                grafts[(*path, position)] = item_origin[source]
+        host.grafts = grafts
+        old[:] = rebuilt
+
+
+class PatchError(Exception):
+    def __init__(self, code: str, message: str, location: Location):
+        super().__init__(message)
+        self.problem = Problem(code, message, location)
+
+
+def _get(data: Any, path: Path_) -> Any:
+    for part in path:
+        data = data[part]
+    return data
+
+
+def _exists(data: Any, path: Path_) -> bool:
+    for part in path:
+        inside_list = isinstance(data, list) and isinstance(part, int) and part < len(data)
+        if not (inside_list or (isinstance(data, dict) and part in data)):
+            return False
+        data = data[part]
+    return True
+
+
+def _names(items: list[Any]) -> list[str]:
+    """The names list items go by in patch paths."""
+    return [str(i[n]) for i in items if isinstance(i, dict) for n in _NAME_FIELDS if n in i]
+
+
+def _item_index(items: list[Any], name: str) -> int | None:
+    for index, item in enumerate(items):
+        if isinstance(item, dict) and any(str(item.get(n)) == name for n in _NAME_FIELDS if n in item):
+            return index
+    if name.isdigit() and int(name) < len(items):
+        return int(name)
+    return None
+
+
+def conflicts(composition: Composition, overlays: list[Pack]) -> Iterator[Problem]:
+    """Two overlays, not ordered by `requires`/`after`, that change the same field."""
+    before = ordered_before(overlays)
+    seen: list[Change] = []
+    for change in composition.changes:
+        for earlier in seen:
+            if earlier.overlay == change.overlay or _ordered(earlier.overlay, change.overlay, before):
+                continue
+            if _overlaps(earlier.target, change.target):
+                yield Problem(
+                    "OVERLAY-CONFLICT",
+                    f"`{change.overlay}` and `{earlier.overlay}` (at {earlier.location}) both change"
+                    f" `{change.target}`, and neither says it comes after the other: add"
+                    f" `after: [{earlier.overlay}]` to `{change.overlay}` (or the other way round)",
+                    change.location,
+                )
+                break
+        seen.append(change)
+
+
+def _ordered(first: str, second: str, before: dict[str, set[str]]) -> bool:
+    return first in before.get(second, set()) or second in before.get(first, set())
+
+
+def _overlaps(a: str, b: str) -> bool:
+    return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+
+
+def compose(base: Pack, overlays: list[Pack]) -> tuple[Pack, Composition]:
+    """A new pack: `base` with the overlays applied in order (see `order_overlays`)."""
+    docs = [compose_doc(d) for d in base.docs]
+    patcher = Patcher(docs)
+    for overlay in overlays:
+        patcher.apply(overlay)
+    patcher.result.problems.extend(conflicts(patcher.result, overlays))
+    added = [d for o in overlays for d in o.docs if _adds_content(d)]
+    composed = Pack(
+        base.id,
+        base.root,
+        base.manifest,
+        base.manifest_doc,
+        docs=[*docs, *added],
+        text=dict(base.text),
+        overlays=list(overlays),
+    )
+    return composed, patcher.result
+
+
+def _adds_content(doc: YamlDoc) -> bool:
+    return isinstance(doc.data, dict) and any(k in doc.data for k in (*ENTITY_SECTIONS, *SINGLETON_SECTIONS))
+
+
+def overlay_roots(names: list[str], content: Path) -> list[Path]:
+    """The pack directories of overlays named by id (shipped ones) or by path."""
+    roots = []
+    for name in names:
+        given = Path(name)
+        if (given / "pack.yaml").is_file():
+            roots.append(given)
+        elif (content / name / "pack.yaml").is_file():
+            roots.append(content / name)
+        else:
+            shipped = sorted(p.parent.name for p in content.glob("*/pack.yaml") if p.parent.name != "base")
+            raise UsageError(
+                f"no overlay `{name}` (shipped: {', '.join(shipped)}; or give an overlay's directory)"
+                + suggest(name, shipped),
+                code="OVERLAY-UNKNOWN",
+            )
+    return roots
