@@ -102,6 +102,14 @@ def _narrator(pack: Pack, lang: str | None) -> Narrator:
     return Narrator(pack, _locale(pack, lang))
 
 
+def _own_layer(loaded: Pack, given: Path | None) -> Pack:
+    """The pack named by `--pack` itself: an overlay is loaded applied to its base."""
+    for overlay in loaded.overlays:
+        if given is not None and overlay.root.resolve() == given.resolve():
+            return overlay
+    return loaded
+
+
 def _write_output(text: str, output: Path | None) -> None:
     """Text to a file, or to stdout when no file is named."""
     if output is None:
@@ -191,7 +199,7 @@ def _summary(report: ValidationReport, narrator: Narrator | None) -> str:
 def _report_json(report: ValidationReport) -> dict[str, Any]:
     return {
         "ok": report.ok,
-        "packs": [p.id for p in report.packs],
+        "packs": ["+".join([p.id, *p.rules_id]) for p in report.packs],
         "entities": report.entities,
         "effects": report.effects,
         "files": report.files,
@@ -307,7 +315,7 @@ def i18n_template(lang: str, output: Path | None, pack: Path | None) -> None:
     locale = normalize_locale(lang)
     if locale is None or locale == SOURCE_LOCALE:
         raise UsageError(f"`{lang}` is not a language to translate into", code="I18N-LANG")
-    text = template(loaded, locale)
+    text = template(_own_layer(loaded, pack), locale)
     _write_output(text, output)
 
 
@@ -321,7 +329,7 @@ def i18n_stamp(lang: str, keys: tuple[str, ...], all_stale: bool, pack: Path | N
     from coh_core.packs.i18n_check import check_locale
     from coh_core.packs.i18n_files import stamp
 
-    loaded = _load_pack(pack)
+    loaded = _own_layer(_load_pack(pack), pack)
     locale = _locale(loaded, lang)
     chosen = list(keys)
     if all_stale:

@@ -8,20 +8,23 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from coh_core.cli import main
+from coh_core.resources import content_root
 
 
 def test_validate_builtin_content_is_clean(runner: CliRunner) -> None:
     result = runner.invoke(main, ["validate"])
     assert result.exit_code == 0, result.output
     summary = result.output.strip().splitlines()[-1]
-    assert summary.startswith("ok: 1 pack, ")
+    shipped = len(list(content_root().glob("*/pack.yaml")))  # the base game and its overlays
+    assert shipped > 1 and summary.startswith(f"ok: {shipped} packs, ")
     assert "entities" in summary and "effects" in summary and "files" in summary
 
 
 def test_validate_json_is_one_document(runner: CliRunner) -> None:
-    result = runner.invoke(main, ["validate", "--format", "json"])
+    result = runner.invoke(main, ["validate", str(content_root() / "base"), "--format", "json"])
     assert result.exit_code == 0
     document = json.loads(result.output)
+    assert document["packs"] == ["base"]
     assert document["ok"] is True and document["problems"] == []
     # 21 characters + 18 action kinds + 6 locations + 20 invasion cards + 6 colours
     assert document["entities"] == 71 and document["effects"] > 100

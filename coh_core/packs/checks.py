@@ -437,7 +437,8 @@ def _unique_ids(section: Section, path: Path_, items: list[dict[str, Any]], what
 
 def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:
     """Every English message key the pack's entities need, with the entity that needs it."""
-    yield f"pack.{pack.id}.name", None, ()
+    for layer in [pack, *pack.overlays]:
+        yield f"pack.{layer.id}.name", None, ()
     for character in pack.entities_of("character"):
         yield from _keys(character, "name", "power")
         if character.data.get("traits") or character.data.get("triggers"):
@@ -499,7 +500,7 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
             pack.manifest_doc.location(("text",)),
         )
         return
-    messages = pack.messages("en")
+    messages = pack.messages("en")  # with the overlays' texts on top
     needed: set[str] = set()
     missing: set[str] = set()
     for key, entity, _ in required_text_keys(pack):
@@ -508,14 +509,19 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
             missing.add(key)
             where = entity.doc.location((*entity.path, "id")) if entity else english.location(("messages",))
             yield Problem("TEXT-MISSING", f"no English text `{key}`", where)
-    for key in messages:
-        if key not in needed and not _is_optional_key(key):
-            yield Problem(
-                "TEXT-UNKNOWN",
-                f"text `{key}` belongs to nothing in the pack" + suggest(key, missing),
-                english.location(("messages", key), key=True),
-            )
-    yield from _check_placeholders(english, messages)
+    for layer in [pack, *pack.overlays]:  # each text file, where its texts are written
+        doc = layer.text.get("en")
+        own = layer.own_messages("en")
+        if doc is None:
+            continue
+        for key in own:
+            if key not in needed and not _is_optional_key(key):
+                yield Problem(
+                    "TEXT-UNKNOWN",
+                    f"text `{key}` belongs to nothing in the pack" + suggest(key, missing),
+                    doc.location(("messages", key), key=True),
+                )
+        yield from _check_placeholders(doc, own)
 
 
 def _check_placeholders(english: YamlDoc, messages: dict[str, Any]) -> Iterator[Problem]:
@@ -573,13 +579,14 @@ def _check_translations(pack: Pack) -> Iterator[Problem]:
         return
     for report in check_translations(pack):
         missing = [p for p in report.problems if p.code == "I18N-MISSING"]
-        yield from (p for p in report.problems if p.code != "I18N-MISSING")
-        if missing:
+        yield from (p for p in report.problems if p.code != "I18N-MISSING" or len(missing) == 1)
+        if len(missing) > 1:
             yield Problem(
                 "I18N-MISSING",
-                f"{len(missing)} of {report.total} English texts have no {report.locale} text yet"
-                f" ({report.coverage:.0f}% translated); `coh i18n check --lang {report.locale}` lists them",
-                pack.text[report.locale].location(("messages",), key=True),
+                f"{len(missing)} of {report.total} English texts of `{report.pack}` have no"
+                f" {report.locale} text yet ({report.coverage:.0f}% translated);"
+                f" `coh i18n check --lang {report.locale}` lists them",
+                report.where,
             )
 
 

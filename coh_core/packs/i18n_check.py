@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from coh_core.effects.checker import suggest
@@ -35,6 +36,7 @@ class LocaleReport:
     total: int  # English entries
     translated: int  # present, up to date and sound
     complete_by_fallback: bool  # a regional file: what it lacks comes from its language
+    where: Location  # the file's `messages`, or the manifest of a pack without the file
     problems: list[Problem] = field(default_factory=list)
 
     @property
@@ -62,22 +64,50 @@ class LocaleReport:
 
 
 def translated_locales(pack: Pack) -> list[str]:
-    """The pack's languages other than English."""
+    """The pack's languages other than English (its overlays' included)."""
     return [loc for loc in pack.locales() if loc != SOURCE_LOCALE]
 
 
 def check_translations(pack: Pack, locales: list[str] | None = None) -> list[LocaleReport]:
-    """One report per translated language of the pack (or per language asked for)."""
-    return [check_locale(pack, loc) for loc in (locales or translated_locales(pack)) if loc in pack.text]
+    """One report per translated language of the pack and of each overlay applied to it.
+
+    Each pack's translations translate that pack's own English: an overlay that changes a
+    text, or adds one, carries its translations too.
+    """
+    reports = []
+    for layer in [pack, *pack.overlays]:
+        for locale in locales or translated_locales(pack):
+            if locale in layer.text:
+                reports.append(check_locale(layer, locale))
+            elif layer.own_messages(SOURCE_LOCALE) and locale.split("-")[0] == locale:
+                reports.append(_untranslated_layer(layer, locale))
+    return reports
+
+
+def _untranslated_layer(layer: Pack, locale: str) -> LocaleReport:
+    english = layer.own_messages(SOURCE_LOCALE)
+    where = layer.manifest_doc.location(("id",))
+    report = LocaleReport(layer.id, locale, f"text/{locale}.yaml", len(english), 0, False, where)
+    report.problems.append(
+        Problem(
+            "I18N-MISSING",
+            f"pack `{layer.id}` has no {locale} text for its {len(english)} English texts"
+            f" (`coh i18n template {locale} --pack {Path(layer.manifest_doc.path).parent}` starts one)",
+            where,
+        )
+    )
+    return report
 
 
 def check_locale(pack: Pack, locale: str) -> LocaleReport:
+    """One pack's translation into `locale`, against that pack's own English."""
     doc = pack.text[locale]
-    english = pack.messages(SOURCE_LOCALE)
+    english = pack.own_messages(SOURCE_LOCALE)
     entries = pack.entries(locale)
     language = locale.split("-")[0]
     regional = language != locale and language in pack.text
-    report = LocaleReport(pack.id, locale, doc.path, len(english), 0, regional)
+    where = doc.location(("messages",), key=True)
+    report = LocaleReport(pack.id, locale, doc.path, len(english), 0, regional, where)
     order = list(english)
     unsound = 0
     for index, key in enumerate(order):

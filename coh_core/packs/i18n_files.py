@@ -25,7 +25,7 @@ _SOURCE_VALUE = re.compile(r"(source:\s*)(\"[^\"]*\"|'[^']*'|[^\s#,}]+)")
 def template(pack: Pack, locale: str) -> str:
     """The text file for `locale`: its current entries kept, English for the rest, in English order."""
     english_doc = pack.text[SOURCE_LOCALE]
-    english = pack.messages(SOURCE_LOCALE)
+    english = pack.own_messages(SOURCE_LOCALE)
     existing = pack.entries(locale) if locale in pack.text else {}
     comments = _section_comments(english_doc.text)
     lines = [
@@ -70,7 +70,7 @@ def stamp(pack: Pack, locale: str, keys: list[str]) -> list[str]:
     if locale == SOURCE_LOCALE or locale not in pack.text:
         raise UsageError(f"pack `{pack.id}` has no {locale} translation to stamp", code="I18N-LANG")
     doc = pack.text[locale]
-    english, entries = pack.messages(SOURCE_LOCALE), pack.entries(locale)
+    english, entries = pack.own_messages(SOURCE_LOCALE), pack.entries(locale)
     unknown = [k for k in keys if k not in entries or k not in english]
     if unknown:
         raise UsageError(f"no {locale} entry `{unknown[0]}` to stamp", code="I18N-KEY")
