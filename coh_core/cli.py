@@ -47,10 +47,10 @@ def _print_problems(problems: Sequence[Problem], err: bool = False) -> None:
             click.echo(problem.context, err=err)
 
 
-def _load_pack(pack: Path | None) -> Pack:
-    """The pack for list/show, or exit 1 with its problems."""
+def _load_pack(pack: Path | None, rules: Sequence[str] = ()) -> Pack:
+    """The pack (with the overlays in `rules` applied), or exit 1 with its problems."""
     try:
-        return load_pack_checked(pack)
+        return load_pack_checked(pack, rules)
     except ContentError as exc:
         _print_problems(exc.problems, err=True)
         click.echo(f"{len(exc.problems)} problem(s): fix the pack first (coh validate)", err=True)
@@ -73,6 +73,14 @@ _pack_option = click.option(
 )
 
 
+_rules_option = click.option(
+    "--rules",
+    "rules",
+    multiple=True,
+    metavar="OVERLAY",
+    help="Play under an overlay: a shipped one by id (rulebook-fr, expert-draft...) or an overlay's"
+    " directory; repeat for several (applied in their declared order).",
+)
 _lang_option = click.option(
     "--lang",
     "lang",
@@ -141,14 +149,15 @@ def main() -> None:
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @_format_option
 @_lang_option
-def validate(paths: tuple[Path, ...], fmt: str, lang: str | None) -> None:
+@_rules_option
+def validate(paths: tuple[Path, ...], fmt: str, lang: str | None, rules: tuple[str, ...]) -> None:
     """Check content packs: schema, effects, references, counts, text.
 
     PATHS are pack directories, manifests, files inside a pack, or folders of packs;
     the built-in content when none is given.
     """
     try:
-        report = validate_paths(paths)
+        report = validate_paths(paths, rules)
     except UsageError as error:
         if fmt == "json":
             click.echo(json.dumps({"ok": False, "problems": [error.as_problem().to_json()]}, indent=2))
@@ -212,9 +221,10 @@ def _report_json(report: ValidationReport) -> dict[str, Any]:
 @_format_option
 @_pack_option
 @_lang_option
-def list_command(kind: str, fmt: str, pack: Path | None, lang: str | None) -> None:
+@_rules_option
+def list_command(kind: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
     """List the characters, actions, locations or invasions of a pack."""
-    loaded = _load_pack(pack)
+    loaded = _load_pack(pack, rules)
     head, rows, records, footer = list_rows(loaded, kind, _narrator(loaded, lang))
     if fmt == "json":
         click.echo(json.dumps(records, indent=2, ensure_ascii=False))
@@ -239,9 +249,10 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 @_format_option
 @_pack_option
 @_lang_option
-def show(entity_id: str, fmt: str, pack: Path | None, lang: str | None) -> None:
+@_rules_option
+def show(entity_id: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
     """Show one character, action card, location, invasion card or colour."""
-    loaded = _load_pack(pack)
+    loaded = _load_pack(pack, rules)
     found = show_entity(loaded, entity_id, _narrator(loaded, lang))
     if found is None:
         from coh_core.effects.checker import suggest
@@ -342,6 +353,37 @@ def i18n_stamp(lang: str, keys: tuple[str, ...], all_stale: bool, pack: Path | N
     click.echo(f"{len(changed)} entr{'y' if len(changed) == 1 else 'ies'} stamped in {locale}")
 
 
+@main.command()
+@click.argument("name")
+@_format_option
+@_pack_option
+@_lang_option
+@_rules_option
+def explain(name: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
+    """An entity (or `turn`, `setup`, `components`) as the rules make it, and who set each field."""
+    from coh_core.packs.explain import explain as explain_entity
+    from coh_core.packs.explain import render
+
+    loaded = _load_pack(pack, rules)
+    found = explain_entity(loaded, name, _locale(loaded, lang))
+    if found is None:
+        from coh_core.effects.checker import suggest
+
+        known = [i for by_id in loaded.entities.values() for i in by_id] + list(loaded.sections)
+        raise UsageError(f"no entity or section `{name}`" + suggest(name, known), code="REF-UNDEF")
+    if fmt == "json":
+        document = {
+            "id": found.id,
+            "kind": found.kind,
+            "rules": found.rules,
+            "fields": [f.to_json() for f in found.fields],
+            "texts": [f.to_json() for f in found.texts],
+        }
+        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        return
+    click.echo("\n".join(render(found)))
+
+
 @main.group()
 def docs() -> None:
     """Generated documentation."""
@@ -433,6 +475,7 @@ def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
 @_format_option
 @_pack_option
 @_lang_option
+@_rules_option
 def play(
     players: int,
     seed: int,
@@ -442,13 +485,14 @@ def play(
     fmt: str,
     pack: Path | None,
     lang: str | None,
+    rules: tuple[str, ...],
 ) -> None:
     """Play a full game: bots (and humans) at the table, a narrative, then the scoreboard."""
     from coh_core.agents.runner import play_out
     from coh_core.engine import EngineError, new_game
     from coh_core.engine.record import write_record
 
-    loaded = _load_pack(pack)
+    loaded = _load_pack(pack, rules)
     narrator = _narrator(loaded, lang)
     try:
         game = new_game(loaded, players=players, seed=seed)
@@ -482,12 +526,13 @@ def play(
 @click.argument("record", type=click.Path(path_type=Path))
 @_format_option
 @_pack_option
-def replay(record: Path, fmt: str, pack: Path | None) -> None:
-    """Replay a decision log and check that it ends in the recorded state digest."""
+@_rules_option
+def replay(record: Path, fmt: str, pack: Path | None, rules: tuple[str, ...]) -> None:
+    """Replay a decision log (under the rules it was played with) and check its final digest."""
     from coh_core.engine import EngineError
     from coh_core.engine.record import replay as replay_record
 
-    loaded = _load_pack(pack)
+    loaded = _load_pack(pack, rules)
     if not record.is_file():
         raise UsageError(f"no such file: {record}", code="IO-READ")
     try:

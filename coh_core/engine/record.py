@@ -21,7 +21,12 @@ RECORD_FORMAT = 1
 
 
 def header_of(game: Game, seed: int | None, extra: dict[str, Any] | None = None) -> dict[str, Any]:
-    head: dict[str, Any] = {"coh_record": RECORD_FORMAT, "pack": game.state["pack"], "players": game.players}
+    head: dict[str, Any] = {
+        "coh_record": RECORD_FORMAT,
+        "pack": game.state["pack"],
+        "rules": list(game.rules.pack.rules_id),
+        "players": game.players,
+    }
     if seed is not None and game.start is None and game.initial["turn"] == 0:
         head["seed"] = seed
     else:
@@ -51,6 +56,14 @@ def start_from(pack: Pack, header: dict[str, Any]) -> Game:
         raise EngineError("REPLAY-FORMAT", f"not a coh game record (format {header.get('coh_record')!r})")
     if header.get("pack") != pack.id:
         raise EngineError("REPLAY-RULES", f"recorded with pack {header.get('pack')!r}, not {pack.id!r}")
+    recorded = list(header.get("rules") or [])
+    if recorded != pack.rules_id:
+        asked = " ".join(f"--rules {r}" for r in recorded) or "no --rules"
+        raise EngineError(
+            "REPLAY-RULES",
+            f"played under rules {recorded or 'of the base game'}, replayed under"
+            f" {pack.rules_id or 'the base game'}: replay it with {asked}",
+        )
     if "initial" in header:
         return resume_game(pack, json.loads(json.dumps(header["initial"])), header.get("start"))
     players = list(header["players"])
