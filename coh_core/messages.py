@@ -24,6 +24,7 @@ LOG_MESSAGES: dict[str, tuple[str, ...]] = {
     "card_cancelled": ("player", "card"),
     "card_discarded": ("player", "card"),
     "card_played": ("player", "card"),
+    "card_removed": ("card",),
     "card_stolen": ("player", "victim"),
     "card_taken_from_discard": ("player", "card"),
     "cards_drawn": ("player", "count"),
@@ -72,6 +73,8 @@ LOG_MESSAGES: dict[str, tuple[str, ...]] = {
     "turn_start": ("turn",),
     "vote_tied_nobody": ("location",),
     "votes_added": ("player", "count", "location"),
+    "vote_proxy_set": ("player", "victim", "location"),
+    "votes_cast_for": ("player", "victim", "location"),
     "votes_revealed": ("location", "votes", "tally"),
     "zombies_added": ("count", "location"),
     "zombies_arrived": ("count", "location"),
@@ -144,6 +147,8 @@ DECISION_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.decision.victim": ("location",),
     "ui.decision.vote.attack": ("location",),
     "ui.decision.vote.sharing": ("location",),
+    "ui.decision.vote_for.attack": ("location", "player"),
+    "ui.decision.vote_for.sharing": ("location", "player"),
     "ui.decision.other": ("kind",),
 }
 

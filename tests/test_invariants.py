@@ -33,7 +33,8 @@ def _totals(state: dict[str, Any]) -> dict[str, int]:
         "action_cards": len(state["deck"])
         + len(state["discard"])
         + sum(len(h) for h in state["hands"].values())
-        + sum(len(p["cards"]) for p in places),
+        + sum(len(p["cards"]) for p in places)
+        + len(state["removed_cards"]),
         "markers": sum(p["markers"] for p in places) + state["reserve"]["markers"] + state["removed_markers"],
     }
 

@@ -203,6 +203,15 @@ _verb(
     value_type_from="trait",
 )
 _verb(
+    "vote_in_place_of(other: player, at: location, player: player = me)",
+    "For the rest of the turn the player casts the other player's votes at the location (two"
+    " players doing it to each other swap their votes).",
+)
+_verb(
+    "remove_from_game(card: card_kind)",
+    "One played card of this kind leaves the game instead of staying in the discard pile.",
+)
+_verb(
     "add_votes(player: player, n: int, at: location, until: duration)",
     "The player has N extra votes at the location until the duration ends.",
 )
@@ -299,6 +308,11 @@ _procedure("score_game()", "Count every player's points and name the winners.")
 _procedure(
     "pass_first_player(direction: turn_direction)",
     "The first player hands the token to their neighbour.",
+)
+_procedure(
+    "first_player_to_last_loser(otherwise: turn_direction)",
+    "The token goes to the last player who lost a character this turn (of several losing one at"
+    " once, the first in turn order); if nobody did, the first player passes it on.",
 )
 
 

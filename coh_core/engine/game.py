@@ -264,6 +264,8 @@ class Game:
         if not victims:
             return
         self._living_key = -1
+        # of several lost at once, the first in turn order counts as the last loser
+        self.state["last_loser"] = [self.state["turn"], self.owner(victims[0])]
         for victim in victims:
             ch = self.state["characters"][victim]
             ch["alive"] = False
@@ -551,6 +553,7 @@ class Game:
         yield from self.end_action()
         self._expire("end_of_turn")
         state["vote_bonus"] = [b for b in state["vote_bonus"] if b[3] != "end_of_turn"]
+        state["vote_proxies"] = []
 
     def _step(self, step: Step, location: str | None) -> Steps:
         self.state["step"] = step.id

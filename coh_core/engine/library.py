@@ -375,6 +375,28 @@ def add_votes(rt: Rt, player: str, n: int, at: str, until: str) -> None:
     rt.game.note("votes_added", player=player, count=n, location=at)
 
 
+def _check_proxy(rt: Rt, other: str, at: str, player: str) -> None:
+    _need(other != player and other not in rt.game.state["eliminated"])
+
+
+@_impl("vote_in_place_of", check=_check_proxy)
+def vote_in_place_of(rt: Rt, other: str, at: str, player: str) -> None:
+    _need(other != player)
+    rt.game.state["vote_proxies"].append([player, other, at])
+    rt.game.note("vote_proxy_set", player=player, victim=other, location=at)
+
+
+@_impl("remove_from_game")
+def remove_from_game(rt: Rt, card: str) -> None:
+    discard = rt.game.state["discard"]
+    if card in discard:
+        discard.reverse()  # the copy just played is the last one discarded
+        discard.remove(card)
+        discard.reverse()
+        rt.game.state["removed_cards"].append(card)
+        rt.game.note("card_removed", card=card)
+
+
 @_impl("cancel")
 def cancel(rt: Rt, what: dict[str, Any]) -> None:
     what["cancelled"] = True

@@ -347,14 +347,40 @@ def _weights(game: Game, location: str) -> dict[str, int]:
     return {p: w for p, w in weights.items() if w > 0 and p in active}
 
 
+def _casters(game: Game, location: str, weights: dict[str, int]) -> dict[str, str]:
+    """Who casts each player's votes here: the player, or whoever votes in their place."""
+    casts = {p: p for p in game.turn_order() if p in weights}
+    active = set(game.turn_order())
+    for voter, owner, at in game.state["vote_proxies"]:
+        if at == location and owner in casts and voter in active:
+            casts[owner] = voter
+    return casts
+
+
+def _ballots(
+    game: Game, location: str, purpose: str, candidates: list[str], weights: dict[str, int]
+) -> Steps:
+    """Every ballot's answer, by whose votes it holds: together, then those cast for others."""
+    options = [("vote", c) for c in candidates]
+    casts = _casters(game, location, weights)
+    own = {p: list(options) for p, caster in casts.items() if caster == p}
+    answers: dict[str, Any] = yield from game.ask_all("vote", own, location=location, purpose=purpose)
+    for owner, caster in casts.items():
+        if caster != owner:
+            answers[owner] = yield from game.ask(
+                caster, "vote_for", list(options), location=location, purpose=purpose, player=owner
+            )
+            game.note("votes_cast_for", player=caster, victim=owner, location=location)
+    return {p: answers[p] for p in casts}
+
+
 def vote(game: Game, location: str, purpose: str, tie: str) -> Steps:
     """The players at the location vote for one of the players there; returns the winner or None."""
     candidates = _candidates(game, location)
     if len(candidates) <= 1:
         return candidates[0] if candidates else None
     weights = _weights(game, location)
-    options = {p: [("vote", c) for c in candidates] for p in game.turn_order() if p in weights}
-    answers = yield from game.ask_all("vote", options, location=location, purpose=purpose)
+    answers = yield from _ballots(game, location, purpose, candidates, weights)
     tally: Counter[str] = Counter({c: 0 for c in candidates})
     for voter, answer in answers.items():
         tally[answer[1]] += weights[voter]
@@ -506,6 +532,17 @@ def score_of(game: Game, player: str) -> int:
     return int(
         values + state["antidotes"][player] + sum(state["food"][player]) + state["bonus_points"][player]
     )
+
+
+@_procedure("first_player_to_last_loser")
+def first_player_to_last_loser(rt: Rt, otherwise: str) -> Steps:
+    game = rt.game
+    last = game.state["last_loser"]
+    if last is None or last[0] != game.state["turn"]:
+        yield from pass_first_player(rt, otherwise)
+        return
+    game.state["first"] = game.next_with_characters(last[1]) or game.state["first"]
+    game.note("first_player", player=game.state["first"])
 
 
 @_procedure("pass_first_player")

@@ -86,6 +86,9 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "movement": {},
         "deferred": [],
         "vote_bonus": [],
+        "vote_proxies": [],  # [voter, for whom, location]: votes cast in another's place this turn
+        "last_loser": None,  # [turn, player]: who last lost a character
+        "removed_cards": [],  # action cards out of the game
         "result": None,
     }
 
