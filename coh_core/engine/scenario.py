@@ -23,7 +23,7 @@ from coh_core.engine.game import Game, as_action
 from coh_core.engine.rules import Rules, Step
 from coh_core.engine.runtime import EngineError, IllegalAction
 from coh_core.engine.state import initial_state
-from coh_core.errors import Problem
+from coh_core.errors import ContentError, Problem, UsageError
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
 from coh_core.resources import schema_path
@@ -60,7 +60,7 @@ def run_file(pack: Pack, path: Path, display: str | None = None) -> Outcome:
     if outcome.problems:
         return outcome
     try:
-        game = _given(pack, doc)
+        game = _given(_under_rules(pack, doc), doc)
         _when(game, doc, outcome)
         if outcome.ok:
             _then(game, doc, outcome)
@@ -68,6 +68,29 @@ def run_file(pack: Pack, path: Path, display: str | None = None) -> Outcome:
         location = exc.location or doc.location(())
         outcome.problems.append(Problem(exc.code, exc.message, location))
     return outcome
+
+
+def _under_rules(pack: Pack, doc: YamlDoc) -> Pack:
+    """The pack with the scenario's `rules` (overlays) applied."""
+    rules = tuple(str(r) for r in doc.data.get("rules") or [])
+    if not rules:
+        return pack
+    try:
+        return _composed(pack.root, rules)
+    except (UsageError, ContentError) as exc:
+        problems = exc.problems if isinstance(exc, ContentError) else [exc.as_problem()]
+        message = "; ".join(f"{p.code} {p.message}" for p in problems[:3])
+        raise EngineError(
+            "SCENARIO-RULES", f"cannot play under {list(rules)}: {message}", doc.location(("rules",))
+        ) from exc
+
+
+@cache
+def _composed(root: Path, rules: tuple[str, ...]) -> Pack:
+    """A pack with overlays, composed once per process and set of rules."""
+    from coh_core.packs import load_pack_checked
+
+    return load_pack_checked(root, rules)
 
 
 @cache
@@ -118,6 +141,8 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     for name in ("movement", "known_invasions"):
         if name in given:
             state[name] = dict(given[name])
+    if "last_loser" in given:
+        state["last_loser"] = [state["turn"], given["last_loser"]]
     _food(doc, state, given)
     _balance_reserve(state, rules.components)
     _movement_needed(pack, doc, rules, state, start)
@@ -440,6 +465,10 @@ CHECKS: dict[str, Check] = {
     "food": _per_player("food", sorted),
     "food_truck": _food_truck,
     "first": _state_value("first"),
+    "phases": lambda game, expected: (
+        [p.id for p in game.rules.phases] == expected,
+        [p.id for p in game.rules.phases],
+    ),
     "leader": _state_value("leader"),
     "eliminated": _state_value("eliminated"),
     "movement": _state_value("movement"),

@@ -12,7 +12,7 @@ from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
-from coh_core.errors import Problem
+from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
 from coh_core.messages import TEXT_KEYS, placeholders, plural_param
 from coh_core.packs.i18n_check import check_translations, plural_problems
@@ -438,7 +438,7 @@ def _unique_ids(section: Section, path: Path_, items: list[dict[str, Any]], what
 def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:
     """Every English message key the pack's entities need, with the entity that needs it."""
     for layer in [pack, *pack.overlays]:
-        yield f"pack.{layer.id}.name", None, ()
+        yield f"pack.{layer.id}.name", None, ("pack", layer.id)
     for character in pack.entities_of("character"):
         yield from _keys(character, "name", "power")
         if character.data.get("traits") or character.data.get("triggers"):
@@ -479,16 +479,20 @@ def _side_keys(
 
 def _turn_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:
     turn = pack.section("turn")
-    for phase in turn.get("phases") or []:
+    for p, phase in enumerate(turn.get("phases") or []):
         if isinstance(phase, dict):
-            yield f"phase.{phase.get('id')}.name", None, ()
-            for step in phase.get("steps") or []:
+            yield f"phase.{phase.get('id')}.name", None, ("turn", "phases", p, "id")
+            for s, step in enumerate(phase.get("steps") or []):
                 if isinstance(step, dict):
-                    yield f"step.{phase.get('id')}.{step.get('id')}.name", None, ()
+                    yield (
+                        f"step.{phase.get('id')}.{step.get('id')}.name",
+                        None,
+                        ("turn", "phases", p, "steps", s, "id"),
+                    )
     for key in ("setup", "end"):
-        for step in turn.get(key) or []:
+        for s, step in enumerate(turn.get(key) or []):
             if isinstance(step, dict):
-                yield f"step.{key}.{step.get('id')}.name", None, ()
+                yield f"step.{key}.{step.get('id')}.name", None, ("turn", key, s, "id")
 
 
 def _check_text(pack: Pack) -> Iterator[Problem]:
@@ -503,12 +507,11 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
     messages = pack.messages("en")  # with the overlays' texts on top
     needed: set[str] = set()
     missing: set[str] = set()
-    for key, entity, _ in required_text_keys(pack):
+    for key, entity, at in required_text_keys(pack):
         needed.add(key)
         if key not in messages:
             missing.add(key)
-            where = entity.doc.location((*entity.path, "id")) if entity else english.location(("messages",))
-            yield Problem("TEXT-MISSING", f"no English text `{key}`", where)
+            yield Problem("TEXT-MISSING", f"no English text `{key}`", _needed_at(pack, entity, at, english))
     for layer in [pack, *pack.overlays]:  # each text file, where its texts are written
         doc = layer.text.get("en")
         own = layer.own_messages("en")
@@ -522,6 +525,18 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
                     doc.location(("messages", key), key=True),
                 )
         yield from _check_placeholders(doc, own)
+
+
+def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -> Location:
+    """Where a missing text is needed: its entity, its phase or step, or the pack's manifest."""
+    if entity is not None:
+        return entity.doc.location((*entity.path, "id"))
+    if at[:1] == ("turn",) and "turn" in pack.sections:
+        return pack.sections["turn"].doc.location(at)
+    if at[:1] == ("pack",):
+        layer = next((o for o in pack.overlays if o.id == at[1]), pack)
+        return layer.manifest_doc.location(("id",))
+    return english.location(("messages",))
 
 
 def _check_placeholders(english: YamlDoc, messages: dict[str, Any]) -> Iterator[Problem]:

@@ -29,6 +29,9 @@ from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 KIND_SECTIONS = {kind: section for section, kind in ENTITY_SECTIONS.items()}
 OPS = ("set", "merge", "remove", "insert", "move")
+# What each change needs besides its path, and what else it may have.
+NEEDS = {"set": ("to",), "merge": ("with",), "remove": (), "insert": ("item",), "move": ()}
+ALLOWS = {"set": (), "merge": (), "remove": (), "insert": ("before", "after"), "move": ("before", "after")}
 _NAME_FIELDS = ("id", "side")  # how list items are named in a patch path
 
 
@@ -154,17 +157,19 @@ class Patcher:
     def apply(self, overlay: Pack) -> None:
         for doc in overlay.docs:
             patches = doc.data.get("patches") if isinstance(doc.data, dict) else None
-            if not isinstance(patches, list) or not doc.is_valid(("patches",)):
+            if not isinstance(patches, list):
                 continue
             for index, patch in enumerate(patches):
+                if not isinstance(patch, dict) or not doc.is_valid(("patches", index)):
+                    continue  # the schema has said what is wrong with it
                 try:
                     self._apply(overlay, doc, index, patch)
                 except PatchError as error:
                     self.result.problems.append(error.problem)
 
     def _apply(self, overlay: Pack, doc: YamlDoc, index: int, patch: dict[str, Any]) -> None:
-        op = next(name for name in OPS if name in patch)
         at: Path_ = ("patches", index)
+        op = _shape(doc, at, patch)
         target = str(patch[op])
         here = doc.location((*at, op))
         host, path, named = self._resolve(target, doc, (*at, op))
@@ -337,6 +342,30 @@ class Patcher:
                 grafts[(*path, position)] = item_origin[source]
         host.grafts = grafts
         old[:] = rebuilt
+
+
+def _shape(doc: YamlDoc, at: Path_, patch: dict[str, Any]) -> str:
+    """The change a patch makes; OVERLAY-SHAPE unless it is exactly one change with what it needs."""
+    ops = [name for name in OPS if name in patch]
+    if len(ops) != 1:
+        said = " and ".join(f"`{o}`" for o in ops) or "none"
+        raise PatchError(
+            "OVERLAY-SHAPE",
+            f"a patch makes exactly one change ({', '.join(OPS)}); this one has {said}",
+            doc.location(at),
+        )
+    op = ops[0]
+    lacking = [k for k in NEEDS[op] if k not in patch]
+    extra = [k for k in patch if k != op and k not in NEEDS[op] and k not in ALLOWS[op]]
+    if lacking or extra or ("before" in patch and "after" in patch):
+        wants = " and ".join(f"`{k}`" for k in NEEDS[op]) or "nothing else"
+        places = " (and `before` or `after`)" if ALLOWS[op] else ""
+        raise PatchError(
+            "OVERLAY-SHAPE",
+            f"`{op}` takes {wants}{places}; this one has {', '.join(f'`{k}`' for k in patch)}",
+            doc.location((*at, op), key=True),
+        )
+    return op
 
 
 class PatchError(Exception):
