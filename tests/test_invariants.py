@@ -12,11 +12,14 @@ import pytest
 from coh_core.agents import RandomAgent
 from coh_core.agents.runner import play_out
 from coh_core.engine import Game, new_game
+from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
+from coh_core.resources import content_root
 
 PLAYER_COUNTS = (3, 4, 5, 6)
 QUICK_GAMES = 25
 SOAK_GAMES = 1000
+OVERLAY_GAMES = 8
 
 
 def _totals(state: dict[str, Any]) -> dict[str, int]:
@@ -34,7 +37,8 @@ def _totals(state: dict[str, Any]) -> dict[str, int]:
         + len(state["discard"])
         + sum(len(h) for h in state["hands"].values())
         + sum(len(p["cards"]) for p in places)
-        + len(state["removed_cards"]),
+        + len(state["removed_cards"])
+        + sum(len(p) for p in state["packets"].values()),
         "markers": sum(p["markers"] for p in places) + state["reserve"]["markers"] + state["removed_markers"],
     }
 
@@ -117,3 +121,22 @@ def test_the_same_seed_gives_the_same_game(base_pack: Pack, players: int) -> Non
 def test_soak_random_games_keep_the_invariants(base_pack: Pack, players: int) -> None:
     for seed in range(1000, 1000 + SOAK_GAMES):
         _play(base_pack, players, seed)
+
+
+OVERLAYS = sorted(p.parent.name for p in content_root().glob("*/pack.yaml") if p.parent.name != "base")
+
+
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_games_under_each_overlay_keep_the_invariants(overlay: str) -> None:
+    """Every shipped overlay plays whole games: its own totals and zombie cap hold."""
+    pack = load_pack_checked(rules=[overlay])
+    for seed in range(OVERLAY_GAMES):
+        _play(pack, 3 + seed % 4, seed)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("overlay", OVERLAYS)
+def test_soak_games_under_each_overlay(overlay: str) -> None:
+    pack = load_pack_checked(rules=[overlay])
+    for seed in range(1000, 1000 + SOAK_GAMES // 4):
+        _play(pack, 3 + seed % 4, seed)

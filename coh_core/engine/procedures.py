@@ -109,6 +109,7 @@ def deal_action_cards(rt: Rt, draft: bool) -> Steps:
         for player in seats:
             game.state["hands"][player].extend(packets[player])
         return
+    game.state["packets"] = packets  # in the state while the draft lasts: every card has a place
     for _ in range(size):
         options = {p: [("draft", k) for k in sorted(set(packets[p]))] for p in seats}
         answers = yield from game.ask_all("draft", options)
@@ -116,6 +117,8 @@ def deal_action_cards(rt: Rt, draft: bool) -> Steps:
             packets[player].remove(answers[player][1])
             game.state["hands"][player].append(answers[player][1])
         packets = {seats[(i + 1) % len(seats)]: packets[p] for i, p in enumerate(seats)}
+        game.state["packets"] = packets
+    game.state["packets"] = {}
 
 
 def _by_hour(game: Game, hour: int) -> list[str]:

@@ -89,6 +89,7 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "vote_proxies": [],  # [voter, for whom, location]: votes cast in another's place this turn
         "last_loser": None,  # [turn, player]: who last lost a character
         "removed_cards": [],  # action cards out of the game
+        "packets": {},  # per player, the packet of action cards in hand during a draft
         "result": None,
     }
 

@@ -43,6 +43,7 @@ class PlayerView:
             "locations": {loc: _location(place) for loc, place in state["locations"].items()},
             "characters": {c: _character(ch) for c, ch in state["characters"].items()},
             "hand": sorted(state["hands"][me]),
+            "packet": sorted(state["packets"].get(me, [])),  # during a draft, the cards to pick from
             "hand_sizes": {p: len(h) for p, h in state["hands"].items()},
             "antidotes": dict(state["antidotes"]),
             "food": list(state["food"][me]),

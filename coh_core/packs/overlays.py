@@ -111,9 +111,10 @@ def order_overlays(overlays: list[Pack], available: set[str]) -> list[Pack]:
             cycle = " -> ".join([*placing[placing.index(overlay.id) :], overlay.id])
             raise UsageError(f"overlays ordered in a circle: {cycle}", code="OVERLAY-CYCLE")
         placing.append(overlay.id)
-        for before in [*_ids(overlay, "requires"), *_ids(overlay, "after")]:
-            if before in chosen:
-                place(chosen[before])
+        befores = {*_ids(overlay, "requires"), *_ids(overlay, "after")}
+        for other in overlays:  # what must come first, in the order asked for
+            if other.id in befores:
+                place(other)
         placing.pop()
         ordered.append(overlay)
 

@@ -1,0 +1,119 @@
+"""Overlays through the command line: explain, play and replay under rules, refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from coh_core.cli import main
+from coh_core.packs import load_pack_checked
+from coh_core.packs.model import Pack
+from coh_core.packs.overlays import order_overlays
+
+
+def _json(runner: CliRunner, *args: str, code: int = 0) -> Any:
+    result = runner.invoke(main, [*args, "--format", "json"])
+    assert result.exit_code == code, result.output
+    return json.loads(result.stdout)
+
+
+def _field(explained: dict[str, Any], path: str) -> dict[str, Any]:
+    return next(f for f in explained["fields"] if f["path"] == path)
+
+
+def test_explain_says_which_overlay_set_the_weapon_replica(runner: CliRunner) -> None:
+    explained = _json(runner, "explain", "weapon_replica", "--rules", "rulebook-fr")
+    assert explained["rules"] == ["rulebook-fr"]
+    effect = _field(explained, "effect")
+    assert effect["value"].startswith("vote_in_place_of(")
+    assert effect["set_by"] == "rulebook-fr" and effect["at"].startswith("content/rulebook-fr/patches.yaml:")
+    assert _field(explained, "count") == {
+        "path": "count",
+        "value": 2,
+        "set_by": "base",
+        "at": _field(_json(runner, "explain", "weapon_replica"), "count")["at"],
+    }
+    text = next(t for t in explained["texts"] if t["path"] == "action.weapon_replica.text")
+    assert text["set_by"] == "rulebook-fr" and "swap" in text["value"]
+
+
+def test_explain_without_rules_is_all_base(runner: CliRunner) -> None:
+    explained = _json(runner, "explain", "weapon_replica")
+    assert {f["set_by"] for f in explained["fields"]} == {"base"}
+    assert _field(explained, "effect")["value"].startswith("add_votes(")
+
+
+def test_lists_after_an_insert_still_point_at_their_own_lines(runner: CliRunner) -> None:
+    """Inserting a phase moves the base phases down; each still points at the line it is on."""
+    plain = _json(runner, "explain", "turn")
+    french = _json(runner, "explain", "turn", "--rules", "rulebook-fr")
+    for path in ("phases/movement_selection/id", "phases/location_resolution/steps/zombie_attack/do"):
+        assert _field(french, path) == _field(plain, path)
+    assert _field(french, "phases/observation/id")["set_by"] == "rulebook-fr"
+    phases = [
+        f["value"] for f in french["fields"] if f["path"].startswith("phases/") and f["path"].count("/") == 2
+    ]
+    assert phases[:2] == ["observation", "movement_selection"] and phases[-1] == "first_player_change"
+
+
+def test_a_game_under_rules_replays_only_under_them(runner: CliRunner, tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    played = _json(runner, "play", "--seed", "3", "--rules", "rulebook-fr", "--log", str(log))
+    assert json.loads(log.read_text().splitlines()[0])["rules"] == ["rulebook-fr"]
+    refused = runner.invoke(main, ["replay", str(log)])
+    assert (
+        refused.exit_code == 1
+        and "REPLAY-RULES" in refused.output
+        and "--rules rulebook-fr" in refused.output
+    )
+    replayed = _json(runner, "replay", str(log), "--rules", "rulebook-fr")
+    assert replayed["ok"] and replayed["digest"] == played["digest"]
+
+
+def test_rules_change_the_game(runner: CliRunner) -> None:
+    plain = _json(runner, "play", "--seed", "3")
+    french = _json(runner, "play", "--seed", "3", "--rules", "rulebook-fr")
+    assert plain["digest"] != french["digest"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "code"),
+    [
+        (["rulebook-fr", "rulebook-es"], "OVERLAY-CONFLICTS"),
+        (["rulebook-fx"], "OVERLAY-UNKNOWN"),
+        (["base"], "OVERLAY-KIND"),
+    ],
+)
+def test_rules_that_cannot_be_played_are_refused(runner: CliRunner, rules: list[str], code: str) -> None:
+    result = runner.invoke(main, ["play", *(a for r in rules for a in ("--rules", r))])
+    assert result.exit_code == 2 and code in result.output, result.output
+
+
+def test_a_house_rule_adds_a_card_and_counts_it() -> None:
+    pack = load_pack_checked(rules=["promo-lawn-mower"])
+    assert pack.entity("lawn_mower") is not None
+    assert pack.section("components")["action_cards"] == 41
+
+
+def test_overlays_apply_after_what_they_require_and_say_they_follow() -> None:
+    draft = load_pack_checked(rules=["expert-draft"]).overlays[0]
+    fr, horde = (load_pack_checked(rules=[r]).overlays[0] for r in ("rulebook-fr", "zombie-horde"))
+    horde.manifest = {**horde.manifest, "after": ["expert-draft", "rulebook-fr"]}
+    ordered = order_overlays([horde, fr, draft], {"base"})
+    assert [o.id for o in ordered] == ["rulebook-fr", "expert-draft", "zombie-horde"]
+
+
+def _pack_ids(pack: Pack) -> list[str]:
+    return [pack.id, *pack.rules_id]
+
+
+def test_shipped_overlays_together(runner: CliRunner) -> None:
+    rules = ["rulebook-fr", "expert-draft", "promo-lawn-mower", "zombie-horde", "placement-clockwise"]
+    pack = load_pack_checked(rules=rules)
+    assert sorted(_pack_ids(pack)[1:]) == sorted(rules)
+    result = runner.invoke(main, ["play", "--seed", "5", *(a for r in rules for a in ("--rules", r))])
+    assert result.exit_code == 0, result.output
