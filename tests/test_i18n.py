@@ -21,7 +21,7 @@ from coh_core.i18n import (
     source_hash,
 )
 from coh_core.narrative import Narrator
-from coh_core.packs import check_pack
+from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.model import Pack
 
 TRANSLATIONS = ("es", "it", "fr")
@@ -276,25 +276,23 @@ def test_coh_lang_chooses_the_language(
     assert "The Granny" in runner.invoke(main, ["list", "characters"]).output
 
 
-@pytest.mark.parametrize("lang", TRANSLATIONS)
-def test_localized_output_has_no_english_sentences(runner: CliRunner, base_pack: Pack, lang: str) -> None:
-    """Every English text with words of its own must not appear in the localized output."""
-    english = Narrator(base_pack, "en")
-    outputs = [
-        runner.invoke(main, [*args, "--lang", lang]).output
-        for args in (
-            ["show", "shotgun"],
-            ["show", "water_tower"],
-            ["show", "blonde"],
-            ["show", "one_am_a"],
-            ["list", "characters"],
-            ["list", "locations"],
-            ["list", "invasions"],
-            ["validate"],
-            ["play", "--players", "3", "--seed", "2"],
-        )
-    ]
-    same = {k for k, v in base_pack.entries(lang).items() if v.get("same")}
+LOCALIZED_COMMANDS = (
+    ["show", "shotgun"],
+    ["show", "water_tower"],
+    ["show", "blonde"],
+    ["show", "one_am_a"],
+    ["list", "characters"],
+    ["list", "locations"],
+    ["list", "invasions"],
+    ["validate"],
+    ["play", "--players", "3", "--seed", "2"],
+)
+
+
+def _english_leaks(pack: Pack, lang: str, outputs: list[str]) -> list[str]:
+    """English phrases (longer than a name) of the pack's texts that appear in the outputs."""
+    english = Narrator(pack, "en")
+    same = {k for layer in [pack, *pack.overlays] for k, v in layer.entries(lang).items() if v.get("same")}
     phrases = {
         text
         for key, value in english.messages.items()
@@ -303,5 +301,27 @@ def test_localized_output_has_no_english_sentences(runner: CliRunner, base_pack:
         for text in re.split(r"\{[a-z_]+\}", text)
         if len(text.strip(" .,:;()-")) > 12
     }
-    leaks = sorted(p for p in phrases if any(p in out for out in outputs))
-    assert leaks == []
+    return sorted(p for p in phrases if any(p in out for out in outputs))
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_localized_output_has_no_english_sentences(runner: CliRunner, base_pack: Pack, lang: str) -> None:
+    """Every English text with words of its own must not appear in the localized output."""
+    outputs = [runner.invoke(main, [*args, "--lang", lang]).output for args in LOCALIZED_COMMANDS]
+    assert _english_leaks(base_pack, lang, outputs) == []
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_the_french_rules_speak_every_language(runner: CliRunner, lang: str) -> None:
+    pack = load_pack_checked(rules=["rulebook-fr"])
+    rules = ["--rules", "rulebook-fr", "--lang", lang]
+    outputs = [
+        runner.invoke(main, [*args, *rules]).output
+        for args in (
+            ["play", "--players", "4", "--seed", "3"],
+            ["show", "weapon_replica"],
+            ["show", "water_tower"],
+        )
+    ]
+    assert all("Traceback" not in out for out in outputs)
+    assert _english_leaks(pack, lang, outputs) == []
