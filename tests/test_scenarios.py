@@ -153,3 +153,16 @@ then:
         "SCENARIO-FAILED",
         9,
     )
+
+
+def test_a_card_of_rules_not_in_play_is_a_located_error(base_pack: Pack, tmp_path: Path) -> None:
+    source = (SCENARIOS / "house_rules" / "lawn_mower.yaml").read_text()
+    broken = tmp_path / "no_rules.yaml"
+    broken.write_text(source.replace("rules: [promo-lawn-mower]\n", ""))
+    outcome = run_file(base_pack, broken, "no_rules.yaml")
+    [problem] = outcome.problems
+    line = next(
+        n for n, text in enumerate(source.splitlines(), start=0) if "lawn_mower]" in text and "hands" in text
+    )
+    assert (problem.code, problem.location.line) == ("SCENARIO-REF", line)
+    assert "`lawn_mower`" in problem.message

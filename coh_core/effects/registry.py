@@ -275,7 +275,8 @@ _procedure("choose_first_player()", "Pick the first player at random.")
 _procedure("deal_characters()", "Deal characters at random, as many as the setup table says.")
 _procedure(
     "place_characters(order: turn_direction)",
-    "Each player places their characters by drawing movement cards.",
+    "From the player to the right of the first player, in this direction, each player places"
+    " their characters by drawing movement cards.",
 )
 _procedure(
     "deal_action_cards(draft: bool = false)",

@@ -76,7 +76,8 @@ def _new_character(owner: str) -> dict[str, Any]:
 def place_characters(rt: Rt, order: str) -> Steps:
     game = rt.game
     seats = game.seat_order(game.state["first"])
-    sequence = list(reversed(seats)) if order == "counter_clockwise" else seats[1:] + seats[:1]
+    # the player to the right of the first player begins, then the order's direction
+    sequence = list(reversed(seats)) if order == "counter_clockwise" else seats[-1:] + seats[:-1]
     for player in sequence:
         mine = game.living(player)
         cards = list(game.rules.components["movement_cards"])

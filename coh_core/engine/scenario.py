@@ -319,6 +319,23 @@ def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[st
         for character in mine:
             if pack.entity(character) is None:
                 raise unknown(("characters", player, character), f"unknown character `{character}`")
+    _unknown_cards(pack, doc, given)
+
+
+def _unknown_cards(pack: Pack, doc: YamlDoc, given: dict[str, Any]) -> None:
+    """Action cards in hands, piles and at locations must be cards of the rules in play."""
+    kinds = set(pack.entities.get("action", {}))
+    places: list[tuple[tuple[Any, ...], Any]] = [
+        (("deck",), given.get("deck")),
+        (("discard",), given.get("discard")),
+    ]
+    places += [(("hands", p), cards) for p, cards in (given.get("hands") or {}).items()]
+    places += [(("cards_at", loc), cards) for loc, cards in (given.get("cards_at") or {}).items()]
+    for path, cards in places:
+        for index, card in enumerate(cards or []):
+            if card not in kinds:
+                message = f"unknown action card `{card}` (is an overlay that adds it missing from `rules`?)"
+                raise EngineError("SCENARIO-REF", message, doc.location(("given", *path, index)))
 
 
 # --- when ---------------------------------------------------------------------------------------
@@ -425,10 +442,16 @@ def _decision(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
             }
             actual["offers"] = offered
         if "refuses" in expected:
-            actual["refuses"] = {c: [] for c in expected["refuses"]}
-            for c, actions in expected["refuses"].items():
-                actual["refuses"][c] = [a for a in actions if as_action(a) in decision.legal(c)]
-            expected = {**expected, "refuses": {c: [] for c in expected["refuses"]}}
+            offered = {
+                c: [a for a in actions if as_action(a) in decision.legal(c)]
+                for c, actions in expected["refuses"].items()
+            }
+            # as expected when none is offered; else what was offered all the same
+            actual["refuses"] = (
+                expected["refuses"]
+                if not any(offered.values())
+                else {c: {"offered all the same": acts} for c, acts in offered.items() if acts}
+            )
     shown = {k: actual.get(k) for k in expected}
     return shown == expected, shown
 
@@ -472,6 +495,10 @@ CHECKS: dict[str, Check] = {
     "leader": _state_value("leader"),
     "eliminated": _state_value("eliminated"),
     "movement": _state_value("movement"),
+    "removed_cards": lambda game, expected: (
+        sorted(game.state["removed_cards"]) == sorted(expected),
+        game.state["removed_cards"],
+    ),
     "discard": lambda game, expected: (
         sorted(game.state["discard"]) == sorted(expected),
         game.state["discard"],
