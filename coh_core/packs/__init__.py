@@ -38,27 +38,44 @@ class ValidationReport:
         return sum(p.file_count for p in self.packs)
 
 
-def check_pack(root: Path, rules: Sequence[str] = ()) -> tuple[Pack | None, list[Problem]]:
+class _Loads:
+    """Packs read once per validation run: every overlay is checked on the same base."""
+
+    def __init__(self) -> None:
+        self.found: dict[Path, tuple[Pack | None, list[Problem]]] = {}
+
+    def __call__(self, root: Path) -> tuple[Pack | None, list[Problem]]:
+        key = root.resolve()
+        if key not in self.found:
+            self.found[key] = load_pack(root)
+        pack, problems = self.found[key]
+        return pack, list(problems)
+
+
+def check_pack(
+    root: Path, rules: Sequence[str] = (), loads: _Loads | None = None
+) -> tuple[Pack | None, list[Problem]]:
     """Load and fully validate one pack directory, with the overlays named in `rules` applied.
 
     An overlay's own directory is checked as applied to the pack it requires.
     """
-    pack, problems = load_pack(root)
+    loads = loads or _Loads()
+    pack, problems = loads(root)
     if pack is not None and pack.manifest.get("kind") == "overlay":
         base = _required_base(pack, root)
-        return check_pack(base, [str(root), *rules]) if base is not None else (pack, problems)
+        return check_pack(base, [str(root), *rules], loads) if base is not None else (pack, problems)
     if pack is not None and rules:
-        pack = _with_overlays(pack, rules, problems)
+        pack = _with_overlays(pack, rules, problems, loads)
     if pack is not None:
         problems.extend(compile_effects(pack))
         problems.extend(semantic_problems(pack))
     return pack, _ordered(problems)
 
 
-def _with_overlays(pack: Pack, rules: Sequence[str], problems: list[Problem]) -> Pack:
+def _with_overlays(pack: Pack, rules: Sequence[str], problems: list[Problem], loads: _Loads) -> Pack:
     overlays: list[Pack] = []
     for root in overlay_roots(list(rules), content_root()):
-        overlay, found = load_pack(root)
+        overlay, found = loads(root)
         problems.extend(found)
         if overlay is None:
             continue
@@ -72,7 +89,8 @@ def _with_overlays(pack: Pack, rules: Sequence[str], problems: list[Problem]) ->
     composed, composition = compose(pack, order_overlays(overlays, {pack.id}))
     problems.extend(composition.problems)
     for doc in composed.docs:
-        if isinstance(doc, ComposedDoc):
+        if isinstance(doc, ComposedDoc) and doc.touched:
+            doc.invalid.clear()  # found again on the changed data
             problems.extend(validate_document(doc, CONTENT_SCHEMA))
     problems.extend(collect(composed))
     return composed
@@ -94,8 +112,9 @@ def validate_paths(paths: Iterable[Path], rules: Sequence[str] = ()) -> Validati
     Raises UsageError for paths that do not exist or hold no pack.
     """
     report = ValidationReport()
+    loads = _Loads()
     for root in find_pack_roots(paths):
-        pack, problems = check_pack(root, rules)
+        pack, problems = check_pack(root, rules, loads)
         if pack is not None:
             report.packs.append(pack)
         report.problems.extend(problems)

@@ -41,6 +41,7 @@ class ComposedDoc(YamlDoc):
 
     base: YamlDoc | None = None
     grafts: dict[Path_, tuple[YamlDoc, Path_]] = field(default_factory=dict)
+    touched: bool = False  # a patch changed it: its data must be validated again
 
     def origin(self, path: Path_) -> tuple[YamlDoc, Path_]:
         path = tuple(path)
@@ -62,8 +63,10 @@ class ComposedDoc(YamlDoc):
 
 
 def compose_doc(doc: YamlDoc) -> ComposedDoc:
-    """A copy of a document that patches may change."""
-    return ComposedDoc(doc.path, doc.text, copy.deepcopy(doc.data), owner=doc.owner, base=doc)
+    """A copy of a document that patches may change (what the schema found stays found)."""
+    return ComposedDoc(
+        doc.path, doc.text, copy.deepcopy(doc.data), invalid=set(doc.invalid), owner=doc.owner, base=doc
+    )
 
 
 @dataclass
@@ -176,6 +179,7 @@ class Patcher:
         host, path, named = self._resolve(target, doc, (*at, op))
         if op != "set" and not _exists(host.data, path):
             raise PatchError("OVERLAY-PATH", f"`{named}` does not exist: nothing to {op}", here)
+        host.touched = True
         self.result.changes.append(Change(overlay.id, named, here))
         if op == "set":
             self._set(host, path, doc, (*at, "to"), patch["to"])
