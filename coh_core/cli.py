@@ -166,16 +166,19 @@ def validate(paths: tuple[Path, ...], fmt: str, lang: str | None, rules: tuple[s
         click.echo(json.dumps(_report_json(report), indent=2))
     else:
         _print_problems(report.problems)
-        click.echo(_summary(report, _ui_narrator(lang)))
+        click.echo(_summary(report, _ui_narrator(lang, report)))
     sys.exit(EXIT_OK if report.ok else EXIT_PROBLEMS)
 
 
-def _ui_narrator(lang: str | None) -> Narrator | None:
+def _ui_narrator(lang: str | None, report: ValidationReport) -> Narrator | None:
     """The command line's own words: the built-in pack's text (None if its manifest is unusable)."""
     from coh_core.packs.loader import load_pack
     from coh_core.resources import content_root
 
-    builtin, _ = load_pack(content_root() / "base")
+    root = (content_root() / "base").resolve()
+    builtin = next((p for p in report.packs if p.root.resolve() == root and not p.overlays), None)
+    if builtin is None:  # the built-in pack was not among those validated: read it
+        builtin, _ = load_pack(root)
     return _narrator(builtin, lang) if builtin is not None else None
 
 

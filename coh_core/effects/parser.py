@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, v_args
@@ -165,7 +165,9 @@ def parse_condition(text: str) -> ast.Expr:
     return result
 
 
+@lru_cache(maxsize=4096)
 def _parse(text: str, start: EntryPoint) -> Any:
+    """The AST of a text (cached: the same effect under several overlays is parsed once)."""
     _check_brackets(text)
     try:
         tree = _lark().parse(text, start=start)

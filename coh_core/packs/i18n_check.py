@@ -99,8 +99,28 @@ def _untranslated_layer(layer: Pack, locale: str) -> LocaleReport:
     return report
 
 
+# Reports by the text files they compare (kept alive with them): a base pack checked under
+# several overlays in one run is checked once.
+_CHECKED: dict[tuple[int, int], tuple[YamlDoc, YamlDoc, LocaleReport]] = {}
+
+
 def check_locale(pack: Pack, locale: str) -> LocaleReport:
     """One pack's translation into `locale`, against that pack's own English."""
+    doc, english_doc = pack.text[locale], pack.text.get(SOURCE_LOCALE)
+    if english_doc is None:
+        return _check_locale(pack, locale)
+    key = (id(doc), id(english_doc))
+    found = _CHECKED.get(key)
+    if found is None or found[0] is not doc or found[1] is not english_doc:
+        if len(_CHECKED) > 256:
+            _CHECKED.clear()
+        found = (doc, english_doc, _check_locale(pack, locale))
+        _CHECKED[key] = found
+    report = found[2]
+    return LocaleReport(**{**report.__dict__, "problems": list(report.problems)})
+
+
+def _check_locale(pack: Pack, locale: str) -> LocaleReport:
     doc = pack.text[locale]
     english = pack.own_messages(SOURCE_LOCALE)
     entries = pack.entries(locale)
