@@ -54,7 +54,9 @@ def _files_by_schema() -> dict[str, list[str]]:
         data = yaml.safe_load(manifest.read_text())
         groups["pack.schema.json"].append(str(manifest))
         groups["content.schema.json"].extend(str(manifest.parent / f) for f in data["files"])
-        groups["text.schema.json"].extend(str(manifest.parent / f) for f in (data.get("text") or {}).values())
+        listed = {str(manifest.parent / f) for f in (data.get("text") or {}).values()}
+        found = {str(p) for p in (manifest.parent / "text").glob("*.yaml")}  # text files need no listing
+        groups["text.schema.json"].extend(sorted(listed | found))
     return {schema: files for schema, files in groups.items() if files}
 
 
