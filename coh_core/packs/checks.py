@@ -495,6 +495,14 @@ def _turn_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:
                 yield f"step.{key}.{step.get('id')}.name", None, ("turn", key, s, "id")
 
 
+def _check_texts(pack: Pack) -> Iterator[Problem]:
+    """The English text, then (once it is sound) every translation of it."""
+    english = list(_check_text(pack))
+    yield from english
+    if not english:
+        yield from _check_translations(pack)
+
+
 def _check_text(pack: Pack) -> Iterator[Problem]:
     english = pack.text.get("en")
     if english is None:
@@ -590,7 +598,7 @@ def _check_translations(pack: Pack) -> Iterator[Problem]:
     one by one); everything else wrong in a translation is reported where it is. While the
     English itself has problems the translations are not compared with it: the source first.
     """
-    if SOURCE_LOCALE not in pack.text or not pack.complete or any(True for _ in _check_text(pack)):
+    if SOURCE_LOCALE not in pack.text or not pack.complete:
         return
     for report in check_translations(pack):
         missing = [p for p in report.problems if p.code == "I18N-MISSING"]
@@ -628,6 +636,5 @@ _PACK_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_components,
     _check_setup,
     _check_invasions,
-    _check_text,
-    _check_translations,
+    _check_texts,
 ]
