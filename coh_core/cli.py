@@ -118,6 +118,16 @@ def _own_layer(loaded: Pack, given: Path | None) -> Pack:
     return loaded
 
 
+def _no_such(loaded: Pack, name: str, sections: bool = False) -> NoReturn:
+    """REF-UNDEF for an id the pack lacks, with the closest one it has."""
+    from coh_core.effects.checker import suggest
+
+    known = [i for by_id in loaded.entities.values() for i in by_id]
+    known += list(loaded.sections) if sections else []
+    what = "entity or section" if sections else "entity"
+    raise UsageError(f"no {what} `{name}` in pack `{loaded.id}`" + suggest(name, known), code="REF-UNDEF")
+
+
 def _write_output(text: str, output: Path | None) -> None:
     """Text to a file, or to stdout when no file is named."""
     if output is None:
@@ -258,13 +268,7 @@ def show(entity_id: str, fmt: str, pack: Path | None, lang: str | None, rules: t
     loaded = _load_pack(pack, rules)
     found = show_entity(loaded, entity_id, _narrator(loaded, lang))
     if found is None:
-        from coh_core.effects.checker import suggest
-
-        known = [i for by_id in loaded.entities.values() for i in by_id]
-        raise UsageError(
-            f"no entity `{entity_id}` in pack `{loaded.id}`" + suggest(entity_id, known),
-            code="REF-UNDEF",
-        )
+        _no_such(loaded, entity_id)
     text, record = found
     click.echo(json.dumps(record, indent=2, ensure_ascii=False) if fmt == "json" else text)
 
@@ -370,10 +374,7 @@ def explain(name: str, fmt: str, pack: Path | None, lang: str | None, rules: tup
     loaded = _load_pack(pack, rules)
     found = explain_entity(loaded, name, _locale(loaded, lang))
     if found is None:
-        from coh_core.effects.checker import suggest
-
-        known = [i for by_id in loaded.entities.values() for i in by_id] + list(loaded.sections)
-        raise UsageError(f"no entity or section `{name}`" + suggest(name, known), code="REF-UNDEF")
+        _no_such(loaded, name, sections=True)
     if fmt == "json":
         document = {
             "id": found.id,

@@ -157,12 +157,12 @@ then:
 
 def test_a_card_of_rules_not_in_play_is_a_located_error(base_pack: Pack, tmp_path: Path) -> None:
     source = (SCENARIOS / "house_rules" / "lawn_mower.yaml").read_text()
+    text = source.replace("rules: [promo-lawn-mower]\n", "")
     broken = tmp_path / "no_rules.yaml"
-    broken.write_text(source.replace("rules: [promo-lawn-mower]\n", ""))
+    broken.write_text(text)
     outcome = run_file(base_pack, broken, "no_rules.yaml")
     [problem] = outcome.problems
-    line = next(
-        n for n, text in enumerate(source.splitlines(), start=0) if "lawn_mower]" in text and "hands" in text
-    )
+    rows = text.splitlines()
+    line = next(n for n, row in enumerate(rows, start=1) if row.startswith("  hands: {red: [lawn"))
     assert (problem.code, problem.location.line) == ("SCENARIO-REF", line)
     assert "`lawn_mower`" in problem.message
