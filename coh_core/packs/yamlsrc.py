@@ -1,4 +1,4 @@
-"""Safe YAML loading that keeps source positions.
+"""Safe, bounded YAML loading that keeps source positions.
 
 Only safe loading is used (the C loader when PyYAML has it). Documents are composed
 to nodes and converted here, so that every value keeps its line and column, duplicate
@@ -29,6 +29,15 @@ _NULL_TAG = "tag:yaml.org,2002:null"
 _STR_TAG = "tag:yaml.org,2002:str"
 _PLAIN_BOOLS = {"true", "false"}
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_RESOLVER = yaml.resolver.Resolver()
+
+# Limits on what one file may make the loader do (README, "Bad input"): each gives YAML-LIMIT.
+MAX_FILE_BYTES = 8 * 2**20
+MAX_DEPTH = 64  # mappings and lists nested in each other
+MAX_NODES = 1_000_000  # values in one file, aliases expanded
+MAX_ALIAS_NODES = 100_000  # of those, values that aliases add
+MAX_INTEGER = 2**63 - 1  # integers are 64-bit
+MAX_INTEGER_CHARS = 100  # a longer integer literal is refused before it is converted
 
 Path_ = tuple[str | int, ...]
 
@@ -154,11 +163,19 @@ def _source_char(text: str, index: int, style: str | None) -> tuple[int, bool]:
 
 
 def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
-    """Load one YAML file safely; returns the document or the problems that stop it."""
+    """Load one YAML file safely; returns the document or the problems that stop it.
+
+    The caller has checked that `path` is a regular file inside its pack (see `safe_path`).
+    """
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         return None, [Problem("IO-READ", f"cannot read file: {exc.strerror}", Location(display))]
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [
+            Problem("YAML-LIMIT", f"file larger than {MAX_FILE_BYTES // 2**20} MiB", Location(display, 1, 1))
+        ]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -175,15 +192,20 @@ def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
 
 
 def parse_yaml(text: str, display: str) -> tuple[YamlDoc | None, list[Problem]]:
+    """Parse one YAML document into data with positions, within the limits above."""
+    doc = YamlDoc(display, text, None)
+    problems: list[Problem] = []
+    builder = _Builder(doc, problems)
     try:
-        node = yaml.compose(text, Loader=_Loader)
+        for event in yaml.parse(text, Loader=_Loader):
+            builder.feed(event)
     except yaml.MarkedYAMLError as exc:
         return None, [_syntax_problem(exc, display, text)]
     except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare
         return None, [Problem("YAML-SYNTAX", str(exc), Location(display))]
-    doc = YamlDoc(display, text, None)
-    problems: list[Problem] = []
-    doc.data = _convert(node, (), doc, problems) if node is not None else None
+    except _Stop as stop:
+        return None, [*problems, stop.problem]
+    doc.data = builder.result
     return doc, problems
 
 
@@ -210,79 +232,315 @@ def _caret(line_text: str, col: int) -> str:
     return f"    {shown}\n    {' ' * max(col - 1, 0)}^"
 
 
-def _convert(node: yaml.Node, path: Path_, doc: YamlDoc, problems: list[Problem]) -> Any:
-    doc.values[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-    if isinstance(node, yaml.MappingNode):
-        return _convert_mapping(node, path, doc, problems)
-    if isinstance(node, yaml.SequenceNode):
-        return [_convert(item, (*path, i), doc, problems) for i, item in enumerate(node.value)]
-    assert isinstance(node, yaml.ScalarNode)
-    return _convert_scalar(node, path, doc, problems)
+class _Stop(Exception):
+    """A problem after which the rest of the file is not read."""
+
+    def __init__(self, problem: Problem):
+        super().__init__(problem.message)
+        self.problem = problem
 
 
-def _convert_mapping(
-    node: yaml.MappingNode, path: Path_, doc: YamlDoc, problems: list[Problem]
-) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key_node, value_node in node.value:
-        key_loc = Location(doc.path, key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-        if not isinstance(key_node, yaml.ScalarNode):
-            problems.append(Problem("YAML-KEY", "a mapping key must be a plain name", key_loc))
-            continue
-        key = key_node.value
-        if key_node.tag == _BOOL_TAG and not key_node.style:
-            doc.trapped.add((*path, key))
-            problems.append(
+@dataclass
+class _Frame:
+    """An open mapping or list, and for a mapping where it stands between keys and values."""
+
+    path: Path_
+    value: dict[str, Any] | list[Any]
+    key: str | None = None  # a mapping's key waiting for its value
+    skip_value: bool = False  # the value of a refused or duplicate key is not read
+
+
+@dataclass
+class _Anchor:
+    """Where an anchored node's events are in the file's event list, and how many values it holds."""
+
+    start: int
+    end: int = -1  # -1 while the node is still open
+    nodes: int = 0
+    depth: int = 0
+
+
+_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)
+_START_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+_END_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+
+
+class _Builder:
+    """Builds data and positions from parser events, one event at a time.
+
+    Working from events rather than from a composed node graph keeps every limit in one
+    place: the nesting depth is checked before anything deeper is read, an alias is
+    expanded by replaying the events of its anchor against a budget, and explicit tags are
+    seen as they are written.
+    """
+
+    def __init__(self, doc: YamlDoc, problems: list[Problem]):
+        self.doc = doc
+        self.problems = problems
+        self.result: Any = None
+        self.stack: list[_Frame] = []
+        self.events: list[yaml.Event] = []  # the file's own events, for aliases to replay
+        self.anchors: dict[str, _Anchor] = {}
+        self.open_anchors: list[tuple[str, _Anchor]] = []
+        self.replaying = 0
+        self.alias_site: yaml.Event | None = None  # the alias written in the file being expanded
+        self.documents = 0
+        self.depth = 0
+        self.skip = 0  # > 0 inside a node that is not read (a refused key or its value)
+        self.nodes = 0  # values built, aliases expanded
+        self.alias_nodes = 0  # of which aliases added
+
+    def feed(self, event: yaml.Event) -> None:
+        if not self.replaying:
+            self._record(event)
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                self._stop("YAML-SYNTAX", "a file holds one YAML document; a second one starts here", event)
+            return
+        if isinstance(event, _START_EVENTS):
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                self._stop("YAML-LIMIT", f"nested deeper than {MAX_DEPTH} levels", event)
+        if isinstance(event, _END_EVENTS):
+            self.depth -= 1
+        if self.skip:
+            self.skip += isinstance(event, _START_EVENTS) - isinstance(event, _END_EVENTS)
+            return
+        if isinstance(event, _END_EVENTS):
+            self._close()
+        elif isinstance(event, _NODE_EVENTS):
+            self._node(event)
+
+    def _record(self, event: yaml.Event) -> None:
+        """Keep the file's events and where each anchored node starts and ends."""
+        self.events.append(event)
+        index = len(self.events) - 1
+        if isinstance(event, _NODE_EVENTS) and not isinstance(event, yaml.AliasEvent):
+            for _, anchor in self.open_anchors:
+                anchor.nodes += 1
+            name = event.anchor
+            if name is not None:
+                anchor = _Anchor(index, nodes=1, depth=self.depth)
+                if isinstance(event, yaml.ScalarEvent):
+                    anchor.end = index
+                    self.anchors[name] = anchor
+                else:
+                    self.anchors.pop(name, None)  # redefined: the new node, once it is complete
+                    self.open_anchors.append((name, anchor))
+        elif isinstance(event, _END_EVENTS) and self.open_anchors:
+            name, anchor = self.open_anchors[-1]
+            if anchor.depth == self.depth - 1:
+                anchor.end = index
+                self.anchors[name] = anchor
+                self.open_anchors.pop()
+
+    def _stop(self, code: str, message: str, event: yaml.Event) -> None:
+        raise _Stop(Problem(code, message, self._location(event)))
+
+    def _location(self, event: yaml.Event) -> Location:
+        line, col = _position(event)
+        return Location(self.doc.path, line, col)
+
+    def _node(self, event: yaml.Event) -> None:
+        parent = self.stack[-1] if self.stack else None
+        if isinstance(parent, _Frame) and isinstance(parent.value, dict) and parent.key is None:
+            if parent.skip_value:
+                parent.skip_value = False
+                self._skip(event)
+            else:
+                self._key(event, parent)
+            return
+        if isinstance(event, yaml.AliasEvent):
+            self._alias(event)
+            return
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            self._stop("YAML-LIMIT", f"more than {MAX_NODES} values in one file", event)
+        path = self._child_path(parent)
+        self.doc.values[path] = _position(event)
+        self._check_tag(event, path)
+        if isinstance(event, yaml.ScalarEvent):
+            self._attach(parent, self._scalar(event, path))
+            return
+        container: dict[str, Any] | list[Any] = {} if isinstance(event, yaml.MappingStartEvent) else []
+        self._attach(parent, container)
+        self.stack.append(_Frame(path, container))
+
+    def _child_path(self, parent: _Frame | None) -> Path_:
+        if parent is None:
+            return ()
+        if isinstance(parent.value, list):
+            return (*parent.path, len(parent.value))
+        assert parent.key is not None
+        return (*parent.path, parent.key)
+
+    def _attach(self, parent: _Frame | None, value: Any) -> None:
+        if parent is None:
+            self.result = value
+        elif isinstance(parent.value, list):
+            parent.value.append(value)
+        else:
+            assert parent.key is not None
+            parent.value[parent.key] = value
+            parent.key = None
+
+    def _close(self) -> None:
+        frame = self.stack.pop()
+        if isinstance(frame.value, dict) and frame.skip_value:
+            frame.skip_value = False  # a refused key with no value: nothing to skip
+
+    def _skip(self, event: yaml.Event) -> None:
+        """Pass over one node without reading it."""
+        if isinstance(event, _START_EVENTS):
+            self.skip = 1
+
+    def _key(self, event: yaml.Event, frame: _Frame) -> None:
+        key_event = self._aliased_scalar(event) if isinstance(event, yaml.AliasEvent) else event
+        location = self._location(event)
+        if not isinstance(key_event, yaml.ScalarEvent):
+            self.problems.append(Problem("YAML-KEY", "a mapping key must be a plain name", location))
+            self._skip(event)
+            frame.skip_value = True
+            return
+        key = key_event.value
+        path = (*frame.path, key)
+        self._check_tag(key_event, path)
+        if not key_event.style and self._resolve(key_event) == _BOOL_TAG:
+            self.doc.trapped.add(path)
+            self.problems.append(
                 Problem(
                     "YAML-BOOL-TRAP",
                     f"key `{key}` would be read as the boolean {_yaml11_bool(key)} by YAML 1.1; "
                     f'quote it ("{key}") or use another name',
-                    key_loc,
+                    location,
                 )
             )
-        if key in result:
-            first = doc.keys[(*path, key)]
-            problems.append(
+        assert isinstance(frame.value, dict)
+        if key in frame.value:
+            first = self.doc.keys[path]
+            self.problems.append(
                 Problem(
                     "YAML-DUPLICATE-KEY",
                     f"duplicate key `{key}` (first defined at line {first[0]})",
-                    key_loc,
+                    location,
                 )
             )
-            continue
-        doc.keys[(*path, key)] = (key_loc.line, key_loc.col)
-        result[key] = _convert(value_node, (*path, key), doc, problems)
-    return result
+            frame.skip_value = True
+            return
+        self.doc.keys[path] = (location.line, location.col)
+        frame.key = key
+
+    def _aliased_scalar(self, event: yaml.AliasEvent) -> yaml.Event:
+        """The event an alias stands for when it is a single scalar (else the alias itself)."""
+        anchor = self.anchors.get(str(event.anchor))
+        if anchor is not None and anchor.start == anchor.end:
+            return self.events[anchor.start]
+        return event
+
+    def _alias(self, event: yaml.AliasEvent) -> None:
+        """Expand an alias by replaying its anchor's events, within the alias budget."""
+        name = str(event.anchor)
+        anchor = self.anchors.get(name)
+        if anchor is None:
+            if any(open_name == name for open_name, _ in self.open_anchors):
+                self._stop("YAML-LIMIT", f"alias `*{name}` refers to a value that contains it", event)
+            self._stop("YAML-SYNTAX", f"alias `*{name}` names no anchor defined before it", event)
+        assert anchor is not None
+        if not self.replaying:
+            self.alias_site = event
+        self.alias_nodes += anchor.nodes
+        if self.alias_nodes > MAX_ALIAS_NODES:
+            site = self.alias_site or event
+            self._stop("YAML-LIMIT", f"aliases expand to more than {MAX_ALIAS_NODES} values", site)
+        self.replaying += 1
+        try:
+            for replayed in self.events[anchor.start : anchor.end + 1]:
+                self.feed(replayed)
+        finally:
+            self.replaying -= 1
+
+    def _check_tag(self, event: yaml.Event, path: Path_) -> None:
+        tag = getattr(event, "tag", None)
+        if tag is None:
+            return
+        self.doc.trapped.add(path)
+        self.problems.append(
+            Problem(
+                "YAML-TAG",
+                f"explicit tag `{_short_tag(tag)}`: coh reads plain YAML only (no tags such as"
+                " !!python/..., !include or !!str); remove it",
+                self._location(event),
+            )
+        )
+
+    def _resolve(self, event: yaml.ScalarEvent) -> str:
+        """The type YAML gives a scalar written as it is (an explicit tag is ignored, and reported)."""
+        if event.style:
+            return _STR_TAG
+        return str(_RESOLVER.resolve(yaml.ScalarNode, event.value, (True, False)))  # type: ignore[no-untyped-call]
+
+    def _scalar(self, event: yaml.ScalarEvent, path: Path_) -> Any:
+        value: str = event.value
+        tag = self._resolve(event)
+        if tag == _STR_TAG:
+            start, end = event.start_mark, event.end_mark
+            assert start is not None and end is not None  # the parser marks every event
+            self.doc.scalars[path] = ScalarSource(start.index, end.index, event.style or None)
+            return value
+        if tag == _BOOL_TAG:
+            if value.lower() not in _PLAIN_BOOLS:
+                self.doc.trapped.add(path)
+                self.problems.append(
+                    Problem(
+                        "YAML-BOOL-TRAP",
+                        f"`{value}` would be read as the boolean {_yaml11_bool(value)} by YAML 1.1; "
+                        f'write true or false for a boolean, or "{value}" for the text',
+                        self._location(event),
+                    )
+                )
+                return value
+            return value.lower() == "true"
+        if tag == _INT_TAG:
+            return self._integer(event, path)
+        if tag == _FLOAT_TAG:
+            return _CONSTRUCTOR.construct_yaml_float(yaml.ScalarNode(tag, value))
+        if tag == _NULL_TAG:
+            return None
+        return value
+
+    def _integer(self, event: yaml.ScalarEvent, path: Path_) -> Any:
+        value: str = event.value
+        number = None
+        if len(value) <= MAX_INTEGER_CHARS:
+            number = _CONSTRUCTOR.construct_yaml_int(yaml.ScalarNode(_INT_TAG, value))
+        if number is None or not -MAX_INTEGER <= number <= MAX_INTEGER:
+            self.doc.trapped.add(path)
+            self.problems.append(
+                Problem(
+                    "YAML-LIMIT",
+                    f"integer `{_shorten(value)}` is out of range (at most {MAX_INTEGER} either side of 0)",
+                    self._location(event),
+                )
+            )
+            return value
+        return number
+
+
+def _position(event: yaml.Event) -> tuple[int, int]:
+    """The 1-based line and column where an event starts."""
+    mark = event.start_mark
+    assert mark is not None  # the parser marks every event
+    return mark.line + 1, mark.column + 1
+
+
+def _short_tag(tag: str) -> str:
+    return "!!" + tag.removeprefix("tag:yaml.org,2002:") if tag.startswith("tag:yaml.org,2002:") else tag
+
+
+def _shorten(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else f"{text[:width]}... ({len(text)} characters)"
 
 
 def _yaml11_bool(word: str) -> str:
     return "true" if word.lower() in {"yes", "y", "on", "true"} else "false"
-
-
-def _convert_scalar(node: yaml.ScalarNode, path: Path_, doc: YamlDoc, problems: list[Problem]) -> Any:
-    value: str = node.value
-    style = node.style or None  # the C loader marks plain scalars with "", the Python one None
-    if style is not None or node.tag == _STR_TAG:
-        doc.scalars[path] = ScalarSource(node.start_mark.index, node.end_mark.index, style)
-        return value
-    if node.tag == _BOOL_TAG:
-        if value.lower() not in _PLAIN_BOOLS:
-            doc.trapped.add(path)
-            line, col = node.start_mark.line + 1, node.start_mark.column + 1
-            problems.append(
-                Problem(
-                    "YAML-BOOL-TRAP",
-                    f"`{value}` would be read as the boolean {_yaml11_bool(value)} by YAML 1.1; "
-                    f'write true or false for a boolean, or "{value}" for the text',
-                    Location(doc.path, line, col),
-                )
-            )
-            return value
-        return value.lower() == "true"
-    if node.tag == _INT_TAG:
-        return _CONSTRUCTOR.construct_yaml_int(node)
-    if node.tag == _FLOAT_TAG:
-        return _CONSTRUCTOR.construct_yaml_float(node)
-    if node.tag == _NULL_TAG:
-        return None
-    return value
