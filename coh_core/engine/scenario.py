@@ -9,7 +9,6 @@ Every failed check is reported at its own line in the file.
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -23,10 +22,11 @@ from coh_core.engine.game import Game, as_action
 from coh_core.engine.rules import Rules, Step
 from coh_core.engine.runtime import EngineError, IllegalAction
 from coh_core.engine.state import initial_state
-from coh_core.errors import ContentError, Problem, UsageError
+from coh_core.errors import ContentError, Location, Problem, UsageError
 from coh_core.packs.model import Pack
+from coh_core.packs.paths import PathRefused, readable_file
+from coh_core.packs.schema import validator
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
-from coh_core.resources import schema_path
 
 _LOCATION_FIELDS = ("zombies", "markers", "antidotes")
 SETUP = "setup"  # `given.phase` for a start inside the pack's setup steps
@@ -49,7 +49,10 @@ class Outcome:
 
 def run_file(pack: Pack, path: Path, display: str | None = None) -> Outcome:
     shown = display or str(path)
-    doc, problems = load_yaml(path, shown)
+    try:
+        doc, problems = load_yaml(readable_file(path), shown)
+    except PathRefused as refused:
+        return Outcome(shown, path.stem, [Problem(refused.code, refused.message, Location(shown))])
     if doc is None:
         return Outcome(shown, path.stem, problems)
     outcome = Outcome(
@@ -96,7 +99,7 @@ def _composed(root: Path, rules: tuple[str, ...]) -> Pack:
 @cache
 def _scenario_validator() -> jsonschema.Draft7Validator:
     """The scenario schema, read once per process."""
-    return jsonschema.Draft7Validator(json.loads(schema_path("scenario.schema.json").read_text()))
+    return validator("scenario.schema.json")
 
 
 def _schema_problems(doc: YamlDoc) -> list[Problem]:

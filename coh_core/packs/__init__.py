@@ -9,7 +9,7 @@ from pathlib import Path
 from coh_core.errors import ContentError, Problem, UsageError
 from coh_core.packs.checks import semantic_problems
 from coh_core.packs.effects_index import compile_effects
-from coh_core.packs.loader import CONTENT_SCHEMA, collect, find_pack_roots, load_pack
+from coh_core.packs.loader import CONTENT_SCHEMA, MANIFEST, PACK_ID, collect, find_pack_roots, load_pack
 from coh_core.packs.model import Pack
 from coh_core.packs.overlays import ComposedDoc, compose, order_overlays, overlay_roots
 from coh_core.packs.schema import validate_document
@@ -62,7 +62,7 @@ def check_pack(
     loads = loads or _Loads()
     pack, problems = loads(root)
     if pack is not None and pack.manifest.get("kind") == "overlay":
-        base = _required_base(pack, root)
+        base = _required_base(pack, root, loads)
         return check_pack(base, [str(root), *rules], loads) if base is not None else (pack, problems)
     if pack is not None and rules:
         pack = _with_overlays(pack, rules, problems, loads)
@@ -96,12 +96,16 @@ def _with_overlays(pack: Pack, rules: Sequence[str], problems: list[Problem], lo
     return composed
 
 
-def _required_base(overlay: Pack, root: Path) -> Path | None:
+def _required_base(overlay: Pack, root: Path, loads: _Loads) -> Path | None:
     """The directory of the base pack an overlay builds on: a sibling, or a shipped pack."""
     for name in overlay.manifest.get("requires") or []:
-        for candidate in (root.parent / str(name), content_root() / str(name)):
-            manifest = candidate / "pack.yaml"
-            if manifest.is_file() and "kind: overlay" not in manifest.read_text(encoding="utf-8"):
+        if not (isinstance(name, str) and PACK_ID.fullmatch(name)):
+            continue  # the schema reports it; a name that is no id never becomes a path
+        for candidate in (root.parent / name, content_root() / name):
+            if not (candidate / MANIFEST).is_file():
+                continue
+            required, _ = loads(candidate)
+            if required is not None and required.manifest.get("kind") != "overlay":
                 return candidate
     return None
 

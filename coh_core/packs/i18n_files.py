@@ -16,7 +16,9 @@ from typing import Any
 
 from coh_core.errors import UsageError
 from coh_core.i18n import SOURCE_LOCALE, source_hash
+from coh_core.packs.loader import TEXT_DIR
 from coh_core.packs.model import Pack
+from coh_core.packs.paths import PathRefused, file_in_pack
 
 _COMMENT = re.compile(r"^  #")
 _SOURCE_VALUE = re.compile(r"(source:\s*)(\"[^\"]*\"|'[^']*'|[^\s#,}]+)")
@@ -89,8 +91,13 @@ def stamp(pack: Pack, locale: str, keys: list[str]) -> list[str]:
 
 
 def _file_of(pack: Pack, locale: str) -> Path:
-    """The path on disk of a text file: listed in the manifest, or `text/<locale>.yaml`."""
+    """The path on disk of a text file (listed in the manifest, or `text/<locale>.yaml`), checked
+    to be a file inside the pack before it is written."""
     listed = pack.manifest.get("text")
+    relative = f"{TEXT_DIR}/{locale}.yaml"
     if isinstance(listed, dict) and isinstance(listed.get(locale), str):
-        return pack.root / str(listed[locale])
-    return pack.root / "text" / f"{locale}.yaml"
+        relative = str(listed[locale])
+    try:
+        return file_in_pack(pack.root, relative)
+    except PathRefused as refused:
+        raise UsageError(refused.message, code=refused.code) from None

@@ -7,6 +7,7 @@ problem found on the way is returned with its location.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -14,16 +15,19 @@ from typing import Any
 from coh_core.errors import Location, Problem, UsageError
 from coh_core.i18n import LOCALE_PATTERN
 from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
+from coh_core.packs.paths import PathRefused, file_in_pack, real_path
 from coh_core.packs.schema import validate_document
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
 from coh_core.resources import content_root
 
 MANIFEST = "pack.yaml"
+PACK_ID = re.compile(r"[a-z][a-z0-9_-]*")  # as pack.schema.json writes it
 PACK_SCHEMA = "pack.schema.json"
 CONTENT_SCHEMA = "content.schema.json"
 TEXT_SCHEMA = "text.schema.json"
 PATCHES = "patches"  # the section of an overlay's changes to the packs below it
 TEXT_DIR = "text"  # where a pack's `<locale>.yaml` text files are found without listing
+MAX_PACK_BYTES = 64 * 2**20  # all the files of one pack together (README, "Bad input")
 
 
 def _short_display(path: Path) -> str:
@@ -48,7 +52,7 @@ def find_pack_roots(paths: Iterable[Path]) -> list[Path]:
 def _roots_for(path: Path) -> list[Path]:
     if not path.exists():
         raise UsageError(f"no such file or directory: {path}", Location(str(path)), code="IO-MISSING")
-    resolved = path.resolve()
+    resolved = real_path(path)
     if resolved.is_file():
         return [_enclosing_pack(resolved, path)]
     if (resolved / MANIFEST).is_file():
@@ -73,14 +77,19 @@ def _enclosing_pack(resolved: Path, given: Path) -> Path:
 def load_pack(root: Path) -> tuple[Pack | None, list[Problem]]:
     """Load one pack directory; returns the pack (None if its manifest is unusable) and problems."""
     manifest_path = root / MANIFEST
-    manifest_doc, problems = load_yaml(manifest_path, _short_display(manifest_path))
+    shown = _short_display(manifest_path)
+    try:
+        manifest_doc, problems = load_yaml(file_in_pack(root, MANIFEST), shown)
+    except PathRefused as refused:
+        return None, [Problem(refused.code, refused.message, Location(shown, 1, 1))]
     if manifest_doc is None:
         return None, problems
-    problems.extend(validate_document(manifest_doc, PACK_SCHEMA))
     manifest = manifest_doc.data if isinstance(manifest_doc.data, dict) else {}
     pack = Pack(str(manifest.get("id", root.name)), root, manifest, manifest_doc)
     problems.extend(_load_files(pack))
     problems.extend(_load_text(pack))
+    # after the files: a name refused as a path (PACK-PATH) is not reported again by the schema
+    problems.extend(validate_document(manifest_doc, PACK_SCHEMA))
     problems.extend(_orphans(pack))
     problems.extend(collect(pack))
     for doc in [pack.manifest_doc, *pack.docs, *pack.text.values()]:
@@ -101,9 +110,9 @@ def _listed(pack: Pack, key: str) -> list[tuple[Any, str]]:
     elif isinstance(value, dict):
         found = [((key, k), v) for k, v in value.items() if isinstance(v, str)]
     if key == "text":
-        listed = {(pack.root / rel).resolve() for _, rel in found}
+        listed = {real_path(pack.root / rel) for _, rel in found if _nameable(rel)}
         for path in sorted((pack.root / TEXT_DIR).glob("*.yaml")):
-            if LOCALE_PATTERN.match(path.stem) and path.resolve() not in listed:
+            if LOCALE_PATTERN.match(path.stem) and real_path(path) not in listed:
                 found.append(((key, path.stem), f"{TEXT_DIR}/{path.name}"))
     return found
 
@@ -112,18 +121,20 @@ def _load_listed(pack: Pack, key: str, schema: str) -> tuple[list[tuple[Any, Yam
     loaded: list[tuple[Any, YamlDoc]] = []
     problems: list[Problem] = []
     for manifest_path, relative in _listed(pack, key):
-        path = pack.root / relative
-        if not path.is_file():
-            problems.append(
-                Problem(
-                    "FILE-MISSING",
-                    f"the manifest lists `{relative}`, which does not exist",
-                    pack.manifest_doc.location(manifest_path),
-                )
-            )
+        where = _where_listed(pack, manifest_path, relative)
+        try:
+            path = file_in_pack(pack.root, relative)
+            _count_bytes(pack, path)
+        except PathRefused as refused:
+            message = refused.message
+            if refused.code == "FILE-MISSING":
+                message = f"the manifest lists `{relative}`, which does not exist"
+            problems.append(Problem(refused.code, message, where))
+            if refused.code == "PACK-PATH":
+                pack.manifest_doc.trapped.add(manifest_path)
             pack.unloaded.append(relative)
             continue
-        doc, found = load_yaml(path, _short_display(path))
+        doc, found = load_yaml(path, _short_display(pack.root / relative))
         problems.extend(found)
         if doc is None:
             pack.unloaded.append(relative)
@@ -131,6 +142,23 @@ def _load_listed(pack: Pack, key: str, schema: str) -> tuple[list[tuple[Any, Yam
             problems.extend(validate_document(doc, schema))
             loaded.append((manifest_path, doc))
     return loaded, problems
+
+
+def _where_listed(pack: Pack, manifest_path: Any, relative: str) -> Location:
+    """Where a file is named: its manifest entry, or (a text file found by its name) the file."""
+    if manifest_path in pack.manifest_doc.values:
+        return pack.manifest_doc.location(manifest_path)
+    return Location(_short_display(pack.root / relative), 1, 1)
+
+
+def _count_bytes(pack: Pack, path: Path) -> None:
+    """Add a file to what the pack reads; PathRefused (PACK-LIMIT) past the pack's limit."""
+    pack.bytes_read += path.stat().st_size
+    if pack.bytes_read > MAX_PACK_BYTES:
+        raise PathRefused(
+            f"the pack's files add up to more than {MAX_PACK_BYTES // 2**20} MiB; this one is not read",
+            code="PACK-LIMIT",
+        )
 
 
 def _load_files(pack: Pack) -> list[Problem]:
@@ -161,12 +189,12 @@ def _load_text(pack: Pack) -> list[Problem]:
 
 def _orphans(pack: Pack) -> list[Problem]:
     """Every YAML file under the pack must be reachable from its manifest."""
-    reachable = {(pack.root / MANIFEST).resolve()}
-    reachable.update((pack.root / rel).resolve() for _, rel in _listed(pack, "files"))
-    reachable.update((pack.root / rel).resolve() for _, rel in _listed(pack, "text"))
+    reachable = {real_path(pack.root / MANIFEST)}
+    for key in ("files", "text"):
+        reachable.update(real_path(pack.root / rel) for _, rel in _listed(pack, key) if _nameable(rel))
     problems = []
     for path in sorted(pack.root.rglob("*")):
-        if path.suffix in {".yaml", ".yml"} and path.resolve() not in reachable:
+        if path.suffix in {".yaml", ".yml"} and real_path(path) not in reachable:
             if any(
                 (parent / MANIFEST).is_file()
                 for parent in path.parents
@@ -181,6 +209,11 @@ def _orphans(pack: Pack) -> list[Problem]:
                 )
             )
     return problems
+
+
+def _nameable(relative: str) -> bool:
+    """Whether a listed name can be looked up at all (a NUL cannot reach the file system)."""
+    return "\x00" not in relative
 
 
 def collect(pack: Pack) -> list[Problem]:

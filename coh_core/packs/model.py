@@ -89,6 +89,7 @@ class Pack:
     # Listed files that could not be loaded; checks across the whole pack are skipped
     # while any is missing, so one broken file does not cascade into dozens of problems.
     unloaded: list[str] = field(default_factory=list)
+    bytes_read: int = 0  # the size of the files loaded so far, against the pack's limit
     # Entities and sections the schema rejected: kept out of every later check (their
     # shape cannot be trusted), but their ids still count as taken.
     rejected: dict[str, Entity] = field(default_factory=dict)

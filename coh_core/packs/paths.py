@@ -1,0 +1,101 @@
+"""Which files a pack may read: only regular files inside its own directory.
+
+Every name a pack gives (a manifest's `files` and `text`, a text file found by its name) is
+checked here before anything opens it. A name that is absolute, climbs with `..`, holds a
+NUL character or is over-long, or that leads outside the pack through a symbolic link, is
+refused without being opened; so are directories, devices, pipes and symbolic-link loops.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from pathlib import Path, PurePosixPath
+
+from coh_core.errors import CohError
+
+MAX_PATH_CHARS = 1024  # a name in a manifest, as written
+MAX_NAME_BYTES = 255  # one folder or file name, in UTF-8 (the common file-system limit)
+_DRIVE = re.compile(r"^[A-Za-z]:")
+
+
+class PathRefused(CohError):
+    """A name a pack gives that must not be opened; `code` says why (PACK-PATH, IO-READ, FILE-MISSING)."""
+
+
+def real_path(path: Path) -> Path:
+    """`path` with every symbolic link followed, as far as it exists; never raises on a loop."""
+    return Path(os.path.realpath(path))
+
+
+def file_in_pack(root: Path, relative: str) -> Path:
+    """The regular file `relative` names inside the pack at `root`, checked before it is opened."""
+    _check_name(relative)
+    base = real_path(root)
+    # containment first, so that nothing outside the pack is even looked up
+    if not real_path(base / relative).is_relative_to(base):
+        raise PathRefused(
+            f"`{_shown(relative)}` is a symbolic link to a place outside the pack; a pack reads only"
+            " its own files",
+            code="PACK-PATH",
+        )
+    try:
+        target = Path(os.path.realpath(base / relative, strict=True))
+    except FileNotFoundError:
+        raise PathRefused(f"`{_shown(relative)}` does not exist", code="FILE-MISSING") from None
+    except OSError as exc:  # a symbolic-link loop, a folder that cannot be searched
+        raise PathRefused(f"cannot read `{_shown(relative)}`: {exc.strerror}", code="IO-READ") from None
+    return _regular(target, relative)
+
+
+def readable_file(path: Path) -> Path:
+    """`path` (a file named on the command line) if it is a regular file; else PathRefused (IO-READ)."""
+    try:
+        target = Path(os.path.realpath(path, strict=True))
+    except FileNotFoundError:
+        raise PathRefused(f"no such file: {path}", code="IO-MISSING") from None
+    except OSError as exc:
+        raise PathRefused(f"cannot read {path}: {exc.strerror}", code="IO-READ") from None
+    return _regular(target, str(path))
+
+
+def _check_name(relative: str) -> None:
+    if "\x00" in relative:
+        raise PathRefused(f"`{_shown(relative)}` contains a NUL character", code="PACK-PATH")
+    if len(relative) > MAX_PATH_CHARS:
+        raise PathRefused(
+            f"`{_shown(relative)}` is longer than {MAX_PATH_CHARS} characters", code="PACK-PATH"
+        )
+    if "\\" in relative:
+        raise PathRefused(f"`{_shown(relative)}`: separate folders with /, not \\", code="PACK-PATH")
+    parts = PurePosixPath(relative).parts
+    if relative.startswith("/") or _DRIVE.match(relative):
+        raise PathRefused(
+            f"`{_shown(relative)}` is an absolute path; name a file inside the pack, relative to pack.yaml",
+            code="PACK-PATH",
+        )
+    if ".." in parts:
+        raise PathRefused(f"`{_shown(relative)}` climbs out of the pack with `..`", code="PACK-PATH")
+    if any(len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES for part in parts):
+        raise PathRefused(
+            f"`{_shown(relative)}` has a name longer than {MAX_NAME_BYTES} bytes", code="PACK-PATH"
+        )
+
+
+def _regular(target: Path, shown: str) -> Path:
+    try:
+        mode = target.stat().st_mode
+    except OSError as exc:
+        raise PathRefused(f"cannot read `{_shown(shown)}`: {exc.strerror}", code="IO-READ") from None
+    if stat.S_ISDIR(mode):
+        raise PathRefused(f"`{_shown(shown)}` is a directory, not a file", code="IO-READ")
+    if not stat.S_ISREG(mode):
+        raise PathRefused(f"`{_shown(shown)}` is not a regular file", code="IO-READ")
+    return target
+
+
+def _shown(name: str, width: int = 80) -> str:
+    """A name as it is echoed in a message: control characters escaped, long ones shortened."""
+    printable = name.encode("unicode_escape").decode("ascii") if not name.isprintable() else name
+    return printable if len(printable) <= width else f"{printable[:width]}..."
