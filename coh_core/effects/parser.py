@@ -5,14 +5,18 @@ from __future__ import annotations
 from functools import cache, lru_cache
 from typing import Any, Literal
 
-from lark import Lark, Token, Transformer, UnexpectedCharacters, UnexpectedInput, v_args
-from lark.exceptions import UnexpectedEOF, UnexpectedToken
+from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, v_args
+from lark.exceptions import UnexpectedEOF, UnexpectedToken, VisitError
 from lark.tree import Meta
 
 from coh_core.effects import ast
 from coh_core.resources import grammar_path
 
 EntryPoint = Literal["effect", "condition"]
+
+# Limits on one effect (README, "Bad input"); past them, EFF-LIMIT at the place concerned.
+MAX_NESTING = 48  # expressions and blocks inside each other
+MAX_INTEGER = 2**63 - 1  # integers are 64-bit, as in YAML
 
 _OPENERS = {"(": ")", "{": "}"}
 _CLOSERS = {")": "(", "}": "{"}
@@ -131,7 +135,17 @@ class _ToAst(Transformer[Token, Any]):
         return ast.UnaryOp("-", children[0], _span(meta))
 
     def integer(self, meta: Meta, children: list[Token]) -> ast.IntLit:
-        return ast.IntLit(int(children[0]), _span(meta))
+        digits = str(children[0]).lstrip("0") or "0"
+        if len(digits) > len(str(MAX_INTEGER)) or int(digits) > MAX_INTEGER:
+            shown = digits if len(digits) <= 30 else f"{digits[:30]}... ({len(digits)} digits)"
+            raise EffectSyntaxError(
+                "EFF-LIMIT",
+                f"the number {shown} is too large (at most {MAX_INTEGER})",
+                meta.line,
+                meta.column,
+                meta.start_pos,
+            )
+        return ast.IntLit(int(digits), _span(meta))
 
     def true(self, meta: Meta, children: list[Token]) -> ast.BoolLit:
         return ast.BoolLit(True, _span(meta))
@@ -173,11 +187,34 @@ def _parse(text: str, start: EntryPoint) -> Any:
         tree = _lark().parse(text, start=start)
     except UnexpectedInput as exc:
         raise _syntax_error(text, exc) from None
-    result = _TRANSFORMER.transform(tree)
+    _check_nesting(tree)
+    try:
+        result = _TRANSFORMER.transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, EffectSyntaxError):
+            raise exc.orig_exc from None
+        raise
     if start == "effect" and not isinstance(result, ast.Block):
         # a single statement is inlined by the grammar; wrap it for a uniform result
         result = ast.Block((result,), result.span)
     return result
+
+
+def _check_nesting(tree: Tree[Token]) -> None:
+    """Refuse a tree nested deeper than MAX_NESTING before anything walks it recursively."""
+    stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            raise EffectSyntaxError(
+                "EFF-LIMIT",
+                f"nested more than {MAX_NESTING} levels deep; split it with `let`",
+                meta.line if not meta.empty else 1,
+                meta.column if not meta.empty else 1,
+                meta.start_pos if not meta.empty else 0,
+            )
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:
