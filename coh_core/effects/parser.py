@@ -214,7 +214,8 @@ def _check_nesting(tree: Tree[Token]) -> None:
                 meta.column if not meta.empty else 1,
                 meta.start_pos if not meta.empty else 0,
             )
-        stack.extend((child, depth + 1) for child in node.children if isinstance(child, Tree))
+        # leftmost first, so the place reported is where the too-deep part starts
+        stack.extend((child, depth + 1) for child in reversed(node.children) if isinstance(child, Tree))
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:
