@@ -1,9 +1,10 @@
-"""Broken packs: each case edits a copy of the base pack and lists exactly the problems
-`coh validate` must report (code, file, line, column). See broken_packs/README.md."""
+"""Broken and hostile packs: each case edits a copy of the base pack and lists exactly the
+problems `coh validate` must report (code, file, line, column). See broken_packs/README.md."""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -17,17 +18,50 @@ CASE_DIR = Path(__file__).parent / "broken_packs"
 CASES = sorted(CASE_DIR.glob("*.yaml"))
 
 
-def _apply(pack: Path, case: dict[str, Any]) -> None:
+SECRET = "SECRET-OUTSIDE-THE-PACK"  # what the file outside the pack holds; never to be echoed
+
+
+def _apply(pack: Path, case: dict[str, Any], outside: Path) -> None:
     for edit in case.get("edits", []):
         target = pack / edit["file"]
         text = target.read_text(encoding="utf-8")
         assert edit["replace"] in text, f"case edit does not apply: {edit['replace']!r}"
-        target.write_text(text.replace(edit["replace"], edit["with"], edit.get("count", 1)), encoding="utf-8")
+        replacement = _content(edit["with"])
+        target.write_text(text.replace(edit["replace"], replacement, edit.get("count", 1)), encoding="utf-8")
     for relative, content in (case.get("add") or {}).items():
         (pack / relative).parent.mkdir(parents=True, exist_ok=True)
-        (pack / relative).write_text(content, encoding="utf-8")
+        (pack / relative).write_text(_content(content), encoding="utf-8")
     for relative in case.get("remove", []):
         (pack / relative).unlink()
+    for relative in case.get("dirs", []):
+        (pack / relative).mkdir(parents=True)
+    for relative in case.get("fifos", []):
+        os.mkfifo(pack / relative)
+    for relative, target in (case.get("links") or {}).items():
+        (pack / relative).parent.mkdir(parents=True, exist_ok=True)
+        (pack / relative).symlink_to(target.replace("{outside}", str(outside)))
+
+
+def _content(content: str | dict[str, Any]) -> str:
+    """A file's text, or (`pieces: [[text, times], ...]`) one too long to write out in the case."""
+    if isinstance(content, str):
+        return content
+    return "".join(text * times for text, times in content["pieces"])
+
+
+@pytest.fixture()
+def outside(tmp_path: Path) -> Path:
+    """A folder beside the pack, holding a file no pack may read."""
+    folder = tmp_path / "outside"
+    folder.mkdir()
+    (folder / "secret.yaml").write_text(f"characters: [{SECRET}]\n", encoding="utf-8")
+    return folder
+
+
+def _relative(file: str, pack: Path) -> str:
+    """A reported file relative to the pack (a symbolic link is not followed: it is what was named)."""
+    path = Path(file)
+    return (path.parent.resolve() / path.name).relative_to(pack.resolve()).as_posix()
 
 
 def _position(pack: Path, expected: dict[str, Any]) -> tuple[int, int]:
@@ -41,19 +75,17 @@ def _position(pack: Path, expected: dict[str, Any]) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("case_path", CASES, ids=lambda p: p.stem)
-def test_broken_pack(case_path: Path, base_copy: Path) -> None:
+def test_broken_pack(case_path: Path, base_copy: Path, outside: Path) -> None:
     case = yaml.safe_load(case_path.read_text(encoding="utf-8"))
-    _apply(base_copy, case)
+    if (case.get("fifos") and not hasattr(os, "mkfifo")) or (case.get("links") and os.name == "nt"):
+        pytest.skip("this file system has no named pipes or symbolic links")
+    _apply(base_copy, case, outside)
     result = CliRunner().invoke(main, ["validate", str(base_copy), "--format", "json"])
     assert "Traceback" not in result.output
+    assert SECRET not in result.output
     assert result.exit_code == case.get("exit", 1), result.output
     found = sorted(
-        (
-            p["code"],
-            Path(p["file"]).resolve().relative_to(base_copy.resolve()).as_posix(),
-            p["line"],
-            p["col"],
-        )
+        (p["code"], _relative(p["file"], base_copy), p["line"], p["col"])
         for p in json.loads(result.output)["problems"]
     )
     wanted = sorted((e["code"], e["file"], *_position(base_copy, e)) for e in case["expect"])
