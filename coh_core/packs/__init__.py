@@ -90,7 +90,7 @@ def _with_overlays(pack: Pack, rules: Sequence[str], problems: list[Problem], lo
     problems.extend(composition.problems)
     for doc in composed.docs:
         if isinstance(doc, ComposedDoc) and doc.touched:
-            doc.invalid.clear()  # found again on the changed data
+            doc.clear_invalid()  # found again on the changed data
             problems.extend(validate_document(doc, CONTENT_SCHEMA))
     problems.extend(collect(composed))
     return composed

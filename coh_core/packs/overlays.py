@@ -64,9 +64,10 @@ class ComposedDoc(YamlDoc):
 
 def compose_doc(doc: YamlDoc) -> ComposedDoc:
     """A copy of a document that patches may change (what the schema found stays found)."""
-    return ComposedDoc(
-        doc.path, doc.text, copy.deepcopy(doc.data), invalid=set(doc.invalid), owner=doc.owner, base=doc
-    )
+    composed = ComposedDoc(doc.path, doc.text, copy.deepcopy(doc.data), owner=doc.owner, base=doc)
+    for path in doc.invalid:
+        composed.mark_invalid(path)
+    return composed
 
 
 @dataclass

@@ -69,7 +69,7 @@ def validate_document(doc: YamlDoc, schema_name: str) -> list[Problem]:
     for error in validator(schema_name).iter_errors(doc.data):
         found = list(_to_problems(doc, error))
         if found:
-            doc.invalid.add(tuple(error.absolute_path))
+            doc.mark_invalid(tuple(error.absolute_path))
             problems.extend(found)
     return sorted(problems, key=lambda p: (p.location.line, p.location.col, p.code))
 

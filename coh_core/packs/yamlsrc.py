@@ -65,6 +65,7 @@ class YamlDoc:
     trapped: set[Path_] = field(default_factory=set)
     # Paths where the schema found a problem: what lies below them is not checked further.
     invalid: set[Path_] = field(default_factory=set)
+    _invalid_prefixes: set[Path_] = field(default_factory=set)  # every prefix of those, for is_valid
     owner: str = ""  # the id of the pack the file belongs to
     _line_starts: list[int] = field(default_factory=list)
 
@@ -72,10 +73,18 @@ class YamlDoc:
         """The file and path a value was written at (itself here; see ComposedDoc)."""
         return self, tuple(path)
 
+    def mark_invalid(self, path: Path_) -> None:
+        """Record a schema problem at `path`: it and its parents are no longer valid."""
+        self.invalid.add(path)
+        self._invalid_prefixes.update(path[:size] for size in range(len(path) + 1))
+
+    def clear_invalid(self) -> None:
+        self.invalid.clear()
+        self._invalid_prefixes.clear()
+
     def is_valid(self, prefix: Path_) -> bool:
-        """Whether the schema found nothing wrong at or below `prefix`."""
-        size = len(prefix)
-        return not any(path[:size] == prefix for path in self.invalid)
+        """Whether the schema found nothing wrong at or below `prefix` (in constant time)."""
+        return tuple(prefix) not in self._invalid_prefixes
 
     def location(self, path: Path_, key: bool = False) -> Location:
         """The location of the value (or its key) at `path`, or of its nearest parent."""
