@@ -103,3 +103,21 @@ def test_playing_a_pack_opens_nothing_outside_it(base_copy: Path) -> None:
     assert result.exit_code == 0, result.output
     assert _outside(opened, base_copy) == []
     assert any(Path(o).name == "pack.yaml" for o in opened)
+
+
+def test_an_overlay_requiring_a_path_reads_no_pack_there(tmp_path: Path) -> None:
+    # `requires` names packs by id; a "name" that is a path to a pack elsewhere is never opened
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "pack.yaml").write_text("id: elsewhere\nversion: '1'\nkind: base\nfiles: [a.yaml]\n")
+    overlay = tmp_path / "mods" / "sneaky"
+    overlay.mkdir(parents=True)
+    (overlay / "pack.yaml").write_text(
+        "id: sneaky\nversion: '1.0.0'\nkind: overlay\nrequires: ['../elsewhere']\nfiles: [p.yaml]\n"
+    )
+    (overlay / "p.yaml").write_text("patches: []\n")
+    with _opens() as opened:
+        result = CliRunner().invoke(main, ["validate", str(overlay), "--format", "json"])
+    assert result.exit_code == 1, result.output
+    assert "SCHEMA-PATTERN" in result.output
+    assert not [o for o in opened if Path(os.path.realpath(o)).is_relative_to(elsewhere.resolve())]
