@@ -56,7 +56,7 @@ def readable_file(path: Path) -> Path:
     except FileNotFoundError:
         raise PathRefused(f"no such file: {path}", code="IO-MISSING") from None
     except OSError as exc:
-        raise PathRefused(f"cannot read {path}: {exc.strerror}", code="IO-READ") from None
+        raise PathRefused(f"cannot read `{_shown(str(path))}`: {exc.strerror}", code="IO-READ") from None
     return _regular(target, str(path))
 
 

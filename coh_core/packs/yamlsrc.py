@@ -255,6 +255,7 @@ class _Frame:
 
     path: Path_
     value: dict[str, Any] | list[Any]
+    is_mapping: bool = False
     key: str | None = None  # a mapping's key waiting for its value
     skip_value: bool = False  # the value of a refused or duplicate key is not read
 
@@ -269,9 +270,9 @@ class _Anchor:
     depth: int = 0
 
 
-_NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)
 _START_EVENTS = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
-_END_EVENTS = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+_START_TYPES: frozenset[type[yaml.Event]] = frozenset(_START_EVENTS)
+_END_TYPES: frozenset[type[yaml.Event]] = frozenset({yaml.SequenceEndEvent, yaml.MappingEndEvent})
 
 
 class _Builder:
@@ -300,49 +301,57 @@ class _Builder:
         self.alias_nodes = 0  # of which aliases added
 
     def feed(self, event: yaml.Event) -> None:
+        kind = type(event)
         if not self.replaying:
-            self._record(event)
-        if isinstance(event, yaml.DocumentStartEvent):
-            self.documents += 1
-            if self.documents > 1:
-                self._stop("YAML-SYNTAX", "a file holds one YAML document; a second one starts here", event)
-            return
-        if isinstance(event, _START_EVENTS):
+            self._record(event, kind)
+        if kind in _START_TYPES:
             self.depth += 1
             if self.depth > MAX_DEPTH:
                 self._stop("YAML-LIMIT", f"nested deeper than {MAX_DEPTH} levels", event)
-        if isinstance(event, _END_EVENTS):
+            if self.skip:
+                self.skip += 1
+            else:
+                self._node(event)
+        elif kind in _END_TYPES:
             self.depth -= 1
-        if self.skip:
-            self.skip += isinstance(event, _START_EVENTS) - isinstance(event, _END_EVENTS)
-            return
-        if isinstance(event, _END_EVENTS):
-            self._close()
-        elif isinstance(event, _NODE_EVENTS):
-            self._node(event)
+            if self.skip:
+                self.skip -= 1
+            else:
+                self._close()
+        elif kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
+            if not self.skip:
+                self._node(event)
+        elif kind is yaml.DocumentStartEvent:
+            self.documents += 1
+            if self.documents > 1:
+                self._stop("YAML-SYNTAX", "a file holds one YAML document; a second one starts here", event)
 
-    def _record(self, event: yaml.Event) -> None:
+    def _record(self, event: yaml.Event, kind: type[yaml.Event]) -> None:
         """Keep the file's events and where each anchored node starts and ends."""
         self.events.append(event)
+        if kind is yaml.AliasEvent or not (self.open_anchors or getattr(event, "anchor", None)):
+            return
         index = len(self.events) - 1
-        if isinstance(event, _NODE_EVENTS) and not isinstance(event, yaml.AliasEvent):
-            for _, anchor in self.open_anchors:
-                anchor.nodes += 1
-            name = event.anchor
-            if name is not None:
-                anchor = _Anchor(index, nodes=1, depth=self.depth)
-                if isinstance(event, yaml.ScalarEvent):
-                    anchor.end = index
-                    self.anchors[name] = anchor
-                else:
-                    self.anchors.pop(name, None)  # redefined: the new node, once it is complete
-                    self.open_anchors.append((name, anchor))
-        elif isinstance(event, _END_EVENTS) and self.open_anchors:
-            name, anchor = self.open_anchors[-1]
+        if kind in _END_TYPES:
+            closing, anchor = self.open_anchors[-1]
             if anchor.depth == self.depth - 1:
                 anchor.end = index
-                self.anchors[name] = anchor
+                self.anchors[closing] = anchor
                 self.open_anchors.pop()
+            return
+        if kind is not yaml.ScalarEvent and kind not in _START_TYPES:
+            return
+        for _, anchor in self.open_anchors:
+            anchor.nodes += 1
+        name: str | None = getattr(event, "anchor", None)
+        if name is not None:
+            anchor = _Anchor(index, nodes=1, depth=self.depth)
+            if kind is yaml.ScalarEvent:
+                anchor.end = index
+                self.anchors[name] = anchor
+            else:
+                self.anchors.pop(name, None)  # redefined: the new node, once it is complete
+                self.open_anchors.append((name, anchor))
 
     def _stop(self, code: str, message: str, event: yaml.Event) -> None:
         raise _Stop(Problem(code, message, self._location(event)))
@@ -353,46 +362,50 @@ class _Builder:
 
     def _node(self, event: yaml.Event) -> None:
         parent = self.stack[-1] if self.stack else None
-        if isinstance(parent, _Frame) and isinstance(parent.value, dict) and parent.key is None:
+        if parent is not None and parent.is_mapping and parent.key is None:
             if parent.skip_value:
                 parent.skip_value = False
                 self._skip(event)
             else:
                 self._key(event, parent)
             return
-        if isinstance(event, yaml.AliasEvent):
-            self._alias(event)
+        kind = type(event)
+        if kind is yaml.AliasEvent:
+            self._alias(event)  # type: ignore[arg-type]
             return
         self.nodes += 1
         if self.nodes > MAX_NODES:
             self._stop("YAML-LIMIT", f"more than {MAX_NODES} values in one file", event)
         path = self._child_path(parent)
         self.doc.values[path] = _position(event)
-        self._check_tag(event, path)
-        if isinstance(event, yaml.ScalarEvent):
-            self._attach(parent, self._scalar(event, path))
+        if event.tag is not None:  # type: ignore[attr-defined]
+            self._check_tag(event, path)
+        if kind is yaml.ScalarEvent:
+            self._attach(parent, self._scalar(event, path))  # type: ignore[arg-type]
             return
-        container: dict[str, Any] | list[Any] = {} if isinstance(event, yaml.MappingStartEvent) else []
+        is_mapping = kind is yaml.MappingStartEvent
+        container: dict[str, Any] | list[Any] = {} if is_mapping else []
         self._attach(parent, container)
-        self.stack.append(_Frame(path, container))
+        self.stack.append(_Frame(path, container, is_mapping))
 
     def _child_path(self, parent: _Frame | None) -> Path_:
         if parent is None:
             return ()
-        if isinstance(parent.value, list):
-            return (*parent.path, len(parent.value))
-        assert parent.key is not None
-        return (*parent.path, parent.key)
+        if parent.is_mapping:
+            assert parent.key is not None
+            return (*parent.path, parent.key)
+        return (*parent.path, len(parent.value))
 
     def _attach(self, parent: _Frame | None, value: Any) -> None:
         if parent is None:
             self.result = value
-        elif isinstance(parent.value, list):
-            parent.value.append(value)
-        else:
-            assert parent.key is not None
+        elif parent.is_mapping:
+            assert parent.key is not None and isinstance(parent.value, dict)
             parent.value[parent.key] = value
             parent.key = None
+        else:
+            assert isinstance(parent.value, list)
+            parent.value.append(value)
 
     def _close(self) -> None:
         frame = self.stack.pop()
@@ -405,16 +418,18 @@ class _Builder:
             self.skip = 1
 
     def _key(self, event: yaml.Event, frame: _Frame) -> None:
-        key_event = self._aliased_scalar(event) if isinstance(event, yaml.AliasEvent) else event
-        location = self._location(event)
-        if not isinstance(key_event, yaml.ScalarEvent):
-            self.problems.append(Problem("YAML-KEY", "a mapping key must be a plain name", location))
+        key_event = self._aliased_scalar(event) if type(event) is yaml.AliasEvent else event
+        if type(key_event) is not yaml.ScalarEvent:
+            self.problems.append(
+                Problem("YAML-KEY", "a mapping key must be a plain name", self._location(event))
+            )
             self._skip(event)
             frame.skip_value = True
             return
-        key = key_event.value
+        key: str = key_event.value
         path = (*frame.path, key)
-        self._check_tag(key_event, path)
+        if key_event.tag is not None:
+            self._check_tag(key_event, path)
         if not key_event.style and self._resolve(key_event) == _BOOL_TAG:
             self.doc.trapped.add(path)
             self.problems.append(
@@ -422,7 +437,7 @@ class _Builder:
                     "YAML-BOOL-TRAP",
                     f"key `{key}` would be read as the boolean {_yaml11_bool(key)} by YAML 1.1; "
                     f'quote it ("{key}") or use another name',
-                    location,
+                    self._location(event),
                 )
             )
         assert isinstance(frame.value, dict)
@@ -432,12 +447,12 @@ class _Builder:
                 Problem(
                     "YAML-DUPLICATE-KEY",
                     f"duplicate key `{key}` (first defined at line {first[0]})",
-                    location,
+                    self._location(event),
                 )
             )
             frame.skip_value = True
             return
-        self.doc.keys[path] = (location.line, location.col)
+        self.doc.keys[path] = _position(event)
         frame.key = key
 
     def _aliased_scalar(self, event: yaml.AliasEvent) -> yaml.Event:
