@@ -260,6 +260,30 @@ def test_a_window_that_never_closes_is_stopped_at_the_step(base_copy: Path) -> N
     )
 
 
+def _deeper(frames: int, run: Any) -> Any:
+    """Call `run` from `frames` calls further down the stack."""
+    return run() if frames <= 0 else _deeper(frames - 1, run)
+
+
+def test_a_cascade_deeper_than_the_stack_is_stopped_located(base_copy: Path) -> None:
+    """Each trigger here nests its move deep in loops and tests: before 64 triggers have fired,
+    the interpreter's stack (taken shallower on purpose) runs out; that too is a located bound."""
+    _apply(base_copy, yaml.safe_load((CASE_DIR / "trigger_fires_itself.yaml").read_text(encoding="utf-8")))
+    turn = base_copy / "turn.yaml"
+    move = "move_character(mover, to=first(other_locations(location_of(mover))))"
+    deep = f"for c in characters_at(location_of(mover)) {{ if c == mover {{ if true {{ {move} }} }} }}"
+    turn.write_text(turn.read_text(encoding="utf-8").replace(move, deep), encoding="utf-8")
+    args = ["play", "--pack", str(base_copy), "--format", "json", *DEFAULT_PLAY]
+    result = _deeper(400, lambda: CliRunner().invoke(main, args))
+    _clean(result)
+    assert result.exit_code == 1
+    [problem] = json.loads(result.stdout)["problems"]
+    assert problem["code"] == "ENGINE-LIMIT" and "effects nested too deeply" in problem["message"]
+    assert _found(base_copy, [problem]) == [
+        ("ENGINE-LIMIT", "turn.yaml", *_position(base_copy, {"file": "turn.yaml", "at": move}))
+    ]
+
+
 def test_a_game_past_the_decision_bound_is_stopped_with_one_json_document(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

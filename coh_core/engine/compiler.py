@@ -428,7 +428,9 @@ class _Where:
             if exc.location is not None:
                 raise exc
             raise self.error(exc.code, exc.message) from exc
-        raise self.error("EFF-RUNTIME", runtime_message(exc)) from exc
+        # out of stack (triggers nested deeper than the interpreter goes) or of memory: a bound
+        code = "ENGINE-LIMIT" if isinstance(exc, RecursionError | MemoryError) else "EFF-RUNTIME"
+        raise self.error(code, runtime_message(exc)) from exc
 
     def snippet(self) -> str:
         """The source of the place, its first line, shortened."""
@@ -448,7 +450,7 @@ def runtime_message(exc: BaseException) -> str:
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
     if isinstance(exc, RecursionError):
-        return "effects nested too deeply"
+        return "effects nested too deeply (triggers firing triggers that fire triggers...)"
     if isinstance(exc, MemoryError):
         return "out of memory"
     detail = _REPR.sub(lambda m: m.group(1).rsplit(".", 1)[-1], str(exc))
