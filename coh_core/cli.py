@@ -15,13 +15,14 @@ from typing import Any, NoReturn
 
 import click
 
-from coh_core.errors import CohError, ContentError, Problem, UsageError
+from coh_core.errors import CohError, ContentError, Location, Problem, UsageError
 from coh_core.narrative import Narrator, Verbatim
 from coh_core.packs import ValidationReport, load_pack_checked, validate_paths
 from coh_core.packs.listing import LIST_KINDS, list_rows, show_entity
 from coh_core.packs.model import Pack
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT (128 + 2)
 
 
 def _colour_enabled(stream: Any) -> bool:
@@ -412,7 +413,9 @@ def docs_effects(output: Path | None) -> None:
 # --- playing ---------------------------------------------------------------------------------
 
 
-def _agents(game: Any, bots: str, humans: tuple[str, ...], seed: int, narrator: Any) -> dict[str, Any]:
+def _agents(
+    game: Any, bots: str, humans: tuple[str, ...], seed: int, narrator: Any, err: bool = False
+) -> dict[str, Any]:
     from coh_core.agents import make_agent
 
     unknown = [h for h in humans if h not in game.players]
@@ -421,7 +424,7 @@ def _agents(game: Any, bots: str, humans: tuple[str, ...], seed: int, narrator: 
             f"--human {unknown[0]} is not at the table ({', '.join(game.players)})", code="USAGE-HUMAN"
         )
     return {
-        colour: make_agent("human" if colour in humans else bots, seed * 7919 + index, narrator)
+        colour: make_agent("human" if colour in humans else bots, seed * 7919 + index, narrator, err)
         for index, colour in enumerate(game.players)
     }
 
@@ -491,39 +494,149 @@ def play(
     lang: str | None,
     rules: tuple[str, ...],
 ) -> None:
-    """Play a full game: bots (and humans) at the table, a narrative, then the scoreboard."""
-    from coh_core.agents.runner import play_out
-    from coh_core.engine import EngineError, new_game
-    from coh_core.engine.record import write_record
+    """Play a full game: bots (and humans) at the table, a narrative, then the scoreboard.
 
-    loaded = _load_pack(pack, rules)
-    narrator = _narrator(loaded, lang)
+    A game the engine cannot go on with (a pack past a bound, an effect that fails) stops with
+    its problem located in the pack, exit 1; the end of the input stops it with exit 2, Ctrl-C
+    with exit 130. `--log` is written in every case once the game has begun (without an end
+    line when it did not finish), and `--format json` always prints one JSON document.
+    """
+    from coh_core.engine import EngineError
+
+    as_json = fmt == "json"
+    session = _Session(as_json, log_path, seed, {"bots": bots, "humans": list(humans)})
     try:
-        game = new_game(loaded, players=players, seed=seed)
+        session.pack = load_pack_checked(pack, rules)
+        narrator = _narrator(session.pack, lang)
+        session.narrator = narrator
+        decisions = session.run(players, bots, humans)
+    except ContentError as exc:
+        after = f"{len(exc.problems)} problem(s): fix the pack first (coh validate)"
+        session.stop(exc.problems, EXIT_PROBLEMS, after=after)
+    except UsageError as exc:
+        session.stop([exc.as_problem()], EXIT_USAGE)
     except EngineError as exc:
-        raise UsageError(exc.message, code=exc.code) from None
-    agents = _agents(game, bots, humans, seed, narrator)
-    try:
-        decisions = play_out(game, agents)
-    except EngineError as exc:
-        click.echo(exc.render(), err=True)
-        sys.exit(EXIT_PROBLEMS)
-    if log_path is not None:
-        try:
-            write_record(log_path, game, seed, {"bots": bots, "humans": list(humans)})
-        except OSError as exc:
-            raise UsageError(f"cannot write {log_path}: {exc.strerror}", code="IO-WRITE") from None
-    if fmt == "json":
+        session.stop([session.located(exc)], EXIT_PROBLEMS)
+    except EOFError:
+        session.stop_input("PLAY-INPUT-ENDED", "the input ended before the game did", EXIT_USAGE)
+    except (KeyboardInterrupt, click.Abort):
+        session.stop_input("PLAY-INTERRUPTED", "interrupted before the game ended", EXIT_INTERRUPTED)
+    except Exception as exc:  # never a traceback: an engine failure still ends in a report
+        from coh_core.engine.compiler import runtime_message
+
+        session.stop([Problem("ENGINE-INTERNAL", runtime_message(exc), Location("<coh>"))], EXIT_PROBLEMS)
+    game = session.game
+    unwritten = session.write_log()
+    if unwritten:
+        session.stop(unwritten, EXIT_USAGE)
+    if as_json:
         click.echo(json.dumps(_play_json(game, seed, decisions), indent=2))
         return
     if humans:  # the end of the game as the first human saw it since their last answer
-        agents[humans[0]].show_news(game.view(humans[0]))
+        session.agents[humans[0]].show_news(game.view(humans[0]))
     else:
         public = [e for e in game.log if "to" not in e]
         for line in narrator.lines(public):
             click.echo(line)
     for line in _scoreboard(game, narrator):
         click.echo(line)
+
+
+def _say(problems: Sequence[Problem]) -> None:
+    """Problems on stderr: located ones with their place, the command line's as `_fail_usage` does."""
+    _print_problems([p for p in problems if p.location.file != _NOWHERE], err=True)
+    for problem in problems:
+        if problem.location.file == _NOWHERE:
+            click.echo(f"{problem.code} {problem.message}", err=True)
+
+
+_NOWHERE = "<coh>"  # the file of a problem that has no place (see CohError.as_problem)
+# Engine errors about the seats asked for: the command line's fault, not the pack's.
+_SEATING_CODES = frozenset({"GAME-PLAYERS", "GAME-COLOURS"})
+
+
+class _Session:
+    """One `coh play`: what has been set up so far, and how it stops when it cannot go on."""
+
+    def __init__(self, as_json: bool, log_path: Path | None, seed: int, extra: dict[str, Any]):
+        self.as_json = as_json
+        self.log_path = log_path
+        self.seed = seed
+        self.extra = extra
+        self.pack: Pack | None = None
+        self.narrator: Narrator | None = None
+        self.game: Any = None
+        self.agents: dict[str, Any] = {}
+
+    def run(self, players: int, bots: str, humans: tuple[str, ...]) -> int:
+        """Seat the players and play the game out; returns the decisions made."""
+        from coh_core.agents.runner import play_out
+        from coh_core.engine import EngineError, new_game
+
+        assert self.pack is not None
+        try:
+            game = new_game(self.pack, players=players, seed=self.seed)
+        except EngineError as exc:
+            if exc.code in _SEATING_CODES:
+                raise UsageError(exc.message, code=exc.code) from None
+            raise
+        self.agents = _agents(game, bots, humans, self.seed, self.narrator, err=self.as_json)
+        self.game = game  # the game has begun: from now on it has a record
+        return play_out(game, self.agents)
+
+    def located(self, error: CohError) -> Problem:
+        """The error as a problem, with the pack's source line and a caret when it has a place."""
+        problem = error.as_problem()
+        where = problem.location
+        docs = (
+            [] if self.pack is None else [*self.pack.docs, *(d for o in self.pack.overlays for d in o.docs)]
+        )
+        doc = next((d for d in docs if str(d.path) == where.file), None)
+        if doc is None or where.line <= 0:
+            return problem
+        caret = f"    {doc.source_line(where.line)}\n    {' ' * max(where.col - 1, 0)}^"
+        return Problem(problem.code, problem.message, where, caret)
+
+    def write_log(self) -> list[Problem]:
+        """Write `--log` (once) for a game that has begun; the problem if it cannot be written."""
+        from coh_core.engine.record import write_record
+
+        path, self.log_path = self.log_path, None
+        if path is None or self.game is None:
+            return []
+        try:
+            write_record(path, self.game, self.seed, self.extra)
+        except OSError as exc:
+            return [UsageError(f"cannot write {path}: {exc.strerror}", code="IO-WRITE").as_problem()]
+        return []
+
+    def stop_input(self, code: str, message: str, exit_code: int) -> NoReturn:
+        """The person at the terminal is gone: one line in their language, the log, the exit code."""
+        from coh_core.agents.terminal import TerminalAgent
+
+        key = "ui.play.input_ended" if code == "PLAY-INPUT-ENDED" else "ui.play.interrupted"
+        words = self.narrator.ui(key) if self.narrator is not None else message
+        if any(isinstance(agent, TerminalAgent) for agent in self.agents.values()):
+            click.echo("", err=True)  # end the line of the question left unanswered (or the ^C)
+        self.stop([Problem(code, message, Location("<stdin>"))], exit_code, instead=words)
+
+    def stop(
+        self, problems: Sequence[Problem], exit_code: int, instead: str = "", after: str = ""
+    ) -> NoReturn:
+        """End the command: the record so far, then every problem as one JSON document on stdout
+        (with --format json) and, on stderr, each one located (or the line `instead` of them)."""
+        unwritten = self.write_log()
+        if self.as_json:
+            found = [p.to_json() for p in [*problems, *unwritten]]
+            click.echo(json.dumps({"ok": False, "problems": found}, indent=2))
+        if instead:
+            click.echo(instead, err=True)
+        else:
+            _say(problems)
+        _say(unwritten)
+        if after:
+            click.echo(after, err=True)
+        sys.exit(exit_code)
 
 
 @main.command()

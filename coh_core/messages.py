@@ -217,6 +217,8 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.tokens": ("antidotes", "food"),
     "ui.prompt": (),
     "ui.prompt.range": ("low", "high"),
+    "ui.play.input_ended": (),  # the person at the terminal closed the input
+    "ui.play.interrupted": (),  # ... or pressed Ctrl-C
     "ui.food.face_down": (),
     "ui.phase.setup": (),  # the phases outside the pack's turn: setup and the end of the game
     "ui.phase.end": (),  # a food token taken without seeing it

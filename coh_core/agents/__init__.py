@@ -23,8 +23,8 @@ class RandomAgent:
         return legal[self.rng.randbelow(len(legal))]
 
 
-def make_agent(kind: str, seed: int, narrator: Any = None) -> Agent:
-    """An agent by name: random, heuristic or human (a terminal)."""
+def make_agent(kind: str, seed: int, narrator: Any = None, err: bool = False) -> Agent:
+    """An agent by name: random, heuristic or human (a terminal; on stderr when `err`)."""
     if kind == "random":
         return RandomAgent(seed)
     if kind == "heuristic":
@@ -34,7 +34,7 @@ def make_agent(kind: str, seed: int, narrator: Any = None) -> Agent:
     if kind == "human":
         from coh_core.agents.terminal import TerminalAgent
 
-        return TerminalAgent(narrator)
+        return TerminalAgent(narrator, err)
     raise ValueError(f"unknown agent kind {kind!r}")
 
 

@@ -6,8 +6,10 @@ from collections.abc import Callable, Mapping
 
 from coh_core.agents import Agent
 from coh_core.engine.game import Decision, Game
+from coh_core.engine.runtime import EngineError
+from coh_core.limits import MAX_DECISIONS
 
-DECISION_LIMIT = 100_000  # far above any real game; a stuck flow fails instead of spinning
+DECISION_LIMIT = MAX_DECISIONS  # far above any real game; a stuck flow fails instead of spinning
 
 
 def play_out(
@@ -24,5 +26,9 @@ def play_out(
             game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
             decisions += 1
         if decisions > DECISION_LIMIT:
-            raise RuntimeError(f"more than {DECISION_LIMIT} decisions: the flow is stuck")
+            raise EngineError(
+                "ENGINE-LIMIT",
+                f"more than {DECISION_LIMIT:,} decisions and the game goes on: the turn structure never ends",
+                game.rules.turn_location(),
+            )
     return decisions

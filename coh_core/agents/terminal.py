@@ -3,44 +3,95 @@
 Several humans at one terminal play hotseat: each prompt names the player it is for. Every
 word shown comes from the pack's text (`ui.table.*`, `ui.decision.*`, `ui.action.*`), so the
 terminal speaks the narrator's language.
+
+Whatever is typed is read safely: anything but a number of the list (an empty line, other
+digits such as `²`, a number too long to convert, control characters, a line of any length)
+is asked again. The end of the input raises EOFError and Ctrl-C KeyboardInterrupt, for the
+command to end the game cleanly.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import IO, Any
 
 import click
 
 from coh_core.i18n import text_forms
+from coh_core.limits import MAX_ANSWER_CHARS
 from coh_core.messages import action_message, placeholders
 from coh_core.narrative import Narrator, Verbatim
 
 Action = tuple[Any, ...]
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+def parse_answer(text: str, high: int) -> int | None:
+    """The number from 1 to `high` that `text` is (surrounding blanks aside), else None.
+
+    Only ASCII digits count (`"²".isdigit()` is true, yet `int("²")` fails), and a number is
+    never converted when it has more digits than `high`, so any text is answered at once.
+    """
+    answer = text.strip()
+    if not answer or not set(answer) <= _ASCII_DIGITS:
+        return None
+    digits = answer.lstrip("0")
+    if len(digits) > len(str(high)):
+        return None
+    number = int(digits or "0")
+    return number if 1 <= number <= high else None
+
+
+def read_answer(stream: IO[Any] | None, limit: int = MAX_ANSWER_CHARS) -> str:
+    """One line of the input, read at most `limit` bytes (or characters) at a time: a longer
+    line is read to its end and answered with "" (no answer is that long), so memory stays
+    bounded. Raises EOFError at the end of the input (or with no input at all).
+
+    The bytes are read, not text, so that input that is not UTF-8 becomes U+FFFD instead of
+    an error that would come back at every read.
+    """
+    if stream is None:
+        raise EOFError
+    source = getattr(stream, "buffer", stream)
+    chunk = source.readline(limit + 1)
+    if not chunk:
+        raise EOFError
+    if len(chunk) <= limit or chunk[-1:] in ("\n", b"\n"):
+        return chunk.decode("utf-8", errors="replace") if isinstance(chunk, bytes) else str(chunk)
+    while True:  # drop the rest of an overlong line
+        rest = source.readline(limit)
+        if not rest or rest[-1:] in ("\n", b"\n"):
+            return ""
 
 
 class TerminalAgent:
-    def __init__(self, narrator: Narrator):
+    def __init__(self, narrator: Narrator, err: bool = False):
         self.narrator = narrator
+        self.err = err  # everything on stderr: stdout carries a JSON document
         self.seen: dict[str, int] = {}  # per player: log entries already shown to them
+
+    def _say(self, text: str, nl: bool = True) -> None:
+        click.echo(text, nl=nl, err=self.err)
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         self.show_news(view)
         state = view.to_json()
-        click.echo("\n".join(self.table(state)))
+        self._say("\n".join(self.table(state)))
         player = self.narrator.name("colour", view.colour)
-        click.echo(click.style(f"[{player}] {self.question(state['decision'] or {})}", bold=True))
+        self._say(click.style(f"[{player}] {self.question(state['decision'] or {})}", bold=True))
         for number, action in enumerate(legal, start=1):
-            click.echo(f"  {number:>2}. {self.label(action)}")
+            self._say(f"  {number:>2}. {self.label(action)}")
         return legal[self._number(len(legal)) - 1]
 
     def _number(self, high: int) -> int:
         """A number from 1 to `high`, asked again (in the narrator's language) until it is one."""
         while True:
-            answer = str(click.prompt(self.narrator.ui("ui.prompt"), default="1")).strip()
-            if answer.isdigit() and 1 <= int(answer) <= high:
-                return int(answer)
-            click.echo(self.narrator.ui("ui.prompt.range", low=1, high=high))
+            self._say(f"{self.narrator.ui('ui.prompt')}: ", nl=False)
+            number = parse_answer(read_answer(sys.stdin), high)
+            if number is not None:
+                return number
+            self._say(self.narrator.ui("ui.prompt.range", low=1, high=high))
 
     def label(self, action: Action) -> str:
         """One legal answer in words."""
@@ -104,7 +155,7 @@ class TerminalAgent:
         start = self.seen.get(view.colour, 0)
         self.seen[view.colour] = len(entries)
         for line in self.narrator.lines(entries[start:]):
-            click.echo(f"  {line}")
+            self._say(f"  {line}")
 
 
 def _fills(text: Any, prompt: Mapping[str, Any]) -> bool:

@@ -7,8 +7,9 @@ span of the offending node, a stable code and a "did you mean" hint where one fi
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from coh_core.effects import ast
 from coh_core.effects.registry import (
@@ -22,11 +23,14 @@ from coh_core.effects.registry import (
     signature,
     signatures,
 )
+from coh_core.limits import MAX_NUMBER, MAX_OPTIONS
 
 _ARITHMETIC = {"+", "-", "*", "//"}
 _ORDERING = {"<", "<=", ">", ">="}
 _EQUALITY = {"==", "!="}
 _LOGIC = {"and", "or"}
+_CHOICES = frozenset({"choose", "choose_number"})  # selectors that ask a player
+_R = TypeVar("_R")
 
 
 @dataclass(frozen=True)
@@ -65,7 +69,34 @@ def element_type(type_name: str) -> str | None:
 
 def describe(type_name: str) -> str:
     inner = element_type(type_name)
-    return f"a list of {inner}s" if inner else f"a {type_name}" if type_name != "int" else "a number"
+    if inner:
+        return f"a list of {inner}s"
+    return "a number" if type_name in _NUMBERS else f"a {type_name}"
+
+
+# A count is a number that must not be negative: any number expression may be given for one.
+_NUMBERS = frozenset({"int", "count"})
+
+
+def constant(expr: ast.Expr) -> int | None:
+    """The value of a number written with literals only (`3`, `-3`, `2 * 500`), else None."""
+    if isinstance(expr, ast.IntLit):
+        return expr.value
+    if isinstance(expr, ast.UnaryOp) and expr.op == "-":
+        inner = constant(expr.operand)
+        return None if inner is None else -inner
+    if isinstance(expr, ast.BinOp) and expr.op in _ARITHMETIC:
+        left, right = constant(expr.left), constant(expr.right)
+        if left is None or right is None:
+            return None
+        if expr.op == "+":
+            return left + right
+        if expr.op == "-":
+            return left - right
+        if expr.op == "*":
+            return left * right
+        return left // right if right else None
+    return None
 
 
 class Checker:
@@ -84,6 +115,9 @@ class Checker:
         self.context = spec
         self.scopes: list[dict[str, str]] = [{**spec.bindings, **(extra or {})}]
         self.findings: list[Finding] = []
+        # Inside an expression that is evaluated without asking anyone (a condition, a test,
+        # a `for` list, an operand): what it is, for the message; None elsewhere.
+        self.pure: str | None = None
 
     # -- entry points ---------------------------------------------------------------
 
@@ -92,7 +126,7 @@ class Checker:
         return self.findings
 
     def check_condition(self, expr: ast.Expr) -> list[Finding]:
-        found = self._expr(expr, "bool")
+        found = self._pure_expr("a condition", lambda: self._expr(expr, "bool"))
         if found is not None and found != "bool":
             self._report("EFF-TYPE", f"a condition must be true or false, not {describe(found)}", expr.span)
         return self.findings
@@ -124,7 +158,7 @@ class Checker:
             found = self._expr(node.value, None)
             self.scopes[-1][node.name] = found or "any"
         elif isinstance(node, ast.If):
-            self._expect(node.test, "bool", "the test of `if`")
+            self._pure_expr("the test of `if`", lambda: self._expect(node.test, "bool", "the test of `if`"))
             self._block(node.then)
             if node.otherwise is not None:
                 self._block(node.otherwise)
@@ -132,13 +166,22 @@ class Checker:
             self._for(node)
 
     def _for(self, node: ast.For) -> None:
-        found = self._expr(node.iterable, None)
+        found = self._pure_expr("the list of `for`", lambda: self._expr(node.iterable, None))
         inner = element_type(found) if found else None
         if found is not None and inner is None:
             self._report("EFF-TYPE", f"`for` needs a list, got {describe(found)}", node.iterable.span)
         self.scopes.append({node.name: inner or "any"})
         self._block(node.body)
         self.scopes.pop()
+
+    def _pure_expr(self, what: str, check: Callable[[], _R]) -> _R:
+        """Check an expression that must not ask a question (the outermost one names it)."""
+        outer = self.pure
+        self.pure = outer or what
+        try:
+            return check()
+        finally:
+            self.pure = outer
 
     def _expect(self, expr: ast.Expr, wanted: str, what: str) -> None:
         found = self._expr(expr, wanted)
@@ -150,6 +193,10 @@ class Checker:
     def _expr(self, expr: ast.Expr, expected: str | None) -> str | None:
         """The type of an expression, or None when it could not be known (already reported)."""
         if isinstance(expr, ast.IntLit):
+            if abs(expr.value) > MAX_NUMBER:
+                self._report(
+                    "EFF-RANGE", f"{expr.value} is beyond the largest number, {MAX_NUMBER:,}", expr.span
+                )
             return "int"
         if isinstance(expr, ast.BoolLit):
             return "bool"
@@ -222,10 +269,15 @@ class Checker:
 
     def _unary(self, node: ast.UnaryOp) -> str | None:
         wanted = "bool" if node.op == "not" else "int"
-        self._expect(node.operand, wanted, f"`{node.op}`")
+        self._pure_expr(
+            f"an operand of `{node.op}`", lambda: self._expect(node.operand, wanted, f"`{node.op}`")
+        )
         return wanted
 
     def _binary(self, node: ast.BinOp) -> str | None:
+        return self._pure_expr(f"an operand of `{node.op}`", lambda: self._operands(node))
+
+    def _operands(self, node: ast.BinOp) -> str | None:
         if node.op in _LOGIC:
             self._expect(node.left, "bool", f"`{node.op}`")
             self._expect(node.right, "bool", f"`{node.op}`")
@@ -233,6 +285,8 @@ class Checker:
         if node.op in _ARITHMETIC or node.op in _ORDERING:
             self._expect(node.left, "int", f"`{node.op}`")
             self._expect(node.right, "int", f"`{node.op}`")
+            if node.op == "//" and constant(node.right) == 0:
+                self._report("EFF-RANGE", "division by zero", node.right.span)
             return "int" if node.op in _ARITHMETIC else "bool"
         left = self._expr(node.left, None)
         right = self._expr(node.right, left)
@@ -252,10 +306,19 @@ class Checker:
             self._unknown_call(node, statement)
             return None
         self._check_call_position(node, sig, statement)
+        if self.pure is not None and sig.name in _CHOICES:
+            hint = "" if self.pure == "a condition" else " (ask it first: `let x = ...`)"
+            self._report(
+                "EFF-CHOICE-IN-CONDITION",
+                f"{self.pure} cannot ask a question; `{sig.name}` asks one{hint}",
+                node.name_span,
+            )
         bound = self._bind_arguments(node, sig)
         type_vars: dict[str, str] = {}
         for param, arg in bound:
             self._argument(node, sig, param, arg, bound, type_vars)
+        if sig.name == "choose_number":
+            self._number_range(node, bound)
         if sig.returns is None:
             return None
         return _substitute(sig.returns, type_vars, unbound="any")
@@ -335,6 +398,8 @@ class Checker:
             wanted = self._dependent_type(sig, bound) or "any"
         expected = _substitute(wanted, type_vars) if "T" in wanted else wanted
         found = self._expr(arg.value, None if "T" in expected else expected)
+        if expected == "count":
+            self._count(sig, param, arg.value)
         if found is None or expected == "any":
             return
         if not _compatible(expected, found, type_vars):
@@ -344,11 +409,39 @@ class Checker:
                 arg.value.span,
             )
 
+    def _count(self, sig: Signature, param: Param, value: ast.Expr) -> None:
+        """A count written as a negative number is a mistake (a computed one only counts as zero)."""
+        found = constant(value)
+        if found is not None and found < 0:
+            self._report(
+                "EFF-RANGE",
+                f"`{param.name}` of `{sig.name}` is a count and cannot be negative, got {found}",
+                value.span,
+            )
+
+    def _number_range(self, node: ast.Call, bound: list[tuple[Param, ast.Arg]]) -> None:
+        """A range of literal bounds must hold at least one number and at most MAX_OPTIONS."""
+        values = {param.name: constant(arg.value) for param, arg in bound}
+        low, high = values.get("low"), values.get("high")
+        if low is None or high is None:
+            return
+        if low > high:
+            self._report("EFF-RANGE", f"`{node.name}` from {low} to {high} offers no number", node.span)
+        elif high - low + 1 > MAX_OPTIONS:
+            self._report(
+                "EFF-RANGE",
+                f"`{node.name}` from {low} to {high} offers {high - low + 1:,} numbers;"
+                f" a choice offers at most {MAX_OPTIONS:,}",
+                node.span,
+            )
+
     def _dependent_type(self, sig: Signature, bound: list[tuple[Param, ast.Arg]]) -> str | None:
         for param, arg in bound:
             if param.name == sig.value_type_from and isinstance(arg.value, ast.Name):
                 trait = TRAITS.get(arg.value.name)
-                return trait.type if trait else None
+                if trait is None:
+                    return None
+                return "count" if trait.count else trait.type
         return None
 
 
@@ -365,6 +458,8 @@ def _substitute(type_name: str, type_vars: Mapping[str, str], unbound: str = "T"
 def _compatible(expected: str, found: str, type_vars: dict[str, str]) -> bool:
     """Whether a value of type `found` fits `expected`, binding type variable T."""
     if expected == "any" or found == "any":
+        return True
+    if expected in _NUMBERS and found in _NUMBERS:
         return True
     if expected == "T":
         bound = type_vars.setdefault("T", found)

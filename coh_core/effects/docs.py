@@ -14,6 +14,14 @@ from coh_core.effects.registry import (
     Kind,
     signatures,
 )
+from coh_core.limits import (
+    CASCADE_LIMIT,
+    MAX_DECISIONS,
+    MAX_LOOP_STEPS,
+    MAX_NUMBER,
+    MAX_OPTIONS,
+    MAX_WINDOW_ACTIONS,
+)
 
 _HEADER = """# The coh effect language
 
@@ -128,5 +136,38 @@ def generate_reference() -> str:
                 ]
             ],
         ),
+        _section("Bounds", _bounds()),
     ]
     return "\n".join(parts).rstrip() + "\n"
+
+
+def _bounds() -> list[str]:
+    """What no effect can go past (coh_core/limits.py), and what is reported when one tries."""
+    rows = [
+        ("answers offered by one decision (`choose`, `choose_number`)", f"{MAX_OPTIONS:,}", "ENGINE-LIMIT"),
+        ("size of a number an effect writes or computes", f"{MAX_NUMBER:,}", "ENGINE-LIMIT"),
+        (
+            "`for` iterations in one run of one effect, all its loops together",
+            f"{MAX_LOOP_STEPS:,}",
+            "ENGINE-LIMIT",
+        ),
+        ("triggers fired by one action (a cascade)", f"{CASCADE_LIMIT:,}", "ENGINE-CASCADE"),
+        ("plays, powers and gifts in one timing window", f"{MAX_WINDOW_ACTIONS:,}", "ENGINE-LIMIT"),
+        ("decisions in one game", f"{MAX_DECISIONS:,}", "ENGINE-LIMIT"),
+    ]
+    return [
+        "Packs come from strangers, so what one effect or one game may do is bounded. Going past a",
+        "bound stops the game with the code below, at the effect in the pack (`file:line:col`); where",
+        "the source itself shows it (a number literal, a `choose_number` between two literals),",
+        "`coh validate` reports `EFF-RANGE` first.",
+        "",
+        *_table(("bound", "at most", "code"), rows),
+        "",
+        "A `count` is never negative: written as a negative number it is `EFF-RANGE`, computed below",
+        "zero it counts as zero. A verb takes what there is: asked to remove two of something where",
+        "there is one, it removes one; a cost that asks for more than the player has cannot be paid. A",
+        "`choose_number` whose low end is above its high end offers nothing: the effect stops there,",
+        "as a `choose` among nothing does. A division by zero is `EFF-RANGE` when written and",
+        "`EFF-RUNTIME` when computed. A character or colour named by `@id` that is not in the game (not",
+        "dealt, not seated) stops the effect where it is used, and makes a condition false.",
+    ]

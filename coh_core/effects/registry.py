@@ -75,6 +75,7 @@ class TraitSpec:
     type: str
     default: bool | int
     doc: str
+    count: bool = False  # a number of things: never negative (see the `count` type)
 
 
 @dataclass(frozen=True)
@@ -129,15 +130,15 @@ def _procedure(spec: str, doc: str) -> None:
 # Verbs: statements that change the game.
 _verb("no_effect()", "Does nothing; for a power whose only use is to exhaust the character.")
 _verb(
-    "kill_zombies(n: int, at: location)",
+    "kill_zombies(n: count, at: location)",
     "Kill up to N zombies at a location; they return to the reserve.",
 )
 _verb(
-    "add_zombies(n: int, at: location)",
+    "add_zombies(n: count, at: location)",
     "Put N zombies from the reserve at a location, never above the zombie cap.",
 )
 _verb(
-    "move_zombies(n: int, from: location, to: location)",
+    "move_zombies(n: count, from: location, to: location)",
     "Move up to N zombies between locations; those that would exceed the cap stay.",
 )
 _verb("kill_character(target: character)", "A character dies.")
@@ -156,15 +157,15 @@ _verb(
     "Flip a rested character to its exhausted side; as a cost, only characters that may pay so.",
 )
 _verb(
-    "discard_cards(n: int, player: player = me)",
+    "discard_cards(n: count, player: player = me)",
     "The player discards N action cards of their choice.",
 )
 _verb(
-    "draw_cards(n: int, player: player = me)",
+    "draw_cards(n: count, player: player = me)",
     "The player draws N action cards from the deck, if any are left.",
 )
 _verb(
-    "take_from_discard(n: int, player: player = me)",
+    "take_from_discard(n: count, player: player = me)",
     "The player takes N action cards of their choice from the discard pile.",
 )
 _verb(
@@ -172,21 +173,21 @@ _verb(
     "Take a random action card from another player's hand.",
 )
 _verb(
-    "take_antidotes(n: int, player: player = me)",
+    "take_antidotes(n: count, player: player = me)",
     "Take N antidotes from the supply, if any are left.",
 )
 _verb("take_food(source: food_source, player: player = me)", "Take a food token from the truck.")
 _verb(
-    "discard_food(n: int, player: player = me)",
+    "discard_food(n: count, player: player = me)",
     "Remove N of the player's food tokens from the game.",
 )
-_verb("keep_face_up_food(n: int)", "Turn food tokens from the truck face up until N lie face up.")
+_verb("keep_face_up_food(n: count)", "Turn food tokens from the truck face up until N lie face up.")
 _verb("set_leader(colour: colour)", "Put the zombie-leader token on a colour of the wheel.")
 _verb("move_leader(steps: int)", "Move the zombie-leader token N spaces clockwise, skipping caches.")
 _verb("give_first_player(player: player)", "The player takes the first-player token.")
 _verb("take_first_player(player: player = me)", "The player takes the first-player token.")
 _verb(
-    "peek_invasion(n: int, player: player = me)",
+    "peek_invasion(n: count, player: player = me)",
     "The player secretly looks at the next N invasion cards.",
 )
 _verb(
@@ -212,7 +213,7 @@ _verb(
     "One played card of this kind leaves the game instead of staying in the discard pile.",
 )
 _verb(
-    "add_votes(player: player, n: int, at: location, until: duration)",
+    "add_votes(player: player, n: count, at: location, until: duration)",
     "The player has N extra votes at the location until the duration ends.",
 )
 _verb("cancel(what: event)", "Cancel the pending card play or movement before any of it happens.")
@@ -295,7 +296,7 @@ _procedure(
 _procedure("move_characters_in_turn_order()", "From the first player clockwise, each moves one character.")
 _procedure("activate_location()", "In turn order, each player present may use the location's effect once.")
 _procedure(
-    "action_window(gifts: int = 1)",
+    "action_window(gifts: count = 1)",
     "Every player may play cards, use powers and give away cards or antidotes (at most `gifts` each)"
     " until all pass.",
 )
@@ -344,7 +345,7 @@ ENUMS: dict[str, dict[str, str]] = {
 TRAITS: dict[str, TraitSpec] = {
     spec.name: spec
     for spec in (
-        TraitSpec("votes", "int", 1, "votes the character gives its owner where it stands"),
+        TraitSpec("votes", "int", 1, "votes the character gives its owner where it stands", count=True),
         TraitSpec("can_move", "bool", True, "whether the character may be moved in the movement phase"),
         TraitSpec("hidden", "bool", False, "cannot vote or be selected for anything, eaten included"),
         TraitSpec("ignores_capacity", "bool", False, "may enter a full location, taking an extra space"),
@@ -434,6 +435,7 @@ CONTEXTS: dict[str, ContextSpec] = {
 # Built-in types and what their values are. `list[T]` is a list of T; `T` a type variable.
 TYPES: dict[str, str] = {
     "int": "a whole number",
+    "count": "a whole number of things, zero or more (a computed count below zero counts as zero)",
     "bool": "true or false",
     "location": "a location in play (`here`, `@id`, or a selector)",
     "character": "a living character",

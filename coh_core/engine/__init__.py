@@ -11,6 +11,7 @@ from coh_core.engine.library import IMPLS
 from coh_core.engine.rules import Rules, build_rules
 from coh_core.engine.runtime import EngineError, IllegalAction
 from coh_core.engine.state import initial_state
+from coh_core.packs.effects_index import symbols_of
 from coh_core.packs.model import Pack
 
 __all__ = [
@@ -33,7 +34,7 @@ def rules_for(pack: Pack) -> Rules:
     """The pack compiled for play, once per loaded pack."""
     cached = _RULES.get(id(pack))
     if cached is None or cached[0] is not pack:
-        cached = (pack, build_rules(pack, Compiler(IMPLS)))
+        cached = (pack, build_rules(pack, Compiler(IMPLS, symbols_of(pack).refs)))
         _RULES[id(pack)] = cached
     return cached[1]
 

@@ -2,21 +2,26 @@
 
 An expression compiles to a `Code`: a function of the runtime and whether that function
 is a generator (it may ask a player a question, so callers `yield from` it). Statements
-compile to generator functions. Runtime errors name the entity and the source position.
+compile to generator functions. Runtime errors name the entity and the source position,
+and the bounds of `coh_core.limits` hold: numbers stay within MAX_NUMBER, counts are never
+negative, a run of one effect takes at most MAX_LOOP_STEPS loop iterations.
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NoReturn
 
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
 from coh_core.effects.registry import Kind, signature
 from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
+from coh_core.errors import Location
+from coh_core.limits import MAX_LOOP_STEPS, MAX_NUMBER
 from coh_core.packs.model import EffectSlot
 
 Fn = Callable[..., Any]
@@ -39,11 +44,13 @@ class Code:
     gen: bool
 
 
-_BINARY: dict[str, Callable[[Any, Any], Any]] = {
+_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
     "+": operator.add,
     "-": operator.sub,
     "*": operator.mul,
     "//": operator.floordiv,
+}
+_BINARY: dict[str, Callable[[Any, Any], Any]] = {
     "==": operator.eq,
     "!=": operator.ne,
     "<": operator.lt,
@@ -62,21 +69,36 @@ class CompiledBlock:
         self.run = run
         self.slot = slot
 
+    def location(self) -> Location | None:
+        """Where the effect's text begins in its pack."""
+        return None if self.slot is None else self.slot.doc.offset_in_scalar(self.slot.path, 0)
+
 
 class Compiler:
-    """Turns the ASTs of one pack into closures over the engine's implementations."""
+    """Turns the ASTs of one pack into closures over the engine's implementations.
 
-    def __init__(self, impls: dict[str, Impl]):
+    `refs` gives the type of each `@id` of the pack; an id of a type whose pieces may be out
+    of the game (a character never dealt, a colour nobody plays) is checked as it is used.
+    """
+
+    def __init__(self, impls: dict[str, Impl], refs: Mapping[str, str] | None = None):
         self.impls = impls
+        self.refs = dict(refs or {})
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
         return CompiledBlock(self._block(tree, set(names), slot), slot)
 
     def condition(self, tree: ast.Expr, slot: EffectSlot | None, names: frozenset[str]) -> Fn:
-        code = self._expr(tree, set(names), slot)
-        if code.gen:
-            raise EngineError("EFF-CHOICE-IN-CONDITION", f"a condition cannot ask a question ({slot})")
-        return _located(code.fn, tree.span, slot)
+        """A test; false when what it reads is not there (the first of nothing, a piece out of play)."""
+        test = self._pure(tree, set(names), slot, "a condition")
+
+        def holds(rt: Rt) -> bool:
+            try:
+                return bool(test(rt))
+            except NoOptions:
+                return False
+
+        return holds
 
     # --- statements -------------------------------------------------------------
 
@@ -100,8 +122,8 @@ class Compiler:
             return True, self._if(node, scope, slot)
         if isinstance(node, ast.For):
             return True, self._for(node, scope, slot)
-        code = self._expr(node, scope, slot)
-        return code.gen, _located(code.fn, node.span, slot)
+        code = self._expr(node, scope, slot)  # a call: it reports its own failures, located
+        return code.gen, code.fn
 
     def _let(self, node: ast.Let, scope: set[str], slot: EffectSlot | None) -> tuple[bool, Fn]:
         if isinstance(node.value, ast.Call) and node.value.name == "choose":
@@ -139,9 +161,17 @@ class Compiler:
         items = self._pure(node.iterable, scope, slot, "a for list")
         name = node.name
         body = self._block(node.body, scope | {name}, slot)
+        where = _Where(node.span, slot)
 
         def run(rt: Rt) -> Steps:
             for item in list(items(rt)):
+                # nested loops multiply: every iteration of every loop of this run counts
+                rt.loops -= 1
+                if rt.loops < 0:
+                    raise where.error(
+                        "ENGINE-LIMIT",
+                        f"more than {MAX_LOOP_STEPS:,} loop iterations in one run of an effect",
+                    )
                 rt.env[name] = item
                 yield from body(rt)
 
@@ -152,14 +182,14 @@ class Compiler:
     def _pure(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, what: str) -> Fn:
         code = self._expr(node, scope, slot)
         if code.gen:
-            raise EngineError("EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question ({slot})")
+            raise _Where(node.span, slot).error("EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question")
         return _located(code.fn, node.span, slot)
 
     def _expr(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None) -> Code:
         if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit):
             return _constant(node.value)
         if isinstance(node, ast.Ref):
-            return _constant(node.id)
+            return self._ref(node)
         if isinstance(node, ast.Name):
             return _name(node.name) if node.name in scope else _constant(node.name)
         if isinstance(node, ast.UnaryOp):
@@ -167,6 +197,19 @@ class Compiler:
         if isinstance(node, ast.BinOp):
             return self._binary(node, scope, slot)
         return self._call(node, scope, slot)
+
+    def _ref(self, node: ast.Ref) -> Code:
+        """`@id`; of a piece that may be out of play, the effect stops where it is used without it."""
+        kind, ident = self.refs.get(node.id), node.id
+        if kind is None or kind not in _IN_PLAY_TYPES:
+            return _constant(ident)
+
+        def read(rt: Rt) -> str:
+            if not rt.game.in_play(kind, ident):
+                raise NoOptions(ident)
+            return ident
+
+        return Code(read, False)
 
     def _unary(self, node: ast.UnaryOp, scope: set[str], slot: EffectSlot | None) -> Code:
         operand = self._pure(node.operand, scope, slot, "an operand")
@@ -181,6 +224,8 @@ class Compiler:
             return Code(lambda rt: left(rt) and right(rt), False)
         if node.op == "or":
             return Code(lambda rt: left(rt) or right(rt), False)
+        if node.op in _ARITHMETIC:
+            return _arithmetic(_ARITHMETIC[node.op], left, right, _Where(node.span, slot))
         op = _BINARY[node.op]
         return Code(lambda rt: op(left(rt), right(rt)), False)
 
@@ -194,7 +239,7 @@ class Compiler:
         args = self._arguments(node, impl, scope, slot)
         if node.name in ("choose", "choose_number"):
             args.append(_constant(purpose or node.name))
-        return _apply(impl, args, changes_game=sig.kind != Kind.SELECTOR)
+        return _apply(impl, args, sig.kind != Kind.SELECTOR, _Where(node.span, slot))
 
     def _arguments(self, node: ast.Call, impl: Impl, scope: set[str], slot: EffectSlot | None) -> list[Code]:
         sig = signature(node.name)
@@ -210,6 +255,8 @@ class Compiler:
                 codes.append(self._choose(expr, keep, scope, slot, f"{node.name}.{param.name}"))
             else:
                 codes.append(self._expr(expr, scope, slot))
+            if param.type == "count":
+                codes[-1] = _not_below_zero(codes[-1])
         return codes
 
     def _choose(
@@ -220,10 +267,16 @@ class Compiler:
             return self._call(node, scope, slot, purpose)
         options = self._pure(node.args[0].value, scope, slot, "a choice's options")
         choose = self.impls["choose"].fn
+        where = _Where(node.span, slot)
 
         def run(rt: Rt) -> Steps:
-            kept = [value for value in options(rt) if keep(rt, value)]
-            return (yield from choose(rt, kept, purpose))
+            try:
+                kept = [value for value in options(rt) if keep(rt, value)]
+                return (yield from choose(rt, kept, purpose))
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
 
         return Code(run, True)
 
@@ -244,35 +297,77 @@ def _constant(value: Any) -> Code:
     return Code(lambda rt: value, False)
 
 
+# Types of `@id` whose pieces may be out of the game: `Game.in_play` says which are in it.
+_IN_PLAY_TYPES = frozenset({"character", "colour"})
+
+
+def _not_below_zero(code: Code) -> Code:
+    """A count argument: a computed count below zero counts as zero (negative literals are
+    reported by the checker)."""
+    fn = code.fn
+    if not code.gen:
+        return Code(lambda rt: max(0, fn(rt)), False)
+
+    def run(rt: Rt) -> Steps:
+        return max(0, (yield from fn(rt)))
+
+    return Code(run, True)
+
+
+def _arithmetic(op: Callable[[int, int], int], left: Fn, right: Fn, where: _Where) -> Code:
+    """`+ - * //` on numbers that stay within MAX_NUMBER, so that no loop can grow one without end."""
+
+    def run(rt: Rt) -> int:
+        a, b = left(rt), right(rt)
+        if op is operator.floordiv and b == 0:
+            raise where.error("EFF-RUNTIME", "division by zero")
+        value = op(a, b)
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
+        return value
+
+    return Code(run, False)
+
+
 def _name(name: str) -> Code:
     return Code(lambda rt: rt.env[name], False)
 
 
-def _apply(impl: Impl, args: list[Code], changes_game: bool) -> Code:
+def _apply(impl: Impl, args: list[Code], changes_game: bool, where: _Where) -> Code:
     """Call an implementation; a generator when it or any argument may ask a question.
 
     In a dry run a verb or procedure only checks that it could happen; selectors still read.
+    A failure inside is reported at the call (the innermost call that knew nothing of it).
     """
     fn, check, gen = impl.fn, impl.check, impl.gen
-    if not any(a.gen for a in args):
+    if not gen and not any(a.gen for a in args):
         plain = [a.fn for a in args]
-        if not changes_game:
-            if gen:
-                return Code(lambda rt: fn(rt, *[p(rt) for p in plain]), True)
-            return Code(lambda rt: fn(rt, *[p(rt) for p in plain]), False)
-        if gen:
-            return Code(lambda rt: _asking_verb(rt, fn, check, [p(rt) for p in plain]), True)
-        return Code(lambda rt: _verb(rt, fn, check, [p(rt) for p in plain]), False)
+
+        def call(rt: Rt) -> Any:
+            try:
+                values = [p(rt) for p in plain]
+                return _verb(rt, fn, check, values) if changes_game else fn(rt, *values)
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return Code(call, False)
 
     def run(rt: Rt) -> Steps:
-        values = []
-        for arg in args:
-            values.append((yield from arg.fn(rt)) if arg.gen else arg.fn(rt))
-        if not changes_game:
-            return (yield from fn(rt, *values)) if gen else fn(rt, *values)
-        if gen:
-            return (yield from _asking_verb(rt, fn, check, values))
-        return _verb(rt, fn, check, values)
+        try:
+            values = []
+            for arg in args:
+                values.append((yield from arg.fn(rt)) if arg.gen else arg.fn(rt))
+            if not changes_game:
+                return (yield from fn(rt, *values)) if gen else fn(rt, *values)
+            if gen:
+                return (yield from _asking_verb(rt, fn, check, values))
+            return _verb(rt, fn, check, values)
+        except NoOptions:
+            raise
+        except Exception as exc:
+            where.fail(exc)
 
     return Code(run, True)
 
@@ -294,25 +389,72 @@ def _asking_verb(rt: Rt, fn: Fn, check: Fn | None, values: list[Any]) -> Steps:
 
 
 def _located(fn: Fn, span: ast.Span, slot: EffectSlot | None) -> Fn:
-    """Wrap a statement so an unexpected failure names the entity and the source position."""
+    """Wrap a plain expression so a failure names the entity and the source position."""
+    where = _Where(span, slot)
 
     def run(rt: Rt) -> Any:
         try:
             return fn(rt)
-        except (NoOptions, EngineError):
+        except NoOptions:
             raise
         except Exception as exc:
-            raise _runtime_error(exc, span, slot) from exc
+            where.fail(exc)
 
     return run
 
 
-def _runtime_error(exc: Exception, span: ast.Span, slot: EffectSlot | None) -> EngineError:
-    if slot is None:
-        return EngineError("EFF-RUNTIME", f"{type(exc).__name__}: {exc}")
-    location = slot.doc.offset_in_scalar(slot.path, span.start)
-    snippet = slot.source[span.start : span.end]
-    return EngineError("EFF-RUNTIME", f"in {slot.owner}, `{snippet}`: {type(exc).__name__}: {exc}", location)
+class _Where:
+    """A place in a pack's effect: where its errors point, and how they name it."""
+
+    __slots__ = ("slot", "span")
+
+    def __init__(self, span: ast.Span, slot: EffectSlot | None):
+        self.span = span
+        self.slot = slot
+
+    def location(self) -> Location | None:
+        return None if self.slot is None else self.slot.doc.offset_in_scalar(self.slot.path, self.span.start)
+
+    def error(self, code: str, message: str) -> EngineError:
+        """An error at this place: `in OWNER, `SNIPPET`: message`."""
+        if self.slot is None:
+            return EngineError(code, message)
+        return EngineError(code, f"in {self.slot.owner}, `{self.snippet()}`: {message}", self.location())
+
+    def fail(self, exc: Exception) -> NoReturn:
+        """Report a failure inside this place: an engine error keeps its code and, once located,
+        its place (the innermost effect that failed); anything else becomes EFF-RUNTIME."""
+        if isinstance(exc, EngineError):
+            if exc.location is not None:
+                raise exc
+            raise self.error(exc.code, exc.message) from exc
+        # out of stack (triggers nested deeper than the interpreter goes) or of memory: a bound
+        code = "ENGINE-LIMIT" if isinstance(exc, RecursionError | MemoryError) else "EFF-RUNTIME"
+        raise self.error(code, runtime_message(exc)) from exc
+
+    def snippet(self) -> str:
+        """The source of the place, its first line, shortened."""
+        assert self.slot is not None
+        text = self.slot.source[self.span.start : self.span.end].strip().splitlines()
+        first = text[0] if text else ""
+        return first if len(first) <= _SNIPPET_CHARS else first[: _SNIPPET_CHARS - 3] + "..."
+
+
+_SNIPPET_CHARS = 60
+# An object's default repr (`<pkg.Class object at 0x7f...>`) says nothing to a pack's author.
+_REPR = re.compile(r"<([\w.]+?)(?: object)? at 0x[0-9a-fA-F]+>")
+
+
+def runtime_message(exc: BaseException) -> str:
+    """A failure the engine did not foresee, in words a pack's author can act on."""
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, RecursionError):
+        return "effects nested too deeply (triggers firing triggers that fire triggers...)"
+    if isinstance(exc, MemoryError):
+        return "out of memory"
+    detail = _REPR.sub(lambda m: m.group(1).rsplit(".", 1)[-1], str(exc))
+    return f"the engine failed ({type(exc).__name__}: {detail})"
 
 
 def walk_calls(tree: ast.Block | ast.Expr) -> Iterator[str]:

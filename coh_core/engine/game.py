@@ -19,10 +19,10 @@ from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Step, Trigger
 from coh_core.engine.runtime import EngineError, IllegalAction, NoOptions, Rt, Steps
 from coh_core.engine.views import PlayerView
+from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS, MAX_OPTIONS, MAX_WINDOW_ACTIONS
 
 Action = tuple[Any, ...]
 PASS: Action = ("pass",)
-CASCADE_LIMIT = 64  # triggers fired by one action before the engine calls it a runaway
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
 
 
@@ -137,6 +137,7 @@ class Game:
         """One player's answer; a lone option is taken without asking."""
         if not options:
             raise NoOptions(kind)
+        _bounded(options)
         if len(options) == 1:
             return options[0]
         answers = yield Decision(kind, {colour: options}, prompt)
@@ -144,6 +145,8 @@ class Game:
 
     def ask_all(self, kind: str, options: dict[str, list[Action]], **prompt: Any) -> Steps:
         """Several players answer at once, unseen by each other (movement cards, votes)."""
+        for acts in options.values():
+            _bounded(acts)
         chosen = {c: acts[0] for c, acts in options.items() if len(acts) == 1}
         open_ = {c: acts for c, acts in options.items() if len(acts) > 1}
         if open_:
@@ -208,6 +211,14 @@ class Game:
 
     def owner(self, character: str) -> str:
         return str(self.state["characters"][character]["owner"])
+
+    def in_play(self, kind: str, ident: str) -> bool:
+        """Whether a piece a pack names by `@id` is in this game: a character dealt, a colour seated."""
+        if kind == "character":
+            return ident in self.state["characters"]
+        if kind == "colour":
+            return ident in self.state["wheel"]
+        return True
 
     def has_items(self, location: str) -> bool:
         place = self.state["locations"][location]
@@ -323,10 +334,16 @@ class Game:
 
     def _fire(self, trigger: Trigger, rt: Rt) -> Steps:
         rt.source = trigger.owner
-        self.fired.append(trigger.owner)
+        self.fired.append(f"{trigger.owner} on {trigger.event}")
         if len(self.fired) > CASCADE_LIMIT:
-            chain = ", ".join(dict.fromkeys(self.fired[-CASCADE_LIMIT:]))
-            raise EngineError("ENGINE-CASCADE", f"more than {CASCADE_LIMIT} triggers in one action: {chain}")
+            chain = ", ".join(dict.fromkeys(self.fired))
+            raise EngineError(
+                "ENGINE-CASCADE",
+                f"the trigger of {trigger.owner} on `{trigger.event}` would be trigger number"
+                f" {len(self.fired)} of one action (at most {CASCADE_LIMIT});"
+                f" the triggers that fired: {chain}",
+                trigger.effect.location(),
+            )
         try:
             yield from trigger.effect.run(rt)
         except NoOptions:
@@ -382,14 +399,15 @@ class Game:
             return False
         path: list[int] = []
         counts: list[int] = []
+        loops = MAX_LOOP_STEPS  # one check shares the loop bound of one run: it cannot multiply it
         for _ in range(DRY_RUN_LIMIT):
             rt = Rt(self, dict(env), actor, dry=True)
-            rt.path, rt.counts = path, counts
+            rt.path, rt.counts, rt.loops = path, counts, loops
             try:
                 self._dry_run(playable, rt)
                 return True
             except NoOptions:
-                pass
+                loops = rt.loops
             # depth first: the deepest choice with an untried option takes its next one
             while path and path[-1] + 1 >= counts[-1]:
                 path.pop()
@@ -500,7 +518,7 @@ class Game:
 
     def window_loop(self, colour: str, windows: tuple[str, ...], names: dict[str, Any]) -> Steps:
         """The player may use cards and powers of these windows, one at a time, until they pass."""
-        while True:
+        for _ in range(MAX_WINDOW_ACTIONS + 1):
             options = self.offers(colour, windows, names)
             if not options:
                 return
@@ -508,6 +526,7 @@ class Game:
             if answer == PASS:
                 return
             yield from self.perform(colour, answer, names)
+        raise window_runaway(windows[0], answer)
 
     # --- the flow -----------------------------------------------------------------------------
 
@@ -559,13 +578,34 @@ class Game:
         self.state["step"] = step.id
         self.state["at"] = location
         rt = Rt(self, {"here": location} if location else {}, None)
-        yield from step.run.run(rt)
+        try:
+            yield from step.run.run(rt)
+        except NoOptions:  # as a card's effect does, a step that chose from nothing stops there
+            self.note("effect_fizzled", source=step.id)
         yield from self.end_action()
 
     def _expire(self, duration: str) -> None:
         for ch in self.state["characters"].values():
             if any(v[1] == duration for v in ch["traits"].values()):
                 ch["traits"] = {k: v for k, v in ch["traits"].items() if v[1] != duration}
+
+
+def _bounded(options: list[Action]) -> None:
+    """No decision offers more than MAX_OPTIONS answers."""
+    if len(options) > MAX_OPTIONS:
+        raise EngineError(
+            "ENGINE-LIMIT",
+            f"a decision with {len(options):,} answers; a decision offers at most {MAX_OPTIONS:,}",
+        )
+
+
+def window_runaway(window: str, last: Action) -> EngineError:
+    """A window that did not close: someone could act again and again."""
+    return EngineError(
+        "ENGINE-LIMIT",
+        f"more than {MAX_WINDOW_ACTIONS:,} plays, powers and gifts in one `{window}` window"
+        f" (the last: {' '.join(map(str, last))}): something can be used again and again",
+    )
 
 
 def _public(names: dict[str, Any]) -> dict[str, Any]:

@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from coh_core.effects.registry import TRAITS
 from coh_core.engine.compiler import Impl
-from coh_core.engine.runtime import NoOptions, Rt, Steps
+from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
+from coh_core.limits import MAX_OPTIONS
 
 IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,10 +34,18 @@ def _need(condition: bool) -> None:
 # --- choices -------------------------------------------------------------------------
 
 
+def _too_many(count: int) -> EngineError:
+    return EngineError(
+        "ENGINE-LIMIT", f"a choice among {count:,} options; a choice offers at most {MAX_OPTIONS:,}"
+    )
+
+
 @_impl("choose", gen=True)
 def choose(rt: Rt, options: list[Any], purpose: str) -> Steps:
     if not options:
         raise NoOptions(purpose)
+    if len(options) > MAX_OPTIONS:
+        raise _too_many(len(options))
     if rt.dry:
         return options[rt.dry_choice(len(options))]
     prompt = {"purpose": purpose} if rt.source is None else {"purpose": purpose, "source": rt.source}
@@ -45,6 +55,8 @@ def choose(rt: Rt, options: list[Any], purpose: str) -> Steps:
 
 @_impl("choose_number", gen=True)
 def choose_number(rt: Rt, low: int, high: int, purpose: str) -> Steps:
+    if high - low + 1 > MAX_OPTIONS:  # refused before the range becomes a list
+        raise _too_many(high - low + 1)
     return (yield from choose(rt, list(range(low, high + 1)), purpose))
 
 
@@ -184,6 +196,8 @@ def exhaust(rt: Rt, target: str) -> None:
 
 @_impl("set_trait", target=_alive)
 def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
+    if TRAITS[trait].count:
+        value = max(0, value)
     rt.game.state["characters"][target]["traits"][trait] = [value, until]
     rt.game.note("trait_set", character=target, trait=trait, value=value, until=until)
 
@@ -211,7 +225,7 @@ def discard_cards(rt: Rt, n: int, player: str) -> Steps:
 @_impl("draw_cards")
 def draw_cards(rt: Rt, n: int, player: str) -> None:
     deck = rt.game.state["deck"]
-    drawn = [deck.pop() for _ in range(min(n, len(deck)))]
+    drawn = [deck.pop() for _ in range(max(0, min(n, len(deck))))]
     rt.game.state["hands"][player].extend(drawn)
     rt.game.note("cards_drawn", player=player, count=len(drawn))
     if drawn:
@@ -247,7 +261,7 @@ def steal_random_card(rt: Rt, source: str, player: str) -> None:
 @_impl("take_antidotes")
 def take_antidotes(rt: Rt, n: int, player: str) -> None:
     reserve = rt.game.state["reserve"]
-    taken = min(n, reserve["antidotes"])
+    taken = max(0, min(n, reserve["antidotes"]))
     reserve["antidotes"] -= taken
     rt.game.state["antidotes"][player] += taken
     rt.game.note("antidotes_taken", player=player, count=taken)
@@ -345,7 +359,7 @@ def _check_peek(rt: Rt, n: int, player: str) -> None:
 
 @_impl("peek_invasion", check=_check_peek)
 def peek_invasion(rt: Rt, n: int, player: str) -> None:
-    cards = rt.game.state["invasion_deck"][:n]
+    cards = rt.game.state["invasion_deck"][: max(0, n)]
     if not cards:
         return
     known = rt.game.state["known_invasions"].setdefault(player, [])

@@ -11,9 +11,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
-from coh_core.engine.game import PASS, Action, Game
+from coh_core.engine.game import PASS, Action, Game, window_runaway
 from coh_core.engine.library import IMPLS, add_zombies_raw, move_leader_raw, move_zombies_raw
 from coh_core.engine.runtime import Rt, Steps
+from coh_core.limits import MAX_WINDOW_ACTIONS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -302,6 +303,7 @@ def action_window(rt: Rt, gifts: int) -> Steps:
     given = Counter[str]()
     passes = 0
     index = 0
+    actions = 0
     while True:
         players = game.turn_order()
         if not players or passes >= len(players):
@@ -319,6 +321,9 @@ def action_window(rt: Rt, gifts: int) -> Steps:
             passes += 1
             continue
         passes = 0
+        actions += 1
+        if actions > MAX_WINDOW_ACTIONS:  # the window must end even if something can be used forever
+            raise window_runaway("anytime", answer)
         if answer[0] == "give":
             given[player] += 1
         yield from game.perform(player, answer, names)

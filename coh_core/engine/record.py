@@ -88,9 +88,11 @@ def apply_answers(game: Game, answers: dict[str, Any], where: Location) -> None:
 
 
 def write_record(path: Path, game: Game, seed: int | None, extra: dict[str, Any] | None = None) -> None:
+    """The record of the game so far; the end line only once the game is over."""
     lines = [header_of(game, seed, extra)]
     lines.extend({"answers": answers} for answers in game.history)
-    lines.append({"end": True, "digest": game.digest(), "result": game.state["result"]})
+    if game.over:
+        lines.append({"end": True, "digest": game.digest(), "result": game.state["result"]})
     path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines))
 
 

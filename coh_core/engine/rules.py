@@ -9,6 +9,7 @@ from coh_core.effects import ast
 from coh_core.effects.registry import CONTEXTS, EVENTS, TRAITS, signatures
 from coh_core.engine.compiler import CompiledBlock, Compiler, Fn
 from coh_core.engine.runtime import EngineError
+from coh_core.errors import Location
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 from coh_core.packs.yamlsrc import Path_
 
@@ -87,6 +88,11 @@ class Rules:
 
     def side(self, location: str, name: str) -> Side:
         return self.sides[(location, name)]
+
+    def turn_location(self) -> Location | None:
+        """Where the pack's turn structure is written (for what goes wrong with the flow as a whole)."""
+        section = self.pack.sections.get("turn")
+        return None if section is None else section.doc.location(section.path, key=True)
 
 
 class _Builder:

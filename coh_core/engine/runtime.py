@@ -6,6 +6,7 @@ from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from coh_core.errors import CohError, Location
+from coh_core.limits import MAX_LOOP_STEPS
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
@@ -17,7 +18,7 @@ Steps = Generator[Any, Any, Any]
 class Rt:
     """One execution of one effect: the game, the names it may use, and who makes its choices."""
 
-    __slots__ = ("actor", "counts", "dry", "env", "game", "path", "paying", "source", "step")
+    __slots__ = ("actor", "counts", "dry", "env", "game", "loops", "path", "paying", "source", "step")
 
     def __init__(self, game: Game, env: dict[str, Any], actor: str | None, dry: bool = False):
         self.game = game
@@ -29,6 +30,7 @@ class Rt:
         self.path: list[int] = []  # in a dry run: the options taken at each choice so far
         self.counts: list[int] = []  # in a dry run: how many options each of those choices had
         self.step = 0
+        self.loops = MAX_LOOP_STEPS  # `for` iterations this run may still take
 
     def dry_choice(self, count: int) -> int:
         """In a dry run, the option to explore at this choice: the path's, or the first of a new one."""

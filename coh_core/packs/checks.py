@@ -147,6 +147,8 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
     }
     characters = len(pack.entities_of("character"))
     cards = sum(_count(e) for e in pack.entities_of("action"))
+    movement = pack.section("components").get("movement_cards")
+    places = len(movement) if isinstance(movement, list) else None  # one card per character placed
     for count in range(low, high + 1):
         if count not in rows:
             yield Problem(
@@ -158,6 +160,14 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
         index, row = rows[count]
         need_characters = count * int(row.get("characters", 0))
         need_cards = count * int(row.get("action_cards", 0))
+        dealt = int(row.get("characters", 0))
+        if places is not None and dealt > places:
+            yield Problem(
+                "SETUP-SUPPLY",
+                f"each of {count} players places {dealt} characters by drawing movement cards;"
+                f" a player has {places}",
+                _at(setup, ("per_player_count", index)),
+            )
         if need_characters > characters:
             yield Problem(
                 "SETUP-SUPPLY",
