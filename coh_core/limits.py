@@ -1,13 +1,27 @@
-"""Bounds on what a pack, or a person at the terminal, can make one game do.
+"""Bounds on what a pack, a record, or a person at the terminal can make coh do.
 
-Packs come from strangers. Each bound turns what would otherwise eat memory or run without
-end into a located error: `EFF-RANGE` from `coh validate` where the source shows it, else
-`ENGINE-LIMIT` at play time, at the effect that went past it. Every bound is far above what
-a real game needs.
+Packs and records come from strangers. Each bound turns what would otherwise read outside
+the pack, eat memory or run without end into a located error: `PACK-PATH`, `PACK-LIMIT` and
+`YAML-LIMIT` while a pack is read, `EFF-LIMIT` and `EFF-RANGE` from `coh validate` where the
+source shows it, else `ENGINE-LIMIT` at play time, at the effect that went past it. Every
+bound is far above what a real pack or game needs. The README's "Bad input" lists them.
 """
 
 from __future__ import annotations
 
+# Reading a pack
+MAX_PATH_CHARS = 1024  # a file name in a manifest, as written
+MAX_NAME_BYTES = 255  # one folder or file name, in UTF-8 (the common file-system limit)
+MAX_FILE_BYTES = 8 * 2**20  # one YAML file
+MAX_PACK_BYTES = 64 * 2**20  # all the files of one pack together
+MAX_YAML_DEPTH = 64  # mappings and lists nested in each other
+MAX_YAML_VALUES = 1_000_000  # values in one YAML file, aliases expanded
+MAX_ALIAS_VALUES = 100_000  # of those, values that aliases add
+MAX_YAML_INTEGER = 2**63 - 1  # integers in YAML data are 64-bit
+MAX_INTEGER_CHARS = 100  # a longer integer literal is refused before it is converted
+MAX_EFFECT_NESTING = 48  # expressions and blocks of an effect inside each other
+
+# Playing
 MAX_OPTIONS = 1_000  # answers offered in one decision (a `choose`, a `choose_number` range)
 MAX_NUMBER = 1_000_000_000  # magnitude of a number an effect writes or computes
 MAX_LOOP_STEPS = 10_000  # `for` iterations in one run of one effect (one playability check shares them)

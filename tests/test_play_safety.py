@@ -15,6 +15,7 @@ import resource
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from coh_core.agents.runner import play_out
 from coh_core.agents.terminal import parse_answer, read_answer
 from coh_core.cli import main
 from coh_core.effects.checker import Symbols, check_condition, check_effect
-from coh_core.effects.parser import parse_condition, parse_effect
+from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.engine import EngineError, Game, new_game
 from coh_core.engine.compiler import runtime_message
 from coh_core.limits import MAX_ANSWER_CHARS, MAX_OPTIONS
@@ -168,19 +169,33 @@ STATIC = yaml.safe_load((Path(__file__).parent / "hostile_effects.yaml").read_te
 _SYMBOLS = Symbols({"bank": "location"})
 
 
-def _check(case: dict[str, Any]) -> tuple[str, list[Any]]:
-    """The case's source and what the checker finds in it."""
-    if "condition" in case:
-        return case["condition"], check_condition(
-            parse_condition(case["condition"]), _SYMBOLS, case["context"]
-        )
-    return case["effect"], check_effect(parse_effect(case["effect"]), _SYMBOLS, case["context"])
+@dataclass(frozen=True)
+class _Found:
+    """A problem in an effect's source, from the parser or the checker: code, offset, message."""
+
+    code: str
+    start: int
+    message: str
+
+
+def _check(case: dict[str, Any]) -> tuple[str, list[_Found]]:
+    """The case's source and what validation finds in it (a number past the bound is refused
+    by the parser, everything else by the checker)."""
+    source = case.get("condition") or case["effect"]
+    try:
+        if "condition" in case:
+            findings = check_condition(parse_condition(source), _SYMBOLS, case["context"])
+        else:
+            findings = check_effect(parse_effect(source), _SYMBOLS, case["context"])
+    except EffectSyntaxError as error:
+        return source, [_Found(error.code, error.offset, error.message)]
+    return source, [_Found(f.code, f.span.start, f.message) for f in findings]
 
 
 @pytest.mark.parametrize("case", STATIC["problems"], ids=lambda c: c.get("effect") or c["condition"])
 def test_the_checker_reports_what_the_source_shows(case: dict[str, Any]) -> None:
     source, findings = _check(case)
-    assert [(f.code, f.span.start) for f in findings] == [(case["code"], source.index(case["at"]))]
+    assert [(f.code, f.start) for f in findings] == [(case["code"], source.index(case["at"]))]
     assert case["message"] in findings[0].message
 
 

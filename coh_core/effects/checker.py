@@ -23,7 +23,7 @@ from coh_core.effects.registry import (
     signature,
     signatures,
 )
-from coh_core.limits import MAX_NUMBER, MAX_OPTIONS
+from coh_core.limits import MAX_OPTIONS
 
 _ARITHMETIC = {"+", "-", "*", "//"}
 _ORDERING = {"<", "<=", ">", ">="}
@@ -192,11 +192,7 @@ class Checker:
 
     def _expr(self, expr: ast.Expr, expected: str | None) -> str | None:
         """The type of an expression, or None when it could not be known (already reported)."""
-        if isinstance(expr, ast.IntLit):
-            if abs(expr.value) > MAX_NUMBER:
-                self._report(
-                    "EFF-RANGE", f"{expr.value} is beyond the largest number, {MAX_NUMBER:,}", expr.span
-                )
+        if isinstance(expr, ast.IntLit):  # the parser refuses numbers past MAX_NUMBER
             return "int"
         if isinstance(expr, ast.BoolLit):
             return "bool"

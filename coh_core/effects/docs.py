@@ -17,6 +17,7 @@ from coh_core.effects.registry import (
 from coh_core.limits import (
     CASCADE_LIMIT,
     MAX_DECISIONS,
+    MAX_EFFECT_NESTING,
     MAX_LOOP_STEPS,
     MAX_NUMBER,
     MAX_OPTIONS,
@@ -154,12 +155,13 @@ def _bounds() -> list[str]:
         ("triggers fired by one action (a cascade)", f"{CASCADE_LIMIT:,}", "ENGINE-CASCADE"),
         ("plays, powers and gifts in one timing window", f"{MAX_WINDOW_ACTIONS:,}", "ENGINE-LIMIT"),
         ("decisions in one game", f"{MAX_DECISIONS:,}", "ENGINE-LIMIT"),
+        ("expressions and blocks nested in one effect", f"{MAX_EFFECT_NESTING:,}", "EFF-LIMIT"),
     ]
     return [
         "Packs come from strangers, so what one effect or one game may do is bounded. Going past a",
         "bound stops the game with the code below, at the effect in the pack (`file:line:col`); where",
         "the source itself shows it (a number literal, a `choose_number` between two literals),",
-        "`coh validate` reports `EFF-RANGE` first.",
+        "`coh validate` reports it first (`EFF-RANGE`, `EFF-LIMIT`).",
         "",
         *_table(("bound", "at most", "code"), rows),
         "",

@@ -10,13 +10,10 @@ from lark.exceptions import UnexpectedEOF, UnexpectedToken, VisitError
 from lark.tree import Meta
 
 from coh_core.effects import ast
+from coh_core.limits import MAX_EFFECT_NESTING, MAX_NUMBER
 from coh_core.resources import grammar_path
 
 EntryPoint = Literal["effect", "condition"]
-
-# Limits on one effect (README, "Bad input"); past them, EFF-LIMIT at the place concerned.
-MAX_NESTING = 48  # expressions and blocks inside each other
-MAX_INTEGER = 2**63 - 1  # integers are 64-bit, as in YAML
 
 _OPENERS = {"(": ")", "{": "}"}
 _CLOSERS = {")": "(", "}": "{"}
@@ -135,12 +132,13 @@ class _ToAst(Transformer[Token, Any]):
         return ast.UnaryOp("-", children[0], _span(meta))
 
     def integer(self, meta: Meta, children: list[Token]) -> ast.IntLit:
+        # checked before it is converted: Python refuses to convert very long numbers
         digits = str(children[0]).lstrip("0") or "0"
-        if len(digits) > len(str(MAX_INTEGER)) or int(digits) > MAX_INTEGER:
+        if len(digits) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
             shown = digits if len(digits) <= 30 else f"{digits[:30]}... ({len(digits)} digits)"
             raise EffectSyntaxError(
-                "EFF-LIMIT",
-                f"the number {shown} is too large (at most {MAX_INTEGER})",
+                "EFF-RANGE",
+                f"{shown} is beyond the largest number, {MAX_NUMBER:,}",
                 meta.line,
                 meta.column,
                 meta.start_pos,
@@ -201,15 +199,15 @@ def _parse(text: str, start: EntryPoint) -> Any:
 
 
 def _check_nesting(tree: Tree[Token]) -> None:
-    """Refuse a tree nested deeper than MAX_NESTING before anything walks it recursively."""
+    """Refuse a tree nested deeper than MAX_EFFECT_NESTING before anything walks it recursively."""
     stack: list[tuple[Tree[Token], int]] = [(tree, 1)]
     while stack:
         node, depth = stack.pop()
-        if depth > MAX_NESTING:
+        if depth > MAX_EFFECT_NESTING:
             meta = node.meta
             raise EffectSyntaxError(
                 "EFF-LIMIT",
-                f"nested more than {MAX_NESTING} levels deep; split it with `let`",
+                f"nested more than {MAX_EFFECT_NESTING} levels deep; split it with `let`",
                 meta.line if not meta.empty else 1,
                 meta.column if not meta.empty else 1,
                 meta.start_pos if not meta.empty else 0,

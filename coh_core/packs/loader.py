@@ -14,6 +14,7 @@ from typing import Any
 
 from coh_core.errors import Location, Problem, UsageError
 from coh_core.i18n import LOCALE_PATTERN
+from coh_core.limits import MAX_PACK_BYTES
 from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.paths import PathRefused, file_in_pack, real_path
 from coh_core.packs.schema import validate_document
@@ -27,7 +28,6 @@ CONTENT_SCHEMA = "content.schema.json"
 TEXT_SCHEMA = "text.schema.json"
 PATCHES = "patches"  # the section of an overlay's changes to the packs below it
 TEXT_DIR = "text"  # where a pack's `<locale>.yaml` text files are found without listing
-MAX_PACK_BYTES = 64 * 2**20  # all the files of one pack together (README, "Bad input")
 
 
 def _short_display(path: Path) -> str:

@@ -14,9 +14,8 @@ import stat
 from pathlib import Path, PurePosixPath
 
 from coh_core.errors import CohError
+from coh_core.limits import MAX_NAME_BYTES, MAX_PATH_CHARS
 
-MAX_PATH_CHARS = 1024  # a name in a manifest, as written
-MAX_NAME_BYTES = 255  # one folder or file name, in UTF-8 (the common file-system limit)
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 

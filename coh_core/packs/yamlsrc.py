@@ -16,6 +16,14 @@ from typing import Any
 import yaml
 
 from coh_core.errors import Location, Problem
+from coh_core.limits import (
+    MAX_ALIAS_VALUES,
+    MAX_FILE_BYTES,
+    MAX_INTEGER_CHARS,
+    MAX_YAML_DEPTH,
+    MAX_YAML_INTEGER,
+    MAX_YAML_VALUES,
+)
 
 try:
     _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
@@ -30,14 +38,6 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _PLAIN_BOOLS = {"true", "false"}
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _RESOLVER = yaml.resolver.Resolver()
-
-# Limits on what one file may make the loader do (README, "Bad input"): each gives YAML-LIMIT.
-MAX_FILE_BYTES = 8 * 2**20
-MAX_DEPTH = 64  # mappings and lists nested in each other
-MAX_NODES = 1_000_000  # values in one file, aliases expanded
-MAX_ALIAS_NODES = 100_000  # of those, values that aliases add
-MAX_INTEGER = 2**63 - 1  # integers are 64-bit
-MAX_INTEGER_CHARS = 100  # a longer integer literal is refused before it is converted
 
 Path_ = tuple[str | int, ...]
 
@@ -306,8 +306,8 @@ class _Builder:
             self._record(event, kind)
         if kind in _START_TYPES:
             self.depth += 1
-            if self.depth > MAX_DEPTH:
-                self._stop("YAML-LIMIT", f"nested deeper than {MAX_DEPTH} levels", event)
+            if self.depth > MAX_YAML_DEPTH:
+                self._stop("YAML-LIMIT", f"nested deeper than {MAX_YAML_DEPTH} levels", event)
             if self.skip:
                 self.skip += 1
             else:
@@ -374,8 +374,8 @@ class _Builder:
             self._alias(event)  # type: ignore[arg-type]
             return
         self.nodes += 1
-        if self.nodes > MAX_NODES:
-            self._stop("YAML-LIMIT", f"more than {MAX_NODES} values in one file", event)
+        if self.nodes > MAX_YAML_VALUES:
+            self._stop("YAML-LIMIT", f"more than {MAX_YAML_VALUES} values in one file", event)
         path = self._child_path(parent)
         self.doc.values[path] = _position(event)
         if event.tag is not None:  # type: ignore[attr-defined]
@@ -474,9 +474,9 @@ class _Builder:
         if not self.replaying:
             self.alias_site = event
         self.alias_nodes += anchor.nodes
-        if self.alias_nodes > MAX_ALIAS_NODES:
+        if self.alias_nodes > MAX_ALIAS_VALUES:
             site = self.alias_site or event
-            self._stop("YAML-LIMIT", f"aliases expand to more than {MAX_ALIAS_NODES} values", site)
+            self._stop("YAML-LIMIT", f"aliases expand to more than {MAX_ALIAS_VALUES} values", site)
         self.replaying += 1
         try:
             for replayed in self.events[anchor.start : anchor.end + 1]:
@@ -538,12 +538,12 @@ class _Builder:
         number = None
         if len(value) <= MAX_INTEGER_CHARS:
             number = _CONSTRUCTOR.construct_yaml_int(yaml.ScalarNode(_INT_TAG, value))
-        if number is None or not -MAX_INTEGER <= number <= MAX_INTEGER:
+        if number is None or not -MAX_YAML_INTEGER <= number <= MAX_YAML_INTEGER:
             self.doc.trapped.add(path)
             self.problems.append(
                 Problem(
                     "YAML-LIMIT",
-                    f"integer `{_shorten(value)}` is out of range (at most {MAX_INTEGER} either side of 0)",
+                    f"integer `{_shorten(value)}` is out of range (at most {MAX_YAML_INTEGER} either way)",
                     self._location(event),
                 )
             )
