@@ -19,7 +19,16 @@ from typing import Any, Protocol
 from jsonschema.exceptions import ValidationError
 
 from coh_core.engine.game import Game
-from coh_core.engine.record_text import JsonPath, Line, RecordError, echo, json_path, read_lines, refuse
+from coh_core.engine.record_text import (
+    JsonPath,
+    Line,
+    RecordError,
+    echo,
+    json_path,
+    printable,
+    read_lines,
+    refuse,
+)
 from coh_core.engine.runtime import EngineError, IllegalAction
 from coh_core.errors import Location, Problem
 from coh_core.packs.model import Pack
@@ -108,7 +117,8 @@ def replay(pack: Pack, path: Path) -> Game:
             f"a record begins with its header line, not with {_A_KIND[_kind(header)]}",
             header.at(),
         )
-    foreign = "initial" in header.value  # a state from the record, not one the engine built
+    # A game from a state the record holds, not one the engine built: see _engine_failures.
+    foreign = header.number if "initial" in header.value else None
     with _engine_failures(header, foreign):
         game = start_from(pack, header.value, header.at)
     last, end = header, None
@@ -121,7 +131,9 @@ def replay(pack: Pack, path: Path) -> Game:
                 line.at(),
             )
         if kind == "coh_record":
-            raise refuse("REPLAY-ORDER", "a second header line; the header is line 1 only", line.at())
+            raise refuse(
+                "REPLAY-ORDER", f"a second header line; the header is line {header.number}", line.at()
+            )
         _check_shape(line.value, KINDS[kind], line.at)
         if kind == "answers":
             with _engine_failures(line, foreign):
@@ -155,26 +167,29 @@ def _kind(line: Line) -> str:
 
 
 @contextmanager
-def _engine_failures(line: Line, foreign: bool) -> Iterator[None]:
-    """What goes wrong while the engine uses a line, as a problem of that line."""
+def _engine_failures(line: Line, foreign: int | None) -> Iterator[None]:
+    """What goes wrong while the engine uses a line, as a problem of that line.
+
+    `foreign`: the line of the header when the game started from a state the record holds.
+    """
     try:
         yield
     except RecordError:
         raise
     except EngineError as exc:
         raise refuse(
-            "REPLAY-ENGINE", f"the engine stopped here: {exc.code} {exc.message}", line.at()
+            "REPLAY-ENGINE", f"the engine stopped here: {exc.code} {printable(exc.message)}", line.at()
         ) from exc
     except Exception as exc:
         # The engine trusts the states it builds; a state read from a record is checked for its
         # frame only (the schema), so what the engine trips on in the rest is the record's fault.
         # In a game started from a seed, any other exception is a bug of coh: let it be seen.
-        if not foreign:
+        if foreign is None:
             raise
         detail = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         raise refuse(
             "REPLAY-STATE",
-            "the engine cannot play from the recorded starting state (`initial` on line 1):"
+            f"the engine cannot play from the recorded starting state (`initial` on line {foreign}):"
             f" {type(exc).__name__} {echo(detail)}",
             line.at(),
         ) from exc
@@ -201,7 +216,7 @@ def start_from(pack: Pack, header: dict[str, Any], at: Locator | None = None) ->
         return new_game(pack, players=len(players), seed=header["seed"], colours=players)
     except EngineError as exc:
         raise refuse(
-            "REPLAY-START", f"cannot seat the recorded players: {exc.message}", at(("players",))
+            "REPLAY-START", f"cannot seat the recorded players: {printable(exc.message)}", at(("players",))
         ) from exc
 
 
@@ -244,7 +259,7 @@ def _resume(pack: Pack, header: dict[str, Any], at: Locator) -> Game:
         if state[key] != header[key]:
             raise refuse(
                 "REPLAY-STATE",
-                f"the state's {key} {echo(state[key])} differ from the header's {echo(header[key])}",
+                f"`initial.{key}` is {echo(state[key])} but the header's `{key}` is {echo(header[key])}",
                 at(("initial", key)),
             )
     return resume_game(pack, json.loads(json.dumps(state)), header.get("start"))
@@ -268,10 +283,10 @@ def _apply(game: Game, answers: dict[str, Any], at: Locator) -> None:
             at(("answers",)),
         )
     for colour, action in answers.items():
-        offered = [list(a) for a in decision.legal(colour)]
         try:
             game.submit(colour, action)
-        except IllegalAction as exc:
+        except IllegalAction as exc:  # the game is unchanged: what it offers still stands
+            offered = [list(a) for a in decision.legal(colour)]
             raise refuse(
                 "REPLAY-MISMATCH",
                 f"{echo(colour)} answers {echo(action)}, which the game does not offer here ({exc.code});"

@@ -22,6 +22,7 @@ from coh_core.errors import Location, Problem, UsageError
 # A record of a whole game is about 10 KB; these bounds leave ample room and keep a hostile
 # file from costing more than a moment and some tens of megabytes.
 MAX_RECORD_BYTES = 64 * 1024 * 1024
+MAX_LINES = 100_000  # a whole game is some hundreds; bounds the work on a file of blank lines
 MAX_LINE_CHARS = 1024 * 1024  # one line is parsed at once: bounds the memory of one parse
 MAX_DEPTH = 64  # containers inside containers; a record line nests 5 deep at most
 MAX_INT_DIGITS = 64  # a record's integers fit in 64 bits (20 digits); Python stops at 4300
@@ -76,6 +77,12 @@ def echo(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+def printable(text: str, width: int = 300) -> str:
+    """Text that may quote a record (an engine message): invisible characters escaped, shortened."""
+    safe = "".join(c if c.isprintable() else json.dumps(c)[1:-1] for c in text)
+    return safe if len(safe) <= width else safe[: width - 3] + "..."
+
+
 def json_path(path: JsonPath) -> str:
     """A path into a JSON value as written in JavaScript: `answers.red[1]`, `result["odd key"]`."""
     text = ""
@@ -97,6 +104,12 @@ def read_lines(path: Path) -> Iterator[Line]:
     """
     display = str(path)
     text = _decode(_read_capped(path, display), display)
+    if text.count("\n", 0, len(text) - 1) >= MAX_LINES:  # a final newline ends a line, starts none
+        raise refuse(
+            "REPLAY-LIMIT",
+            f"more than {MAX_LINES} lines; a whole game takes some hundreds",
+            Location(display, MAX_LINES + 1, 1),
+        )
     for number, line in _numbered_lines(text):
         if _BLANK.fullmatch(line):
             continue  # blank lines carry nothing (an editor may add one at the end)
@@ -130,10 +143,15 @@ def _read_capped(path: Path, display: str) -> bytes:
         col = len(data[start:MAX_RECORD_BYTES].decode("utf-8", errors="replace")) + 1
         raise refuse(
             "REPLAY-LIMIT",
-            f"the record is larger than {MAX_RECORD_BYTES // (1024 * 1024)} MiB; a whole game takes some KB",
+            f"the record is larger than {_size(MAX_RECORD_BYTES)}; a whole game takes some KB",
             Location(display, line, col),
         )
     return data
+
+
+def _size(count: int) -> str:
+    mebibytes, rest = divmod(count, 1024 * 1024)
+    return f"{mebibytes} MiB" if mebibytes and not rest else f"{count} bytes"
 
 
 def _decode(data: bytes, display: str) -> str:
