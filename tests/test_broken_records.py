@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from jsonschema import Draft7Validator
 
 from coh_core.agents import RandomAgent
 from coh_core.cli import main
 from coh_core.engine import new_game, record_text
 from coh_core.engine.record import RecordError, load, save
 from coh_core.packs.model import Pack
+from coh_core.resources import schema_path
 
 CASE_DIR = Path(__file__).parent / "broken_records"
 CASES = sorted(CASE_DIR.glob("*.yaml"))
@@ -217,3 +219,14 @@ def test_a_saved_game_loads_and_a_broken_save_is_refused(base_pack: Pack) -> Non
         "REPLAY-SCHEMA",
         '`seed` must be an integer, got "3"',
     )
+
+
+def test_the_schema_is_draft_07_and_takes_every_line_the_writer_writes(played_record: bytes) -> None:
+    """Editors and other tools read the schema with plain draft-07: it must agree with the writer."""
+    schema = json.loads(schema_path("record.schema.json").read_text(encoding="utf-8"))
+    Draft7Validator.check_schema(schema)
+    plain = Draft7Validator(schema)
+    lines = [json.loads(line) for line in played_record.decode().splitlines()]
+    assert {next(iter(line)) for line in lines} == {"coh_record", "answers", "end"}
+    for line in lines:
+        assert list(plain.iter_errors(line)) == [], line

@@ -6,6 +6,7 @@ answered decision, and an end line with the final state's digest and the game's 
 before it uses it: the text (`record_text`), the line's kind and place, its shape against
 the schema, then what the engine makes of it. Everything wrong with a record is a
 `RecordError` whose problems are located at a line and column; I/O failures are UsageErrors.
+The REPLAY-* codes are listed in tests/broken_records/README.md, with a case for each.
 """
 
 from __future__ import annotations
