@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -164,13 +165,21 @@ def test_a_sound_record_replays_with_exit_0(played_record: bytes, tmp_path: Path
     assert document["ok"] and document["problems"] == [] and document["digest"] == end["digest"]
 
 
+def _fifo(tmp: Path) -> Path:
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no named pipes here")
+    os.mkfifo(tmp / "pipe.jsonl")
+    return tmp / "pipe.jsonl"
+
+
 @pytest.mark.parametrize(
     ("make", "code"),
     [
         (lambda tmp: tmp / "absent.jsonl", "IO-MISSING"),
         (lambda tmp: tmp, "IO-READ"),  # a directory
+        (_fifo, "IO-READ"),  # opening a named pipe would wait for a writer for ever
     ],
-    ids=["missing", "directory"],
+    ids=["missing", "directory", "pipe"],
 )
 def test_an_unreadable_path_is_a_usage_error(make: Any, code: str, tmp_path: Path) -> None:
     path = make(tmp_path)

@@ -125,14 +125,13 @@ def read_lines(path: Path) -> Iterator[Line]:
 
 def _read_capped(path: Path, display: str) -> bytes:
     try:
+        if path.exists() and not path.is_file():  # a directory; a pipe or a device could block
+            what = "a directory, not a record" if path.is_dir() else "not a regular file (a pipe, a device?)"
+            raise UsageError(f"{display} is {what}", Location(display), code="IO-READ")
         with path.open("rb") as handle:
             data = handle.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         raise UsageError(f"no such file: {display}", Location(display), code="IO-MISSING") from None
-    except IsADirectoryError:
-        raise UsageError(
-            f"{display} is a directory, not a record", Location(display), code="IO-READ"
-        ) from None
     except OSError as exc:
         raise UsageError(
             f"cannot read {display}: {exc.strerror}", Location(display), code="IO-READ"
