@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ import yaml
 from click.testing import CliRunner
 from jsonschema import Draft7Validator
 
+from coh_core import cli
 from coh_core.agents import RandomAgent
 from coh_core.cli import main
 from coh_core.engine import new_game, record_text
@@ -96,7 +98,20 @@ def _position(data: bytes, expected: dict[str, Any]) -> tuple[int, int]:
     return line, text.index(expected["at"]) + expected.get("offset", 0) + 1
 
 
+@pytest.fixture()
+def built_in_pack_once(base_pack: Pack, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`coh replay` without --pack or --rules gets the session's base pack instead of loading
+    it again for each case (the pack is not what these cases break)."""
+    load = cli.load_pack_checked
+
+    def loaded(root: Path | None = None, rules: Sequence[str] = ()) -> Pack:
+        return base_pack if root is None and not rules else load(root, rules)
+
+    monkeypatch.setattr(cli, "load_pack_checked", loaded)
+
+
 @pytest.mark.parametrize("case_path", CASES, ids=lambda p: p.stem)
+@pytest.mark.usefixtures("built_in_pack_once")
 def test_broken_record(
     case_path: Path, played_record: bytes, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
