@@ -15,11 +15,11 @@ import yaml
 from click.testing import CliRunner
 from jsonschema import Draft7Validator
 
-from coh_core import cli
 from coh_core.agents import RandomAgent
 from coh_core.cli import main
 from coh_core.engine import new_game, record_text
 from coh_core.engine.record import RecordError, load, save
+from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 from coh_core.resources import schema_path
 
@@ -102,12 +102,11 @@ def _position(data: bytes, expected: dict[str, Any]) -> tuple[int, int]:
 def built_in_pack_once(base_pack: Pack, monkeypatch: pytest.MonkeyPatch) -> None:
     """`coh replay` without --pack or --rules gets the session's base pack instead of loading
     it again for each case (the pack is not what these cases break)."""
-    load = cli.load_pack_checked
 
     def loaded(root: Path | None = None, rules: Sequence[str] = ()) -> Pack:
-        return base_pack if root is None and not rules else load(root, rules)
+        return base_pack if root is None and not rules else load_pack_checked(root, rules)
 
-    monkeypatch.setattr(cli, "load_pack_checked", loaded)
+    monkeypatch.setattr("coh_core.cli.load_pack_checked", loaded)
 
 
 @pytest.mark.parametrize("case_path", CASES, ids=lambda p: p.stem)
