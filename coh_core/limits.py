@@ -21,6 +21,13 @@ MAX_YAML_INTEGER = 2**63 - 1  # integers in YAML data are 64-bit
 MAX_INTEGER_CHARS = 100  # a longer integer literal is refused before it is converted
 MAX_EFFECT_NESTING = 48  # expressions and blocks of an effect inside each other
 
+# Reading a game record (`coh replay`)
+MAX_RECORD_BYTES = 64 * 2**20
+MAX_LINES = 100_000  # a whole game is some hundreds; bounds the work on a file of blank lines
+MAX_LINE_CHARS = 2**20  # one line is parsed at once: bounds the memory of one parse
+MAX_RECORD_DEPTH = 64  # containers inside containers; a record line nests 5 deep at most
+MAX_INT_DIGITS = 64  # a record's integers fit in 64 bits (20 digits); Python stops at 4300
+
 # Playing
 MAX_OPTIONS = 1_000  # answers offered in one decision (a `choose`, a `choose_number` range)
 MAX_NUMBER = 1_000_000_000  # magnitude of a number an effect writes or computes

@@ -35,3 +35,16 @@ def base_copy(tmp_path: Path) -> Path:
     target = tmp_path / "base"
     shutil.copytree(content_root() / "base", target)
     return target
+
+
+@pytest.fixture(scope="session")
+def played_record(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The record of one real game, played once per session: `coh play --players 3 --seed 2
+    --bots random --log FILE`."""
+    from coh_core.cli import main
+
+    path = tmp_path_factory.mktemp("record") / "game.jsonl"
+    args = ["--players", "3", "--seed", "2", "--bots", "random", "--format", "json", "--log", str(path)]
+    result = CliRunner().invoke(main, ["play", *args])
+    assert result.exit_code == 0, result.output
+    return path.read_bytes()

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from coh_core.engine.compiler import Impl
 from coh_core.engine.game import PASS, Action, Game, window_runaway
 from coh_core.engine.library import IMPLS, add_zombies_raw, move_leader_raw, move_zombies_raw
-from coh_core.engine.runtime import Rt, Steps
+from coh_core.engine.runtime import EngineError, Rt, Steps
 from coh_core.limits import MAX_WINDOW_ACTIONS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -440,9 +440,13 @@ def _leader_attack(game: Game, location: str) -> Steps:
         game.note("nobody_eaten", location=location)
         return
     wheel = state["wheel"]
-    index = wheel.index(state["leader"])
-    while not _selectable_at(game, location, wheel[index % len(wheel)]):
-        index += 1
+    start, size = wheel.index(state["leader"]), len(wheel)
+    # Once round the wheel at most: a state whose wheel lacks the players at the location
+    # (one read from a record) must stop with an error, not spin for ever.
+    turns = [i % size for i in range(start, start + size) if _selectable_at(game, location, wheel[i % size])]
+    if not turns:
+        raise EngineError("GAME-STATE", "no colour on the leader's wheel has a character to lose here")
+    index = turns[0]
     state["leader"] = wheel[index % len(wheel)]
     game.note("leader_strikes", colour=state["leader"], location=location)
     yield from _lose_one(game, location, state["leader"])

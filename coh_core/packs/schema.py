@@ -54,13 +54,28 @@ def _canonical(value: Any) -> Any:
 
 
 # Draft 7 as published, with uniqueItems checked in linear time.
-BoundedValidator = validators.extend(Draft7Validator, {"uniqueItems": _unique_items})  # type: ignore[no-untyped-call]
+# (`extend` is untyped in types-jsonschema; it returns a Draft7Validator subclass.)
+BoundedValidator: type[Draft7Validator] = validators.extend(  # type: ignore[no-untyped-call]
+    Draft7Validator, {"uniqueItems": _unique_items}
+)
+
+
+def _written_as_integer(checker: object, instance: object) -> bool:
+    """An integer as JSON writes it: draft-07 also counts `1.0`, which a Python reader gets as a float."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+# For JSON read from strangers (game records), where `1.0` must not pass for the integer 1.
+_StrictIntegers: type[Draft7Validator] = validators.extend(  # type: ignore[no-untyped-call]
+    BoundedValidator, type_checker=Draft7Validator.TYPE_CHECKER.redefine("integer", _written_as_integer)
+)
 
 
 @cache
-def validator(name: str) -> Draft7Validator:
+def validator(name: str, strict_integers: bool = False) -> Draft7Validator:
+    """The shipped schema `name`, loaded once; `strict_integers` refuses floats such as 1.0 as integers."""
     schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
-    return BoundedValidator(schema)  # type: ignore[no-any-return]
+    return _StrictIntegers(schema) if strict_integers else BoundedValidator(schema)
 
 
 def validate_document(doc: YamlDoc, schema_name: str) -> list[Problem]:
