@@ -189,7 +189,8 @@ def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        line_start = raw.rfind(b"\n", 0, exc.start) + 1
+        col = len(raw[line_start : exc.start].decode("utf-8", errors="replace")) + 1  # in characters
         return None, [
             Problem(
                 "IO-ENCODING",
