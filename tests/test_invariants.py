@@ -55,7 +55,7 @@ class Watcher:
             "action_cards": components["action_cards"],
             "markers": components["explosion_markers"],
         }
-        self.cap = pack.section("setup")["zombie_cap"]
+        self.cap = pack.section("params")["zombie_cap"]["value"]
         self.dead: set[str] = set()
 
     def __call__(self, game: Game, decision: Any) -> None:

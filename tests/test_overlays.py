@@ -10,9 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from coh_core.cli import main
+from coh_core.engine import rules_for
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 from coh_core.packs.overlays import order_overlays
+from coh_core.resources import content_root
 
 
 def _json(runner: CliRunner, *args: str, code: int = 0) -> Any:
@@ -117,3 +119,30 @@ def test_shipped_overlays_together(runner: CliRunner) -> None:
     assert sorted(_pack_ids(pack)[1:]) == sorted(rules)
     result = runner.invoke(main, ["play", "--seed", "5", *(a for r in rules for a in ("--rules", r))])
     assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize(
+    ("overlay", "param", "value"),
+    [
+        ("zombie-horde", "zombie_cap", 10),
+        ("expert-draft", "draft", True),
+        ("placement-clockwise", "placement_order", "clockwise"),
+        ("rulebook-fr", "sharing_tie", "nobody"),
+        ("rulebook-fr", "sharing_winner", "take_one_then_distribute"),
+    ],
+)
+def test_an_overlay_changes_a_rule_parameter_with_one_patch(
+    runner: CliRunner, overlay: str, param: str, value: Any
+) -> None:
+    assert rules_for(load_pack_checked(rules=[overlay])).params[param] == value
+    field = _field(_json(runner, "explain", "params", "--rules", overlay), f"{param}/value")
+    assert field["value"] == value and field["set_by"] == overlay
+    assert field["at"].startswith(f"content/{overlay}/patches.yaml:")
+
+
+def test_parameter_overlays_compose_with_the_french_rules(runner: CliRunner) -> None:
+    rules = ["rulebook-fr", "zombie-horde", "expert-draft", "placement-clockwise"]
+    args = [arg for overlay in rules for arg in ("--rules", overlay)]
+    assert _json(runner, "validate", str(content_root() / "base"), *args)["ok"] is True
+    played = _json(runner, "play", "--players", "4", "--seed", "5", *args)
+    assert played["result"] is not None

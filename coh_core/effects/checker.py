@@ -46,6 +46,7 @@ class Symbols:
 
     refs: Mapping[str, str] = field(default_factory=dict)  # id -> type (location, colour, ...)
     sides: frozenset[str] = frozenset()
+    params: Mapping[str, str] = field(default_factory=dict)  # rule parameter -> its declared type
     # False when part of the pack failed to load: unknown ids may live in the missing part.
     complete: bool = True
 
@@ -302,6 +303,8 @@ class Checker:
             self._unknown_call(node, statement)
             return None
         self._check_call_position(node, sig, statement)
+        if sig.name == "param":
+            return self._param(node)
         if self.pure is not None and sig.name in _CHOICES:
             hint = "" if self.pure == "a condition" else " (ask it first: `let x = ...`)"
             self._report(
@@ -318,6 +321,23 @@ class Checker:
         if sig.returns is None:
             return None
         return _substitute(sig.returns, type_vars, unbound="any")
+
+    def _param(self, node: ast.Call) -> str | None:
+        """`param(name)`: a parameter the pack declares, typed as declared."""
+        arg = node.args[0] if len(node.args) == 1 and node.args[0].keyword in (None, "name") else None
+        if arg is None or not isinstance(arg.value, ast.Name):
+            self._report("EFF-ARITY", "`param` takes the name of one rule parameter", node.span)
+            return None
+        name = arg.value.name
+        declared = self.symbols.params.get(name)
+        if declared is None:
+            if self.symbols.complete:
+                hint = suggest(name, self.symbols.params) or (
+                    f"; declared: {', '.join(sorted(self.symbols.params))}" if self.symbols.params else ""
+                )
+                self._report("EFF-UNKNOWN-PARAM", f"no rule parameter `{name}`{hint}", arg.value.span)
+            return None
+        return declared
 
     def _unknown_call(self, node: ast.Call, statement: bool) -> None:
         wanted = {Kind.VERB, Kind.PROCEDURE} if statement else {Kind.SELECTOR}

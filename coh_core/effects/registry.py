@@ -257,6 +257,11 @@ _selector(
 _selector("other_players(player: player = me) -> list[player]", "Every player still in the game but one.")
 _selector("colours_in_play() -> list[colour]", "The colours of the leader wheel not covered by caches.")
 _selector("owner(target: character) -> player", "The player who controls a character.")
+_selector(
+    "param(name: param) -> any",
+    "The value of a rule parameter the pack declares in its `params` section (`param(zombie_cap)`);"
+    " its type is the one declared there.",
+)
 _selector("first(items: list[T]) -> T", "The first of the items (lists of characters are in turn order).")
 _selector("count(items: list[T]) -> int", "How many items there are.")
 _selector("zombies(at: location) -> int", "The number of zombies at a location.")

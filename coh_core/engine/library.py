@@ -74,12 +74,17 @@ def random_movement_card(rt: Rt, player: str) -> str:
 
 
 def _cap(rt: Rt) -> int:
-    return int(rt.game.rules.setup["zombie_cap"])
+    return int(rt.game.rules.params["zombie_cap"])
 
 
 @_impl("no_effect")
 def no_effect(rt: Rt) -> None:
     return None
+
+
+@_impl("param")
+def param(rt: Rt, name: str) -> Any:
+    return rt.game.rules.params[name]
 
 
 def _has_zombies(rt: Rt, n: int, at: str) -> None:

@@ -79,6 +79,7 @@ class Rules:
     end_steps: tuple[Step, ...] = ()
     rule_triggers: tuple[Trigger, ...] = ()
     turns: int = 4
+    params: dict[str, Any] = field(default_factory=dict)  # rule parameters by name: their values
     components: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)
 
@@ -167,6 +168,7 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     rules = Rules(pack)
     rules.components = pack.section("components")
     rules.setup = pack.section("setup")
+    rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     _characters(rules, builder)
     _cards(rules, builder)
     _locations(rules, builder)
@@ -228,7 +230,7 @@ def _side(builder: _Builder, entity: Entity, index: int, data: dict[str, Any]) -
 def _turn(rules: Rules, builder: _Builder) -> None:
     section = builder.pack.sections["turn"]
     data = section.data
-    rules.turns = int(data.get("turns", 4))
+    rules.turns = int(rules.params.get("turns", 1))
     rules.setup_steps = _steps(builder, section, (*section.path, "setup"), data.get("setup"), "setup", "step")
     phases: list[Phase] = []
     for index, phase in enumerate(data.get("phases") or []):

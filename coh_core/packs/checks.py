@@ -6,14 +6,17 @@ invasion cards, and the English text every entity needs.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
+from coh_core.effects.registry import ENUMS
 from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
+from coh_core.limits import MAX_NUMBER
 from coh_core.messages import TEXT_KEYS, placeholders, plural_param
 from coh_core.packs.i18n_check import check_translations, plural_problems
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
@@ -61,6 +64,76 @@ def _sides(location: Entity) -> dict[str, dict[str, Any]]:
         for side in location.data.get("sides", []) or []
         if isinstance(side, dict) and "side" in side
     }
+
+
+# -- rule parameters -----------------------------------------------------------------
+
+_NUMBER_TYPES = ("int", "count")
+
+
+def _check_params(pack: Pack) -> Iterator[Problem]:
+    """Each parameter's type is one the language knows, and its value fits it and its bounds."""
+    section = pack.sections.get("params")
+    if section is None:
+        return
+    for name, param in section.data.items():
+        if isinstance(param, dict) and section.doc.is_valid((*section.path, name)):
+            yield from _check_param(section, str(name), param)
+
+
+def _check_param(section: Section, name: str, param: dict[str, Any]) -> Iterator[Problem]:
+    kind, value = str(param["type"]), param["value"]
+    known = [*_NUMBER_TYPES, "bool", *sorted(ENUMS)]
+    if kind not in known:
+        yield Problem(
+            "PARAM-TYPE",
+            f"`{name}` has the unknown type `{kind}`"
+            + (suggest(kind, known) or f"; types: {', '.join(known)}"),
+            _at(section, (name, "type")),
+        )
+        return
+    bounds = [key for key in ("min", "max") if key in param]
+    if bounds and kind not in _NUMBER_TYPES:
+        yield Problem(
+            "PARAM-TYPE",
+            f"`{name}` is not a number: it has no `{bounds[0]}`",
+            _at(section, (name, bounds[0])),
+        )
+    if not _fits(kind, value):
+        yield Problem(
+            "PARAM-TYPE",
+            f"`{name}` must be {_wanted(kind)}, got {json.dumps(value)}"
+            + (suggest(str(value), ENUMS[kind]) if kind in ENUMS else ""),
+            _at(section, (name, "value")),
+        )
+    elif kind in _NUMBER_TYPES:
+        yield from _param_range(section, name, param)
+
+
+def _wanted(kind: str) -> str:
+    if kind in ENUMS:
+        return f"one of {', '.join(ENUMS[kind])} ({kind})"
+    return {"count": "a whole number, not negative", "int": "a whole number", "bool": "true or false"}[kind]
+
+
+def _fits(kind: str, value: Any) -> bool:
+    if kind in _NUMBER_TYPES:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "bool":
+        return isinstance(value, bool)
+    return isinstance(value, str) and value in ENUMS[kind]
+
+
+def _param_range(section: Section, name: str, param: dict[str, Any]) -> Iterator[Problem]:
+    value = int(param["value"])
+    low = max(int(param.get("min", -MAX_NUMBER)), 0 if param["type"] == "count" else -MAX_NUMBER)
+    high = min(int(param.get("max", MAX_NUMBER)), MAX_NUMBER)
+    if not low <= value <= high:
+        yield Problem(
+            "PARAM-RANGE",
+            f"`{name}` is {value}; the rules allow {low} to {high}",
+            _at(section, (name, "value")),
+        )
 
 
 # -- components and setup -------------------------------------------------------------
@@ -634,6 +707,7 @@ def _is_optional_key(key: str) -> bool:
 
 # Checks of single entities, meaningful even when part of the pack failed to load.
 _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
+    _check_params,
     _check_characters,
     _check_locations,
     _check_explosion_symbols,

@@ -26,7 +26,12 @@ def symbols_of(pack: Pack) -> Symbols:
         for side in location.data.get("sides", []) or []
         if isinstance(side, dict)
     }
-    return Symbols(refs, frozenset(sides), complete=pack.complete)
+    params = {
+        str(name): str(param["type"])
+        for name, param in pack.section("params").items()
+        if isinstance(param, dict) and isinstance(param.get("type"), str)
+    }
+    return Symbols(refs, frozenset(sides), params, complete=pack.complete)
 
 
 def effect_slots(pack: Pack) -> Iterator[EffectSlot]:

@@ -18,7 +18,7 @@ ENTITY_SECTIONS: dict[str, str] = {
     "invasions": "invasion",
 }
 # Sections that appear once per pack.
-SINGLETON_SECTIONS = ("components", "setup", "turn")
+SINGLETON_SECTIONS = ("components", "setup", "turn", "params")
 
 # The type an `@id` reference of each entity kind has in the effect language.
 REF_TYPES: dict[str, str] = {
