@@ -241,7 +241,9 @@ class Game:
             return False
         if side.capacity is None or self.trait(character, "ignores_capacity"):
             return True
-        return len(self.at(location)) < int(side.capacity)
+        # an extra place belongs to its holder: only characters in ordinary places fill the capacity
+        ordinary = [c for c in self.at(location) if not self.trait(c, "ignores_capacity")]
+        return len(ordinary) < int(side.capacity)
 
     def next_with_characters(self, colour: str) -> str | None:
         """The player itself, or the next clockwise, who still has a living character."""

@@ -347,11 +347,10 @@ def _weights(game: Game, location: str) -> dict[str, int]:
     weights: Counter[str] = Counter()
     for character in _selectable_at(game, location):
         weights[chars[character]["owner"]] += int(game.trait(character, "votes"))
-    for player in list(weights):
-        if weights[player] > 0:
-            weights[player] += sum(
-                b[1] for b in game.state["vote_bonus"] if b[0] == player and b[2] == location
-            )
+    # extra votes count whether or not their player has a character there that votes
+    for player, votes, at, _ in game.state["vote_bonus"]:
+        if at == location:
+            weights[player] += votes
     active = set(game.turn_order())
     return {p: w for p, w in weights.items() if w > 0 and p in active}
 
