@@ -140,7 +140,11 @@ def reveal_setup_invasion(rt: Rt) -> Steps:
 @_procedure("build_invasion_deck")
 def build_invasion_deck(rt: Rt) -> Steps:
     game = rt.game
-    game.state["invasion_deck"] = [game.rng.choice(_by_hour(game, int(h))) for h in game.rules.setup["hours"]]
+    deck: list[str] = []
+    for hour in game.rules.setup["hours"]:
+        # an hour played twice draws two different cards: without replacement
+        deck.append(game.rng.choice([c for c in _by_hour(game, int(hour)) if c not in deck]))
+    game.state["invasion_deck"] = deck
     return
     yield
 

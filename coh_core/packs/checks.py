@@ -430,21 +430,45 @@ def _check_invasions(pack: Pack) -> Iterator[Problem]:
     numbering = setup.get("numbering")
     if not isinstance(numbering, dict) or not numbering:
         return  # without location numbers there is nothing to check cards against (reported)
-    hours = [setup.get("setup_hour"), *(setup.get("hours") or [])]
+    played = list(setup.get("hours") or [])
+    # the setup card is drawn from its own hour; each hour played draws one card, without replacement
+    needed = Counter([setup.get("setup_hour"), *played])
     location_count = sum(len(v or []) for v in numbering.values())
     drop_numbers = {n for slot in setup.get("airdrop_slots") or [] for n in numbering.get(slot) or []}
     cards = pack.entities_of("invasion")
     by_hour = Counter(card.data.get("hour") for card in cards)
     anchor = pack.sections.get("setup")
-    for hour in hours:
-        if hour is not None and by_hour[hour] == 0 and anchor is not None:
+    for hour, count in needed.items():
+        if hour is not None and by_hour[hour] < count and anchor is not None:
+            wanted = "a card" if count == 1 else f"{count} different cards"
             yield Problem(
                 "COUNT-HOUR",
-                f"the invasion deck has no card for hour {hour}",
+                f"the invasion deck needs {wanted} for hour {hour}; the pack has {by_hour[hour]}",
                 _at(anchor, ("hours",)),
             )
+    yield from _check_turns_and_hours(pack, played)
     for card in cards:
         yield from _check_invasion_card(card, setup.get("setup_hour"), location_count, drop_numbers)
+
+
+def _check_turns_and_hours(pack: Pack, played: list[Any]) -> Iterator[Problem]:
+    """One invasion card is revealed each turn: as many hours played as there are turns."""
+    params, setup = pack.sections.get("params"), pack.sections.get("setup")
+    turns = pack.section("params").get("turns")
+    if (
+        params is None
+        or setup is None
+        or not isinstance(turns, dict)
+        or not isinstance(turns.get("value"), int)
+    ):
+        return
+    if len(played) != turns["value"]:
+        yield Problem(
+            "SETUP-HOURS",
+            f"the game has {turns['value']} turns (`params.turns`) but `setup.hours` lists {len(played)}"
+            " hours; each turn reveals the card of one hour",
+            _at(setup, ("hours",)),
+        )
 
 
 def _check_invasion_card(
