@@ -90,6 +90,9 @@ def test_broken_pack(case_path: Path, base_copy: Path, outside: Path) -> None:
     )
     wanted = sorted((e["code"], e["file"], *_position(base_copy, e)) for e in case["expect"])
     assert found == wanted
+    messages = [p["message"] for p in json.loads(result.output)["problems"]]
+    for expected in (e for e in case["expect"] if "says" in e):
+        assert any(expected["says"] in m for m in messages), (expected["says"], messages)
 
 
 def test_there_are_at_least_a_dozen_cases() -> None:

@@ -47,6 +47,7 @@ class Symbols:
     refs: Mapping[str, str] = field(default_factory=dict)  # id -> type (location, colour, ...)
     sides: frozenset[str] = frozenset()
     params: Mapping[str, str] = field(default_factory=dict)  # rule parameter -> its declared type
+    verbs: Mapping[str, Signature] = field(default_factory=dict)  # verbs the pack defines
     # False when part of the pack failed to load: unknown ids may live in the missing part.
     complete: bool = True
 
@@ -298,7 +299,7 @@ class Checker:
     # -- calls ----------------------------------------------------------------------
 
     def _call(self, node: ast.Call, statement: bool) -> str | None:
-        sig = signature(node.name)
+        sig = self.symbols.verbs.get(node.name) or signature(node.name)
         if sig is None:
             self._unknown_call(node, statement)
             return None
@@ -341,9 +342,10 @@ class Checker:
 
     def _unknown_call(self, node: ast.Call, statement: bool) -> None:
         wanted = {Kind.VERB, Kind.PROCEDURE} if statement else {Kind.SELECTOR}
-        pool = [n for n, s in signatures().items() if s.kind in wanted]
+        known = {**signatures(), **self.symbols.verbs}
+        pool = [n for n, s in known.items() if s.kind in wanted]
         what = "verb" if statement else "selector"
-        hint = suggest(node.name, pool) or suggest(node.name, signatures())
+        hint = suggest(node.name, pool) or suggest(node.name, known)
         self._report("EFF-UNKNOWN-VERB", f"unknown {what} `{node.name}`{hint}", node.name_span)
 
     def _check_call_position(self, node: ast.Call, sig: Signature, statement: bool) -> None:

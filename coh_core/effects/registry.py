@@ -96,6 +96,12 @@ _PARAM = re.compile(r"^(?P<name>[a-z_]+)\s*:\s*(?P<type>[A-Za-z_\[\]]+)(?:\s*=\s
 _SIGNATURES: dict[str, Signature] = {}
 
 
+def parse_param(name: str, spec: str) -> Param | None:
+    """A parameter written `type` or `type = default` (as in a pack's verb), or None if malformed."""
+    match = _PARAM.match(f"{name}: {spec.strip()}")
+    return None if match is None else Param(match["name"], match["type"], match["default"])
+
+
 def _declare(kind: Kind, spec: str, doc: str, value_type_from: str | None = None) -> None:
     match = _SIG.match(spec)
     if match is None:
@@ -434,6 +440,7 @@ CONTEXTS: dict[str, ContextSpec] = {
             procedures_allowed=True,
         ),
         ContextSpec("rule_trigger", "a trigger of the turn structure", {}),
+        ContextSpec("verb", "a verb the pack defines: its parameters are its only names", {}),
     )
 }
 
@@ -464,3 +471,9 @@ def signatures() -> dict[str, Signature]:
 
 def is_enum_type(type_name: str) -> bool:
     return type_name in ENUMS
+
+
+def is_known_type(type_name: str) -> bool:
+    """A type a parameter may have: a built-in type, an enumeration, or a list of one."""
+    inner = type_name[5:-1] if type_name.startswith("list[") and type_name.endswith("]") else type_name
+    return inner != "any" and (inner in TYPES or inner in ENUMS)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from coh_core.effects import ast
 from coh_core.engine import procedures as _procedures  # noqa: F401 - registers the procedures
-from coh_core.engine.compiler import Compiler
+from coh_core.engine.compiler import Compiler, PackVerb
 from coh_core.engine.game import PASS, Action, Decision, Game
 from coh_core.engine.library import IMPLS
 from coh_core.engine.rules import Rules, build_rules
@@ -34,7 +35,15 @@ def rules_for(pack: Pack) -> Rules:
     """The pack compiled for play, once per loaded pack."""
     cached = _RULES.get(id(pack))
     if cached is None or cached[0] is not pack:
-        cached = (pack, build_rules(pack, Compiler(IMPLS, symbols_of(pack).refs)))
+        symbols = symbols_of(pack)
+        verbs = {
+            effect.slot.owner: PackVerb(symbols.verbs[effect.slot.owner], effect.tree, effect.slot)
+            for effect in pack.effects
+            if effect.slot.context == "verb"
+            and effect.slot.owner in symbols.verbs
+            and isinstance(effect.tree, ast.Block)
+        }
+        cached = (pack, build_rules(pack, Compiler(IMPLS, symbols.refs, verbs)))
         _RULES[id(pack)] = cached
     return cached[1]
 

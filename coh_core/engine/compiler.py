@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
-from coh_core.effects.registry import Kind, signature
+from coh_core.effects.registry import Kind, Signature, signature
 from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
 from coh_core.errors import Location
 from coh_core.limits import MAX_LOOP_STEPS, MAX_NUMBER
@@ -81,9 +81,16 @@ class Compiler:
     of the game (a character never dealt, a colour nobody plays) is checked as it is used.
     """
 
-    def __init__(self, impls: dict[str, Impl], refs: Mapping[str, str] | None = None):
+    def __init__(
+        self,
+        impls: dict[str, Impl],
+        refs: Mapping[str, str] | None = None,
+        verbs: Mapping[str, PackVerb] | None = None,
+    ):
         self.impls = impls
         self.refs = dict(refs or {})
+        self.verbs = dict(verbs or {})  # verbs the pack defines, compiled on first use
+        self._bodies: dict[str, Fn] = {}
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
         return CompiledBlock(self._block(tree, set(names), slot), slot)
@@ -232,6 +239,8 @@ class Compiler:
     def _call(
         self, node: ast.Call, scope: set[str], slot: EffectSlot | None, purpose: str | None = None
     ) -> Code:
+        if node.name in self.verbs:
+            return self._pack_verb(node, scope, slot)
         sig = signature(node.name)
         impl = self.impls.get(node.name)
         if sig is None or impl is None:
@@ -241,8 +250,44 @@ class Compiler:
             args.append(_constant(purpose or node.name))
         return _apply(impl, args, sig.kind != Kind.SELECTOR, _Where(node.span, slot))
 
-    def _arguments(self, node: ast.Call, impl: Impl, scope: set[str], slot: EffectSlot | None) -> list[Code]:
-        sig = signature(node.name)
+    def _pack_verb(self, node: ast.Call, scope: set[str], slot: EffectSlot | None) -> Code:
+        """A call of a verb the pack defines: its body runs with only its parameters as names."""
+        verb = self.verbs[node.name]
+        args = self._arguments(node, _NO_IMPL, scope, slot, verb.signature)
+        names = [param.name for param in verb.signature.params]
+        body = self._body(node.name)
+
+        def run(rt: Rt) -> Steps:
+            values = []
+            for arg in args:
+                values.append((yield from arg.fn(rt)) if arg.gen else arg.fn(rt))
+            caller = rt.env
+            rt.env = dict(zip(names, values, strict=True))
+            try:
+                yield from body(rt)
+            finally:
+                rt.env = caller
+
+        return Code(run, True)
+
+    def _body(self, name: str) -> Fn:
+        """A pack verb's body, compiled once; the checks refuse verbs that call themselves."""
+        if name not in self._bodies:
+            verb = self.verbs[name]
+            self._bodies[name] = _unfinished(name)  # a call back into it while compiling is a cycle
+            params = {param.name for param in verb.signature.params}
+            self._bodies[name] = self._block(verb.tree, params, verb.slot)
+        return self._bodies[name]
+
+    def _arguments(
+        self,
+        node: ast.Call,
+        impl: Impl,
+        scope: set[str],
+        slot: EffectSlot | None,
+        sig: Signature | None = None,
+    ) -> list[Code]:
+        sig = sig or signature(node.name)
         assert sig is not None
         given = _bind(node, [p.name for p in sig.params])
         codes: list[Code] = []
@@ -291,6 +336,26 @@ def _bind(node: ast.Call, names: list[str]) -> dict[str, ast.Expr]:
 @cache
 def _default(source: str) -> ast.Expr:
     return parse_condition(source)
+
+
+@dataclass(frozen=True)
+class PackVerb:
+    """A verb the pack defines: its signature, its parsed body, and where the body is written."""
+
+    signature: Signature
+    tree: ast.Block
+    slot: EffectSlot
+
+
+_NO_IMPL = Impl(lambda rt: None)  # a pack verb has no engine implementation (nor choice filters)
+
+
+def _unfinished(name: str) -> Fn:
+    def run(rt: Rt) -> Steps:
+        raise EngineError("VERB-RECURSION", f"`{name}` calls itself")
+        yield
+
+    return run
 
 
 def _constant(value: Any) -> Code:

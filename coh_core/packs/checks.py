@@ -13,7 +13,8 @@ from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
-from coh_core.effects.registry import ENUMS
+from coh_core.effects.registry import ENUMS, TYPES, is_known_type, parse_param, signature
+from coh_core.engine.compiler import walk_calls
 from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
 from coh_core.limits import MAX_NUMBER
@@ -134,6 +135,66 @@ def _param_range(section: Section, name: str, param: dict[str, Any]) -> Iterator
             f"`{name}` is {value}; the rules allow {low} to {high}",
             _at(section, (name, "value")),
         )
+
+
+# -- verbs the pack defines ------------------------------------------------------------
+
+
+def _check_verbs(pack: Pack) -> Iterator[Problem]:
+    """A pack verb has a name of its own, parameters of known types, and never calls itself."""
+    for verb in pack.entities_of("verb"):
+        if signature(verb.id) is not None:
+            yield Problem(
+                "VERB-DUPLICATE",
+                f"`{verb.id}` is a built-in verb or selector of the language; name this verb otherwise",
+                verb.doc.location((*verb.path, "id")),
+            )
+        for name, spec in (verb.data.get("params") or {}).items():
+            param = parse_param(str(name), str(spec))
+            where = verb.doc.location((*verb.path, "params", name))
+            if param is None:
+                yield Problem("VERB-PARAM", f"`{name}: {spec}` is not `type` or `type = default`", where)
+            elif not is_known_type(param.type):
+                yield Problem(
+                    "VERB-PARAM",
+                    f"`{name}` has the unknown type `{param.type}`" + suggest(param.type, [*TYPES, *ENUMS]),
+                    where,
+                )
+    yield from _verb_cycles(pack)
+
+
+def _verb_cycles(pack: Pack) -> Iterator[Problem]:
+    """A verb that calls itself, directly or through others, would never end: refused."""
+    verbs = {verb.id: verb for verb in pack.entities_of("verb")}
+    calls = {
+        effect.slot.owner: {name for name in walk_calls(effect.tree) if name in verbs}
+        for effect in pack.effects
+        if effect.slot.context == "verb" and effect.slot.owner in verbs
+    }
+    for start in sorted(calls):
+        path = _cycle_from(start, calls)
+        if path:
+            verb = verbs[start]
+            yield Problem(
+                "VERB-RECURSION",
+                f"`{start}` calls itself ({' -> '.join(path)}); a verb may not, as it would never end",
+                verb.doc.location((*verb.path, "do")),
+            )
+
+
+def _cycle_from(start: str, calls: dict[str, set[str]]) -> list[str]:
+    """A chain of calls from `start` back to itself, or [] if there is none."""
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        name, path = stack.pop()
+        for callee in sorted(calls.get(name, ())):
+            if callee == start:
+                return [*path, start]
+            if callee not in seen:
+                seen.add(callee)
+                stack.append((callee, [*path, callee]))
+    return []
 
 
 # -- components and setup -------------------------------------------------------------
@@ -732,6 +793,7 @@ def _is_optional_key(key: str) -> bool:
 # Checks of single entities, meaningful even when part of the pack failed to load.
 _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_params,
+    _check_verbs,
     _check_characters,
     _check_locations,
     _check_explosion_symbols,

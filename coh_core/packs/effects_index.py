@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 from coh_core.effects.checker import Checker, Symbols
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
-from coh_core.effects.registry import EVENTS, WINDOWS
+from coh_core.effects.registry import (
+    EVENTS,
+    WINDOWS,
+    Kind,
+    Param,
+    Signature,
+    is_known_type,
+    parse_param,
+    signature,
+)
 from coh_core.errors import Location, Problem
 from coh_core.packs.model import REF_TYPES, CompiledEffect, EffectSlot, Entity, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
@@ -31,7 +41,29 @@ def symbols_of(pack: Pack) -> Symbols:
         for name, param in pack.section("params").items()
         if isinstance(param, dict) and isinstance(param.get("type"), str)
     }
-    return Symbols(refs, frozenset(sides), params, complete=pack.complete)
+    return Symbols(refs, frozenset(sides), params, pack_verbs(pack), complete=pack.complete)
+
+
+def pack_verbs(pack: Pack) -> dict[str, Signature]:
+    """The signatures of the verbs the pack defines (those whose parameters are well formed)."""
+    found: dict[str, Signature] = {}
+    for entity in pack.entities_of("verb"):
+        params = verb_params(entity)
+        if params is not None and signature(entity.id) is None:
+            found[entity.id] = Signature(entity.id, Kind.VERB, params, None, str(entity.data.get("doc", "")))
+    return found
+
+
+def verb_params(entity: Entity) -> tuple[Param, ...] | None:
+    """A pack verb's parameters in order, or None if one is malformed (reported by the checks).
+
+    A parameter of an unknown type (reported once, at its declaration) is taken as `any`, so
+    that neither the body nor the calls report it again.
+    """
+    found = [parse_param(str(name), str(spec)) for name, spec in (entity.data.get("params") or {}).items()]
+    if any(p is None for p in found):
+        return None
+    return tuple(p if is_known_type(p.type) else replace(p, type="any") for p in found if p is not None)
 
 
 def effect_slots(pack: Pack) -> Iterator[EffectSlot]:
@@ -44,6 +76,11 @@ def effect_slots(pack: Pack) -> Iterator[EffectSlot]:
     turn = pack.sections.get("turn")
     if turn is not None:
         yield from _turn_slots(turn.doc, turn.path, turn.data)
+    for entity in pack.entities_of("verb"):
+        params = verb_params(entity) or ()
+        names = ({p.name: p.type for p in params}, False)
+        body = entity.data.get("do")
+        yield from _slot(entity.id, entity.doc, (*entity.path, "do"), body, "effect", "verb", names)
 
 
 def _slot(

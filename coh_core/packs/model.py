@@ -16,6 +16,7 @@ ENTITY_SECTIONS: dict[str, str] = {
     "actions": "action",
     "locations": "location",
     "invasions": "invasion",
+    "verbs": "verb",
 }
 # Sections that appear once per pack.
 SINGLETON_SECTIONS = ("components", "setup", "turn", "params")

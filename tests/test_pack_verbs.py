@@ -1,0 +1,124 @@
+"""Verbs a pack defines: called like built-in verbs, with defaults, choices and dry runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from coh_core.cli import main
+
+VERBS = """\
+verbs:
+  - id: reinforce
+    params: {at: location, n: count = 2}
+    doc: Zombies pour in at a location.
+    do: add_zombies(n, at=at)
+  - id: reinforce_somewhere
+    params: {n: count = 1}
+    doc: Zombies pour in at a location the player chooses.
+    do: reinforce(choose(locations()), n=n)
+  - id: clear_out
+    params: {at: location}
+    doc: Kill every zombie at a location.
+    do: kill_zombies(zombies(at), at=at)
+"""
+
+SCENARIO = """\
+name: {name}
+players: [red, blue, green]
+given:
+  turn: 1
+  phase: location_resolution
+  at: church
+  step: zombie_attack
+  zombies: {zombies}
+  characters:
+    red: {{housewife: church}}
+    blue: {{student: bank}}
+    green: {{rasta: hospital}}
+  hands: {{red: [{card}, hideout]}}
+when:
+{when}
+then:
+{then}
+"""
+
+
+def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
+    (base_copy / "verbs.yaml").write_text(VERBS, encoding="utf-8")
+    manifest = base_copy / "pack.yaml"
+    manifest.write_text(
+        manifest.read_text().replace("  - params.yaml\n", "  - params.yaml\n  - verbs.yaml\n")
+    )
+    actions = base_copy / "actions.yaml"
+    text = actions.read_text(encoding="utf-8")
+    start = text.index(f"  - id: {card}\n")
+    old = text.index("    effect: ", start)
+    end = text.index("\n", old)
+    actions.write_text(text[:old] + f"    effect: {effect}" + text[end:], encoding="utf-8")
+    return base_copy
+
+
+@pytest.mark.parametrize(
+    ("name", "card", "effect", "zombies", "when", "then"),
+    [
+        (
+            "a default is used when the caller gives none",
+            "alarm",
+            "reinforce(choose(locations()))",
+            "{}",
+            ["{red: [play, alarm]}", "{red: [choose, bank]}"],
+            ["zombies: {bank: 2}"],
+        ),
+        (
+            "a choice inside a verb is asked of the caller's player",
+            "alarm",
+            "reinforce_somewhere(3)",
+            "{}",
+            ["{red: [play, alarm]}", "{red: [choose, hospital]}"],
+            ["zombies: {hospital: 3, bank: 0}"],
+        ),
+        (
+            "a card whose verb could do nothing is not offered (the dry run goes through the verb)",
+            "shotgun",
+            "clear_out(choose(locations()))",
+            "{}",
+            [],
+            ["decision: {refuses: {red: [[play, shotgun]]}, offers: {red: [[play, hideout]]}}"],
+        ),
+        (
+            "the same card is offered once its verb could do something",
+            "shotgun",
+            "clear_out(choose(locations()))",
+            "{bank: 2}",
+            [],
+            ["decision: {offers: {red: [[play, hideout], [play, shotgun]]}}"],
+        ),
+    ],
+)
+def test_a_pack_verb_plays_like_a_built_in(
+    base_copy: Path,
+    tmp_path: Path,
+    name: str,
+    card: str,
+    effect: str,
+    zombies: str,
+    when: list[str],
+    then: list[str],
+) -> None:
+    pack = _pack_with_verbs(base_copy, card, effect)
+    scenario = tmp_path / "scenario.yaml"
+    scenario.write_text(
+        SCENARIO.format(
+            name=name,
+            card=card,
+            zombies=zombies,
+            when="\n".join(f"  - {w}" for w in when) or "  []",
+            then="\n".join(f"  {t}" for t in then),
+        ),
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["scenario", "run", "--pack", str(pack), str(scenario)])
+    assert result.exit_code == 0, result.output
