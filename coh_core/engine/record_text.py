@@ -18,9 +18,6 @@ from typing import Any
 
 from coh_core.engine.runtime import EngineError
 from coh_core.errors import Location, Problem, UsageError
-
-# A record of a whole game is about 10 KB; these bounds leave ample room and keep a hostile
-# file from costing more than a moment and some tens of megabytes.
 from coh_core.limits import (
     MAX_INT_DIGITS,
     MAX_LINE_CHARS,
@@ -28,6 +25,10 @@ from coh_core.limits import (
     MAX_RECORD_BYTES,
 )
 from coh_core.limits import MAX_RECORD_DEPTH as MAX_DEPTH
+
+# A record of a whole game is about 10 KB; these bounds leave ample room and keep a hostile
+# file from costing more than a moment and some tens of megabytes.
+from coh_core.packs.paths import PathRefused, readable_file
 
 JsonPath = tuple[str | int, ...]
 
@@ -127,13 +128,10 @@ def read_lines(path: Path) -> Iterator[Line]:
 
 def _read_capped(path: Path, display: str) -> bytes:
     try:
-        if path.exists() and not path.is_file():  # a directory; a pipe or a device could block
-            what = "a directory, not a record" if path.is_dir() else "not a regular file (a pipe, a device?)"
-            raise UsageError(f"{display} is {what}", Location(display), code="IO-READ")
-        with path.open("rb") as handle:
+        with readable_file(path).open("rb") as handle:  # a pipe or a device could block: refused
             data = handle.read(MAX_RECORD_BYTES + 1)
-    except FileNotFoundError:
-        raise UsageError(f"no such file: {display}", Location(display), code="IO-MISSING") from None
+    except PathRefused as refused:
+        raise UsageError(refused.message, Location(display), code=refused.code) from None
     except OSError as exc:
         raise UsageError(
             f"cannot read {display}: {exc.strerror}", Location(display), code="IO-READ"
