@@ -1,4 +1,5 @@
-"""Verbs a pack defines: called like built-in verbs, with defaults, choices and dry runs."""
+"""Verbs a pack defines, and lists in effects: called and played like built-ins, with
+defaults, choices and dry runs."""
 
 from __future__ import annotations
 
@@ -87,6 +88,22 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             "{}",
             [],
             ["decision: {refuses: {red: [[play, shotgun]]}, offers: {red: [[play, hideout]]}}"],
+        ),
+        (
+            "a list and an index give the second number of the list",
+            "alarm",
+            "reinforce(choose([@bank, @church]), n=[2, 5][1])",
+            "{}",
+            ["{red: [play, alarm]}", "{red: [choose, church]}"],
+            ["zombies: {church: 5}"],
+        ),
+        (
+            "an index past the end of a list is nothing, so the card is not offered",
+            "alarm",
+            "reinforce(@bank, n=[2, 5][2])",
+            "{}",
+            [],
+            ["decision: {refuses: {red: [[play, alarm]]}, offers: {red: [[play, hideout]]}}"],
         ),
         (
             "the same card is offered once its verb could do something",

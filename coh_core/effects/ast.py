@@ -79,7 +79,24 @@ class UnaryOp:
     span: Span
 
 
-Expr: TypeAlias = IntLit | BoolLit | StrLit | Name | Ref | Call | BinOp | UnaryOp
+@dataclass(frozen=True)
+class ListLit:
+    """`[a, b, c]`: a list of values of one type."""
+
+    items: tuple[Expr, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Index:
+    """`items[n]`: the n-th value of a list, counted from 0."""
+
+    target: Expr
+    index: Expr
+    span: Span
+
+
+Expr: TypeAlias = IntLit | BoolLit | StrLit | Name | Ref | Call | BinOp | UnaryOp | ListLit | Index
 
 
 @dataclass(frozen=True)
@@ -136,6 +153,10 @@ def dump(node: Node) -> str:
         return f"({node.op} {dump(node.left)} {dump(node.right)})"
     if isinstance(node, UnaryOp):
         return f"({node.op} {dump(node.operand)})"
+    if isinstance(node, ListLit):
+        return "(list" + "".join(" " + dump(item) for item in node.items) + ")"
+    if isinstance(node, Index):
+        return f"(index {dump(node.target)} {dump(node.index)})"
     if isinstance(node, Let):
         return f"(let {node.name} {dump(node.value)})"
     if isinstance(node, If):
@@ -144,3 +165,28 @@ def dump(node: Node) -> str:
     if isinstance(node, For):
         return f"(for {node.name} {dump(node.iterable)} {dump(node.body)})"
     return "(block" + "".join(" " + dump(s) for s in node.statements) + ")"
+
+
+def children(node: Node) -> tuple[Node, ...]:
+    """The nodes directly inside a node, in source order (for walks over a whole tree)."""
+    if isinstance(node, Call):
+        return tuple(arg.value for arg in node.args)
+    if isinstance(node, Arg):
+        return (node.value,)
+    if isinstance(node, BinOp):
+        return (node.left, node.right)
+    if isinstance(node, UnaryOp):
+        return (node.operand,)
+    if isinstance(node, ListLit):
+        return node.items
+    if isinstance(node, Index):
+        return (node.target, node.index)
+    if isinstance(node, Let):
+        return (node.value,)
+    if isinstance(node, If):
+        return (node.test, node.then) if node.otherwise is None else (node.test, node.then, node.otherwise)
+    if isinstance(node, For):
+        return (node.iterable, node.body)
+    if isinstance(node, Block):
+        return node.statements
+    return ()

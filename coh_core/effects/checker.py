@@ -208,7 +208,37 @@ class Checker:
             return self._call(expr, statement=False)
         if isinstance(expr, ast.UnaryOp):
             return self._unary(expr)
+        if isinstance(expr, ast.ListLit):
+            return self._pure_expr("an item of a list", lambda: self._list(expr, expected))
+        if isinstance(expr, ast.Index):
+            return self._pure_expr("an indexed list", lambda: self._index(expr))
         return self._binary(expr)
+
+    def _list(self, node: ast.ListLit, expected: str | None) -> str | None:
+        """`[a, b]`: every item of the type of the first (or of the list expected)."""
+        wanted = element_type(expected) if expected else None
+        if not node.items:
+            return list_of(wanted or "any")
+        first = self._expr(node.items[0], wanted)
+        for item in node.items[1:]:
+            if first is not None and first != "any":
+                self._expect(item, first, "a list whose first item is " + describe(first) + ",")
+            else:
+                self._expr(item, wanted)
+        return list_of(first) if first is not None else None
+
+    def _index(self, node: ast.Index) -> str | None:
+        """`items[n]`: the element type of a list, at a whole number."""
+        self._expect(node.index, "int", "an index")
+        found = self._expr(node.target, None)
+        if found is None or found == "any":
+            return found
+        inner = element_type(found)
+        if inner is None:
+            self._report(
+                "EFF-TYPE", f"only a list can be indexed; this is {describe(found)}", node.target.span
+            )
+        return inner
 
     def _name(self, node: ast.Name, expected: str | None) -> str | None:
         if expected is not None and is_enum_type(expected) and self._lookup(node.name) is None:

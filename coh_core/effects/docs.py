@@ -42,12 +42,17 @@ kill_zombies(zombies(target) // 2, at=target)
 if is_rested(self) { add_zombies(1, at=here) } else { no_effect() }
 for viewer in players_at(here) { peek_invasion(1, player=viewer) }
 move_characters(characters_at(here), to=@crossroads)   # @id names a pack entity
+for place in [here, @crossroads] { add_zombies([1, 2][0], at=place) }   # lists, indexing
 ```
 
 Statements are separated by new lines or `;`; `#` starts a comment that runs to the end
 of the line. Expressions: numbers, `true`/`false`,
 `@id` references, names (`here`, `self`, `me`, variables, enumeration members),
-selector calls, `+ - * //`, comparisons `== != < <= > >=`, and `and`, `or`, `not`.
+selector calls, `+ - * //`, comparisons `== != < <= > >=`, and `and`, `or`, `not`,
+lists `[a, b]` (every item of one type) and indexing `items[n]` (from 0; past either end
+there is nothing, and the effect stops there as a choice among nothing does).
+`param(name)` reads a rule parameter of the pack (its `params` section), and a pack may
+define verbs of its own (its `verbs` section), called like the built-in ones below.
 """
 
 

@@ -15,14 +15,16 @@ from coh_core.resources import grammar_path
 
 EntryPoint = Literal["effect", "condition"]
 
-_OPENERS = {"(": ")", "{": "}"}
-_CLOSERS = {")": "(", "}": "{"}
+_OPENERS = {"(": ")", "{": "}", "[": "]"}
+_CLOSERS = {")": "(", "}": "{", "]": "["}
 
 _TOKEN_LABELS = {
     "LPAR": "'('",
     "RPAR": "')'",
     "LBRACE": "'{'",
     "RBRACE": "'}'",
+    "LSQB": "'['",
+    "RSQB": "']'",
     "COMMA": "','",
     "COLON": "':'",
     "SEMICOLON": "';'",
@@ -144,6 +146,12 @@ class _ToAst(Transformer[Token, Any]):
                 meta.start_pos,
             )
         return ast.IntLit(int(digits), _span(meta))
+
+    def list_lit(self, meta: Meta, children: list[Any]) -> ast.ListLit:
+        return ast.ListLit(tuple(c for c in children if c is not None), _span(meta))
+
+    def index(self, meta: Meta, children: list[Any]) -> ast.Index:
+        return ast.Index(children[0], children[1], _span(meta))
 
     def true(self, meta: Meta, children: list[Token]) -> ast.BoolLit:
         return ast.BoolLit(True, _span(meta))

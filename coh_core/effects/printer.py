@@ -40,6 +40,10 @@ def format_expr(expr: ast.Expr, parent: int = 0) -> str:
         return f"@{expr.id}"
     if isinstance(expr, ast.Call):
         return _call(expr)
+    if isinstance(expr, ast.ListLit):
+        return "[" + ", ".join(format_expr(item) for item in expr.items) + "]"
+    if isinstance(expr, ast.Index):
+        return f"{format_expr(expr.target, 9)}[{format_expr(expr.index)}]"
     if isinstance(expr, ast.UnaryOp):
         mine = _PRECEDENCE["not"] if expr.op == "not" else 7
         text = (

@@ -201,6 +201,11 @@ class Compiler:
             return _name(node.name) if node.name in scope else _constant(node.name)
         if isinstance(node, ast.UnaryOp):
             return self._unary(node, scope, slot)
+        if isinstance(node, ast.ListLit):
+            items = [self._pure(item, scope, slot, "an item of a list") for item in node.items]
+            return Code(lambda rt: [item(rt) for item in items], False)
+        if isinstance(node, ast.Index):
+            return self._index(node, scope, slot)
         if isinstance(node, ast.BinOp):
             return self._binary(node, scope, slot)
         return self._call(node, scope, slot)
@@ -223,6 +228,19 @@ class Compiler:
         if node.op == "not":
             return Code(lambda rt: not operand(rt), False)
         return Code(lambda rt: -operand(rt), False)
+
+    def _index(self, node: ast.Index, scope: set[str], slot: EffectSlot | None) -> Code:
+        """`items[n]`; past either end there is nothing: the effect stops, as with the first of none."""
+        target = self._pure(node.target, scope, slot, "an indexed list")
+        index = self._pure(node.index, scope, slot, "an index")
+
+        def read(rt: Rt) -> Any:
+            items, at = target(rt), index(rt)
+            if not 0 <= at < len(items):
+                raise NoOptions(f"index {at}")
+            return items[at]
+
+        return Code(read, False)
 
     def _binary(self, node: ast.BinOp, scope: set[str], slot: EffectSlot | None) -> Code:
         left = self._pure(node.left, scope, slot, "an operand")
@@ -524,21 +542,9 @@ def runtime_message(exc: BaseException) -> str:
 
 def walk_calls(tree: ast.Block | ast.Expr) -> Iterator[str]:
     """Every call name in a tree (for the engine's coverage check of the registry)."""
-    stack: list[Any] = [tree]
+    stack: list[ast.Node] = [tree]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.Call):
             yield node.name
-            stack.extend(a.value for a in node.args)
-        elif isinstance(node, ast.Block):
-            stack.extend(node.statements)
-        elif isinstance(node, ast.Let):
-            stack.append(node.value)
-        elif isinstance(node, ast.If):
-            stack.extend([node.test, node.then, *([node.otherwise] if node.otherwise else [])])
-        elif isinstance(node, ast.For):
-            stack.extend([node.iterable, node.body])
-        elif isinstance(node, ast.BinOp):
-            stack.extend([node.left, node.right])
-        elif isinstance(node, ast.UnaryOp):
-            stack.append(node.operand)
+        stack.extend(ast.children(node))

@@ -409,24 +409,12 @@ def _check_locations(pack: Pack) -> Iterator[Problem]:
 
 
 def _effect_calls(tree: ast.Block | ast.Expr) -> Iterator[ast.Call]:
-    stack: list[Any] = [tree]
+    stack: list[ast.Node] = [tree]
     while stack:
         node = stack.pop()
         if isinstance(node, ast.Call):
             yield node
-            stack.extend(arg.value for arg in node.args)
-        elif isinstance(node, ast.Block):
-            stack.extend(node.statements)
-        elif isinstance(node, ast.If):
-            stack.extend([node.test, node.then] + ([node.otherwise] if node.otherwise else []))
-        elif isinstance(node, ast.For):
-            stack.extend([node.iterable, node.body])
-        elif isinstance(node, ast.Let):
-            stack.append(node.value)
-        elif isinstance(node, ast.BinOp):
-            stack.extend([node.left, node.right])
-        elif isinstance(node, ast.UnaryOp):
-            stack.append(node.operand)
+        stack.extend(ast.children(node))
 
 
 def _check_explosion_symbols(pack: Pack) -> Iterator[Problem]:
