@@ -106,6 +106,14 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             ["decision: {refuses: {red: [[play, alarm]]}, offers: {red: [[play, hideout]]}}"],
         ),
         (
+            "a while loop runs its body as long as its test holds",
+            "alarm",
+            "while zombies(@bank) < 5 { add_zombies(2, at=@bank) }",
+            "{bank: 1}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 5}"],
+        ),
+        (
             "the same card is offered once its verb could do something",
             "shotgun",
             "clear_out(choose(locations()))",

@@ -123,12 +123,21 @@ class For:
 
 
 @dataclass(frozen=True)
+class While:
+    """`while test { ... }`: the body again as long as the test holds (the loop bound applies)."""
+
+    test: Expr
+    body: Block
+    span: Span
+
+
+@dataclass(frozen=True)
 class Block:
     statements: tuple[Statement, ...]
     span: Span
 
 
-Statement: TypeAlias = Call | Let | If | For
+Statement: TypeAlias = Call | Let | If | For | While
 
 Node: TypeAlias = Expr | Statement | Block | Arg
 
@@ -164,6 +173,8 @@ def dump(node: Node) -> str:
         return f"(if {dump(node.test)} {dump(node.then)}{tail})"
     if isinstance(node, For):
         return f"(for {node.name} {dump(node.iterable)} {dump(node.body)})"
+    if isinstance(node, While):
+        return f"(while {dump(node.test)} {dump(node.body)})"
     return "(block" + "".join(" " + dump(s) for s in node.statements) + ")"
 
 
@@ -187,6 +198,8 @@ def children(node: Node) -> tuple[Node, ...]:
         return (node.test, node.then) if node.otherwise is None else (node.test, node.then, node.otherwise)
     if isinstance(node, For):
         return (node.iterable, node.body)
+    if isinstance(node, While):
+        return (node.test, node.body)
     if isinstance(node, Block):
         return node.statements
     return ()

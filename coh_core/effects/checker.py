@@ -164,6 +164,11 @@ class Checker:
             self._block(node.then)
             if node.otherwise is not None:
                 self._block(node.otherwise)
+        elif isinstance(node, ast.While):
+            self._pure_expr(
+                "the test of `while`", lambda: self._expect(node.test, "bool", "the test of `while`")
+            )
+            self._block(node.body)
         else:
             self._for(node)
 

@@ -43,6 +43,7 @@ if is_rested(self) { add_zombies(1, at=here) } else { no_effect() }
 for viewer in players_at(here) { peek_invasion(1, player=viewer) }
 move_characters(characters_at(here), to=@crossroads)   # @id names a pack entity
 for place in [here, @crossroads] { add_zombies([1, 2][0], at=place) }   # lists, indexing
+while zombies(here) > 2 { kill_zombies(1, at=here) }   # again while the test holds
 ```
 
 Statements are separated by new lines or `;`; `#` starts a comment that runs to the end
@@ -50,7 +51,9 @@ of the line. Expressions: numbers, `true`/`false`,
 `@id` references, names (`here`, `self`, `me`, variables, enumeration members),
 selector calls, `+ - * //`, comparisons `== != < <= > >=`, and `and`, `or`, `not`,
 lists `[a, b]` (every item of one type) and indexing `items[n]` (from 0; past either end
-there is nothing, and the effect stops there as a choice among nothing does).
+there is nothing, and the effect stops there as a choice among nothing does). A `while` loop
+counts against the same bound of iterations as `for`; checking whether a card or power could
+do anything runs its body once.
 `param(name)` reads a rule parameter of the pack (its `params` section), and a pack may
 define verbs of its own (its `verbs` section), called like the built-in ones below.
 """

@@ -92,6 +92,9 @@ class _ToAst(Transformer[Token, Any]):
     def for_stmt(self, meta: Meta, children: list[Any]) -> ast.For:
         return ast.For(str(children[0]), children[1], children[2], _span(meta))
 
+    def while_stmt(self, meta: Meta, children: list[Any]) -> ast.While:
+        return ast.While(children[0], children[1], _span(meta))
+
     def call(self, meta: Meta, children: list[Any]) -> ast.Call:
         name: Token = children[0]
         args = tuple(children[1]) if len(children) > 1 else ()

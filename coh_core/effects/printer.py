@@ -71,6 +71,9 @@ def _statement(node: ast.Statement, indent: int) -> str:
         return pad + _call(node)
     if isinstance(node, ast.Let):
         return f"{pad}let {node.name} = {format_expr(node.value)}"
+    if isinstance(node, ast.While):
+        body = format_effect(node.body, indent + 1)
+        return f"{pad}while {format_expr(node.test)} {{\n{body}\n{pad}}}"
     if isinstance(node, ast.For):
         body = format_effect(node.body, indent + 1)
         return f"{pad}for {node.name} in {format_expr(node.iterable)} {{\n{body}\n{pad}}}"

@@ -129,6 +129,8 @@ class Compiler:
             return True, self._if(node, scope, slot)
         if isinstance(node, ast.For):
             return True, self._for(node, scope, slot)
+        if isinstance(node, ast.While):
+            return True, self._while(node, scope, slot)
         code = self._expr(node, scope, slot)  # a call: it reports its own failures, located
         return code.gen, code.fn
 
@@ -172,14 +174,24 @@ class Compiler:
 
         def run(rt: Rt) -> Steps:
             for item in list(items(rt)):
-                # nested loops multiply: every iteration of every loop of this run counts
-                rt.loops -= 1
-                if rt.loops < 0:
-                    raise where.error(
-                        "ENGINE-LIMIT",
-                        f"more than {MAX_LOOP_STEPS:,} loop iterations in one run of an effect",
-                    )
+                _count_iteration(rt, where)
                 rt.env[name] = item
+                yield from body(rt)
+
+        return run
+
+    def _while(self, node: ast.While, scope: set[str], slot: EffectSlot | None) -> Fn:
+        test = self._pure(node.test, scope, slot, "a while test")
+        body = self._block(node.body, scope, slot)
+        where = _Where(node.span, slot)
+
+        def run(rt: Rt) -> Steps:
+            if rt.dry:  # a dry run changes nothing, so the test would hold for ever: one pass tells
+                if test(rt):
+                    yield from body(rt)
+                return
+            while test(rt):
+                _count_iteration(rt, where)
                 yield from body(rt)
 
         return run
@@ -374,6 +386,15 @@ def _unfinished(name: str) -> Fn:
         yield
 
     return run
+
+
+def _count_iteration(rt: Rt, where: _Where) -> None:
+    """Nested loops multiply: every iteration of every loop of one run counts against the bound."""
+    rt.loops -= 1
+    if rt.loops < 0:
+        raise where.error(
+            "ENGINE-LIMIT", f"more than {MAX_LOOP_STEPS:,} loop iterations in one run of an effect"
+        )
 
 
 def _constant(value: Any) -> Code:
