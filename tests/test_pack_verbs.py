@@ -24,6 +24,23 @@ verbs:
     params: {at: location}
     doc: Kill every zombie at a location.
     do: kill_zombies(zombies(at), at=at)
+  - id: busiest
+    params:
+      places: list[location]
+    returns: location
+    doc: The first of the locations with the most zombies.
+    do: |
+      let best = first(places)
+      for place in places {
+        if zombies(place) > zombies(best) { return place }
+      }
+      return best
+  - id: top_up
+    params: {at: location}
+    doc: Add zombies up to 4, or stop at once when there are some already.
+    do: |
+      if zombies(at) > 0 { return }
+      add_zombies(4, at=at)
 """
 
 SCENARIO = """\
@@ -112,6 +129,22 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             "{bank: 1}",
             ["{red: [play, alarm]}"],
             ["zombies: {bank: 5}"],
+        ),
+        (
+            "a selector of the pack returns a value (here, the location with more zombies)",
+            "alarm",
+            "reinforce(busiest([@church, @bank]), n=1)",
+            "{bank: 2, church: 1}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 3, church: 1}"],
+        ),
+        (
+            "return leaves a pack verb early",
+            "alarm",
+            "top_up(@bank); top_up(@church)",
+            "{bank: 1}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 1, church: 4}"],
         ),
         (
             "the same card is offered once its verb could do something",

@@ -132,12 +132,20 @@ class While:
 
 
 @dataclass(frozen=True)
+class Return:
+    """`return` (leave a verb) or `return value` (the value of a selector the pack defines)."""
+
+    value: Expr | None
+    span: Span
+
+
+@dataclass(frozen=True)
 class Block:
     statements: tuple[Statement, ...]
     span: Span
 
 
-Statement: TypeAlias = Call | Let | If | For | While
+Statement: TypeAlias = Call | Let | If | For | While | Return
 
 Node: TypeAlias = Expr | Statement | Block | Arg
 
@@ -175,6 +183,8 @@ def dump(node: Node) -> str:
         return f"(for {node.name} {dump(node.iterable)} {dump(node.body)})"
     if isinstance(node, While):
         return f"(while {dump(node.test)} {dump(node.body)})"
+    if isinstance(node, Return):
+        return "(return)" if node.value is None else f"(return {dump(node.value)})"
     return "(block" + "".join(" " + dump(s) for s in node.statements) + ")"
 
 
@@ -200,6 +210,8 @@ def children(node: Node) -> tuple[Node, ...]:
         return (node.iterable, node.body)
     if isinstance(node, While):
         return (node.test, node.body)
+    if isinstance(node, Return):
+        return () if node.value is None else (node.value,)
     if isinstance(node, Block):
         return node.statements
     return ()

@@ -110,8 +110,10 @@ class Checker:
         context: str,
         extra: Mapping[str, str] | None = None,
         lenient: bool = False,
+        returns: str | None = None,
     ):
         spec = CONTEXTS[context]
+        self.returns = returns  # in a selector the pack defines: the type its `return` gives
         self.symbols = symbols
         self.lenient = lenient  # names of an unknown window or event are not reported
         self.context = spec
@@ -124,7 +126,10 @@ class Checker:
     # -- entry points ---------------------------------------------------------------
 
     def check_effect(self, block: ast.Block) -> list[Finding]:
-        self._block(block)
+        if self.context.name == "selector":  # it only reads: no question, no change
+            self._pure_expr("the body of a selector", lambda: self._block(block))
+        else:
+            self._block(block)
         return self.findings
 
     def check_condition(self, expr: ast.Expr) -> list[Finding]:
@@ -164,6 +169,8 @@ class Checker:
             self._block(node.then)
             if node.otherwise is not None:
                 self._block(node.otherwise)
+        elif isinstance(node, ast.Return):
+            self._return(node)
         elif isinstance(node, ast.While):
             self._pure_expr(
                 "the test of `while`", lambda: self._expect(node.test, "bool", "the test of `while`")
@@ -171,6 +178,20 @@ class Checker:
             self._block(node.body)
         else:
             self._for(node)
+
+    def _return(self, node: ast.Return) -> None:
+        """`return` leaves a pack verb; `return value` gives a pack selector its value."""
+        context = self.context.name
+        if context not in ("verb", "selector"):
+            self._report("EFF-RETURN", "`return` belongs in a verb or selector the pack defines", node.span)
+        elif context == "verb" and node.value is not None:
+            self._report(
+                "EFF-RETURN", "a verb gives no value; declare `returns:` to make it a selector", node.span
+            )
+        elif context == "selector" and node.value is None:
+            self._report("EFF-RETURN", "a selector must return a value: `return ...`", node.span)
+        elif node.value is not None:
+            self._expect(node.value, self.returns or "any", "`return`")
 
     def _for(self, node: ast.For) -> None:
         found = self._pure_expr("the list of `for`", lambda: self._expr(node.iterable, None))
@@ -339,6 +360,10 @@ class Checker:
             self._unknown_call(node, statement)
             return None
         self._check_call_position(node, sig, statement)
+        if self.context.name == "selector" and sig.kind is not Kind.SELECTOR:
+            self._report(
+                "EFF-IN-SELECTOR", f"a selector only reads the game; `{sig.name}` changes it", node.name_span
+            )
         if sig.name == "param":
             return self._param(node)
         if self.pure is not None and sig.name in _CHOICES:

@@ -55,7 +55,8 @@ there is nothing, and the effect stops there as a choice among nothing does). A 
 counts against the same bound of iterations as `for`; checking whether a card or power could
 do anything runs its body once.
 `param(name)` reads a rule parameter of the pack (its `params` section), and a pack may
-define verbs of its own (its `verbs` section), called like the built-in ones below.
+define verbs and selectors of its own (its `verbs` section; `return` leaves a verb, and
+`return value` gives a selector its value), called like the built-in ones below.
 """
 
 

@@ -92,6 +92,9 @@ class _ToAst(Transformer[Token, Any]):
     def for_stmt(self, meta: Meta, children: list[Any]) -> ast.For:
         return ast.For(str(children[0]), children[1], children[2], _span(meta))
 
+    def return_stmt(self, meta: Meta, children: list[Any]) -> ast.Return:
+        return ast.Return(children[0] if children else None, _span(meta))
+
     def while_stmt(self, meta: Meta, children: list[Any]) -> ast.While:
         return ast.While(children[0], children[1], _span(meta))
 

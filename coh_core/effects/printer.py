@@ -71,6 +71,8 @@ def _statement(node: ast.Statement, indent: int) -> str:
         return pad + _call(node)
     if isinstance(node, ast.Let):
         return f"{pad}let {node.name} = {format_expr(node.value)}"
+    if isinstance(node, ast.Return):
+        return f"{pad}return" if node.value is None else f"{pad}return {format_expr(node.value)}"
     if isinstance(node, ast.While):
         body = format_effect(node.body, indent + 1)
         return f"{pad}while {format_expr(node.test)} {{\n{body}\n{pad}}}"

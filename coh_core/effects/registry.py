@@ -441,6 +441,11 @@ CONTEXTS: dict[str, ContextSpec] = {
         ),
         ContextSpec("rule_trigger", "a trigger of the turn structure", {}),
         ContextSpec("verb", "a verb the pack defines: its parameters are its only names", {}),
+        ContextSpec(
+            "selector",
+            "a selector the pack defines (`returns:`): it reads the game and returns a value",
+            {},
+        ),
     )
 }
 

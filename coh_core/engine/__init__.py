@@ -39,7 +39,7 @@ def rules_for(pack: Pack) -> Rules:
         verbs = {
             effect.slot.owner: PackVerb(symbols.verbs[effect.slot.owner], effect.tree, effect.slot)
             for effect in pack.effects
-            if effect.slot.context == "verb"
+            if effect.slot.context in ("verb", "selector")
             and effect.slot.owner in symbols.verbs
             and isinstance(effect.tree, ast.Block)
         }

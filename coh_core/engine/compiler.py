@@ -131,6 +131,8 @@ class Compiler:
             return True, self._for(node, scope, slot)
         if isinstance(node, ast.While):
             return True, self._while(node, scope, slot)
+        if isinstance(node, ast.Return):
+            return False, self._return(node, scope, slot)
         code = self._expr(node, scope, slot)  # a call: it reports its own failures, located
         return code.gen, code.fn
 
@@ -179,6 +181,14 @@ class Compiler:
                 yield from body(rt)
 
         return run
+
+    def _return(self, node: ast.Return, scope: set[str], slot: EffectSlot | None) -> Fn:
+        value = None if node.value is None else self._pure(node.value, scope, slot, "a returned value")
+
+        def leave(rt: Rt) -> None:
+            raise _Return(None if value is None else value(rt))
+
+        return leave
 
     def _while(self, node: ast.While, scope: set[str], slot: EffectSlot | None) -> Fn:
         test = self._pure(node.test, scope, slot, "a while test")
@@ -286,6 +296,8 @@ class Compiler:
         args = self._arguments(node, _NO_IMPL, scope, slot, verb.signature)
         names = [param.name for param in verb.signature.params]
         body = self._body(node.name)
+        if verb.signature.kind is Kind.SELECTOR:
+            return self._pack_selector(node.name, args, names, body, _Where(node.span, slot))
 
         def run(rt: Rt) -> Steps:
             values = []
@@ -295,10 +307,32 @@ class Compiler:
             rt.env = dict(zip(names, values, strict=True))
             try:
                 yield from body(rt)
+            except _Return:
+                return
             finally:
                 rt.env = caller
 
         return Code(run, True)
+
+    def _pack_selector(self, name: str, args: list[Code], names: list[str], body: Fn, where: _Where) -> Code:
+        """A selector the pack defines: read at once (its body neither asks nor changes anything)."""
+        if any(arg.gen for arg in args):
+            raise where.error("EFF-CHOICE-IN-CONDITION", f"the arguments of `{name}` cannot ask a question")
+        plain = [arg.fn for arg in args]
+
+        def read(rt: Rt) -> Any:
+            caller = rt.env
+            rt.env = dict(zip(names, [fn(rt) for fn in plain], strict=True))
+            try:
+                for _ in body(rt):
+                    raise where.error("ENGINE-INTERNAL", f"`{name}` asked a question")
+            except _Return as returned:
+                return returned.value
+            finally:
+                rt.env = caller
+            raise NoOptions(f"{name} returned nothing")  # as the first of nothing: the effect stops
+
+        return Code(read, False)
 
     def _body(self, name: str) -> Fn:
         """A pack verb's body, compiled once; the checks refuse verbs that call themselves."""
@@ -386,6 +420,14 @@ def _unfinished(name: str) -> Fn:
         yield
 
     return run
+
+
+class _Return(Exception):
+    """`return` in a pack verb or selector: leaves its body, with the value of a selector."""
+
+    def __init__(self, value: Any):
+        super().__init__("return")
+        self.value = value
 
 
 def _count_iteration(rt: Rt, where: _Where) -> None:

@@ -169,7 +169,7 @@ def _verb_cycles(pack: Pack) -> Iterator[Problem]:
     calls = {
         effect.slot.owner: {name for name in walk_calls(effect.tree) if name in verbs}
         for effect in pack.effects
-        if effect.slot.context == "verb" and effect.slot.owner in verbs
+        if effect.slot.context in ("verb", "selector") and effect.slot.owner in verbs
     }
     for start in sorted(calls):
         path = _cycle_from(start, calls)

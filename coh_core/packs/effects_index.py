@@ -50,7 +50,10 @@ def pack_verbs(pack: Pack) -> dict[str, Signature]:
     for entity in pack.entities_of("verb"):
         params = verb_params(entity)
         if params is not None and signature(entity.id) is None:
-            found[entity.id] = Signature(entity.id, Kind.VERB, params, None, str(entity.data.get("doc", "")))
+            returns = entity.data.get("returns")
+            kind = Kind.VERB if returns is None else Kind.SELECTOR
+            typed = None if returns is None else (str(returns) if is_known_type(str(returns)) else "any")
+            found[entity.id] = Signature(entity.id, kind, params, typed, str(entity.data.get("doc", "")))
     return found
 
 
@@ -80,7 +83,8 @@ def effect_slots(pack: Pack) -> Iterator[EffectSlot]:
         params = verb_params(entity) or ()
         names = ({p.name: p.type for p in params}, False)
         body = entity.data.get("do")
-        yield from _slot(entity.id, entity.doc, (*entity.path, "do"), body, "effect", "verb", names)
+        context = "verb" if entity.data.get("returns") is None else "selector"
+        yield from _slot(entity.id, entity.doc, (*entity.path, "do"), body, "effect", context, names)
 
 
 def _slot(
@@ -212,7 +216,9 @@ def compile_slot(slot: EffectSlot, symbols: Symbols) -> tuple[CompiledEffect | N
         tree: Any = parse_effect(slot.source) if slot.entry == "effect" else parse_condition(slot.source)
     except EffectSyntaxError as exc:
         return None, [_located(slot, exc.code, exc.message, exc.offset)]
-    checker = Checker(symbols, slot.context, slot.extra, lenient=slot.lenient)
+    verb = symbols.verbs.get(slot.owner) if slot.context in ("verb", "selector") else None
+    returns = verb.returns if verb is not None else None
+    checker = Checker(symbols, slot.context, slot.extra, lenient=slot.lenient, returns=returns)
     findings = checker.check_effect(tree) if slot.entry == "effect" else checker.check_condition(tree)
     problems = [_located(slot, f.code, f.message, f.span.start) for f in findings]
     return CompiledEffect(slot, tree), problems
