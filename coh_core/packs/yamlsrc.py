@@ -318,7 +318,7 @@ class _Builder:
             if self.skip:
                 self.skip -= 1
             else:
-                self._close()
+                self.stack.pop()
         elif kind is yaml.ScalarEvent or kind is yaml.AliasEvent:
             if not self.skip:
                 self._node(event)
@@ -407,11 +407,6 @@ class _Builder:
         else:
             assert isinstance(parent.value, list)
             parent.value.append(value)
-
-    def _close(self) -> None:
-        frame = self.stack.pop()
-        if isinstance(frame.value, dict) and frame.skip_value:
-            frame.skip_value = False  # a refused key with no value: nothing to skip
 
     def _skip(self, event: yaml.Event) -> None:
         """Pass over one node without reading it."""
