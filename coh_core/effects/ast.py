@@ -3,6 +3,7 @@ relative to the start of the effect string (line and column 1-based)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TypeAlias
 
@@ -215,3 +216,13 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, Block):
         return node.statements
     return ()
+
+
+def calls(tree: Node) -> Iterator[Call]:
+    """Every call in a tree (verbs, selectors, procedures), at any depth."""
+    stack: list[Node] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Call):
+            yield node
+        stack.extend(children(node))

@@ -42,8 +42,8 @@ kill_zombies(zombies(target) // 2, at=target)
 if is_rested(self) { add_zombies(1, at=here) } else { no_effect() }
 for viewer in players_at(here) { peek_invasion(1, player=viewer) }
 move_characters(characters_at(here), to=@crossroads)   # @id names a pack entity
-for place in [here, @crossroads] { add_zombies([1, 2][0], at=place) }   # lists, indexing
-while zombies(here) > 2 { kill_zombies(1, at=here) }   # again while the test holds
+let picks = [1, 2, 3]; draw_cards(picks[0])   # lists, indexing from 0
+while is_exhausted(self) { rest(self) }   # again while the test holds
 ```
 
 Statements are separated by new lines or `;`; `#` starts a comment that runs to the end

@@ -265,7 +265,7 @@ _selector("colours_in_play() -> list[colour]", "The colours of the leader wheel 
 _selector("owner(target: character) -> player", "The player who controls a character.")
 _selector(
     "param(name: param) -> any",
-    "The value of a rule parameter the pack declares in its `params` section (`param(zombie_cap)`);"
+    "The value of a rule parameter the pack declares in its `params` section (`param(turns)`);"
     " its type is the one declared there.",
 )
 _selector("first(items: list[T]) -> T", "The first of the items (lists of characters are in turn order).")

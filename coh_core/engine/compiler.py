@@ -605,9 +605,4 @@ def runtime_message(exc: BaseException) -> str:
 
 def walk_calls(tree: ast.Block | ast.Expr) -> Iterator[str]:
     """Every call name in a tree (for the engine's coverage check of the registry)."""
-    stack: list[ast.Node] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Call):
-            yield node.name
-        stack.extend(ast.children(node))
+    return (call.name for call in ast.calls(tree))

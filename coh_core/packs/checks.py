@@ -14,7 +14,6 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import ENUMS, TYPES, is_known_type, parse_param, signature
-from coh_core.engine.compiler import walk_calls
 from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
 from coh_core.limits import MAX_NUMBER
@@ -167,7 +166,7 @@ def _verb_cycles(pack: Pack) -> Iterator[Problem]:
     """A verb that calls itself, directly or through others, would never end: refused."""
     verbs = {verb.id: verb for verb in pack.entities_of("verb")}
     calls = {
-        effect.slot.owner: {name for name in walk_calls(effect.tree) if name in verbs}
+        effect.slot.owner: {call.name for call in ast.calls(effect.tree) if call.name in verbs}
         for effect in pack.effects
         if effect.slot.context in ("verb", "selector") and effect.slot.owner in verbs
     }
@@ -408,22 +407,13 @@ def _check_locations(pack: Pack) -> Iterator[Problem]:
                     )
 
 
-def _effect_calls(tree: ast.Block | ast.Expr) -> Iterator[ast.Call]:
-    stack: list[ast.Node] = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Call):
-            yield node
-        stack.extend(ast.children(node))
-
-
 def _check_explosion_symbols(pack: Pack) -> Iterator[Problem]:
     """A card shows the explosion symbol exactly when its effect places a marker."""
     places: dict[str, bool] = {}
     for compiled in pack.effects:
         slot = compiled.slot
         if slot.context == "card" and slot.path[-1] == "effect":
-            places[slot.owner] = any(c.name == EXPLOSION_VERB for c in _effect_calls(compiled.tree))
+            places[slot.owner] = any(c.name == EXPLOSION_VERB for c in ast.calls(compiled.tree))
     for card in pack.entities_of("action"):
         has_symbol = "explosion" in (card.data.get("symbols") or [])
         if card.id in places and places[card.id] != has_symbol:
@@ -453,7 +443,7 @@ def _check_flips(pack: Pack) -> Iterator[Problem]:
         if location is None:
             continue
         names = _sides(location)
-        for call in _effect_calls(compiled.tree):
+        for call in ast.calls(compiled.tree):
             args = [a.value for a in call.args]
             if (
                 call.name == "flip_board"
