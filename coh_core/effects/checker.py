@@ -29,6 +29,8 @@ _ARITHMETIC = {"+", "-", "*", "//"}
 _ORDERING = {"<", "<=", ">", ">="}
 _EQUALITY = {"==", "!="}
 _LOGIC = {"and", "or"}
+_MEMBERSHIP = {"in", "not_in"}
+_SHOWN_OP = {"in": "in", "not_in": "not in"}
 _CHOICES = frozenset({"choose", "choose_number"})  # selectors that ask a player
 _R = TypeVar("_R")
 
@@ -238,7 +240,24 @@ class Checker:
             return self._pure_expr("an item of a list", lambda: self._list(expr, expected))
         if isinstance(expr, ast.Index):
             return self._pure_expr("an indexed list", lambda: self._index(expr))
+        if isinstance(expr, ast.ListComp):
+            return self._pure_expr("a list built with `for`", lambda: self._list_comp(expr))
         return self._binary(expr)
+
+    def _list_comp(self, node: ast.ListComp) -> str | None:
+        """`[item for name in items if test]`: a list of the item's type."""
+        found = self._expr(node.iterable, None)
+        inner = element_type(found) if found else None
+        if found is not None and found != "any" and inner is None:
+            self._report("EFF-TYPE", f"`for` needs a list, got {describe(found)}", node.iterable.span)
+        self.scopes.append({node.name: inner or "any"})
+        try:
+            if node.test is not None:
+                self._expect(node.test, "bool", "the test of `if`")
+            item = self._expr(node.item, None)
+        finally:
+            self.scopes.pop()
+        return list_of(item) if item is not None else None
 
     def _list(self, node: ast.ListLit, expected: str | None) -> str | None:
         """`[a, b]`: every item of the type of the first (or of the list expected)."""
@@ -332,6 +351,19 @@ class Checker:
         return self._pure_expr(f"an operand of `{node.op}`", lambda: self._operands(node))
 
     def _operands(self, node: ast.BinOp) -> str | None:
+        if node.op in _MEMBERSHIP:
+            return self._membership(node)
+        if node.op == "+":
+            left = self._expr(node.left, None)
+            if left is not None and element_type(left) is not None:  # lists put end to end
+                self._expect(node.right, left, "`+` after " + describe(left) + ",")
+                return left
+            if left is not None and left not in _NUMBERS and left != "any":
+                self._report(
+                    "EFF-TYPE", f"`+` expects a number or a list, got {describe(left)}", node.left.span
+                )
+            self._expect(node.right, "int", "`+`")
+            return "int"
         if node.op in _LOGIC:
             self._expect(node.left, "bool", f"`{node.op}`")
             self._expect(node.right, "bool", f"`{node.op}`")
@@ -350,6 +382,21 @@ class Checker:
                 f"`{node.op}` compares {describe(left)} with {describe(right)}",
                 node.span,
             )
+        return "bool"
+
+    def _membership(self, node: ast.BinOp) -> str:
+        """`x in items`, `x not in items`: whether a list holds a value of its item type."""
+        items = self._expr(node.right, None)
+        inner = element_type(items) if items else None
+        if items is not None and items != "any" and inner is None:
+            self._report(
+                "EFF-TYPE",
+                f"`{_SHOWN_OP[node.op]}` needs a list on its right, got {describe(items)}",
+                node.right.span,
+            )
+        self._expect(
+            node.left, inner or "any", f"`{_SHOWN_OP[node.op]}` on " + describe(items or "any") + ","
+        )
         return "bool"
 
     # -- calls ----------------------------------------------------------------------

@@ -25,7 +25,7 @@ from coh_core.effects.registry import Kind, Signature, signature
 from coh_core.engine.machine import SWITCH, Call, Frame, NativeFrame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Decision, EngineError, NoOptions, Rt, Steps
 from coh_core.errors import Location
-from coh_core.limits import MAX_FRAMES, MAX_LOOP_STEPS, MAX_NUMBER, MAX_OPTIONS
+from coh_core.limits import MAX_FRAMES, MAX_LIST_ITEMS, MAX_LOOP_STEPS, MAX_NUMBER, MAX_OPTIONS
 from coh_core.packs.model import EffectSlot
 
 Fn = Callable[..., Any]
@@ -124,6 +124,7 @@ class Compiler:
         _Emitter(self, program.ops, slot).block(tree, scope)
         program.ops.append(_FallOff(selector))
         program.asks = any(op.asks for op in program.ops)
+        program.direct = _direct(program.ops)
         return program
 
     # --- expressions ------------------------------------------------------------
@@ -150,6 +151,8 @@ class Compiler:
             return lambda rt: [item(rt) for item in items]
         if isinstance(node, ast.Index):
             return self._index(node, scope, slot)
+        if isinstance(node, ast.ListComp):
+            return self._list_comp(node, scope, slot)
         if isinstance(node, ast.BinOp):
             return self._binary(node, scope, slot)
         return self._call(node, scope, slot)
@@ -186,6 +189,34 @@ class Compiler:
 
         return read
 
+    def _list_comp(self, node: ast.ListComp, scope: set[str], slot: EffectSlot | None) -> Fn:
+        """`[item for name in items if test]`; each item counts against the loop bound, and the
+        name is bound only inside (a name of the same name outside keeps its value)."""
+        items = self._pure(node.iterable, scope, slot, "a list built with `for`")
+        inner = scope | {node.name}
+        item = self._pure(node.item, inner, slot, "a list built with `for`")
+        test = None if node.test is None else self._pure(node.test, inner, slot, "a list built with `for`")
+        name, where = node.name, _Where(node.span, slot)
+
+        def build(rt: Rt) -> list[Any]:
+            env = rt.env
+            outer = env.get(name, _UNBOUND)
+            found = []
+            try:
+                for value in items(rt):
+                    _count_iteration(rt, where)
+                    env[name] = value
+                    if test is None or test(rt):
+                        found.append(item(rt))
+            finally:
+                if outer is _UNBOUND:
+                    env.pop(name, None)
+                else:
+                    env[name] = outer
+            return found
+
+        return build
+
     def _binary(self, node: ast.BinOp, scope: set[str], slot: EffectSlot | None) -> Fn:
         left = self._pure(node.left, scope, slot, "an operand")
         right = self._pure(node.right, scope, slot, "an operand")
@@ -193,8 +224,14 @@ class Compiler:
             return lambda rt: left(rt) and right(rt)
         if node.op == "or":
             return lambda rt: left(rt) or right(rt)
+        if node.op == "+":
+            return _plus(left, right, _Where(node.span, slot))
         if node.op in _ARITHMETIC:
             return _arithmetic(_ARITHMETIC[node.op], left, right, _Where(node.span, slot))
+        if node.op == "in":
+            return lambda rt: left(rt) in right(rt)
+        if node.op == "not_in":
+            return lambda rt: left(rt) not in right(rt)
         op = _BINARY[node.op]
         return lambda rt: op(left(rt), right(rt))
 
@@ -460,6 +497,8 @@ class _ForStart(Op):
         self.items = items
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        if frame.loops is None:
+            frame.loops = []
         frame.loops.append([list(self.items(rt)), 0])
 
 
@@ -474,6 +513,7 @@ class _ForNext(Op):
         self.exit = -1
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        assert frame.loops is not None
         loop = frame.loops[-1]
         items, index = loop
         if index >= len(items):
@@ -626,6 +666,25 @@ class _Choose(Op):
         frame.env[self.dest] = answer[1]
 
 
+def _direct(ops: list[Op]) -> Callable[[Rt], None] | None:
+    """Plain statements one after the other, as one function; None if anything else is there."""
+    *body, end = ops
+    if not isinstance(end, _FallOff) or end.selector or not all(type(op) in (_Exec, _Let) for op in body):
+        return None
+    steps = [
+        (op.name if isinstance(op, _Let) else None, op.fn) for op in body if isinstance(op, _Exec | _Let)
+    ]
+
+    def run(rt: Rt) -> None:
+        for name, fn in steps:
+            if name is None:
+                fn(rt)
+            else:
+                rt.env[name] = fn(rt)
+
+    return run
+
+
 def _too_many(count: int) -> str:
     return f"a choice among {count:,} options; a choice offers at most {MAX_OPTIONS:,}"
 
@@ -736,6 +795,27 @@ def _arithmetic(op: Callable[[int, int], int], left: Fn, right: Fn, where: _Wher
         return value
 
     return run
+
+
+def _plus(left: Fn, right: Fn, where: _Where) -> Fn:
+    """Numbers add up (within MAX_NUMBER); lists are put end to end (at most MAX_LIST_ITEMS)."""
+
+    def run(rt: Rt) -> Any:
+        a, b = left(rt), right(rt)
+        if isinstance(a, list):
+            joined = a + b
+            if len(joined) > MAX_LIST_ITEMS:
+                raise where.error("ENGINE-LIMIT", f"a list of more than {MAX_LIST_ITEMS:,} items")
+            return joined
+        value = a + b
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
+        return value
+
+    return run
+
+
+_UNBOUND = object()
 
 
 def _name(name: str) -> Fn:

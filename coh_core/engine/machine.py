@@ -26,12 +26,15 @@ Fn = Callable[..., Any]
 class Program:
     """One compiled block: its instructions, and what falling off its end means."""
 
-    __slots__ = ("asks", "name", "ops")
+    __slots__ = ("asks", "direct", "name", "ops")
 
     def __init__(self, name: str):
         self.name = name  # who the code belongs to, for messages
         self.ops: list[Op] = []
         self.asks = True  # whether running it may stop for a question (known once compiled)
+        # A program of plain statements one after the other, as one Python function: run without
+        # frames, because nothing in it can stop or jump (most effects and costs).
+        self.direct: Callable[[Rt], None] | None = None
 
 
 class Op:
@@ -64,7 +67,7 @@ class Frame:
         self.rt = rt  # the run this frame belongs to: its player, its loop bound, its dry-run path
         self.env = env
         self.pc = 0
-        self.loops: list[list[Any]] = []  # [items, next index] per `for` in progress, innermost last
+        self.loops: list[list[Any]] | None = None  # [items, next index] per `for` in progress, innermost last
         self.ret = ret  # the name the caller's frame binds to this program's result
 
 
@@ -184,6 +187,11 @@ def run_sync(program: Program, rt: Rt, env: dict[str, Any]) -> Any:
 
     Its frames are its own: a failure leaves them behind as it is raised to the caller.
     """
+    direct = program.direct
+    if direct is not None:
+        rt.env = env
+        direct(rt)
+        return None
     sink = _Sink()
     frames: list[Any] = [sink, Frame(program, rt, env, None)]
     while True:
