@@ -12,11 +12,13 @@ iterations.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import PurePath
 from typing import Any, NoReturn, TypeVar
 
 from coh_core.effects import ast
@@ -100,10 +102,11 @@ class Compiler:
         self.refs = dict(refs or {})
         self.verbs = dict(verbs or {})  # verbs the pack defines, compiled on first use
         self._bodies: dict[str, Program] = {}
+        self.programs: dict[str, Program] = {}  # every program compiled, by its id
         self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
-        return CompiledBlock(self.program(tree, set(names), slot, _owner(slot)), slot)
+        return CompiledBlock(self.program(tree, set(names), slot, _owner(slot), _program_id(slot)), slot)
 
     def condition(self, tree: ast.Expr, slot: EffectSlot | None, names: frozenset[str]) -> Fn:
         """A test; false when what it reads is not there (the first of nothing, a piece out of play)."""
@@ -118,9 +121,18 @@ class Compiler:
         return holds
 
     def program(
-        self, tree: ast.Block, scope: set[str], slot: EffectSlot | None, name: str, selector: bool = False
+        self,
+        tree: ast.Block,
+        scope: set[str],
+        slot: EffectSlot | None,
+        name: str,
+        ident: str,
+        selector: bool = False,
     ) -> Program:
-        program = Program(name)
+        program = Program(name, ident)
+        if ident in self.programs:
+            raise EngineError("ENGINE-INTERNAL", f"two programs named `{ident}`")
+        self.programs[ident] = program
         _Emitter(self, program.ops, slot).block(tree, scope)
         program.ops.append(_FallOff(selector))
         program.asks = any(op.asks for op in program.ops)
@@ -280,7 +292,9 @@ class Compiler:
             self._bodies[name] = _unfinished(name)  # a call back into it while compiling is a cycle
             params = {param.name for param in verb.signature.params}
             selector = verb.signature.kind is Kind.SELECTOR
-            self._bodies[name] = self.program(verb.tree, params, verb.slot, f"verb {name}", selector)
+            self._bodies[name] = self.program(
+                verb.tree, params, verb.slot, f"verb {name}", f"verb:{name}", selector
+            )
         return self._bodies[name]
 
     def arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature) -> list[Fn]:
@@ -711,6 +725,16 @@ def _choices(expr: ast.Expr) -> list[ast.Call]:
 
     visit(expr)
     return found
+
+
+def _program_id(slot: EffectSlot | None) -> str:
+    """Where a block is written, as the same text on every load of the pack: file and path."""
+    if slot is None:
+        return f"effect:{next(_ANONYMOUS)}"
+    return f"{slot.doc.owner}/{PurePath(slot.doc.path).name}:" + "/".join(map(str, slot.path))
+
+
+_ANONYMOUS = itertools.count(1)
 
 
 def _owner(slot: EffectSlot | None) -> str:

@@ -15,10 +15,14 @@ to the nearest native frame, which receives it as an exception where it made the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Generator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
+
+if TYPE_CHECKING:
+    from coh_core.engine.game import Game
 
 Fn = Callable[..., Any]
 
@@ -26,10 +30,11 @@ Fn = Callable[..., Any]
 class Program:
     """One compiled block: its instructions, and what falling off its end means."""
 
-    __slots__ = ("asks", "direct", "name", "ops")
+    __slots__ = ("asks", "direct", "id", "name", "ops")
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, ident: str = ""):
         self.name = name  # who the code belongs to, for messages
+        self.id = ident  # the same for the same pack on every load: where a saved frame points
         self.ops: list[Op] = []
         self.asks = True  # whether running it may stop for a question (known once compiled)
         # A program of plain statements one after the other, as one Python function: run without
@@ -223,6 +228,59 @@ class _Sink:
 
     def __init__(self) -> None:
         self.send: Any = None
+
+
+class NotSaveable(EngineError):
+    """Engine code in Python is running: its place is a Python generator's, not data."""
+
+
+def frames_to_json(frames: list[Any]) -> dict[str, Any]:
+    """The place of a machine stopped at a question, as JSON: each frame's program, position,
+    names and loops, and the runs they belong to (frames of one run share their player, source
+    and loop bound). The top frame is saved at the instruction that asked: run on a copy of the
+    same state, it asks the same question again, so the question itself need not be saved."""
+    runs: list[dict[str, Any]] = []
+    index: dict[int, int] = {}
+    saved: list[dict[str, Any]] = []
+    for frame in frames:
+        if frame.native:
+            raise NotSaveable(
+                "GAME-NOT-SAVEABLE", "engine code written in Python is running at this decision"
+            )
+        rt = frame.rt
+        if id(rt) not in index:
+            index[id(rt)] = len(runs)
+            runs.append({"actor": rt.actor, "source": rt.source, "paying": rt.paying, "loops": rt.loops})
+        saved.append(
+            {
+                "program": frame.program.id,
+                "pc": frame.pc - 1 if frame is frames[-1] else frame.pc,
+                "env": frame.env,
+                "loops": frame.loops,
+                "ret": frame.ret,
+                "run": index[id(rt)],
+            }
+        )
+    copy: dict[str, Any] = json.loads(json.dumps({"runs": runs, "frames": saved}))  # it shares nothing
+    return copy
+
+
+def frames_from_json(doc: dict[str, Any], programs: dict[str, Program], game: Game) -> list[Any]:
+    """Frames saved by `frames_to_json`, for a game of the same pack."""
+    runs = []
+    for saved in doc["runs"]:
+        rt = Rt(game, {}, saved["actor"])
+        rt.source, rt.paying, rt.loops = saved["source"], saved["paying"], saved["loops"]
+        runs.append(rt)
+    frames: list[Any] = []
+    for saved in doc["frames"]:
+        program = programs.get(saved["program"])
+        if program is None:
+            raise EngineError("GAME-PROGRAM", f"no program `{saved['program']}` in this pack")
+        frame = Frame(program, runs[saved["run"]], saved["env"], saved["ret"])
+        frame.pc, frame.loops = saved["pc"], saved["loops"]
+        frames.append(frame)
+    return frames
 
 
 def finish_frame(frames: list[Any], value: Any) -> Any:
