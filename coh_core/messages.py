@@ -64,7 +64,7 @@ class DeclaredMessages:
     """Every message of a pack: the engine's and those its `messages` section declares."""
 
     texts: Mapping[str, Message]  # by text key
-    log: Mapping[str, tuple[str, ...]]  # log entries by id: their placeholders
+    log: Mapping[str, tuple[str, ...]]  # log entries by id (what `log(id, ...)` may write): placeholders
     answers: Mapping[str, tuple[Answer, ...]]  # by the verb an answer begins with, in declaration order
 
     def plural_param(self, key: str) -> str:

@@ -285,7 +285,10 @@ class Compiler:
         impl = self.impls.get(node.name)
         if sig is None or impl is None:
             raise EngineError("ENGINE-UNIMPLEMENTED", f"`{node.name}` has no implementation in the engine")
-        args = self._arguments(node, impl, scope, slot)
+        if node.name == "log":
+            args = self._log_arguments(node, scope, slot)
+        else:
+            args = self._arguments(node, impl, scope, slot)
         if node.name in ("choose", "choose_number"):
             args.append(_constant(purpose or node.name))
         return _apply(impl, args, sig.kind != Kind.SELECTOR, _Where(node.span, slot))
@@ -367,6 +370,24 @@ class Compiler:
             if param.type == "count":
                 codes[-1] = _not_below_zero(codes[-1])
         return codes
+
+    def _log_arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None) -> list[Code]:
+        """`log(message, name=value, ..., to=players)` as the message, who sees the entry (None:
+        everyone) and the placeholders' values by name (the checker made sure none of them asks)."""
+        head, *rest = node.args
+        assert isinstance(head.value, ast.Name)
+        named = {
+            arg.keyword: self._pure(arg.value, scope, slot, "a value of `log`")
+            for arg in rest
+            if arg.keyword is not None
+        }
+        audience = named.pop("to", None)
+        values = list(named.items())
+        return [
+            _constant(head.value.name),
+            _constant(None) if audience is None else Code(audience, False),
+            Code(lambda rt: {name: read(rt) for name, read in values}, False),
+        ]
 
     def _choose(
         self, node: ast.Call, keep: Filter | None, scope: set[str], slot: EffectSlot | None, purpose: str
