@@ -9,7 +9,8 @@ question and answer, the play command's table and scoreboard, and the CLI's own 
 
 Each key has a text in every language pack, under `log.<key>` for the log and as is for `ui.`
 keys, and that text uses exactly the declared placeholders: `coh validate` checks both
-(TEXT-MISSING, TEXT-UNKNOWN, TEXT-PLACEHOLDER), and `coh_core.narrative` renders them.
+(TEXT-MISSING, TEXT-UNKNOWN, TEXT-PLACEHOLDER), `coh_core.narrative` renders them, and
+`coh i18n template` writes each note above the entry it explains.
 """
 
 from __future__ import annotations
