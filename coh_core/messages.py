@@ -298,7 +298,7 @@ def declared_message(group: str, message_id: str, spec: Mapping[str, Any]) -> Me
     holds = spec.get("params")
     holds = {str(k): str(v) for k, v in holds.items()} if isinstance(holds, dict) else {}
     plural = spec.get("plural")
-    if plural not in holds:  # MSG-PLURAL reports one that is no placeholder
+    if not isinstance(plural, str) or plural not in holds:  # MSG-PLURAL reports one that is no placeholder
         plural = DEFAULT_PLURAL_PARAM
     return Message(GROUPS[group] + message_id, tuple(holds), str(spec.get("note", "")), holds, str(plural))
 
