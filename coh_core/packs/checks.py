@@ -730,6 +730,9 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
         return
     messages = pack.messages("en")  # with the overlays' texts on top
     declared = declared_messages(pack.section("messages"))
+    # Without a messages section (SECTION-MISSING says so), the texts of messages belong to
+    # what is missing: not reported one by one.
+    undeclared = () if "messages" in pack.sections else tuple(set(GROUPS.values()))
     needed: set[str] = set()
     missing: set[str] = set()
     for key, entity, at in required_text_keys(pack):
@@ -743,7 +746,7 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
         if doc is None:
             continue
         for key in own:
-            if key not in needed and not _is_optional_key(key, declared):
+            if key not in needed and not _is_optional_key(key, declared) and not key.startswith(undeclared):
                 yield Problem(
                     "TEXT-UNKNOWN",
                     f"text `{key}` belongs to nothing in the pack" + suggest(key, missing),
