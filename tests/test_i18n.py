@@ -245,6 +245,18 @@ def test_template_writes_each_note_above_its_entry(runner: CliRunner, base_copy:
     assert lines[entry - 1] == "  # The last entry of every game."
 
 
+def test_a_note_never_ends_its_comment(runner: CliRunner, base_copy: Path) -> None:
+    """A line break inside a note (a Unicode one too, which YAML reads as one) is a space."""
+    messages = base_copy / "messages.yaml"
+    note = "      note: The last entry of a game, after the scoring.\n"
+    broken = '      note: "The last entry\u2028scores: [of a game]\u0085after the scoring."\n'
+    messages.write_text(messages.read_text(encoding="utf-8").replace(note, broken), encoding="utf-8")
+    result = runner.invoke(main, ["i18n", "template", "it", "--pack", str(base_copy)])
+    assert result.exit_code == 0, result.output
+    assert "  # The last entry scores: [of a game] after the scoring.\n  #   {scores}:" in result.output
+    assert yaml.safe_load(result.output)["messages"]["log.game_scored"]["source"]
+
+
 def test_a_new_language_is_one_file(runner: CliRunner, base_copy: Path) -> None:
     (base_copy / "text" / "de.yaml").write_text(
         runner.invoke(main, ["i18n", "template", "de", "--pack", str(base_copy)]).output, encoding="utf-8"

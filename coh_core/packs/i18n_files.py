@@ -69,13 +69,16 @@ def _section_comments(text: str) -> list[tuple[int, str]]:
 
 def _note_lines(message: Message) -> list[str]:
     """A message's note and what each placeholder holds, as comments above its entry."""
-    lines = [f"  # {line}" for line in textwrap.wrap(message.note, _NOTE_WIDTH)]
+    lines = [f"  # {line}" for line in _wrapped(message.note, _NOTE_WIDTH)]
     for name, holds in message.holds.items():
-        lines.extend(
-            f"  #   {line}"
-            for line in textwrap.wrap(f"{{{name}}}: {holds}", _NOTE_WIDTH - 2, subsequent_indent="  ")
-        )
+        lines.extend(f"  #   {line}" for line in _wrapped(f"{{{name}}}: {holds}", _NOTE_WIDTH - 2, "  "))
     return lines
+
+
+def _wrapped(text: str, width: int, indent: str = "") -> list[str]:
+    """Lines of at most `width` columns; any line break of the text (Unicode ones too, which
+    YAML would read as the end of the comment) becomes a space."""
+    return textwrap.wrap(" ".join(text.split()), width, subsequent_indent=indent)
 
 
 def _entry_lines(key: str, entry: dict[str, Any]) -> list[str]:
