@@ -50,6 +50,7 @@ class Symbols:
     sides: frozenset[str] = frozenset()
     params: Mapping[str, str] = field(default_factory=dict)  # rule parameter -> its declared type
     verbs: Mapping[str, Signature] = field(default_factory=dict)  # verbs the pack defines
+    messages: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # log message -> placeholders
     # False when part of the pack failed to load: unknown ids may live in the missing part.
     complete: bool = True
 
@@ -413,6 +414,9 @@ class Checker:
             )
         if sig.name == "param":
             return self._param(node)
+        if sig.name == "log":
+            self._log(node)
+            return None
         if self.pure is not None and sig.name in _CHOICES:
             hint = "" if self.pure == "a condition" else " (ask it first: `let x = ...`)"
             self._report(
@@ -446,6 +450,67 @@ class Checker:
                 self._report("EFF-UNKNOWN-PARAM", f"no rule parameter `{name}`{hint}", arg.value.span)
             return None
         return declared
+
+    def _log(self, node: ast.Call) -> None:
+        """`log(message, name=value, ..., to=players)`: a log message the pack declares, each of its
+        placeholders given by name; `to` shows the entry to those players only."""
+        head = node.args[0] if node.args and node.args[0].keyword in (None, "message") else None
+        if head is None or not isinstance(head.value, ast.Name):
+            self._report(
+                "EFF-ARITY",
+                "`log` takes the name of a log message first: `log(message, name=value)`",
+                node.span,
+            )
+            return
+        name = head.value.name
+        wanted = self._log_message(head.value)
+        given: set[str] = set()
+        for arg in node.args[1:]:
+            if arg.keyword is None:
+                self._report(
+                    "EFF-ARITY", f"the values of `log({name})` are given by name: `name=value`", arg.span
+                )
+            elif arg.keyword in given:
+                self._report("EFF-DUPLICATE-ARG", f"`{arg.keyword}` is given twice", arg.span)
+            else:
+                given.add(arg.keyword)
+                self._log_value(name, wanted, arg)
+        missing = [p for p in wanted or () if p not in given]
+        if missing:
+            self._report(
+                "EFF-ARITY",
+                f"`log({name})` is missing {', '.join(f'`{m}`' for m in missing)}: give every placeholder",
+                node.span,
+            )
+
+    def _log_message(self, node: ast.Name) -> tuple[str, ...] | None:
+        """The placeholders of a log message, or None if the pack declares none of that name."""
+        declared = self.symbols.messages.get(node.name)
+        if declared is None and self.symbols.complete:
+            self._report(
+                "EFF-UNKNOWN-MESSAGE",
+                f"no log message `{node.name}` (the `log` messages of the pack's `messages` section)"
+                + suggest(node.name, self.symbols.messages),
+                node.span,
+            )
+        return declared
+
+    def _log_value(self, name: str, wanted: tuple[str, ...] | None, arg: ast.Arg) -> None:
+        """`to=players`, or the value of a placeholder: read as it is, never asked."""
+        if arg.keyword == "to":
+            self._pure_expr(
+                "`to` of `log`", lambda: self._expect(arg.value, list_of("player"), "`to` of `log`")
+            )
+            return
+        if wanted is not None and arg.keyword not in wanted:
+            shown = ", ".join(f"`{p}`" for p in wanted) or "none"
+            self._report(
+                "EFF-UNKNOWN-ARG",
+                f"the log message `{name}` has no placeholder `{arg.keyword}`"
+                + (suggest(str(arg.keyword), wanted) or f"; its placeholders: {shown}"),
+                arg.span,
+            )
+        self._pure_expr("a value of `log`", lambda: self._expr(arg.value, None))
 
     def _unknown_call(self, node: ast.Call, statement: bool) -> None:
         wanted = {Kind.VERB, Kind.PROCEDURE} if statement else {Kind.SELECTOR}

@@ -64,6 +64,9 @@ do anything runs its body once.
 `param(name)` reads a rule parameter of the pack (its `params` section), and a pack may
 define verbs and selectors of its own (its `verbs` section; `return` leaves a verb, and
 `return value` gives a selector its value), called like the built-in ones below.
+`log(message, name=value, ...)` writes an entry in the game log: a message of the `log` group
+of the pack's `messages` section, given each of its placeholders by name and nothing else
+(`to=[players]` shows the entry to those players only); the values are read, never asked.
 """
 
 

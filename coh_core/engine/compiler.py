@@ -299,6 +299,8 @@ class Compiler:
 
     def arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature) -> list[Fn]:
         """The call's arguments in declaration order, defaults filled in (none of them asks)."""
+        if node.name == "log" and node.name not in self.verbs:
+            return self._log_arguments(node, scope, slot)
         given = _bind(node, [p.name for p in sig.params])
         found: list[Fn] = []
         for param in sig.params:
@@ -312,6 +314,24 @@ class Compiler:
         if node.name in _CHOICES:
             found.append(_constant(node.name))  # what a choice is for: here, nothing more is known
         return found
+
+    def _log_arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None) -> list[Fn]:
+        """`log(message, name=value, ..., to=players)` as the message, who sees the entry (None:
+        everyone) and the placeholders' values by name (the checker made sure none of them asks)."""
+        head, *rest = node.args
+        assert isinstance(head.value, ast.Name)
+        named = {
+            arg.keyword: self._pure(arg.value, scope, slot, "a value of `log`")
+            for arg in rest
+            if arg.keyword is not None
+        }
+        audience = named.pop("to", None)
+        values = list(named.items())
+        return [
+            _constant(head.value.name),
+            _constant(None) if audience is None else audience,
+            lambda rt: {name: read(rt) for name, read in values},
+        ]
 
 
 class _Emitter:

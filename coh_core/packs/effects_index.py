@@ -19,6 +19,7 @@ from coh_core.effects.registry import (
     signature,
 )
 from coh_core.errors import Location, Problem
+from coh_core.messages import declared_messages
 from coh_core.packs.model import REF_TYPES, CompiledEffect, EffectSlot, Entity, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -41,7 +42,8 @@ def symbols_of(pack: Pack) -> Symbols:
         for name, param in pack.section("params").items()
         if isinstance(param, dict) and isinstance(param.get("type"), str)
     }
-    return Symbols(refs, frozenset(sides), params, pack_verbs(pack), complete=pack.complete)
+    messages = declared_messages(pack.section("messages")).log
+    return Symbols(refs, frozenset(sides), params, pack_verbs(pack), messages, complete=pack.complete)
 
 
 def pack_verbs(pack: Pack) -> dict[str, Signature]:

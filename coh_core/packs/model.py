@@ -19,7 +19,7 @@ ENTITY_SECTIONS: dict[str, str] = {
     "verbs": "verb",
 }
 # Sections that appear once per pack.
-SINGLETON_SECTIONS = ("components", "setup", "turn", "params")
+SINGLETON_SECTIONS = ("components", "setup", "turn", "params", "messages")
 
 # The type an `@id` reference of each entity kind has in the effect language.
 REF_TYPES: dict[str, str] = {

@@ -16,6 +16,7 @@ CASES: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "checker_c
 SYMBOLS = Symbols(
     {"crossroads": "location", "red": "colour", "blonde": "character"},
     frozenset({"A", "B", "collapsed", "burnt"}),
+    messages={"greeting": ("player", "count")},
 )
 
 
