@@ -141,16 +141,8 @@ def execute(frames: list[Any]) -> Any:
                 frames.append(Frame(request.program, request.rt, request.rt.env, None))
                 continue
             return request
-        rt = frame.rt
-        rt.env = frame.env
-        ops = frame.program.ops
         try:
-            while True:
-                op = ops[frame.pc]
-                frame.pc += 1
-                signal = op.run(frames, frame, rt)
-                if signal is not None:
-                    break
+            signal = _run_ops(frames, frame)
         except Exception as exc:
             frames.pop()
             _fail(frames, exc)
@@ -158,6 +150,19 @@ def execute(frames: list[Any]) -> Any:
         if signal is not SWITCH:
             return signal
     return None
+
+
+def _run_ops(frames: list[Any], frame: Frame) -> Any:
+    """Run the top frame's instructions until one changes the frames or asks a question."""
+    rt = frame.rt
+    rt.env = frame.env
+    ops = frame.program.ops
+    while True:
+        op = ops[frame.pc]
+        frame.pc += 1
+        signal = op.run(frames, frame, rt)
+        if signal is not None:
+            return signal
 
 
 def _caused(reported: Exception, cause: Exception) -> Exception:
@@ -205,16 +210,7 @@ def run_sync(program: Program, rt: Rt, env: dict[str, Any]) -> Any:
             return sink.send
         if frame.native:
             raise EngineError("ENGINE-INTERNAL", f"{program.name} started a verb that asks, in a dry run")
-        run = frame.rt
-        run.env = frame.env
-        ops = frame.program.ops
-        while True:
-            op = ops[frame.pc]
-            frame.pc += 1
-            signal = op.run(frames, frame, run)
-            if signal is not None:
-                break
-        if signal is not SWITCH:
+        if _run_ops(frames, frame) is not SWITCH:
             raise EngineError("ENGINE-INTERNAL", f"{program.name} asked a question where none may be asked")
 
 
