@@ -403,10 +403,12 @@ def docs() -> None:
     help="Write to this file instead of stdout.",
 )
 def docs_effects(output: Path | None) -> None:
-    """The effect-language reference, generated from the registry."""
+    """The effect-language reference, generated from the registry and the base pack's declarations."""
     from coh_core.effects.docs import generate_reference
+    from coh_core.packs import load_pack_checked
+    from coh_core.packs.declarations import declarations_of
 
-    text = generate_reference()
+    text = generate_reference(declarations_of(load_pack_checked()))
     _write_output(text, output)
 
 

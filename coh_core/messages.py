@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from coh_core.effects.registry import ENUMS, TRAITS, WINDOWS
+from coh_core.effects.registry import Declarations
 from coh_core.i18n import DEFAULT_PLURAL_PARAM
 
 # Log entries written by the engine with `game.note(key, **params)`: key -> placeholders.
@@ -83,13 +83,13 @@ LOG_MESSAGES: dict[str, tuple[str, ...]] = {
 }
 
 
-def _trait_variants() -> dict[str, tuple[str, ...]]:
+def log_variant_messages(declared: Declarations) -> dict[str, tuple[str, ...]]:
     """`trait_set.<trait>` for number traits, `trait_set.<trait>.<true|false>` for yes/no ones.
 
     The trait is in the key, and so is a yes/no value; a number stays a placeholder.
     """
     found: dict[str, tuple[str, ...]] = {}
-    for name, spec in TRAITS.items():
+    for name, spec in declared.traits.items():
         if spec.type == "bool":
             found[f"trait_set.{name}.true"] = found[f"trait_set.{name}.false"] = ("character", "until")
         else:
@@ -100,7 +100,6 @@ def _trait_variants() -> dict[str, tuple[str, ...]]:
 # Log entries told differently by the value of one parameter: the narrator uses the most specific
 # of `log.<key>.<value>` (and, for a yes/no `value`, `log.<key>.<value>.<true|false>`) it finds.
 LOG_VARIANTS: dict[str, str] = {"trait_set": "trait"}
-LOG_VARIANT_MESSAGES: dict[str, tuple[str, ...]] = _trait_variants()
 
 # Pieces the narrator puts inside log messages (texts under `log.<key>` too).
 LOG_PARTS: dict[str, tuple[str, ...]] = {
@@ -110,8 +109,13 @@ LOG_PARTS: dict[str, tuple[str, ...]] = {
     "part.choice": ("name", "value"),  # one player's movement card: "Red: Church"
     "part.vote": ("name", "value"),  # one player's vote: "Red for Blue"
     "part.side": ("location", "side"),  # a location board's side, as the source of an effect
-    **{f"until.{duration}": () for duration in ENUMS["duration"]},  # how long a trait lasts
 }
+
+
+def log_parts(declared: Declarations) -> dict[str, tuple[str, ...]]:
+    """LOG_PARTS, and `until.<duration>` for each value of the pack's `duration`: how long a trait lasts."""
+    return {**LOG_PARTS, **{f"until.{value}": () for value in declared.members("duration") or {}}}
+
 
 # Strings of the play command outside the log.
 UI_MESSAGES: dict[str, tuple[str, ...]] = {
@@ -236,7 +240,6 @@ CLI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.list.footer.characters": ("count",),
     "ui.list.footer.locations": ("count",),
     "ui.list.footer.invasions": ("count",),
-    **{f"ui.window.{name}": () for name in WINDOWS},
     **{f"ui.slot.{name}": () for name in ("tower", "corner", "centre")},
     "ui.symbol.explosion": (),
     **{f"ui.provenance.{name}": () for name in ("printed", "invented", "rulebook_example")},
@@ -289,17 +292,23 @@ def log_key(key: str) -> str:
     return f"log.{key}"
 
 
-# Every text key declared above, with its placeholders.
-TEXT_KEYS: dict[str, tuple[str, ...]] = {
-    **{log_key(k): v for k, v in LOG_MESSAGES.items()},
-    **{log_key(k): v for k, v in LOG_VARIANT_MESSAGES.items()},
-    **{log_key(k): v for k, v in LOG_PARTS.items()},
-    **UI_MESSAGES,
-    **DECISION_MESSAGES,
-    **ACTION_MESSAGES,
-    **TABLE_MESSAGES,
-    **CLI_MESSAGES,
-}
+def cli_messages(declared: Declarations) -> dict[str, tuple[str, ...]]:
+    """CLI_MESSAGES, and `ui.window.<window>` for each timing window of the pack."""
+    return {**CLI_MESSAGES, **{f"ui.window.{name}": () for name in declared.windows}}
+
+
+def text_keys(declared: Declarations) -> dict[str, tuple[str, ...]]:
+    """Every text key declared above for a pack with these declarations, with its placeholders."""
+    return {
+        **{log_key(k): v for k, v in LOG_MESSAGES.items()},
+        **{log_key(k): v for k, v in log_variant_messages(declared).items()},
+        **{log_key(k): v for k, v in log_parts(declared).items()},
+        **UI_MESSAGES,
+        **DECISION_MESSAGES,
+        **ACTION_MESSAGES,
+        **TABLE_MESSAGES,
+        **cli_messages(declared),
+    }
 
 
 # Plural texts pick their form by the number in `count`, or in the parameter named here.

@@ -14,8 +14,9 @@ from click.testing import CliRunner
 from coh_core.cli import main
 from coh_core.engine import RandomAgent, new_game
 from coh_core.i18n import text_forms
-from coh_core.messages import LOG_MESSAGES, TEXT_KEYS, UI_MESSAGES, log_key, placeholders
+from coh_core.messages import LOG_MESSAGES, UI_MESSAGES, log_key, placeholders, text_keys
 from coh_core.narrative import Narrator
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 
 ENGINE_DIR = Path(__file__).resolve().parents[1] / "coh_core" / "engine"
@@ -93,7 +94,7 @@ def test_the_engine_notes_exactly_the_declared_keys() -> None:
 
 def test_english_messages_use_exactly_the_declared_placeholders(base_pack: Pack) -> None:
     english = base_pack.messages("en")
-    for key, declared in TEXT_KEYS.items():
+    for key, declared in text_keys(declarations_of(base_pack)).items():
         assert key in english, key
         used = {name for form in text_forms(english[key]) for name in placeholders(form)}
         assert sorted(used) == sorted(declared), key

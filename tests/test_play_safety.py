@@ -16,6 +16,7 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,7 @@ from coh_core.engine import EngineError, Game, new_game
 from coh_core.engine.compiler import runtime_message
 from coh_core.limits import MAX_ANSWER_CHARS, MAX_OPTIONS
 from coh_core.packs import load_pack_checked
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 
 CASE_DIR = Path(__file__).parent / "hostile_packs"
@@ -166,7 +168,12 @@ def test_there_are_hostile_packs_for_every_bound() -> None:
 
 
 STATIC = yaml.safe_load((Path(__file__).parent / "hostile_effects.yaml").read_text(encoding="utf-8"))
-_SYMBOLS = Symbols({"bank": "location"})
+
+
+@cache
+def _symbols() -> Symbols:
+    """@bank, and the base pack's enumerations and traits (`until=end_of_turn`, `votes`)."""
+    return Symbols({"bank": "location"}, declared=declarations_of(load_pack_checked()))
 
 
 @dataclass(frozen=True)
@@ -184,9 +191,9 @@ def _check(case: dict[str, Any]) -> tuple[str, list[_Found]]:
     source = case.get("condition") or case["effect"]
     try:
         if "condition" in case:
-            findings = check_condition(parse_condition(source), _SYMBOLS, case["context"])
+            findings = check_condition(parse_condition(source), _symbols(), case["context"])
         else:
-            findings = check_effect(parse_effect(source), _SYMBOLS, case["context"])
+            findings = check_effect(parse_effect(source), _symbols(), case["context"])
     except EffectSyntaxError as error:
         return source, [_Found(error.code, error.offset, error.message)]
     return source, [_Found(f.code, f.span.start, f.message) for f in findings]

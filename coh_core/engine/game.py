@@ -14,7 +14,6 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from coh_core.effects.registry import EVENTS
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Step, Trigger
 from coh_core.engine.runtime import EngineError, IllegalAction, NoOptions, Rt, Steps
@@ -304,7 +303,8 @@ class Game:
                 self._listening.setdefault(event, []).append(character)
 
     def _triggers(self, event: str, at: str | None, names: dict[str, Any]) -> Iterator[tuple[Trigger, Rt]]:
-        located = EVENTS[event].located
+        spec = self.rules.declared.events.get(event)
+        located = spec is not None and spec.located  # an event no pack declares has no triggers
         for trigger in self.rule_triggers.get(event, ()):
             yield trigger, Rt(self, dict(names), None)
         for location in self.state["order"]:

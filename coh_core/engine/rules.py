@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coh_core.effects import ast
-from coh_core.effects.registry import CONTEXTS, EVENTS, TRAITS, signatures
+from coh_core.effects.registry import CONTEXTS, Declarations, signatures
 from coh_core.engine.compiler import CompiledBlock, Compiler, Fn
 from coh_core.engine.runtime import EngineError
 from coh_core.errors import Location
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 from coh_core.packs.yamlsrc import Path_
 
@@ -80,12 +81,25 @@ class Rules:
     rule_triggers: tuple[Trigger, ...] = ()
     turns: int = 4
     params: dict[str, Any] = field(default_factory=dict)  # rule parameters by name: their values
+    declared: Declarations = field(default_factory=Declarations)  # enumerations, traits, events...
     components: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)
 
     def trait_default(self, character: str, trait: str) -> Any:
         own = self.characters[character].get("traits") or {}
-        return own[trait] if trait in own else TRAITS[trait].default
+        if trait in own:
+            return own[trait]
+        spec = self.declared.traits.get(trait)
+        if spec is None:  # the engine's own procedures read traits by name (until the pack writes them)
+            section = self.pack.sections.get("traits")
+            raise EngineError(
+                "ENGINE-UNDECLARED",
+                f"the engine reads the trait `{trait}`, which the pack does not declare (`traits`)",
+                section.doc.location(section.path, key=True)
+                if section
+                else self.pack.manifest_doc.location(()),
+            )
+        return spec.default
 
     def side(self, location: str, name: str) -> Side:
         return self.sides[(location, name)]
@@ -97,9 +111,10 @@ class Rules:
 
 
 class _Builder:
-    def __init__(self, pack: Pack, compiler: Compiler):
+    def __init__(self, pack: Pack, compiler: Compiler, declared: Declarations):
         self.pack = pack
         self.compiler = compiler
+        self.declared = declared
         self.trees: dict[tuple[int, Path_], CompiledEffect] = {
             (id(c.slot.doc), c.slot.path): c for c in pack.effects
         }
@@ -139,7 +154,7 @@ class _Builder:
         found: list[Trigger] = []
         for index, trigger in enumerate(data or []):
             base = (*path, index)
-            names = _names(context) | frozenset(EVENTS[trigger["event"]].bindings)
+            names = _names(context) | frozenset(self.declared.events[trigger["event"]].bindings)
             effect = self.block(holder, (*base, "do"), names)
             if effect is None:
                 raise EngineError("ENGINE-UNCOMPILED", f"the trigger {owner}#{index} has no compiled effect")
@@ -164,11 +179,12 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
         raise EngineError(
             "ENGINE-UNIMPLEMENTED", f"the engine has no implementation for {', '.join(missing)}"
         )
-    builder = _Builder(pack, compiler)
     rules = Rules(pack)
     rules.components = pack.section("components")
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
+    rules.declared = declarations_of(pack)
+    builder = _Builder(pack, compiler, rules.declared)
     _characters(rules, builder)
     _cards(rules, builder)
     _locations(rules, builder)

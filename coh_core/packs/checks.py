@@ -13,11 +13,21 @@ from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
-from coh_core.effects.registry import ENUMS, TYPES, is_known_type, parse_param, signature
+from coh_core.effects.registry import TYPES, Declarations, parse_param, signature
 from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
-from coh_core.limits import MAX_NUMBER
-from coh_core.messages import TEXT_KEYS, placeholders, plural_param
+from coh_core.messages import placeholders, plural_param, text_keys
+from coh_core.packs.declarations import (
+    NUMBER_TYPES,
+    SCALAR_TYPES,
+    check_declarations,
+    check_references,
+    declarations_of,
+    expected_value,
+    fits,
+    number_bounds,
+    value_hint,
+)
 from coh_core.packs.i18n_check import check_translations, plural_problems
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_, YamlDoc
@@ -68,22 +78,23 @@ def _sides(location: Entity) -> dict[str, dict[str, Any]]:
 
 # -- rule parameters -----------------------------------------------------------------
 
-_NUMBER_TYPES = ("int", "count")
-
 
 def _check_params(pack: Pack) -> Iterator[Problem]:
     """Each parameter's type is one the language knows, and its value fits it and its bounds."""
     section = pack.sections.get("params")
     if section is None:
         return
+    declared = declarations_of(pack)
     for name, param in section.data.items():
         if isinstance(param, dict) and section.doc.is_valid((*section.path, name)):
-            yield from _check_param(section, str(name), param)
+            yield from _check_param(section, str(name), param, declared)
 
 
-def _check_param(section: Section, name: str, param: dict[str, Any]) -> Iterator[Problem]:
+def _check_param(
+    section: Section, name: str, param: dict[str, Any], declared: Declarations
+) -> Iterator[Problem]:
     kind, value = str(param["type"]), param["value"]
-    known = [*_NUMBER_TYPES, "bool", *sorted(ENUMS)]
+    known = [*SCALAR_TYPES, *declared.enum_names()]
     if kind not in known:
         yield Problem(
             "PARAM-TYPE",
@@ -93,41 +104,26 @@ def _check_param(section: Section, name: str, param: dict[str, Any]) -> Iterator
         )
         return
     bounds = [key for key in ("min", "max") if key in param]
-    if bounds and kind not in _NUMBER_TYPES:
+    if bounds and kind not in NUMBER_TYPES:
         yield Problem(
             "PARAM-TYPE",
             f"`{name}` is not a number: it has no `{bounds[0]}`",
             _at(section, (name, bounds[0])),
         )
-    if not _fits(kind, value):
+    if not fits(kind, value, declared):
         yield Problem(
             "PARAM-TYPE",
-            f"`{name}` must be {_wanted(kind)}, got {json.dumps(value)}"
-            + (suggest(str(value), ENUMS[kind]) if kind in ENUMS else ""),
+            f"`{name}` must be {expected_value(kind, declared)}, got {json.dumps(value)}"
+            + value_hint(kind, value, declared),
             _at(section, (name, "value")),
         )
-    elif kind in _NUMBER_TYPES:
+    elif kind in NUMBER_TYPES:
         yield from _param_range(section, name, param)
-
-
-def _wanted(kind: str) -> str:
-    if kind in ENUMS:
-        return f"one of {', '.join(ENUMS[kind])} ({kind})"
-    return {"count": "a whole number, not negative", "int": "a whole number", "bool": "true or false"}[kind]
-
-
-def _fits(kind: str, value: Any) -> bool:
-    if kind in _NUMBER_TYPES:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "bool":
-        return isinstance(value, bool)
-    return isinstance(value, str) and value in ENUMS[kind]
 
 
 def _param_range(section: Section, name: str, param: dict[str, Any]) -> Iterator[Problem]:
     value = int(param["value"])
-    low = max(int(param.get("min", -MAX_NUMBER)), 0 if param["type"] == "count" else -MAX_NUMBER)
-    high = min(int(param.get("max", MAX_NUMBER)), MAX_NUMBER)
+    low, high = number_bounds(str(param["type"]), param.get("min"), param.get("max"))
     if not low <= value <= high:
         yield Problem(
             "PARAM-RANGE",
@@ -141,6 +137,7 @@ def _param_range(section: Section, name: str, param: dict[str, Any]) -> Iterator
 
 def _check_verbs(pack: Pack) -> Iterator[Problem]:
     """A pack verb has a name of its own, parameters of known types, and never calls itself."""
+    declared = declarations_of(pack)
     for verb in pack.entities_of("verb"):
         if signature(verb.id) is not None:
             yield Problem(
@@ -153,10 +150,11 @@ def _check_verbs(pack: Pack) -> Iterator[Problem]:
             where = verb.doc.location((*verb.path, "params", name))
             if param is None:
                 yield Problem("VERB-PARAM", f"`{name}: {spec}` is not `type` or `type = default`", where)
-            elif not is_known_type(param.type):
+            elif not declared.is_known_type(param.type):
+                known = [*TYPES, *declared.enum_names()]
                 yield Problem(
                     "VERB-PARAM",
-                    f"`{name}` has the unknown type `{param.type}`" + suggest(param.type, [*TYPES, *ENUMS]),
+                    f"`{name}` has the unknown type `{param.type}`" + suggest(param.type, known),
                     where,
                 )
     yield from _verb_cycles(pack)
@@ -602,7 +600,7 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
     yield from _turn_keys(pack)
     if pack.manifest.get("kind", "base") == "base":
         # A game that stands on its own is narrated and played with these.
-        for key in TEXT_KEYS:
+        for key in text_keys(declarations_of(pack)):
             yield key, None, ()
 
 
@@ -659,6 +657,7 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
         )
         return
     messages = pack.messages("en")  # with the overlays' texts on top
+    keys = text_keys(declarations_of(pack))
     needed: set[str] = set()
     missing: set[str] = set()
     for key, entity, at in required_text_keys(pack):
@@ -672,13 +671,13 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
         if doc is None:
             continue
         for key in own:
-            if key not in needed and not _is_optional_key(key):
+            if key not in needed and not _is_optional_key(key, keys):
                 yield Problem(
                     "TEXT-UNKNOWN",
                     f"text `{key}` belongs to nothing in the pack" + suggest(key, missing),
                     doc.location(("messages", key), key=True),
                 )
-        yield from _check_placeholders(doc, own)
+        yield from _check_placeholders(doc, own, keys)
 
 
 def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -> Location:
@@ -693,17 +692,19 @@ def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -
     return english.location(("messages",))
 
 
-def _check_placeholders(english: YamlDoc, messages: dict[str, Any]) -> Iterator[Problem]:
+def _check_placeholders(
+    english: YamlDoc, messages: dict[str, Any], keys: dict[str, tuple[str, ...]]
+) -> Iterator[Problem]:
     """Engine and UI messages use exactly the placeholders coh_core.messages declares.
 
     A text with plural forms must depend on a number, and any one form may leave it out
     ("one zombie"); the forms together use every placeholder.
     """
     for key, text in messages.items():
-        yield from _check_english_plural(english, key, text)
-        if key not in TEXT_KEYS or not english.is_valid(("messages", key)):
+        yield from _check_english_plural(english, key, text, keys)
+        if key not in keys or not english.is_valid(("messages", key)):
             continue
-        wanted = TEXT_KEYS[key]
+        wanted = keys[key]
         used = [name for form in text_forms(text) for name in placeholders(form)]
         optional = {plural_param(key)} if isinstance(text, dict) else set()
         unknown = sorted(set(used) - set(wanted))
@@ -724,12 +725,14 @@ def _check_placeholders(english: YamlDoc, messages: dict[str, Any]) -> Iterator[
         )
 
 
-def _check_english_plural(english: YamlDoc, key: str, text: Any) -> Iterator[Problem]:
+def _check_english_plural(
+    english: YamlDoc, key: str, text: Any, keys: dict[str, tuple[str, ...]]
+) -> Iterator[Problem]:
     if not isinstance(text, dict) or not english.is_valid(("messages", key)):
         return
     yield from plural_problems(english, key, text, SOURCE_LOCALE, ("messages", key))
     number = plural_param(key)
-    if key in TEXT_KEYS and number not in TEXT_KEYS[key]:
+    if key in keys and number not in keys[key]:
         yield Problem(
             "I18N-PLURAL",
             f"`{key}` has plural forms but no number to pick one by (no {{{number}}})",
@@ -763,13 +766,15 @@ def _braced(names: Iterable[str]) -> str:
     return ", ".join(f"{{{name}}}" for name in names)
 
 
-def _is_optional_key(key: str) -> bool:
+def _is_optional_key(key: str, keys: dict[str, tuple[str, ...]]) -> bool:
     # Engine and UI texts are known to every pack, and required of base packs.
-    return (key.startswith("pack.") and key.endswith(".summary")) or key in TEXT_KEYS
+    return (key.startswith("pack.") and key.endswith(".summary")) or key in keys
 
 
 # Checks of single entities, meaningful even when part of the pack failed to load.
 _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
+    check_declarations,
+    check_references,
     _check_params,
     _check_verbs,
     _check_characters,

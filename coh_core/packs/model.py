@@ -18,8 +18,8 @@ ENTITY_SECTIONS: dict[str, str] = {
     "invasions": "invasion",
     "verbs": "verb",
 }
-# Sections that appear once per pack.
-SINGLETON_SECTIONS = ("components", "setup", "turn", "params")
+# Sections that appear once per pack (`types` to `windows`: see coh_core.packs.declarations).
+SINGLETON_SECTIONS = ("components", "setup", "turn", "params", "types", "traits", "events", "windows")
 
 # The type an `@id` reference of each entity kind has in the effect language.
 REF_TYPES: dict[str, str] = {
