@@ -326,6 +326,7 @@ class Game:
 
     def emit(self, event: str, at: str | None = None, **names: Any) -> Steps:
         """Announce an event: matching triggers run now, or once the current action ends."""
+        self.rules.check_names("events", event, names)
         for trigger, rt in list(self._triggers(event, at, names)):
             if trigger.condition is not None and not trigger.condition(rt):
                 continue
@@ -380,6 +381,8 @@ class Game:
         ]
         if not (playable or mine):
             return found
+        for window in windows:
+            self.rules.check_names("windows", window, names)
         if playable:
             env = {**names, "me": colour}
             found.extend(("play", kind) for kind in playable if self._could(cards[kind], env, colour))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,15 +92,38 @@ class Rules:
             return own[trait]
         spec = self.declared.traits.get(trait)
         if spec is None:  # the engine's own procedures read traits by name (until the pack writes them)
-            section = self.pack.sections.get("traits")
             raise EngineError(
-                "ENGINE-UNDECLARED",
+                "ENGINE-DECLARATION",
                 f"the engine reads the trait `{trait}`, which the pack does not declare (`traits`)",
-                section.doc.location(section.path, key=True)
-                if section
-                else self.pack.manifest_doc.location(()),
+                self.declared_at("traits", trait),
             )
         return spec.default
+
+    def check_names(self, section: str, name: str, given: Iterable[str]) -> None:
+        """The names the pack declares for an event or window are among those the engine gives.
+
+        The engine's own procedures emit events and open windows with names of their own (until
+        the pack writes them): a declaration that asks for others would leave them unbound.
+        """
+        declared = self.declared.events if section == "events" else self.declared.windows
+        spec = declared.get(name)
+        lacking = [bound for bound in spec.bindings if bound not in given] if spec else []
+        if lacking:
+            what = section[:-1]
+            offered = ", ".join(f"`{g}`" for g in given) or "none"
+            raise EngineError(
+                "ENGINE-DECLARATION",
+                f"the pack's {what} `{name}` binds {', '.join(f'`{b}`' for b in lacking)}, which the"
+                f" engine does not give (it gives {offered})",
+                self.declared_at(section, name),
+            )
+
+    def declared_at(self, section: str, name: str) -> Location:
+        """Where the pack declares a trait, event or window (or would: the section, the manifest)."""
+        found = self.pack.sections.get(section)
+        if found is None:
+            return self.pack.manifest_doc.location(())
+        return found.doc.location((*found.path, name), key=True)
 
     def side(self, location: str, name: str) -> Side:
         return self.sides[(location, name)]
