@@ -188,3 +188,13 @@ def test_a_declared_trait_types_the_value_it_is_given(runner: CliRunner, tmp_pat
     problems = [p for p in report["problems"] if not p["code"].startswith("I18N-")]
     assert [(p["code"], Path(p["file"]).name) for p in problems] == [("EFF-TYPE", "patches.yaml")]
     assert problems[0]["message"] == "`value` of `set_trait` expects a bool, got a number"
+
+
+def test_an_effect_error_in_a_patch_quotes_the_patch(runner: CliRunner, tmp_path: Path) -> None:
+    """The caret line is the overlay's line that the location names, not the patched file's."""
+    overlay = _winged_overlay(tmp_path, "set_trait(choose(my_characters()), wings, 2, until=end_of_turn)")
+    result = runner.invoke(main, ["validate", str(content_root() / "base"), "--rules", str(overlay)])
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "EFF-TYPE" in line)
+    assert lines[at + 1].strip() == "to: set_trait(choose(my_characters()), wings, 2, until=end_of_turn)"
+    assert lines[at + 2].index("^") == lines[at + 1].index("2, until")

@@ -232,6 +232,7 @@ def compile_slot(slot: EffectSlot, symbols: Symbols) -> tuple[CompiledEffect | N
 def _located(slot: EffectSlot, code: str, message: str, offset: int) -> Problem:
     """A problem at the effect's own position inside its YAML scalar, with a caret line."""
     location: Location = slot.doc.offset_in_scalar(slot.path, offset)
-    line_text = slot.doc.source_line(location.line)
+    written_in, _ = slot.doc.origin(slot.path)  # an overlay's patch: its own file, not the patched one
+    line_text = written_in.source_line(location.line)
     caret = f"    {line_text}\n    {' ' * max(location.col - 1, 0)}^"
     return Problem(code, message, location, caret)
