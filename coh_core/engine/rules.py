@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,7 +99,7 @@ class Rules:
             )
         return spec.default
 
-    def check_names(self, section: str, name: str, given: Iterable[str]) -> None:
+    def check_names(self, section: str, name: str, given: Collection[str]) -> None:
         """The names the pack declares for an event or window are among those the engine gives.
 
         The engine's own procedures emit events and open windows with names of their own (until

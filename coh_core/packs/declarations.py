@@ -31,6 +31,7 @@ DECLARATION_SECTIONS = ("types", "traits", "events", "windows")
 
 NUMBER_TYPES = ("int", "count")
 SCALAR_TYPES = (*NUMBER_TYPES, "bool")  # besides enumerations, what a parameter or trait may hold
+_SCALAR_VALUES = {"count": "a whole number, not negative", "int": "a whole number", "bool": "true or false"}
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -108,9 +109,7 @@ def expected_value(type_name: str, declared: Declarations) -> str:
     members = declared.members(type_name)
     if members is not None:
         return f"one of {', '.join(members)} ({type_name})"
-    return {"count": "a whole number, not negative", "int": "a whole number", "bool": "true or false"}[
-        type_name
-    ]
+    return _SCALAR_VALUES[type_name]
 
 
 def value_hint(type_name: str, value: Any, declared: Declarations) -> str:
