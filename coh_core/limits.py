@@ -31,7 +31,9 @@ MAX_INT_DIGITS = 64  # a record's integers fit in 64 bits (20 digits); Python st
 # Playing
 MAX_OPTIONS = 1_000  # answers offered in one decision (a `choose`, a `choose_number` range)
 MAX_NUMBER = 1_000_000_000  # magnitude of a number an effect writes or computes
+MAX_LIST_ITEMS = 10_000  # items of a list an effect builds by putting lists end to end
 MAX_LOOP_STEPS = 10_000  # `for` iterations in one run of one effect (one playability check shares them)
+MAX_FRAMES = 1_000  # programs running inside each other (verbs calling verbs, triggers firing triggers)
 CASCADE_LIMIT = 64  # triggers fired by one action
 MAX_WINDOW_ACTIONS = 1_000  # plays, powers and gifts in one timing window
 MAX_DECISIONS = 100_000  # answers in one game

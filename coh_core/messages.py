@@ -1,85 +1,97 @@
-"""Every message the engine and the play command show, declared once with its placeholders.
+"""The messages a game shows: the pack declares those of its rules, coh_core only the engine's.
 
-The game log holds message keys and parameters, never text (DESIGN.md, principle 8). Each
-key below has a text in every language pack, under `log.<key>` for the log and as is for
-`ui.` keys, and that text uses exactly the placeholders declared here: `coh validate` checks
-both (TEXT-MISSING, TEXT-UNKNOWN, TEXT-PLACEHOLDER), and `coh_core.narrative` renders them.
+The game log holds message keys and parameters, never text (DESIGN.md, principle 8). A pack
+declares in its `messages` section each log entry, piece of a log entry, question and answer
+its rules use, with the placeholders of its text and notes for translators. Declared here are
+only the messages of the engine itself, whatever the game: a turn begins, an effect finds
+nothing to act on, a player leaves the game, the game is over, the `choose` primitive's
+question and answer, the play command's table and scoreboard, and the CLI's own strings.
+
+Each key has a text in every language pack, under `log.<key>` for the log and as is for `ui.`
+keys, and that text uses exactly the declared placeholders: `coh validate` checks both
+(TEXT-MISSING, TEXT-UNKNOWN, TEXT-PLACEHOLDER), `coh_core.narrative` renders them, and
+`coh i18n template` writes each note above the entry it explains.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from coh_core.effects.registry import Declarations
 from coh_core.i18n import DEFAULT_PLURAL_PARAM
 
-# Log entries written by the engine with `game.note(key, **params)`: key -> placeholders.
-# A message may leave out a parameter the entry carries, never use one it lacks.
-LOG_MESSAGES: dict[str, tuple[str, ...]] = {
-    "airdrop": ("location", "antidotes", "cards"),
-    "antidotes_paid": ("player", "count"),
-    "antidotes_taken": ("player", "count"),
-    "attack": ("location",),
-    "board_flipped": ("location", "side"),
-    "card_cancelled": ("player", "card"),
-    "card_discarded": ("player", "card"),
-    "card_played": ("player", "card"),
-    "card_removed": ("card",),
-    "card_stolen": ("player", "victim"),
-    "card_taken_from_discard": ("player", "card"),
-    "cards_drawn": ("player", "count"),
-    "cards_seen": ("player", "cards"),
-    "character_died": ("character", "player", "location"),
-    "character_exhausted": ("character",),
-    "character_moved": ("character", "location"),
-    "character_placed": ("character", "location"),
-    "character_rested": ("character",),
-    "characters_dealt": ("player", "characters"),
-    "city_built": ("locations",),
+
+@dataclass(frozen=True)
+class Message:
+    """A text a game shows: its key, the placeholders its text uses, and notes for translators."""
+
+    key: str  # `log.<id>`, `ui.decision.<id>`, `ui.action.<id>`, `ui.<...>`
+    params: tuple[str, ...] = ()
+    note: str = ""  # where the message appears
+    holds: Mapping[str, str] = field(default_factory=dict)  # placeholder -> what it holds
+    plural: str = DEFAULT_PLURAL_PARAM  # the placeholder whose number picks a plural form
+
+
+@dataclass(frozen=True)
+class Answer:
+    """How one kind of answer reads (`ui.action.<id>`): its values fill the placeholders in order."""
+
+    id: str
+    params: tuple[str, ...] = ()
+    key_at: int | None = None  # the position (from 1) of the value that is the id's last part
+
+    @property
+    def verb(self) -> str:
+        """What the answer begins with: the id, less its last part when a value names it."""
+        return self.id.rsplit(".", 1)[0] if self.key_at else self.id
+
+    def read(self, values: Sequence[Any]) -> dict[str, Any] | None:
+        """The placeholders' values of an answer of this kind, or None if it is of another."""
+        rest = list(values)
+        if self.key_at is not None:
+            if len(rest) < self.key_at or f"{self.verb}.{rest[self.key_at - 1]}" != self.id:
+                return None
+            del rest[self.key_at - 1]
+        if len(rest) < len(self.params):
+            return None
+        return dict(zip(self.params, rest, strict=False))  # values beyond the placeholders are not shown
+
+
+@dataclass(frozen=True)
+class DeclaredMessages:
+    """Every message of a pack: the engine's and those its `messages` section declares."""
+
+    texts: Mapping[str, Message]  # by text key
+    log: Mapping[str, tuple[str, ...]]  # log entries by id (what `log(id, ...)` may write): placeholders
+    answers: Mapping[str, tuple[Answer, ...]]  # by the verb an answer begins with, in declaration order
+
+    def plural_param(self, key: str) -> str:
+        """The parameter whose number picks the plural form of the text `key`."""
+        found = self.texts.get(key)
+        return found.plural if found is not None else DEFAULT_PLURAL_PARAM
+
+    def action_message(self, action: Sequence[Any]) -> tuple[str, dict[str, Any]]:
+        """The text key of an answer and its parameters (`ui.action.other` for one not declared)."""
+        verb, *values = action
+        for answer in self.answers.get(str(verb), ()):
+            params = answer.read(values)
+            if params is not None:
+                return f"ui.action.{answer.id}", params
+        return "ui.action.other", {"value": " ".join(str(v) for v in action)}
+
+
+# -- the engine's own messages -----------------------------------------------------------------
+
+# Log entries the engine writes whatever the game: key -> placeholders.
+ENGINE_LOG: dict[str, tuple[str, ...]] = {
     "effect_fizzled": ("source",),
-    "first_player": ("player",),
-    "food_discarded": ("player", "value"),
-    "food_seen": ("player", "value"),
-    "food_taken": ("player",),
-    "food_taken_face_up": ("player", "value"),
-    "food_turned_up": ("value",),
     "game_over": (),
-    "game_scored": ("scores", "living", "winners"),
-    "gift": ("player", "recipient", "item"),
-    "invasion_peeked": ("player",),
-    "invasion_revealed": ("invasion",),
-    "invasion_seen": ("player", "invasions"),
-    "item_shared": ("player", "recipient", "item", "location"),
-    "items_stay": ("location",),
-    "leader_moved": ("colour",),
-    "leader_set": ("colour",),
-    "leader_strikes": ("colour", "location"),
-    "location_activated": ("player", "location"),
-    "marker_placed": ("player", "location"),
-    "move_cancelled": ("character", "location"),
-    "movement_card_changed": ("player", "location"),
-    "movement_card_drawn": ("player", "location"),
-    "movement_revealed": ("cards",),
-    "no_attack": ("location",),
-    "no_marker_target": (),
-    "no_move": ("player", "location"),
-    "nobody_eaten": ("location",),
     "player_eliminated": ("player",),
-    "points_scored": ("player", "count"),
-    "power_used": ("player", "character"),
-    "sharing_won": ("player", "location"),
-    "tie_broken": ("player", "winner", "location"),
-    "trait_set": ("character", "trait", "value", "until"),
     "turn_start": ("turn",),
-    "vote_tied_nobody": ("location",),
-    "votes_added": ("player", "count", "location"),
-    "vote_proxy_set": ("player", "victim", "location"),
-    "votes_cast_for": ("player", "victim", "location"),
-    "votes_revealed": ("location", "votes", "tally"),
-    "zombies_added": ("count", "location"),
-    "zombies_arrived": ("count", "location"),
-    "zombies_killed": ("count", "location"),
-    "zombies_moved": ("count", "origin", "location"),
+    "trait_set": ("character", "trait", "value", "until"),  # by `set_trait`: see log_variant_messages
 }
 
 
@@ -101,20 +113,11 @@ def log_variant_messages(declared: Declarations) -> dict[str, tuple[str, ...]]:
 # of `log.<key>.<value>` (and, for a yes/no `value`, `log.<key>.<value>.<true|false>`) it finds.
 LOG_VARIANTS: dict[str, str] = {"trait_set": "trait"}
 
-# Pieces the narrator puts inside log messages (texts under `log.<key>` too).
-LOG_PARTS: dict[str, tuple[str, ...]] = {
-    "item.antidote": (),  # the `item` of gift and item_shared
-    "item.card": (),
-    "part.score": ("name", "value"),  # one entry of scores and tallies: "Red 5"
-    "part.choice": ("name", "value"),  # one player's movement card: "Red: Church"
-    "part.vote": ("name", "value"),  # one player's vote: "Red for Blue"
-    "part.side": ("location", "side"),  # a location board's side, as the source of an effect
-}
-
 
 def log_parts(declared: Declarations) -> dict[str, tuple[str, ...]]:
-    """LOG_PARTS, and `until.<duration>` for each value of the pack's `duration`: how long a trait lasts."""
-    return {**LOG_PARTS, **{f"until.{value}": () for value in declared.members("duration") or {}}}
+    """Pieces the narrator puts inside the engine's log messages (texts under `log.<key>` too):
+    `until.<duration>` for each value of the pack's `duration`, how long a trait lasts."""
+    return {f"until.{value}": () for value in declared.members("duration") or {}}
 
 
 # Strings of the play command outside the log.
@@ -126,89 +129,19 @@ UI_MESSAGES: dict[str, tuple[str, ...]] = {
 }
 
 # What the terminal asks: `ui.decision.<kind>`, or `ui.decision.<kind>.<purpose>` when the prompt
-# has a purpose the pack has a text for; `ui.decision.other` for a kind without a text.
+# has a purpose the pack has a text for; `ui.decision.other` for a kind without a text. The pack
+# declares its own kinds; `choose` is the question of the `choose` primitive.
 DECISION_MESSAGES: dict[str, tuple[str, ...]] = {
-    "ui.decision.act": ("location",),
-    "ui.decision.activate": ("location",),
-    "ui.decision.before_own_move": (),
-    "ui.decision.break_tie": ("location",),
-    "ui.decision.cancel_card": ("player", "card"),
-    "ui.decision.cancel_move": ("player", "character", "location"),
     "ui.decision.choose": ("source",),
-    "ui.decision.discard": (),
-    "ui.decision.discard_food": (),
-    "ui.decision.draft": (),
-    "ui.decision.marker": (),
-    "ui.decision.move": ("location",),
-    "ui.decision.movement_card": (),
-    "ui.decision.own_move": ("mover",),
-    "ui.decision.place": ("character",),
-    "ui.decision.scoring": (),
-    "ui.decision.share": ("location",),
-    "ui.decision.take_food": (),
-    "ui.decision.take_from_discard": (),
-    "ui.decision.unvaccinated": (),
-    "ui.decision.victim": ("location",),
-    "ui.decision.vote.attack": ("location",),
-    "ui.decision.vote.sharing": ("location",),
-    "ui.decision.vote_for.attack": ("location", "player"),
-    "ui.decision.vote_for.sharing": ("location", "player"),
     "ui.decision.other": ("kind",),
 }
 
-# How an answer reads: per verb, the name of each value after it; `#` puts the value into the key
-# instead (`("give", "blue", "card", "gun")` -> `ui.action.give.card` with player=blue, card=gun).
-ACTION_SHAPES: dict[str, tuple[str, ...]] = {
-    "pass": (),
-    "play": ("card",),
-    "power": ("character",),
-    "give": ("player", "#", "card"),
-    "share": ("player", "#", "card"),
-    "choose": ("value",),
-    "discard": ("card",),
-    "take": ("card",),
-    "draft": ("card",),
-    "food": ("food",),
-    "card": ("location",),
-    "marker": ("location",),
-    "place": ("character", "location"),
-    "move": ("character",),
-    "activate": ("location",),
-    "vote": ("player",),
-    "winner": ("player",),
-    "victim": ("character",),
-    "dies": ("character",),
+# How the engine's answers read (the pack declares its own); `ui.action.other` for any other.
+ENGINE_ANSWERS: tuple[Answer, ...] = (Answer("choose", ("value",)),)
+ACTION_MESSAGES: dict[str, tuple[str, ...]] = {
+    **{f"ui.action.{a.id}": a.params for a in ENGINE_ANSWERS},
+    "ui.action.other": ("value",),
 }
-
-
-def action_message(action: tuple[object, ...]) -> tuple[str, dict[str, object]]:
-    """The text key of an answer and its parameters (`ui.action.other` for an unknown verb)."""
-    verb, *values = action
-    shape = ACTION_SHAPES.get(str(verb))
-    if shape is None or len(values) < len([n for n in shape if n != "#"]):
-        return "ui.action.other", {"value": " ".join(str(v) for v in action)}
-    key, params = f"ui.action.{verb}", {}
-    for name, value in zip(shape, values, strict=False):
-        if name == "#":
-            key += f".{value}"
-        else:
-            params[name] = value
-    return key, params
-
-
-def _action_keys() -> dict[str, tuple[str, ...]]:
-    keys: dict[str, tuple[str, ...]] = {"ui.action.other": ("value",)}
-    for verb, shape in ACTION_SHAPES.items():
-        names = tuple(n for n in shape if n != "#")
-        if "#" in shape:  # gifts and shares: a card, or an antidote with no value of its own
-            keys[f"ui.action.{verb}.card"] = names
-            keys[f"ui.action.{verb}.antidote"] = tuple(n for n in names if n != "card")
-        else:
-            keys[f"ui.action.{verb}"] = names
-    return keys
-
-
-ACTION_MESSAGES: dict[str, tuple[str, ...]] = _action_keys()
 
 # The terminal's table and prompt.
 TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
@@ -297,11 +230,37 @@ def cli_messages(declared: Declarations) -> dict[str, tuple[str, ...]]:
     return {**CLI_MESSAGES, **{f"ui.window.{name}": () for name in declared.windows}}
 
 
-def text_keys(declared: Declarations) -> dict[str, tuple[str, ...]]:
-    """Every text key declared above for a pack with these declarations, with its placeholders."""
-    return {
-        **{log_key(k): v for k, v in LOG_MESSAGES.items()},
-        **{log_key(k): v for k, v in log_variant_messages(declared).items()},
+# What translators read above the engine's messages (the pack's carry their own notes):
+# where the message appears, and what its placeholders hold.
+_NOTES: dict[str, tuple[str, dict[str, str]]] = {
+    "log.effect_fizzled": ("An effect had nothing to act on.", {"source": "whose effect it was"}),
+    "log.game_over": ("The last entry of every game.", {}),
+    "log.player_eliminated": ("A player leaves the game for good.", {"player": "the player"}),
+    "log.turn_start": ("The first entry of each turn.", {"turn": "the turn's number"}),
+    "log.trait_set": (
+        "A trait changes, where the pack has no text `trait_set.<trait>` for it.",
+        {"trait": "the trait's name as the pack writes it", "until": "how long, from `log.until.*`"},
+    ),
+    "ui.decision.choose": ("An effect asks the player to choose.", {"source": "whose effect it is"}),
+    "ui.decision.other": (
+        "A question the pack has no text for.",
+        {"kind": "its kind, as the engine names it"},
+    ),
+    "ui.action.choose": ("One option of a choice.", {"value": "the option"}),
+    "ui.action.other": (
+        "An answer the pack has no text for.",
+        {"value": "the answer, as the engine writes it"},
+    ),
+}
+
+
+def engine_texts(declared: Declarations) -> dict[str, Message]:
+    """The engine's messages by text key, for a pack with these declarations (the variants of its
+    traits, its durations, its windows); a number trait's variant picks its form by its value."""
+    variants = log_variant_messages(declared)
+    keys: dict[str, tuple[str, ...]] = {
+        **{log_key(k): v for k, v in ENGINE_LOG.items()},
+        **{log_key(k): v for k, v in variants.items()},
         **{log_key(k): v for k, v in log_parts(declared).items()},
         **UI_MESSAGES,
         **DECISION_MESSAGES,
@@ -309,15 +268,67 @@ def text_keys(declared: Declarations) -> dict[str, tuple[str, ...]]:
         **TABLE_MESSAGES,
         **cli_messages(declared),
     }
+    plural = {log_key(k): "value" for k, v in variants.items() if "value" in v}
+    found = {}
+    for key, params in keys.items():
+        note, holds = _NOTES.get(key, ("", {}))
+        found[key] = Message(key, params, note, holds, plural.get(key, DEFAULT_PLURAL_PARAM))
+    return found
 
 
-# Plural texts pick their form by the number in `count`, or in the parameter named here.
-PLURAL_PARAMS: dict[str, str] = {"log.trait_set.votes": "value"}
+# -- the pack's messages -----------------------------------------------------------------------
+
+# The groups of a pack's `messages` section, and the prefix each puts before an id for its text key.
+GROUPS: dict[str, str] = {
+    "log": "log.",
+    "parts": "log.",
+    "decisions": "ui.decision.",
+    "answers": "ui.action.",
+}
 
 
-def plural_param(key: str) -> str:
-    """The parameter whose number picks the plural form of the text `key`."""
-    return PLURAL_PARAMS.get(key, DEFAULT_PLURAL_PARAM)
+def declarations(section: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    """Each message of a `messages` section as (group, id, declaration), skipping malformed ones."""
+    for group in GROUPS:
+        entries = section.get(group)
+        for message_id, spec in (entries if isinstance(entries, dict) else {}).items():
+            if isinstance(spec, dict):
+                yield group, str(message_id), spec
+
+
+def declared_message(group: str, message_id: str, spec: Mapping[str, Any]) -> Message:
+    """One declaration of a `messages` section as a message."""
+    holds = spec.get("params")
+    holds = {str(k): str(v) for k, v in holds.items()} if isinstance(holds, dict) else {}
+    plural = spec.get("plural")
+    if not isinstance(plural, str) or plural not in holds:  # MSG-PLURAL reports one that is no placeholder
+        plural = DEFAULT_PLURAL_PARAM
+    return Message(GROUPS[group] + message_id, tuple(holds), str(spec.get("note", "")), holds, str(plural))
+
+
+def declared_messages(section: Mapping[str, Any], declared: Declarations) -> DeclaredMessages:
+    """The engine's messages (for a pack with these declarations) and those of a pack's `messages`
+    section (where both declare a key, the engine's stands: MSG-DUPLICATE reports it)."""
+    engine = engine_texts(declared)
+    texts: dict[str, Message] = {}
+    log: dict[str, tuple[str, ...]] = {}
+    answers: dict[str, list[Answer]] = {a.verb: [a] for a in ENGINE_ANSWERS}
+    for group, message_id, spec in declarations(section):
+        message = declared_message(group, message_id, spec)
+        if message.key in engine or message.key in texts:
+            continue
+        texts[message.key] = message
+        if group == "log":
+            log[message_id] = message.params
+        elif group == "answers":
+            key_at = spec.get("key_at")
+            answer = Answer(message_id, message.params, key_at if isinstance(key_at, int) else None)
+            answers.setdefault(answer.verb, []).append(answer)
+    return DeclaredMessages(
+        {**texts, **engine},
+        {**log, **ENGINE_LOG},
+        {verb: tuple(found) for verb, found in answers.items()},
+    )
 
 
 def placeholders(text: str) -> list[str]:

@@ -231,6 +231,32 @@ def test_template_keeps_translations_and_adds_what_is_missing(runner: CliRunner,
     }
 
 
+def test_template_writes_each_note_above_its_entry(runner: CliRunner, base_copy: Path) -> None:
+    result = runner.invoke(main, ["i18n", "template", "it", "--pack", str(base_copy)])
+    lines = result.output.splitlines()
+    entry = lines.index("  log.votes_revealed:")
+    assert lines[entry - 4 : entry] == [
+        "  # The secret votes at a location are shown, with the count per candidate.",
+        "  #   {location}: the location of the vote",
+        '  #   {votes}: each player\'s vote, as "Red for Blue, Green for Blue"',
+        '  #   {tally}: the votes each candidate received, as "Blue 5, Red 2"',
+    ]
+    entry = lines.index("  log.game_over:")  # the engine's own messages have notes too
+    assert lines[entry - 1] == "  # The last entry of every game."
+
+
+def test_a_note_never_ends_its_comment(runner: CliRunner, base_copy: Path) -> None:
+    """A line break inside a note (a Unicode one too, which YAML reads as one) is a space."""
+    messages = base_copy / "messages.yaml"
+    note = "      note: The last entry of a game, after the scoring.\n"
+    broken = '      note: "The last entry\u2028scores: [of a game]\u0085after the scoring."\n'
+    messages.write_text(messages.read_text(encoding="utf-8").replace(note, broken), encoding="utf-8")
+    result = runner.invoke(main, ["i18n", "template", "it", "--pack", str(base_copy)])
+    assert result.exit_code == 0, result.output
+    assert "  # The last entry scores: [of a game] after the scoring.\n  #   {scores}:" in result.output
+    assert yaml.safe_load(result.output)["messages"]["log.game_scored"]["source"]
+
+
 def test_a_new_language_is_one_file(runner: CliRunner, base_copy: Path) -> None:
     (base_copy / "text" / "de.yaml").write_text(
         runner.invoke(main, ["i18n", "template", "de", "--pack", str(base_copy)]).output, encoding="utf-8"

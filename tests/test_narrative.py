@@ -12,9 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from coh_core.cli import main
+from coh_core.effects import ast as effects_ast
 from coh_core.engine import RandomAgent, new_game
 from coh_core.i18n import text_forms
-from coh_core.messages import LOG_MESSAGES, UI_MESSAGES, log_key, placeholders, text_keys
+from coh_core.messages import UI_MESSAGES, DeclaredMessages, declared_messages, log_key, placeholders
 from coh_core.narrative import Narrator
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
@@ -43,6 +44,12 @@ def narrator(base_pack: Pack) -> Narrator:
     return Narrator(base_pack)
 
 
+@pytest.fixture(scope="module")
+def declared(base_pack: Pack) -> DeclaredMessages:
+    """The engine's messages and those of the base pack's messages.yaml."""
+    return declared_messages(base_pack.section("messages"), declarations_of(base_pack))
+
+
 def _note_calls() -> list[tuple[str, set[str], str]]:
     """Every `note("key", ...)` in the engine's source: key, keyword names, where."""
     found = []
@@ -61,13 +68,25 @@ def _note_calls() -> list[tuple[str, set[str], str]]:
     return found
 
 
+def _log_calls(pack: Pack) -> set[str]:
+    """The log messages the pack's own code writes with `log(message, ...)`."""
+    return {
+        call.args[0].value.name
+        for effect in pack.effects
+        for call in effects_ast.calls(effect.tree)
+        if call.name == "log" and call.args and isinstance(call.args[0].value, effects_ast.Name)
+    }
+
+
 # -- coverage --------------------------------------------------------------------------------
 
 
-def test_every_emitted_key_has_an_english_message(entries: list[dict[str, Any]], narrator: Narrator) -> None:
+def test_every_emitted_key_has_an_english_message(
+    entries: list[dict[str, Any]], narrator: Narrator, declared: DeclaredMessages
+) -> None:
     keys = {entry["key"] for entry in entries}
     assert len(keys) > 30  # the games really ran
-    assert sorted(keys - set(LOG_MESSAGES)) == []
+    assert sorted(keys - set(declared.log)) == []
     assert sorted(k for k in keys if not narrator.has(log_key(k))) == []
 
 
@@ -77,32 +96,40 @@ def test_every_emitted_entry_renders(entries: list[dict[str, Any]], narrator: Na
         assert line and not line.startswith("[") and not placeholders(line), (entry, line)
 
 
-def test_emitted_entries_carry_the_declared_parameters(entries: list[dict[str, Any]]) -> None:
+def test_emitted_entries_carry_the_declared_parameters(
+    entries: list[dict[str, Any]], declared: DeclaredMessages
+) -> None:
     for entry in entries:
-        assert set(LOG_MESSAGES[entry["key"]]) <= set(entry["params"]), entry
+        assert set(declared.log[entry["key"]]) <= set(entry["params"]), entry
 
 
-def test_the_engine_notes_exactly_the_declared_keys() -> None:
-    """Also the keys random games rarely reach; a new key must be declared in coh_core.messages."""
+def test_the_engine_and_the_pack_write_exactly_the_declared_keys(
+    base_pack: Pack, declared: DeclaredMessages
+) -> None:
+    """Also the keys random games rarely reach; a new key must be declared in the base pack's
+    messages.yaml (or, for the engine's own, in coh_core.messages)."""
     calls = _note_calls()
-    assert sorted({key for key, _, _ in calls} ^ set(LOG_MESSAGES)) == []
+    written = {key for key, _, _ in calls} | _log_calls(base_pack)
+    assert sorted(written ^ set(declared.log)) == []
     for key, keywords, where in calls:
         # `to=` is note()'s own argument (who may see the entry), never a parameter.
-        lacking = set(LOG_MESSAGES[key]) - (keywords - {"to"})
+        lacking = set(declared.log[key]) - (keywords - {"to"})
         assert not lacking, f"{where}: note({key!r}) lacks {sorted(lacking)}"
 
 
-def test_english_messages_use_exactly_the_declared_placeholders(base_pack: Pack) -> None:
+def test_english_messages_use_exactly_the_declared_placeholders(
+    base_pack: Pack, declared: DeclaredMessages
+) -> None:
     english = base_pack.messages("en")
-    for key, declared in text_keys(declarations_of(base_pack)).items():
+    for key, message in declared.texts.items():
         assert key in english, key
         used = {name for form in text_forms(english[key]) for name in placeholders(form)}
-        assert sorted(used) == sorted(declared), key
+        assert sorted(used) == sorted(message.params), key
 
 
-def test_ui_keys_are_namespaced() -> None:
+def test_ui_keys_are_namespaced(declared: DeclaredMessages) -> None:
     assert all(key.startswith("ui.") for key in UI_MESSAGES)
-    assert not any(key.startswith(("ui.", "log.")) for key in LOG_MESSAGES)
+    assert not any(key.startswith(("ui.", "log.")) for key in declared.log)
 
 
 # -- exact English -----------------------------------------------------------------------------

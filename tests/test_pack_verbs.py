@@ -147,6 +147,41 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             ["zombies: {bank: 1, church: 4}"],
         ),
         (
+            "a list built with for keeps the items its test lets through",
+            "alarm",
+            "for place in [p for p in [@bank, @church, @hospital] if p != @church]"
+            " { add_zombies(1, at=place) }",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 1, church: 0, hospital: 1}"],
+        ),
+        (
+            "in and not in test whether a list holds a value",
+            "alarm",
+            "if @bank in [@bank, @church] { add_zombies(2, at=@bank) }"
+            " if @church not in [@bank] { add_zombies(3, at=@church) }"
+            " if @hospital in [@bank] { add_zombies(1, at=@hospital) }",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 2, church: 3, hospital: 0}"],
+        ),
+        (
+            "+ puts lists end to end",
+            "alarm",
+            "for place in [@bank] + [@church, @bank] { add_zombies(1, at=place) }",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 2, church: 1}"],
+        ),
+        (
+            "the name a list built with for binds is its own (a name outside keeps its value)",
+            "alarm",
+            "let place = @church; let others = [place for place in [@bank]]; add_zombies(2, at=place)",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {church: 2, bank: 0}"],
+        ),
+        (
             "the same card is offered once its verb could do something",
             "shotgun",
             "clear_out(choose(locations()))",

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from coh_core.agents.terminal import TerminalAgent
 from coh_core.cli import main
 from coh_core.engine import RandomAgent, new_game
-from coh_core.messages import action_message, placeholders
+from coh_core.messages import placeholders
 from coh_core.narrative import Narrator
 from coh_core.packs.model import Pack
 
@@ -125,7 +125,29 @@ def test_every_question_and_answer_of_random_games_reads_as_words(base_pack: Pac
                 question = terminal.question(decision.to_json(colour))
                 assert not question.startswith(other_question) and not placeholders(question), decision.kind
                 for action in decision.legal(colour):
-                    assert action_message(action)[0] != "ui.action.other", action
+                    assert terminal.narrator.declared.action_message(action)[0] != "ui.action.other", action
                     assert not placeholders(terminal.label(action)), action
                 game.submit(colour, agents[colour].act(None, decision.legal(colour)))
     assert len(kinds) > 15  # the games reached most kinds of decision
+
+
+# An answer, and the text key and placeholders it reads with (the base pack's `answers`).
+ANSWERS = [
+    (("pass",), "ui.action.pass", {}),
+    (("play", "shotgun"), "ui.action.play", {"card": "shotgun"}),
+    (("give", "blue", "card", "gun"), "ui.action.give.card", {"player": "blue", "card": "gun"}),
+    (("give", "blue", "antidote"), "ui.action.give.antidote", {"player": "blue"}),
+    (("place", "granny", "bank"), "ui.action.place", {"character": "granny", "location": "bank"}),
+    (("choose", 3), "ui.action.choose", {"value": 3}),  # the engine's own
+    # not of any declared kind: shown as written
+    (("give", "blue"), "ui.action.other", {"value": "give blue"}),
+    (("give", "blue", "hug"), "ui.action.other", {"value": "give blue hug"}),
+    (("dance", 2), "ui.action.other", {"value": "dance 2"}),
+]
+
+
+@pytest.mark.parametrize(("action", "key", "params"), ANSWERS, ids=lambda v: str(v))
+def test_an_answer_reads_as_its_kind_declares(
+    base_pack: Pack, action: tuple[object, ...], key: str, params: dict[str, object]
+) -> None:
+    assert Narrator(base_pack).declared.action_message(action) == (key, params)

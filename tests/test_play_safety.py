@@ -326,9 +326,10 @@ def _deeper(frames: int, run: Any) -> Any:
     return run() if frames <= 0 else _deeper(frames - 1, run)
 
 
-def test_a_cascade_deeper_than_the_stack_is_stopped_located(base_copy: Path) -> None:
-    """Each trigger here nests its move deep in loops and tests: before 64 triggers have fired,
-    the interpreter's stack (taken shallower on purpose) runs out; that too is a located bound."""
+def test_a_cascade_nested_in_loops_does_not_use_the_interpreters_stack(base_copy: Path) -> None:
+    """Each trigger here nests its move deep in loops and tests, and the game starts 400 Python
+    frames down: effects run as frames of the machine, not as nested Python calls, so the
+    cascade bound (64 triggers) stops it, located at the trigger's effect, before any stack runs out."""
     _apply(base_copy, yaml.safe_load((CASE_DIR / "trigger_fires_itself.yaml").read_text(encoding="utf-8")))
     turn = base_copy / "turn.yaml"
     move = "move_character(mover, to=first(other_locations(location_of(mover))))"
@@ -339,9 +340,9 @@ def test_a_cascade_deeper_than_the_stack_is_stopped_located(base_copy: Path) -> 
     _clean(result)
     assert result.exit_code == 1
     [problem] = json.loads(result.stdout)["problems"]
-    assert problem["code"] == "ENGINE-LIMIT" and "effects nested too deeply" in problem["message"]
+    assert problem["code"] == "ENGINE-CASCADE" and "trigger number 65 of one action" in problem["message"]
     assert _found(base_copy, [problem]) == [
-        ("ENGINE-LIMIT", "turn.yaml", *_position(base_copy, {"file": "turn.yaml", "at": move}))
+        ("ENGINE-CASCADE", "turn.yaml", *_position(base_copy, {"file": "turn.yaml", "at": deep}))
     ]
 
 

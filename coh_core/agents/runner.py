@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from coh_core.agents import Agent
-from coh_core.engine.game import Decision, Game
-from coh_core.engine.runtime import EngineError
+from coh_core.engine.game import Game
+from coh_core.engine.runtime import Decision, EngineError
 from coh_core.limits import MAX_DECISIONS
 
 DECISION_LIMIT = MAX_DECISIONS  # far above any real game; a stuck flow fails instead of spinning

@@ -1,8 +1,8 @@
 """A human at the terminal: sees only their own view, answers by number.
 
 Several humans at one terminal play hotseat: each prompt names the player it is for. Every
-word shown comes from the pack's text (`ui.table.*`, `ui.decision.*`, `ui.action.*`), so the
-terminal speaks the narrator's language.
+word shown comes from the pack's text (`ui.table.*`, `ui.decision.*`, `ui.action.*`; an answer
+reads as the pack's `messages` declare), so the terminal speaks the narrator's language.
 
 Whatever is typed is read safely: anything but a number of the list (an empty line, other
 digits such as `²`, a number too long to convert, control characters, a line of any length)
@@ -20,7 +20,7 @@ import click
 
 from coh_core.i18n import text_forms
 from coh_core.limits import MAX_ANSWER_CHARS
-from coh_core.messages import action_message, placeholders
+from coh_core.messages import placeholders
 from coh_core.narrative import Narrator, Verbatim
 
 Action = tuple[Any, ...]
@@ -95,7 +95,7 @@ class TerminalAgent:
 
     def label(self, action: Action) -> str:
         """One legal answer in words."""
-        key, params = action_message(action)
+        key, params = self.narrator.declared.action_message(action)
         return self.narrator.text(key, params)
 
     def question(self, decision: Mapping[str, Any]) -> str:

@@ -67,7 +67,7 @@ class Call:
 
 @dataclass(frozen=True)
 class BinOp:
-    op: str  # one of + - * // == != < <= > >= and or
+    op: str  # one of + - * // == != < <= > >= in not_in and or
     left: Expr
     right: Expr
     span: Span
@@ -97,7 +97,18 @@ class Index:
     span: Span
 
 
-Expr: TypeAlias = IntLit | BoolLit | StrLit | Name | Ref | Call | BinOp | UnaryOp | ListLit | Index
+@dataclass(frozen=True)
+class ListComp:
+    """`[item for name in items if test]`: a new list, one item per item kept (the test is optional)."""
+
+    item: Expr
+    name: str
+    iterable: Expr
+    test: Expr | None
+    span: Span
+
+
+Expr: TypeAlias = IntLit | BoolLit | StrLit | Name | Ref | Call | BinOp | UnaryOp | ListLit | Index | ListComp
 
 
 @dataclass(frozen=True)
@@ -175,6 +186,9 @@ def dump(node: Node) -> str:
         return "(list" + "".join(" " + dump(item) for item in node.items) + ")"
     if isinstance(node, Index):
         return f"(index {dump(node.target)} {dump(node.index)})"
+    if isinstance(node, ListComp):
+        test = "" if node.test is None else f" (if {dump(node.test)})"
+        return f"(list-for {dump(node.item)} {node.name} {dump(node.iterable)}{test})"
     if isinstance(node, Let):
         return f"(let {node.name} {dump(node.value)})"
     if isinstance(node, If):
@@ -203,6 +217,9 @@ def children(node: Node) -> tuple[Node, ...]:
         return node.items
     if isinstance(node, Index):
         return (node.target, node.index)
+    if isinstance(node, ListComp):
+        inside = (node.iterable, node.item)
+        return inside if node.test is None else (*inside, node.test)
     if isinstance(node, Let):
         return (node.value,)
     if isinstance(node, If):

@@ -29,6 +29,8 @@ _ARITHMETIC = {"+", "-", "*", "//"}
 _ORDERING = {"<", "<=", ">", ">="}
 _EQUALITY = {"==", "!="}
 _LOGIC = {"and", "or"}
+_MEMBERSHIP = {"in", "not_in"}
+_SHOWN_OP = {"in": "in", "not_in": "not in"}
 _CHOICES = frozenset({"choose", "choose_number"})  # selectors that ask a player
 _R = TypeVar("_R")
 
@@ -48,6 +50,7 @@ class Symbols:
     sides: frozenset[str] = frozenset()
     params: Mapping[str, str] = field(default_factory=dict)  # rule parameter -> its declared type
     verbs: Mapping[str, Signature] = field(default_factory=dict)  # verbs the pack defines
+    messages: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # log message -> placeholders
     declared: Declarations = field(default_factory=Declarations)  # enumerations, traits, events...
     # False when part of the pack failed to load: unknown ids may live in the missing part.
     complete: bool = True
@@ -233,7 +236,24 @@ class Checker:
             return self._pure_expr("an item of a list", lambda: self._list(expr, expected))
         if isinstance(expr, ast.Index):
             return self._pure_expr("an indexed list", lambda: self._index(expr))
+        if isinstance(expr, ast.ListComp):
+            return self._pure_expr("a list built with `for`", lambda: self._list_comp(expr))
         return self._binary(expr)
+
+    def _list_comp(self, node: ast.ListComp) -> str | None:
+        """`[item for name in items if test]`: a list of the item's type."""
+        found = self._expr(node.iterable, None)
+        inner = element_type(found) if found else None
+        if found is not None and found != "any" and inner is None:
+            self._report("EFF-TYPE", f"`for` needs a list, got {describe(found)}", node.iterable.span)
+        self.scopes.append({node.name: inner or "any"})
+        try:
+            if node.test is not None:
+                self._expect(node.test, "bool", "the test of `if`")
+            item = self._expr(node.item, None)
+        finally:
+            self.scopes.pop()
+        return list_of(item) if item is not None else None
 
     def _list(self, node: ast.ListLit, expected: str | None) -> str | None:
         """`[a, b]`: every item of the type of the first (or of the list expected)."""
@@ -342,6 +362,19 @@ class Checker:
         return self._pure_expr(f"an operand of `{node.op}`", lambda: self._operands(node))
 
     def _operands(self, node: ast.BinOp) -> str | None:
+        if node.op in _MEMBERSHIP:
+            return self._membership(node)
+        if node.op == "+":
+            left = self._expr(node.left, None)
+            if left is not None and element_type(left) is not None:  # lists put end to end
+                self._expect(node.right, left, "`+` after " + describe(left) + ",")
+                return left
+            if left is not None and left not in _NUMBERS and left != "any":
+                self._report(
+                    "EFF-TYPE", f"`+` expects a number or a list, got {describe(left)}", node.left.span
+                )
+            self._expect(node.right, "int", "`+`")
+            return "int"
         if node.op in _LOGIC:
             self._expect(node.left, "bool", f"`{node.op}`")
             self._expect(node.right, "bool", f"`{node.op}`")
@@ -362,6 +395,21 @@ class Checker:
             )
         return "bool"
 
+    def _membership(self, node: ast.BinOp) -> str:
+        """`x in items`, `x not in items`: whether a list holds a value of its item type."""
+        items = self._expr(node.right, None)
+        inner = element_type(items) if items else None
+        if items is not None and items != "any" and inner is None:
+            self._report(
+                "EFF-TYPE",
+                f"`{_SHOWN_OP[node.op]}` needs a list on its right, got {describe(items)}",
+                node.right.span,
+            )
+        self._expect(
+            node.left, inner or "any", f"`{_SHOWN_OP[node.op]}` on " + describe(items or "any") + ","
+        )
+        return "bool"
+
     # -- calls ----------------------------------------------------------------------
 
     def _call(self, node: ast.Call, statement: bool) -> str | None:
@@ -376,6 +424,9 @@ class Checker:
             )
         if sig.name == "param":
             return self._param(node)
+        if sig.name == "log":
+            self._log(node)
+            return None
         if self.pure is not None and sig.name in _CHOICES:
             hint = "" if self.pure == "a condition" else " (ask it first: `let x = ...`)"
             self._report(
@@ -409,6 +460,67 @@ class Checker:
                 self._report("EFF-UNKNOWN-PARAM", f"no rule parameter `{name}`{hint}", arg.value.span)
             return None
         return declared
+
+    def _log(self, node: ast.Call) -> None:
+        """`log(message, name=value, ..., to=players)`: a log message the pack declares, each of its
+        placeholders given by name; `to` shows the entry to those players only."""
+        head = node.args[0] if node.args and node.args[0].keyword in (None, "message") else None
+        if head is None or not isinstance(head.value, ast.Name):
+            self._report(
+                "EFF-ARITY",
+                "`log` takes the name of a log message first: `log(message, name=value)`",
+                node.span,
+            )
+            return
+        name = head.value.name
+        wanted = self._log_message(head.value)
+        given: set[str] = set()
+        for arg in node.args[1:]:
+            if arg.keyword is None:
+                self._report(
+                    "EFF-ARITY", f"the values of `log({name})` are given by name: `name=value`", arg.span
+                )
+            elif arg.keyword in given:
+                self._report("EFF-DUPLICATE-ARG", f"`{arg.keyword}` is given twice", arg.span)
+            else:
+                given.add(arg.keyword)
+                self._log_value(name, wanted, arg)
+        missing = [p for p in wanted or () if p not in given]
+        if missing:
+            self._report(
+                "EFF-ARITY",
+                f"`log({name})` is missing {', '.join(f'`{m}`' for m in missing)}: give every placeholder",
+                node.span,
+            )
+
+    def _log_message(self, node: ast.Name) -> tuple[str, ...] | None:
+        """The placeholders of a log message, or None if the pack declares none of that name."""
+        declared = self.symbols.messages.get(node.name)
+        if declared is None and self.symbols.complete:
+            self._report(
+                "EFF-UNKNOWN-MESSAGE",
+                f"no log message `{node.name}` (the `log` messages of the pack's `messages` section)"
+                + suggest(node.name, self.symbols.messages),
+                node.span,
+            )
+        return declared
+
+    def _log_value(self, name: str, wanted: tuple[str, ...] | None, arg: ast.Arg) -> None:
+        """`to=players`, or the value of a placeholder: read as it is, never asked."""
+        if arg.keyword == "to":
+            self._pure_expr(
+                "`to` of `log`", lambda: self._expect(arg.value, list_of("player"), "`to` of `log`")
+            )
+            return
+        if wanted is not None and arg.keyword not in wanted:
+            shown = ", ".join(f"`{p}`" for p in wanted) or "none"
+            self._report(
+                "EFF-UNKNOWN-ARG",
+                f"the log message `{name}` has no placeholder `{arg.keyword}`"
+                + (suggest(str(arg.keyword), wanted) or f"; its placeholders: {shown}"),
+                arg.span,
+            )
+        self._pure_expr("a value of `log`", lambda: self._expr(arg.value, None))
 
     def _unknown_call(self, node: ast.Call, statement: bool) -> None:
         wanted = {Kind.VERB, Kind.PROCEDURE} if statement else {Kind.SELECTOR}

@@ -9,6 +9,8 @@ from coh_core.limits import (
     CASCADE_LIMIT,
     MAX_DECISIONS,
     MAX_EFFECT_NESTING,
+    MAX_FRAMES,
+    MAX_LIST_ITEMS,
     MAX_LOOP_STEPS,
     MAX_NUMBER,
     MAX_OPTIONS,
@@ -35,6 +37,8 @@ for viewer in players_at(here) { peek_invasion(1, player=viewer) }
 move_characters(characters_at(here), to=@crossroads)   # @id names a pack entity
 let picks = [1, 2, 3]; draw_cards(picks[0])   # lists, indexing from 0
 while is_exhausted(self) { rest(self) }   # again while the test holds
+kill_characters([c for c in characters_at(here) if c != self])   # a list built with for
+if self not in characters_at(here) { no_effect() }   # in, not in
 ```
 
 Statements are separated by new lines or `;`; `#` starts a comment that runs to the end
@@ -42,12 +46,18 @@ of the line. Expressions: numbers, `true`/`false`,
 `@id` references, names (`here`, `self`, `me`, variables, enumeration members),
 selector calls, `+ - * //`, comparisons `== != < <= > >=`, and `and`, `or`, `not`,
 lists `[a, b]` (every item of one type) and indexing `items[n]` (from 0; past either end
-there is nothing, and the effect stops there as a choice among nothing does). A `while` loop
+there is nothing, and the effect stops there as a choice among nothing does), lists built
+with `for` (`[item for name in items if test]`, the test optional; the name is bound only
+inside the brackets, and each item counts as a loop iteration), `x in items` and
+`x not in items`, and `+` on two lists of one type (end to end; at most 10,000 items). A `while` loop
 counts against the same bound of iterations as `for`; checking whether a card or power could
 do anything runs its body once.
 `param(name)` reads a rule parameter of the pack (its `params` section), and a pack may
 define verbs and selectors of its own (its `verbs` section; `return` leaves a verb, and
 `return value` gives a selector its value), called like the built-in ones below.
+`log(message, name=value, ...)` writes an entry in the game log: a message of the `log` group
+of the pack's `messages` section, given each of its placeholders by name and nothing else
+(`to=[players]` shows the entry to those players only); the values are read, never asked.
 """
 
 
@@ -174,11 +184,14 @@ def _bounds() -> list[str]:
     rows = [
         ("answers offered by one decision (`choose`, `choose_number`)", f"{MAX_OPTIONS:,}", "ENGINE-LIMIT"),
         ("size of a number an effect writes or computes", f"{MAX_NUMBER:,}", "ENGINE-LIMIT"),
+        ("items of a list put together with `+`", f"{MAX_LIST_ITEMS:,}", "ENGINE-LIMIT"),
         (
-            "`for` iterations in one run of one effect, all its loops together",
+            "loop iterations in one run of one effect (`for`, `while`, items of a list built with"
+            " `for`), all its loops together",
             f"{MAX_LOOP_STEPS:,}",
             "ENGINE-LIMIT",
         ),
+        ("pack verbs running inside each other", f"{MAX_FRAMES:,}", "ENGINE-LIMIT"),
         ("triggers fired by one action (a cascade)", f"{CASCADE_LIMIT:,}", "ENGINE-CASCADE"),
         ("plays, powers and gifts in one timing window", f"{MAX_WINDOW_ACTIONS:,}", "ENGINE-LIMIT"),
         ("decisions in one game", f"{MAX_DECISIONS:,}", "ENGINE-LIMIT"),

@@ -121,6 +121,12 @@ class _ToAst(Transformer[Token, Any]):
     def compare(self, meta: Meta, children: list[Any]) -> ast.BinOp:
         return ast.BinOp(str(children[1]), children[0], children[2], _span(meta))
 
+    def contains(self, meta: Meta, children: list[Any]) -> ast.BinOp:
+        return self._binary("in", meta, children)
+
+    def not_contains(self, meta: Meta, children: list[Any]) -> ast.BinOp:
+        return self._binary("not_in", meta, children)
+
     def add(self, meta: Meta, children: list[Any]) -> ast.BinOp:
         return self._binary("+", meta, children)
 
@@ -155,6 +161,10 @@ class _ToAst(Transformer[Token, Any]):
 
     def list_lit(self, meta: Meta, children: list[Any]) -> ast.ListLit:
         return ast.ListLit(tuple(c for c in children if c is not None), _span(meta))
+
+    def list_comp(self, meta: Meta, children: list[Any]) -> ast.ListComp:
+        item, name, iterable, *test = children
+        return ast.ListComp(item, str(name), iterable, test[0] if test else None, _span(meta))
 
     def index(self, meta: Meta, children: list[Any]) -> ast.Index:
         return ast.Index(children[0], children[1], _span(meta))

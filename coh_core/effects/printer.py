@@ -14,6 +14,8 @@ _PRECEDENCE = {
     "<=": 4,
     ">": 4,
     ">=": 4,
+    "in": 4,
+    "not_in": 4,
     "+": 5,
     "-": 5,
     "*": 6,
@@ -44,6 +46,9 @@ def format_expr(expr: ast.Expr, parent: int = 0) -> str:
         return "[" + ", ".join(format_expr(item) for item in expr.items) + "]"
     if isinstance(expr, ast.Index):
         return f"{format_expr(expr.target, 9)}[{format_expr(expr.index)}]"
+    if isinstance(expr, ast.ListComp):
+        test = "" if expr.test is None else f" if {format_expr(expr.test)}"
+        return f"[{format_expr(expr.item)} for {expr.name} in {format_expr(expr.iterable)}{test}]"
     if isinstance(expr, ast.UnaryOp):
         mine = _PRECEDENCE["not"] if expr.op == "not" else 7
         text = (
@@ -53,7 +58,10 @@ def format_expr(expr: ast.Expr, parent: int = 0) -> str:
         )
         return f"({text})" if mine < parent else text
     mine = _PRECEDENCE[expr.op]
-    text = f"{format_expr(expr.left, mine)} {expr.op} {format_expr(expr.right, mine + 1)}"
+    op = "not in" if expr.op == "not_in" else expr.op
+    # left-associative, except comparisons, which do not chain: a comparison inside one is bracketed
+    left = mine + 1 if mine == _PRECEDENCE["=="] else mine
+    text = f"{format_expr(expr.left, left)} {op} {format_expr(expr.right, mine + 1)}"
     return f"({text})" if mine < parent else text
 
 

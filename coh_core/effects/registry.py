@@ -153,6 +153,12 @@ def _procedure(spec: str, doc: str) -> None:
 # Verbs: statements that change the game.
 _verb("no_effect()", "Does nothing; for a power whose only use is to exhaust the character.")
 _verb(
+    "log(message: message)",
+    "Write an entry in the game log: a `log` message of the pack's `messages` section, each of its"
+    " placeholders given by name (`log(points_given, player=me, count=2)`); `to=[players]` shows"
+    " the entry to those players only.",
+)
+_verb(
     "kill_zombies(n: count, at: location)",
     "Kill up to N zombies at a location; they return to the reserve.",
 )

@@ -7,10 +7,10 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.engine import procedures as _procedures  # noqa: F401 - registers the procedures
 from coh_core.engine.compiler import Compiler, PackVerb
-from coh_core.engine.game import PASS, Action, Decision, Game
+from coh_core.engine.game import PASS, Game
 from coh_core.engine.library import IMPLS
 from coh_core.engine.rules import Rules, build_rules
-from coh_core.engine.runtime import EngineError, IllegalAction
+from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction
 from coh_core.engine.state import initial_state
 from coh_core.packs.effects_index import symbols_of
 from coh_core.packs.model import Pack

@@ -1,31 +1,39 @@
-"""Compile effect ASTs to Python closures once per pack load; play never walks a tree.
+"""Compile effect ASTs into programs for the machine (`machine.py`), once per pack load.
 
-An expression compiles to a `Code`: a function of the runtime and whether that function
-is a generator (it may ask a player a question, so callers `yield from` it). Statements
-compile to generator functions. Runtime errors name the entity and the source position,
-and the bounds of `coh_core.limits` hold: numbers stay within MAX_NUMBER, counts are never
-negative, a run of one effect takes at most MAX_LOOP_STEPS loop iterations.
+Expressions that cannot ask compile to Python closures of the runtime. Statements compile
+to instructions: a binding, a jump, a step of a loop, a call of a pack verb (a frame of its
+own), a built-in verb that asks (engine code in Python, a native frame), or a choice, which
+stops the machine until the player answers. An argument that asks is worked out into a name
+first, so a question never hides inside an expression. Runtime errors name the entity and
+the source position, and the bounds of `coh_core.limits` hold: numbers stay within
+MAX_NUMBER, counts are never negative, a run of one effect takes at most MAX_LOOP_STEPS loop
+iterations.
 """
 
 from __future__ import annotations
 
+import itertools
 import operator
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NoReturn
+from pathlib import PurePath
+from typing import Any, NoReturn, TypeVar
 
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
 from coh_core.effects.registry import Kind, Signature, signature
-from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
+from coh_core.engine.machine import SWITCH, Call, Frame, NativeFrame, Op, Program, finish_frame, run_sync
+from coh_core.engine.runtime import Decision, EngineError, NoOptions, Rt, Steps
 from coh_core.errors import Location
-from coh_core.limits import MAX_LOOP_STEPS, MAX_NUMBER
+from coh_core.limits import MAX_FRAMES, MAX_LIST_ITEMS, MAX_LOOP_STEPS, MAX_NUMBER, MAX_OPTIONS
 from coh_core.packs.model import EffectSlot
 
 Fn = Callable[..., Any]
 Filter = Callable[[Rt, Any], bool]
+_CHOICES = frozenset({"choose", "choose_number"})  # selectors that ask a player
+_O = TypeVar("_O", bound=Op)
 
 
 @dataclass(frozen=True)
@@ -36,12 +44,6 @@ class Impl:
     gen: bool = False  # fn returns a generator (it asks a question)
     filters: dict[str, Filter] = field(default_factory=dict)  # narrows a direct `choose` argument
     check: Fn | None = None  # in a dry run: raise NoOptions when the verb could not happen
-
-
-@dataclass(frozen=True)
-class Code:
-    fn: Fn
-    gen: bool
 
 
 _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
@@ -61,13 +63,22 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 
 
 class CompiledBlock:
-    """An effect ready to run: `yield from block.run(rt)`."""
+    """An effect ready to run: engine code in Python runs it with `yield from block.run(rt)`."""
 
-    __slots__ = ("run", "slot")
+    __slots__ = ("program", "slot")
 
-    def __init__(self, run: Callable[[Rt], Steps], slot: EffectSlot | None):
-        self.run = run
+    def __init__(self, program: Program, slot: EffectSlot | None):
+        self.program = program
         self.slot = slot
+
+    def run(self, rt: Rt) -> Steps:
+        """Ask the machine to run this block with `rt`'s names; returns what it returns.
+
+        A block that cannot ask anything runs at once, without a frame of the machine's.
+        """
+        if not self.program.asks:
+            return run_sync(self.program, rt, rt.env)
+        return (yield Call(self.program, rt))
 
     def location(self) -> Location | None:
         """Where the effect's text begins in its pack."""
@@ -75,7 +86,7 @@ class CompiledBlock:
 
 
 class Compiler:
-    """Turns the ASTs of one pack into closures over the engine's implementations.
+    """Turns the ASTs of one pack into programs for the machine, over the engine's implementations.
 
     `refs` gives the type of each `@id` of the pack; an id of a type whose pieces may be out
     of the game (a character never dealt, a colour nobody plays) is checked as it is used.
@@ -90,10 +101,12 @@ class Compiler:
         self.impls = impls
         self.refs = dict(refs or {})
         self.verbs = dict(verbs or {})  # verbs the pack defines, compiled on first use
-        self._bodies: dict[str, Fn] = {}
+        self._bodies: dict[str, Program] = {}
+        self.programs: dict[str, Program] = {}  # every program compiled, by its id
+        self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
-        return CompiledBlock(self._block(tree, set(names), slot), slot)
+        return CompiledBlock(self.program(tree, set(names), slot, _owner(slot), _program_id(slot)), slot)
 
     def condition(self, tree: ast.Expr, slot: EffectSlot | None, names: frozenset[str]) -> Fn:
         """A test; false when what it reads is not there (the first of nothing, a piece out of play)."""
@@ -107,114 +120,36 @@ class Compiler:
 
         return holds
 
-    # --- statements -------------------------------------------------------------
-
-    def _block(self, block: ast.Block, scope: set[str], slot: EffectSlot | None) -> Callable[[Rt], Steps]:
-        inner = set(scope)
-        steps = [self._statement(s, inner, slot) for s in block.statements]
-
-        def run(rt: Rt) -> Steps:
-            for gen, fn in steps:
-                if gen:
-                    yield from fn(rt)
-                else:
-                    fn(rt)
-
-        return run
-
-    def _statement(self, node: ast.Statement, scope: set[str], slot: EffectSlot | None) -> tuple[bool, Fn]:
-        if isinstance(node, ast.Let):
-            return self._let(node, scope, slot)
-        if isinstance(node, ast.If):
-            return True, self._if(node, scope, slot)
-        if isinstance(node, ast.For):
-            return True, self._for(node, scope, slot)
-        if isinstance(node, ast.While):
-            return True, self._while(node, scope, slot)
-        if isinstance(node, ast.Return):
-            return False, self._return(node, scope, slot)
-        code = self._expr(node, scope, slot)  # a call: it reports its own failures, located
-        return code.gen, code.fn
-
-    def _let(self, node: ast.Let, scope: set[str], slot: EffectSlot | None) -> tuple[bool, Fn]:
-        if isinstance(node.value, ast.Call) and node.value.name == "choose":
-            value = self._call(node.value, scope, slot, node.name)
-        else:
-            value = self._expr(node.value, scope, slot)
-        scope.add(node.name)
-        name, fn = node.name, value.fn
-        if not value.gen:
-
-            def bind(rt: Rt) -> None:
-                rt.env[name] = fn(rt)
-
-            return False, _located(bind, node.span, slot)
-
-        def bind_asked(rt: Rt) -> Steps:
-            rt.env[name] = yield from fn(rt)
-
-        return True, bind_asked
-
-    def _if(self, node: ast.If, scope: set[str], slot: EffectSlot | None) -> Fn:
-        test = self._pure(node.test, scope, slot, "an if test")
-        then = self._block(node.then, scope, slot)
-        otherwise = self._block(node.otherwise, scope, slot) if node.otherwise else None
-
-        def run(rt: Rt) -> Steps:
-            if test(rt):
-                yield from then(rt)
-            elif otherwise is not None:
-                yield from otherwise(rt)
-
-        return run
-
-    def _for(self, node: ast.For, scope: set[str], slot: EffectSlot | None) -> Fn:
-        items = self._pure(node.iterable, scope, slot, "a for list")
-        name = node.name
-        body = self._block(node.body, scope | {name}, slot)
-        where = _Where(node.span, slot)
-
-        def run(rt: Rt) -> Steps:
-            for item in list(items(rt)):
-                _count_iteration(rt, where)
-                rt.env[name] = item
-                yield from body(rt)
-
-        return run
-
-    def _return(self, node: ast.Return, scope: set[str], slot: EffectSlot | None) -> Fn:
-        value = None if node.value is None else self._pure(node.value, scope, slot, "a returned value")
-
-        def leave(rt: Rt) -> None:
-            raise _Return(None if value is None else value(rt))
-
-        return leave
-
-    def _while(self, node: ast.While, scope: set[str], slot: EffectSlot | None) -> Fn:
-        test = self._pure(node.test, scope, slot, "a while test")
-        body = self._block(node.body, scope, slot)
-        where = _Where(node.span, slot)
-
-        def run(rt: Rt) -> Steps:
-            if rt.dry:  # a dry run changes nothing, so the test would hold for ever: one pass tells
-                if test(rt):
-                    yield from body(rt)
-                return
-            while test(rt):
-                _count_iteration(rt, where)
-                yield from body(rt)
-
-        return run
+    def program(
+        self,
+        tree: ast.Block,
+        scope: set[str],
+        slot: EffectSlot | None,
+        name: str,
+        ident: str,
+        selector: bool = False,
+    ) -> Program:
+        program = Program(name, ident)
+        if ident in self.programs:
+            raise EngineError("ENGINE-INTERNAL", f"two programs named `{ident}`")
+        self.programs[ident] = program
+        _Emitter(self, program.ops, slot).block(tree, scope)
+        program.ops.append(_FallOff(selector))
+        program.asks = any(op.asks for op in program.ops)
+        program.direct = _direct(program.ops)
+        return program
 
     # --- expressions ------------------------------------------------------------
 
     def _pure(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, what: str) -> Fn:
-        code = self._expr(node, scope, slot)
-        if code.gen:
-            raise _Where(node.span, slot).error("EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question")
-        return _located(code.fn, node.span, slot)
+        unasked = [call for call in _choices(node) if id(call) not in self._asked]
+        if unasked:
+            raise _Where(unasked[0].span, slot).error(
+                "EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question"
+            )
+        return _located(self._expr(node, scope, slot), node.span, slot)
 
-    def _expr(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None) -> Code:
+    def _expr(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None) -> Fn:
         if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit):
             return _constant(node.value)
         if isinstance(node, ast.Ref):
@@ -225,14 +160,16 @@ class Compiler:
             return self._unary(node, scope, slot)
         if isinstance(node, ast.ListLit):
             items = [self._pure(item, scope, slot, "an item of a list") for item in node.items]
-            return Code(lambda rt: [item(rt) for item in items], False)
+            return lambda rt: [item(rt) for item in items]
         if isinstance(node, ast.Index):
             return self._index(node, scope, slot)
+        if isinstance(node, ast.ListComp):
+            return self._list_comp(node, scope, slot)
         if isinstance(node, ast.BinOp):
             return self._binary(node, scope, slot)
         return self._call(node, scope, slot)
 
-    def _ref(self, node: ast.Ref) -> Code:
+    def _ref(self, node: ast.Ref) -> Fn:
         """`@id`; of a piece that may be out of play, the effect stops where it is used without it."""
         kind, ident = self.refs.get(node.id), node.id
         if kind is None or kind not in _IN_PLAY_TYPES:
@@ -243,15 +180,15 @@ class Compiler:
                 raise NoOptions(ident)
             return ident
 
-        return Code(read, False)
+        return read
 
-    def _unary(self, node: ast.UnaryOp, scope: set[str], slot: EffectSlot | None) -> Code:
+    def _unary(self, node: ast.UnaryOp, scope: set[str], slot: EffectSlot | None) -> Fn:
         operand = self._pure(node.operand, scope, slot, "an operand")
         if node.op == "not":
-            return Code(lambda rt: not operand(rt), False)
-        return Code(lambda rt: -operand(rt), False)
+            return lambda rt: not operand(rt)
+        return lambda rt: -operand(rt)
 
-    def _index(self, node: ast.Index, scope: set[str], slot: EffectSlot | None) -> Code:
+    def _index(self, node: ast.Index, scope: set[str], slot: EffectSlot | None) -> Fn:
         """`items[n]`; past either end there is nothing: the effect stops, as with the first of none."""
         target = self._pure(node.target, scope, slot, "an indexed list")
         index = self._pure(node.index, scope, slot, "an index")
@@ -262,132 +199,567 @@ class Compiler:
                 raise NoOptions(f"index {at}")
             return items[at]
 
-        return Code(read, False)
+        return read
 
-    def _binary(self, node: ast.BinOp, scope: set[str], slot: EffectSlot | None) -> Code:
+    def _list_comp(self, node: ast.ListComp, scope: set[str], slot: EffectSlot | None) -> Fn:
+        """`[item for name in items if test]`; each item counts against the loop bound, and the
+        name is bound only inside (a name of the same name outside keeps its value)."""
+        items = self._pure(node.iterable, scope, slot, "a list built with `for`")
+        inner = scope | {node.name}
+        item = self._pure(node.item, inner, slot, "a list built with `for`")
+        test = None if node.test is None else self._pure(node.test, inner, slot, "a list built with `for`")
+        name, where = node.name, _Where(node.span, slot)
+
+        def build(rt: Rt) -> list[Any]:
+            env = rt.env
+            outer = env.get(name, _UNBOUND)
+            found = []
+            try:
+                for value in items(rt):
+                    _count_iteration(rt, where)
+                    env[name] = value
+                    if test is None or test(rt):
+                        found.append(item(rt))
+            finally:
+                if outer is _UNBOUND:
+                    env.pop(name, None)
+                else:
+                    env[name] = outer
+            return found
+
+        return build
+
+    def _binary(self, node: ast.BinOp, scope: set[str], slot: EffectSlot | None) -> Fn:
         left = self._pure(node.left, scope, slot, "an operand")
         right = self._pure(node.right, scope, slot, "an operand")
         if node.op == "and":
-            return Code(lambda rt: left(rt) and right(rt), False)
+            return lambda rt: left(rt) and right(rt)
         if node.op == "or":
-            return Code(lambda rt: left(rt) or right(rt), False)
+            return lambda rt: left(rt) or right(rt)
+        if node.op == "+":
+            return _plus(left, right, _Where(node.span, slot))
         if node.op in _ARITHMETIC:
             return _arithmetic(_ARITHMETIC[node.op], left, right, _Where(node.span, slot))
+        if node.op == "in":
+            return lambda rt: left(rt) in right(rt)
+        if node.op == "not_in":
+            return lambda rt: left(rt) not in right(rt)
         op = _BINARY[node.op]
-        return Code(lambda rt: op(left(rt), right(rt)), False)
+        return lambda rt: op(left(rt), right(rt))
 
-    def _call(
-        self, node: ast.Call, scope: set[str], slot: EffectSlot | None, purpose: str | None = None
-    ) -> Code:
+    def _call(self, node: ast.Call, scope: set[str], slot: EffectSlot | None) -> Fn:
+        """A call read for its value: a selector (a choice already asked is read from its name)."""
+        asked = self._asked.get(id(node))
+        if asked is not None:
+            return _name(asked)
+        where = _Where(node.span, slot)
         if node.name in self.verbs:
-            return self._pack_verb(node, scope, slot)
+            verb = self.verbs[node.name]
+            if verb.signature.kind is not Kind.SELECTOR:
+                raise where.error("ENGINE-INTERNAL", f"the verb `{node.name}` has no value to read")
+            args = self.arguments(node, scope, slot, verb.signature)
+            return self._pack_selector(node.name, args, where)
+        sig, impl = self.builtin(node, where)
+        if impl.gen:
+            raise where.error("ENGINE-INTERNAL", f"`{node.name}` asks a question and has no value to read")
+        return _apply(impl, self.arguments(node, scope, slot, sig), sig.kind != Kind.SELECTOR, where)
+
+    def builtin(self, node: ast.Call, where: _Where) -> tuple[Signature, Impl]:
         sig = signature(node.name)
         impl = self.impls.get(node.name)
         if sig is None or impl is None:
-            raise EngineError("ENGINE-UNIMPLEMENTED", f"`{node.name}` has no implementation in the engine")
-        args = self._arguments(node, impl, scope, slot)
-        if node.name in ("choose", "choose_number"):
-            args.append(_constant(purpose or node.name))
-        return _apply(impl, args, sig.kind != Kind.SELECTOR, _Where(node.span, slot))
+            raise where.error("ENGINE-UNIMPLEMENTED", f"`{node.name}` has no implementation in the engine")
+        return sig, impl
 
-    def _pack_verb(self, node: ast.Call, scope: set[str], slot: EffectSlot | None) -> Code:
-        """A call of a verb the pack defines: its body runs with only its parameters as names."""
-        verb = self.verbs[node.name]
-        args = self._arguments(node, _NO_IMPL, scope, slot, verb.signature)
-        names = [param.name for param in verb.signature.params]
-        body = self._body(node.name)
-        if verb.signature.kind is Kind.SELECTOR:
-            return self._pack_selector(node.name, args, names, body, _Where(node.span, slot))
-
-        def run(rt: Rt) -> Steps:
-            values = []
-            for arg in args:
-                values.append((yield from arg.fn(rt)) if arg.gen else arg.fn(rt))
-            caller = rt.env
-            rt.env = dict(zip(names, values, strict=True))
-            try:
-                yield from body(rt)
-            except _Return:
-                return
-            finally:
-                rt.env = caller
-
-        return Code(run, True)
-
-    def _pack_selector(self, name: str, args: list[Code], names: list[str], body: Fn, where: _Where) -> Code:
+    def _pack_selector(self, name: str, args: list[Fn], where: _Where) -> Fn:
         """A selector the pack defines: read at once (its body neither asks nor changes anything)."""
-        if any(arg.gen for arg in args):
-            raise where.error("EFF-CHOICE-IN-CONDITION", f"the arguments of `{name}` cannot ask a question")
-        plain = [arg.fn for arg in args]
+        names = [param.name for param in self.verbs[name].signature.params]
+        body = self.body(name)
 
         def read(rt: Rt) -> Any:
             caller = rt.env
-            rt.env = dict(zip(names, [fn(rt) for fn in plain], strict=True))
             try:
-                for _ in body(rt):
-                    raise where.error("ENGINE-INTERNAL", f"`{name}` asked a question")
-            except _Return as returned:
-                return returned.value
+                return run_sync(body, rt, dict(zip(names, [fn(rt) for fn in args], strict=True)))
             finally:
                 rt.env = caller
-            raise NoOptions(f"{name} returned nothing")  # as the first of nothing: the effect stops
 
-        return Code(read, False)
+        return read
 
-    def _body(self, name: str) -> Fn:
-        """A pack verb's body, compiled once; the checks refuse verbs that call themselves."""
+    def body(self, name: str) -> Program:
+        """A pack verb's program, compiled once; the checks refuse verbs that call themselves."""
         if name not in self._bodies:
             verb = self.verbs[name]
             self._bodies[name] = _unfinished(name)  # a call back into it while compiling is a cycle
             params = {param.name for param in verb.signature.params}
-            self._bodies[name] = self._block(verb.tree, params, verb.slot)
+            selector = verb.signature.kind is Kind.SELECTOR
+            self._bodies[name] = self.program(
+                verb.tree, params, verb.slot, f"verb {name}", f"verb:{name}", selector
+            )
         return self._bodies[name]
 
-    def _arguments(
-        self,
-        node: ast.Call,
-        impl: Impl,
-        scope: set[str],
-        slot: EffectSlot | None,
-        sig: Signature | None = None,
-    ) -> list[Code]:
-        sig = sig or signature(node.name)
-        assert sig is not None
+    def arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature) -> list[Fn]:
+        """The call's arguments in declaration order, defaults filled in (none of them asks)."""
+        if node.name == "log" and node.name not in self.verbs:
+            return self._log_arguments(node, scope, slot)
         given = _bind(node, [p.name for p in sig.params])
-        codes: list[Code] = []
+        found: list[Fn] = []
         for param in sig.params:
             expr = given.get(param.name)
             if expr is None:
-                codes.append(self._expr(_default(param.default or ""), scope, slot))
-            elif isinstance(expr, ast.Call) and expr.name == "choose":
-                keep = impl.filters.get(param.name)
-                codes.append(self._choose(expr, keep, scope, slot, f"{node.name}.{param.name}"))
+                found.append(self._expr(_default(param.default or ""), scope, slot))
             else:
-                codes.append(self._expr(expr, scope, slot))
+                found.append(self._expr(expr, scope, slot))
             if param.type == "count":
-                codes[-1] = _not_below_zero(codes[-1])
-        return codes
+                found[-1] = _not_below_zero(found[-1])
+        if node.name in _CHOICES:
+            found.append(_constant(node.name))  # what a choice is for: here, nothing more is known
+        return found
 
-    def _choose(
-        self, node: ast.Call, keep: Filter | None, scope: set[str], slot: EffectSlot | None, purpose: str
-    ) -> Code:
-        """`choose(options)` that names what it is for, narrowed by the verb that takes the answer."""
-        if keep is None:
-            return self._call(node, scope, slot, purpose)
-        options = self._pure(node.args[0].value, scope, slot, "a choice's options")
-        choose = self.impls["choose"].fn
-        where = _Where(node.span, slot)
+    def _log_arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None) -> list[Fn]:
+        """`log(message, name=value, ..., to=players)` as the message, who sees the entry (None:
+        everyone) and the placeholders' values by name (the checker made sure none of them asks)."""
+        head, *rest = node.args
+        assert isinstance(head.value, ast.Name)
+        named = {
+            arg.keyword: self._pure(arg.value, scope, slot, "a value of `log`")
+            for arg in rest
+            if arg.keyword is not None
+        }
+        audience = named.pop("to", None)
+        values = list(named.items())
+        return [
+            _constant(head.value.name),
+            _constant(None) if audience is None else audience,
+            lambda rt: {name: read(rt) for name, read in values},
+        ]
 
-        def run(rt: Rt) -> Steps:
-            try:
-                kept = [value for value in options(rt) if keep(rt, value)]
-                return (yield from choose(rt, kept, purpose))
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
 
-        return Code(run, True)
+class _Emitter:
+    """Writes the instructions of one program, statement by statement."""
+
+    def __init__(self, compiler: Compiler, ops: list[Op], slot: EffectSlot | None):
+        self.c = compiler
+        self.ops = ops
+        self.slot = slot
+        self.temps = 0
+
+    def emit(self, op: _O) -> _O:
+        self.ops.append(op)
+        return op
+
+    def block(self, block: ast.Block, scope: set[str]) -> None:
+        inner = set(scope)
+        for statement in block.statements:
+            self.statement(statement, inner)
+
+    def statement(self, node: ast.Statement, scope: set[str]) -> None:
+        if isinstance(node, ast.Let):
+            self.let(node, scope)
+        elif isinstance(node, ast.If):
+            self.if_(node, scope)
+        elif isinstance(node, ast.For):
+            self.for_(node, scope)
+        elif isinstance(node, ast.While):
+            self.while_(node, scope)
+        elif isinstance(node, ast.Return):
+            value = (
+                None if node.value is None else self.c._pure(node.value, scope, self.slot, "a returned value")
+            )
+            self.emit(_Return(value))
+        else:
+            self.call(node, scope)
+
+    def let(self, node: ast.Let, scope: set[str]) -> None:
+        value = node.value
+        if isinstance(value, ast.Call) and value.name in _CHOICES:
+            self.choose(value, None, scope, node.name, node.name)
+        else:
+            read = self.read(value, scope)
+            self.emit(_Let(node.name, _located(read, node.span, self.slot)))
+        scope.add(node.name)
+
+    def if_(self, node: ast.If, scope: set[str]) -> None:
+        test = self.c._pure(node.test, scope, self.slot, "an if test")
+        branch = self.emit(_JumpUnless(test))
+        self.block(node.then, scope)
+        if node.otherwise is None:
+            branch.target = len(self.ops)
+            return
+        skip = self.emit(_Jump())
+        branch.target = len(self.ops)
+        self.block(node.otherwise, scope)
+        skip.target = len(self.ops)
+
+    def for_(self, node: ast.For, scope: set[str]) -> None:
+        self.emit(_ForStart(self.c._pure(node.iterable, scope, self.slot, "a for list")))
+        head = len(self.ops)
+        step = self.emit(_ForNext(node.name, _Where(node.span, self.slot)))
+        self.block(node.body, scope | {node.name})
+        self.emit(_Jump(head))
+        step.exit = len(self.ops)
+
+    def while_(self, node: ast.While, scope: set[str]) -> None:
+        head = len(self.ops)
+        test = self.emit(
+            _WhileTest(
+                self.c._pure(node.test, scope, self.slot, "a while test"), _Where(node.span, self.slot)
+            )
+        )
+        self.block(node.body, scope)
+        back = self.emit(_WhileBack(head))
+        test.exit = back.exit = len(self.ops)
+
+    def call(self, node: ast.Call, scope: set[str]) -> None:
+        c, where = self.c, _Where(node.span, self.slot)
+        if node.name in _CHOICES:  # a choice whose answer nobody reads: still asked
+            self.choose(node, None, scope, node.name, self.temp())
+            return
+        pack_verb = c.verbs.get(node.name)
+        if pack_verb is not None:
+            sig, impl = pack_verb.signature, _NO_IMPL
+        else:
+            sig, impl = c.builtin(node, where)
+        args = self.arguments(node, scope, sig, impl)
+        if pack_verb is not None and sig.kind is not Kind.SELECTOR:
+            names = [param.name for param in sig.params]
+            self.emit(_CallVerb(c.body(node.name), names, args))
+        elif pack_verb is not None:
+            self.emit(_Exec(c._pack_selector(node.name, args, where)))
+        elif impl.gen:
+            self.emit(_Native(impl, args, where))
+        else:
+            self.emit(_Exec(_apply(impl, args, sig.kind != Kind.SELECTOR, where)))
+
+    def arguments(self, node: ast.Call, scope: set[str], sig: Signature, impl: Impl) -> list[Fn]:
+        """Arguments in declaration order. When one asks a question, each is worked out into a
+        name first, in the order written, so that questions and reads keep their order."""
+        given = _bind(node, [p.name for p in sig.params])
+        if not any(_choices(expr) for expr in given.values()):
+            return self.c.arguments(node, scope, self.slot, sig)
+        found: list[Fn] = []
+        for param in sig.params:
+            expr = given.get(param.name)
+            if expr is None:
+                read = self.c._expr(_default(param.default or ""), scope, self.slot)
+            else:
+                temp = self.temp()
+                if isinstance(expr, ast.Call) and expr.name in _CHOICES:
+                    keep = impl.filters.get(param.name) if expr.name == "choose" else None
+                    self.choose(expr, keep, scope, f"{node.name}.{param.name}", temp)
+                else:
+                    self.emit(_Let(temp, _located(self.read(expr, scope), expr.span, self.slot)))
+                read = _name(temp)
+            found.append(_not_below_zero(read) if param.type == "count" else read)
+        return found
+
+    def read(self, expr: ast.Expr, scope: set[str]) -> Fn:
+        """An expression's value, its choices (if any) asked first into names, innermost first."""
+        for call in _choices(expr):
+            if id(call) not in self.c._asked:
+                self.choose(call, None, scope, call.name, self.temp())
+        return self.c._expr(expr, scope, self.slot)
+
+    def choose(self, node: ast.Call, keep: Filter | None, scope: set[str], purpose: str, dest: str) -> None:
+        """Ask the acting player to choose; the answer is bound to `dest`."""
+        c, where = self.c, _Where(node.span, self.slot)
+        given = _bind(node, [p.name for p in c.builtin(node, where)[0].params])
+        if node.name == "choose":
+            options = _located(self.read(given["options"], scope), node.span, self.slot)
+        else:
+            low = _located(self.read(given["low"], scope), node.span, self.slot)
+            high = _located(self.read(given["high"], scope), node.span, self.slot)
+            options = _number_range(low, high)
+        self.emit(_Choose(options, keep, purpose, dest, where))
+        c._asked[id(node)] = dest
+
+    def temp(self) -> str:
+        """A name no effect can write (`.0`, `.1`...): where a worked-out value waits."""
+        self.temps += 1
+        return f".{self.temps}"
+
+
+# --- instructions -------------------------------------------------------------------
+
+
+class _Exec(Op):
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Fn):
+        self.fn = fn
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        self.fn(rt)
+
+
+class _Let(Op):
+    __slots__ = ("fn", "name")
+
+    def __init__(self, name: str, fn: Fn):
+        self.name = name
+        self.fn = fn
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        frame.env[self.name] = self.fn(rt)
+
+
+class _Jump(Op):
+    __slots__ = ("target",)
+
+    def __init__(self, target: int = -1):
+        self.target = target
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        frame.pc = self.target
+
+
+class _JumpUnless(Op):
+    __slots__ = ("target", "test")
+
+    def __init__(self, test: Fn):
+        self.test = test
+        self.target = -1
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        if not self.test(rt):
+            frame.pc = self.target
+
+
+class _ForStart(Op):
+    __slots__ = ("items",)
+
+    def __init__(self, items: Fn):
+        self.items = items
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        if frame.loops is None:
+            frame.loops = []
+        frame.loops.append([list(self.items(rt)), 0])
+
+
+class _ForNext(Op):
+    """The next item of the innermost loop, or out of the loop after its last."""
+
+    __slots__ = ("exit", "name", "where")
+
+    def __init__(self, name: str, where: _Where):
+        self.name = name
+        self.where = where
+        self.exit = -1
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        assert frame.loops is not None
+        loop = frame.loops[-1]
+        items, index = loop
+        if index >= len(items):
+            frame.loops.pop()
+            frame.pc = self.exit
+            return
+        _count_iteration(rt, self.where)
+        loop[1] = index + 1
+        frame.env[self.name] = items[index]
+
+
+class _WhileTest(Op):
+    __slots__ = ("exit", "test", "where")
+
+    def __init__(self, test: Fn, where: _Where):
+        self.test = test
+        self.where = where
+        self.exit = -1
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        if not self.test(rt):
+            frame.pc = self.exit
+        elif not rt.dry:
+            _count_iteration(rt, self.where)
+
+
+class _WhileBack(Op):
+    """Back to the test; a dry run changes nothing, so the test would hold for ever: one pass tells."""
+
+    __slots__ = ("exit", "head")
+
+    def __init__(self, head: int):
+        self.head = head
+        self.exit = -1
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        frame.pc = self.exit if rt.dry else self.head
+
+
+class _Return(Op):
+    __slots__ = ("value",)
+
+    def __init__(self, value: Fn | None):
+        self.value = value
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        return finish_frame(frames, None if self.value is None else self.value(rt))
+
+
+class _FallOff(Op):
+    """The end of a program: a verb is done; a selector that returned nothing stops the effect."""
+
+    __slots__ = ("selector",)
+
+    def __init__(self, selector: bool):
+        self.selector = selector
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        if self.selector:
+            raise NoOptions(f"{frame.program.name} returned nothing")  # as the first of nothing
+        return finish_frame(frames, None)
+
+
+class _CallVerb(Op):
+    """Run a verb the pack defines, in a frame of its own: its parameters are its only names."""
+
+    __slots__ = ("args", "asks", "names", "program")
+
+    def __init__(self, program: Program, names: list[str], args: list[Fn]):
+        self.program = program
+        self.asks = program.asks
+        self.names = names
+        self.args = args
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        env = dict(zip(self.names, [arg(rt) for arg in self.args], strict=True))
+        if len(frames) >= MAX_FRAMES:
+            raise EngineError("ENGINE-LIMIT", f"more than {MAX_FRAMES:,} verbs running inside each other")
+        frames.append(Frame(self.program, rt, env, None))
+        return SWITCH
+
+
+class _Native(Op):
+    """A built-in verb that asks questions: engine code in Python, run as a frame of its own."""
+
+    __slots__ = ("args", "check", "fn", "where")
+    asks = True
+
+    def __init__(self, impl: Impl, args: list[Fn], where: _Where):
+        self.fn = impl.fn
+        self.check = impl.check
+        self.args = args
+        self.where = where
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        try:
+            values = [arg(rt) for arg in self.args]
+            if rt.dry:  # a dry run only checks that the verb could happen
+                if self.check is not None:
+                    self.check(rt, *values)
+                return None
+        except NoOptions:
+            raise
+        except Exception as exc:
+            raise self.where.located(exc) from exc
+        frames.append(NativeFrame(self.fn(rt, *values), None, rt, self.where.located))
+        return SWITCH
+
+
+class _Choose(Op):
+    """The acting player picks one of the options (a lone option is taken without asking)."""
+
+    __slots__ = ("dest", "keep", "options", "purpose", "where")
+    asks = True
+
+    def __init__(self, options: Fn, keep: Filter | None, purpose: str, dest: str, where: _Where):
+        self.options = options
+        self.keep = keep
+        self.purpose = purpose
+        self.dest = dest
+        self.where = where
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        keep = self.keep
+        try:
+            options = self.options(rt)
+            if keep is not None:
+                options = [value for value in options if keep(rt, value)]
+        except NoOptions:
+            raise
+        except Exception as exc:
+            raise self.where.located(exc) from exc
+        if not options:
+            raise NoOptions(self.purpose)
+        if len(options) > MAX_OPTIONS:
+            raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+        if rt.dry:
+            frame.env[self.dest] = options[rt.dry_choice(len(options))]
+            return None
+        if len(options) == 1:
+            frame.env[self.dest] = options[0]
+            return None
+        prompt: dict[str, Any] = {"purpose": self.purpose}
+        if rt.source is not None:
+            prompt["source"] = rt.source
+        return Decision("choose", {rt.chooser(): [("choose", o) for o in options]}, prompt)
+
+    def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
+        (answer,) = answers.values()
+        frame.env[self.dest] = answer[1]
+
+
+def _direct(ops: list[Op]) -> Callable[[Rt], None] | None:
+    """Plain statements one after the other, as one function; None if anything else is there."""
+    *body, end = ops
+    if not isinstance(end, _FallOff) or end.selector or not all(type(op) in (_Exec, _Let) for op in body):
+        return None
+    steps = [
+        (op.name if isinstance(op, _Let) else None, op.fn) for op in body if isinstance(op, _Exec | _Let)
+    ]
+
+    def run(rt: Rt) -> None:
+        for name, fn in steps:
+            if name is None:
+                fn(rt)
+            else:
+                rt.env[name] = fn(rt)
+
+    return run
+
+
+def _too_many(count: int) -> str:
+    return f"a choice among {count:,} options; a choice offers at most {MAX_OPTIONS:,}"
+
+
+def _number_range(low: Fn, high: Fn) -> Fn:
+    def options(rt: Rt) -> list[int]:
+        first, last = low(rt), high(rt)
+        if last - first + 1 > MAX_OPTIONS:  # refused before the range becomes a list
+            raise EngineError("ENGINE-LIMIT", _too_many(last - first + 1))
+        return list(range(first, last + 1))
+
+    return options
+
+
+def _choices(expr: ast.Expr) -> list[ast.Call]:
+    """The choices inside an expression, innermost first, in the order they are asked."""
+    found: list[ast.Call] = []
+
+    def visit(node: ast.Node) -> None:
+        for child in ast.children(node):
+            visit(child)
+        if isinstance(node, ast.Call) and node.name in _CHOICES:
+            found.append(node)
+
+    visit(expr)
+    return found
+
+
+def _program_id(slot: EffectSlot | None) -> str:
+    """Where a block is written, as the same text on every load of the pack: file and path."""
+    if slot is None:
+        return f"effect:{next(_ANONYMOUS)}"
+    return f"{slot.doc.owner}/{PurePath(slot.doc.path).name}:" + "/".join(map(str, slot.path))
+
+
+_ANONYMOUS = itertools.count(1)
+
+
+def _owner(slot: EffectSlot | None) -> str:
+    """Whose program it is, for messages."""
+    return "an effect" if slot is None else slot.owner
 
 
 def _bind(node: ast.Call, names: list[str]) -> dict[str, ast.Expr]:
@@ -414,20 +786,21 @@ class PackVerb:
 _NO_IMPL = Impl(lambda rt: None)  # a pack verb has no engine implementation (nor choice filters)
 
 
-def _unfinished(name: str) -> Fn:
-    def run(rt: Rt) -> Steps:
-        raise EngineError("VERB-RECURSION", f"`{name}` calls itself")
-        yield
+def _unfinished(name: str) -> Program:
+    """The program of a verb being compiled: a call of it from inside itself is a cycle."""
+    program = Program(f"verb {name}")
+    program.ops.append(_Fail(EngineError("VERB-RECURSION", f"`{name}` calls itself")))
+    return program
 
-    return run
 
+class _Fail(Op):
+    __slots__ = ("error",)
 
-class _Return(Exception):
-    """`return` in a pack verb or selector: leaves its body, with the value of a selector."""
+    def __init__(self, error: EngineError):
+        self.error = error
 
-    def __init__(self, value: Any):
-        super().__init__("return")
-        self.value = value
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        raise self.error
 
 
 def _count_iteration(rt: Rt, where: _Where) -> None:
@@ -439,28 +812,21 @@ def _count_iteration(rt: Rt, where: _Where) -> None:
         )
 
 
-def _constant(value: Any) -> Code:
-    return Code(lambda rt: value, False)
+def _constant(value: Any) -> Fn:
+    return lambda rt: value
 
 
 # Types of `@id` whose pieces may be out of the game: `Game.in_play` says which are in it.
 _IN_PLAY_TYPES = frozenset({"character", "colour"})
 
 
-def _not_below_zero(code: Code) -> Code:
+def _not_below_zero(fn: Fn) -> Fn:
     """A count argument: a computed count below zero counts as zero (negative literals are
     reported by the checker)."""
-    fn = code.fn
-    if not code.gen:
-        return Code(lambda rt: max(0, fn(rt)), False)
-
-    def run(rt: Rt) -> Steps:
-        return max(0, (yield from fn(rt)))
-
-    return Code(run, True)
+    return lambda rt: max(0, fn(rt))
 
 
-def _arithmetic(op: Callable[[int, int], int], left: Fn, right: Fn, where: _Where) -> Code:
+def _arithmetic(op: Callable[[int, int], int], left: Fn, right: Fn, where: _Where) -> Fn:
     """`+ - * //` on numbers that stay within MAX_NUMBER, so that no loop can grow one without end."""
 
     def run(rt: Rt) -> int:
@@ -472,50 +838,52 @@ def _arithmetic(op: Callable[[int, int], int], left: Fn, right: Fn, where: _Wher
             raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
         return value
 
-    return Code(run, False)
+    return run
 
 
-def _name(name: str) -> Code:
-    return Code(lambda rt: rt.env[name], False)
+def _plus(left: Fn, right: Fn, where: _Where) -> Fn:
+    """Numbers add up (within MAX_NUMBER); lists are put end to end (at most MAX_LIST_ITEMS)."""
+
+    def run(rt: Rt) -> Any:
+        a, b = left(rt), right(rt)
+        if isinstance(a, list):
+            joined = a + b
+            if len(joined) > MAX_LIST_ITEMS:
+                raise where.error("ENGINE-LIMIT", f"a list of more than {MAX_LIST_ITEMS:,} items")
+            return joined
+        value = a + b
+        if not -MAX_NUMBER <= value <= MAX_NUMBER:
+            raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
+        return value
+
+    return run
 
 
-def _apply(impl: Impl, args: list[Code], changes_game: bool, where: _Where) -> Code:
-    """Call an implementation; a generator when it or any argument may ask a question.
+_UNBOUND = object()
 
-    In a dry run a verb or procedure only checks that it could happen; selectors still read.
-    A failure inside is reported at the call (the innermost call that knew nothing of it).
+
+def _name(name: str) -> Fn:
+    return lambda rt: rt.env[name]
+
+
+def _apply(impl: Impl, args: list[Fn], changes_game: bool, where: _Where) -> Fn:
+    """Call an implementation that asks nothing.
+
+    In a dry run a verb only checks that it could happen; selectors still read. A failure
+    inside is reported at the call (the innermost call that knew nothing of it).
     """
-    fn, check, gen = impl.fn, impl.check, impl.gen
-    if not gen and not any(a.gen for a in args):
-        plain = [a.fn for a in args]
+    fn, check = impl.fn, impl.check
 
-        def call(rt: Rt) -> Any:
-            try:
-                values = [p(rt) for p in plain]
-                return _verb(rt, fn, check, values) if changes_game else fn(rt, *values)
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return Code(call, False)
-
-    def run(rt: Rt) -> Steps:
+    def call(rt: Rt) -> Any:
         try:
-            values = []
-            for arg in args:
-                values.append((yield from arg.fn(rt)) if arg.gen else arg.fn(rt))
-            if not changes_game:
-                return (yield from fn(rt, *values)) if gen else fn(rt, *values)
-            if gen:
-                return (yield from _asking_verb(rt, fn, check, values))
-            return _verb(rt, fn, check, values)
+            values = [arg(rt) for arg in args]
+            return _verb(rt, fn, check, values) if changes_game else fn(rt, *values)
         except NoOptions:
             raise
         except Exception as exc:
             where.fail(exc)
 
-    return Code(run, True)
+    return call
 
 
 def _verb(rt: Rt, fn: Fn, check: Fn | None, values: list[Any]) -> Any:
@@ -524,14 +892,6 @@ def _verb(rt: Rt, fn: Fn, check: Fn | None, values: list[Any]) -> Any:
             check(rt, *values)
         return None
     return fn(rt, *values)
-
-
-def _asking_verb(rt: Rt, fn: Fn, check: Fn | None, values: list[Any]) -> Steps:
-    if rt.dry:
-        if check is not None:
-            check(rt, *values)
-        return None
-    return (yield from fn(rt, *values))
 
 
 def _located(fn: Fn, span: ast.Span, slot: EffectSlot | None) -> Fn:
@@ -568,15 +928,23 @@ class _Where:
         return EngineError(code, f"in {self.slot.owner}, `{self.snippet()}`: {message}", self.location())
 
     def fail(self, exc: Exception) -> NoReturn:
-        """Report a failure inside this place: an engine error keeps its code and, once located,
-        its place (the innermost effect that failed); anything else becomes EFF-RUNTIME."""
+        """Raise a failure inside this place, located (see `located`)."""
+        found = self.located(exc)
+        if found is exc:
+            raise exc
+        raise found from exc
+
+    def located(self, exc: Exception) -> Exception:
+        """A failure inside this place as reported: a choice among nothing stays as it is; an
+        engine error keeps its code and, once located, its place (the innermost effect that
+        failed); anything else becomes EFF-RUNTIME."""
+        if isinstance(exc, NoOptions):
+            return exc
         if isinstance(exc, EngineError):
-            if exc.location is not None:
-                raise exc
-            raise self.error(exc.code, exc.message) from exc
+            return exc if exc.location is not None else self.error(exc.code, exc.message)
         # out of stack (triggers nested deeper than the interpreter goes) or of memory: a bound
         code = "ENGINE-LIMIT" if isinstance(exc, RecursionError | MemoryError) else "EFF-RUNTIME"
-        raise self.error(code, runtime_message(exc)) from exc
+        return self.error(code, runtime_message(exc))
 
     def snippet(self) -> str:
         """The source of the place, its first line, shortened."""

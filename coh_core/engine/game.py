@@ -1,10 +1,11 @@
 """A game in play: plain-data state, the flow read from the pack, decisions and answers.
 
-The flow is one generator (`Game._program`): it runs the pack's steps, which call the
-procedures and verbs, and yields a `Decision` whenever a player must answer. The state is
-a JSON-compatible dict (the generator's seed state inside); a save is the starting state
-plus the answers given, and loading replays them, because a half-resolved card is a
-position in the interpreter that only replay rebuilds exactly.
+The game runs on the machine of `machine.py`: effects are programs whose frames say where
+each one stands; the flow and the procedures still written in Python (`_program` and
+`procedures.py`) run on it as native frames that yield a `Decision` whenever a player must
+answer and call programs by yielding a `Call`. A save is still the starting state plus the
+answers given, and loading replays them, until the flow and the procedures are programs too
+(docs/design/rules-as-data.md).
 """
 
 from __future__ import annotations
@@ -14,43 +15,15 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from coh_core.engine.machine import NativeFrame, execute, run_sync
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Step, Trigger
-from coh_core.engine.runtime import EngineError, IllegalAction, NoOptions, Rt, Steps
+from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt, Steps
 from coh_core.engine.views import PlayerView
 from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS, MAX_OPTIONS, MAX_WINDOW_ACTIONS
 
-Action = tuple[Any, ...]
 PASS: Action = ("pass",)
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
-
-
-class Decision:
-    """What the engine waits for: per player, the legal actions; answers arrive one by one."""
-
-    __slots__ = ("answers", "kind", "options", "prompt")
-
-    def __init__(self, kind: str, options: dict[str, list[Action]], prompt: dict[str, Any]):
-        self.kind = kind
-        self.options = options
-        self.prompt = prompt
-        self.answers: dict[str, Action] = {}
-
-    @property
-    def waiting(self) -> list[str]:
-        return [c for c in self.options if c not in self.answers]
-
-    def legal(self, colour: str) -> list[Action]:
-        return self.options.get(colour, [])
-
-    def to_json(self, colour: str | None = None) -> dict[str, Any]:
-        shown = self.options if colour is None else {colour: self.legal(colour)}
-        return {
-            "kind": self.kind,
-            "prompt": self.prompt,
-            "waiting": self.waiting,
-            "legal": {c: [list(a) for a in acts] for c, acts in shown.items()},
-        }
 
 
 def as_action(value: Any) -> Action:
@@ -81,7 +54,7 @@ class Game:
         self._rank: dict[str, int] = {}
         self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
         self._index_triggers()
-        self._program_gen = self._program(start)
+        self.frames: list[Any] = [NativeFrame(self._program(start))]  # the machine's: see machine.py
         self._resume(None)
 
     # --- the public decision API ---------------------------------------------------
@@ -125,10 +98,15 @@ class Game:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def _resume(self, answers: dict[str, Action] | None) -> None:
-        try:
-            self.decision = self._program_gen.send(answers)
-        except StopIteration:
-            self.decision = None
+        """Hand the answers to whatever asked, and run until the next question or the end."""
+        frames = self.frames
+        if answers is not None:
+            top = frames[-1]
+            if top.native:
+                top.send = answers
+            else:
+                top.program.ops[top.pc - 1].resume(top, answers)
+        self.decision = execute(frames)
 
     # --- asking ---------------------------------------------------------------------
 
@@ -424,11 +402,11 @@ class Game:
         return False
 
     def _dry_run(self, playable: Playable, rt: Rt) -> None:
+        env = rt.env
         for block in (playable.cost, playable.effect):
             if block is not None:
                 rt.paying = block is playable.cost
-                for _ in block.run(rt):
-                    raise EngineError("ENGINE-DRY-RUN", f"{playable.owner} asked a question in a dry run")
+                run_sync(block.program, rt, env)
 
     def _can_flip(self, character: str, exhaust: bool) -> bool:
         ch = self.state["characters"][character]

@@ -86,6 +86,13 @@ def param(rt: Rt, name: str) -> Any:
     return rt.game.rules.params[name]
 
 
+@_impl("log")
+def log(rt: Rt, message: str, to: list[str] | None, params: dict[str, Any]) -> None:
+    """An entry of the pack's own (a list is copied: the entry keeps the value it had)."""
+    values = {name: list(value) if isinstance(value, list) else value for name, value in params.items()}
+    rt.game.note(message, to=None if to is None else list(to), **values)
+
+
 def _has_zombies(rt: Rt, n: int, at: str) -> None:
     _need(n > 0 and rt.game.state["locations"][at]["zombies"] > 0)
 

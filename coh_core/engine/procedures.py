@@ -11,9 +11,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
-from coh_core.engine.game import PASS, Action, Game, window_runaway
+from coh_core.engine.game import PASS, Game, window_runaway
 from coh_core.engine.library import IMPLS, add_zombies_raw, move_leader_raw, move_zombies_raw
-from coh_core.engine.runtime import EngineError, Rt, Steps
+from coh_core.engine.runtime import Action, EngineError, Rt, Steps
 from coh_core.limits import MAX_WINDOW_ACTIONS
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -9,6 +9,7 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.registry import CONTEXTS, Declarations, signatures
 from coh_core.engine.compiler import CompiledBlock, Compiler, Fn
+from coh_core.engine.machine import Program
 from coh_core.engine.runtime import EngineError
 from coh_core.errors import Location
 from coh_core.packs.declarations import declarations_of
@@ -85,6 +86,7 @@ class Rules:
     declared: Declarations = field(default_factory=Declarations)  # enumerations, traits, events...
     components: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)
+    programs: dict[str, Program] = field(default_factory=dict)  # every compiled program, by its id
 
     def trait_default(self, character: str, trait: str) -> Any:
         own = self.characters[character].get("traits") or {}
@@ -214,6 +216,7 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     _locations(rules, builder)
     rules.invasions = {e.id: e.data for e in pack.entities_of("invasion")}
     _turn(rules, builder)
+    rules.programs = compiler.programs
     return rules
 
 

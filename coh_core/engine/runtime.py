@@ -11,8 +11,37 @@ from coh_core.limits import MAX_LOOP_STEPS
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
 
-# A running effect is a generator: it yields a decision and receives the answers.
+# Engine code in Python is a generator: it yields a decision and receives the answers.
 Steps = Generator[Any, Any, Any]
+Action = tuple[Any, ...]
+
+
+class Decision:
+    """What the engine waits for: per player, the legal actions; answers arrive one by one."""
+
+    __slots__ = ("answers", "kind", "options", "prompt")
+
+    def __init__(self, kind: str, options: dict[str, list[Action]], prompt: dict[str, Any]):
+        self.kind = kind
+        self.options = options
+        self.prompt = prompt
+        self.answers: dict[str, Action] = {}
+
+    @property
+    def waiting(self) -> list[str]:
+        return [c for c in self.options if c not in self.answers]
+
+    def legal(self, colour: str) -> list[Action]:
+        return self.options.get(colour, [])
+
+    def to_json(self, colour: str | None = None) -> dict[str, Any]:
+        shown = self.options if colour is None else {colour: self.legal(colour)}
+        return {
+            "kind": self.kind,
+            "prompt": self.prompt,
+            "waiting": self.waiting,
+            "legal": {c: [list(a) for a in acts] for c, acts in shown.items()},
+        }
 
 
 class Rt:

@@ -16,7 +16,14 @@ from coh_core.effects.checker import suggest
 from coh_core.effects.registry import TYPES, Declarations, parse_param, signature
 from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
-from coh_core.messages import placeholders, plural_param, text_keys
+from coh_core.messages import (
+    GROUPS,
+    DeclaredMessages,
+    declarations,
+    declared_messages,
+    engine_texts,
+    placeholders,
+)
 from coh_core.packs.declarations import (
     NUMBER_TYPES,
     SCALAR_TYPES,
@@ -192,6 +199,67 @@ def _cycle_from(start: str, calls: dict[str, set[str]]) -> list[str]:
                 seen.add(callee)
                 stack.append((callee, [*path, callee]))
     return []
+
+
+# -- messages the pack declares ------------------------------------------------------------
+
+
+def _check_messages(pack: Pack) -> Iterator[Problem]:
+    """Each declared message has a text key of its own; its plural number and an answer's
+    `key_at` name one of its placeholders or values."""
+    section = pack.sections.get("messages")
+    if section is None:
+        return
+    engine = engine_texts(declarations_of(pack))
+    seen: dict[str, str] = {}
+    for group, message_id, spec in declarations(section.data):
+        path = (group, message_id)
+        if not section.doc.is_valid((*section.path, *path)):
+            continue
+        key = GROUPS[group] + message_id
+        if key in engine or key in seen:
+            owner = "the engine" if key in engine else f"`{seen[key]}`"
+            yield Problem(
+                "MSG-DUPLICATE",
+                f"`{message_id}` has the text `{key}`, which {owner} already declares; name it otherwise",
+                section.doc.location((*section.path, *path), key=True),
+            )
+        seen.setdefault(key, f"{group}/{message_id}")
+        yield from _check_message(section, path, spec)
+
+
+def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Iterator[Problem]:
+    params = list(spec.get("params") or {})
+    if path[0] == "log" and "to" in params:
+        yield Problem(
+            "MSG-PLACEHOLDER",
+            f"`{path[-1]}` has a placeholder `to`, which `log({path[-1]}, to=...)` cannot fill:"
+            " `to` names who sees the entry; name the placeholder otherwise",
+            section.doc.location((*section.path, *path, "params", "to"), key=True),
+        )
+    plural = spec.get("plural")
+    if plural is not None and plural not in params:
+        yield Problem(
+            "MSG-PLURAL",
+            f"`plural: {plural}` is not a placeholder of `{path[-1]}`"
+            + (suggest(str(plural), params) or f"; its placeholders: {', '.join(params) or 'none'}"),
+            _at(section, (*path, "plural")),
+        )
+    key_at = spec.get("key_at")
+    if key_at is None:
+        return
+    if "." not in str(path[-1]):
+        yield Problem(
+            "MSG-ANSWER",
+            f"`{path[-1]}` has `key_at` but no value in its id: write `{path[-1]}.<value>`",
+            _at(section, (*path, "key_at")),
+        )
+    elif key_at > len(params) + 1:
+        yield Problem(
+            "MSG-ANSWER",
+            f"`key_at: {key_at}` is past the answer's values: its {len(params)} placeholder(s) and the key",
+            _at(section, (*path, "key_at")),
+        )
 
 
 # -- components and setup -------------------------------------------------------------
@@ -598,9 +666,13 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         for name, side in _sides(location).items():
             yield from _side_keys(location, name, side)
     yield from _turn_keys(pack)
+    engine = engine_texts(declarations_of(pack))
+    for group, message_id, _ in declarations(pack.section("messages")):
+        if GROUPS[group] + message_id not in engine:
+            yield GROUPS[group] + message_id, None, ("messages", group, message_id)
     if pack.manifest.get("kind", "base") == "base":
         # A game that stands on its own is narrated and played with these.
-        for key in text_keys(declarations_of(pack)):
+        for key in engine:
             yield key, None, ()
 
 
@@ -657,7 +729,10 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
         )
         return
     messages = pack.messages("en")  # with the overlays' texts on top
-    keys = text_keys(declarations_of(pack))
+    declared = declared_messages(pack.section("messages"), declarations_of(pack))
+    # Without a messages section (SECTION-MISSING says so), the texts of messages belong to
+    # what is missing: not reported one by one.
+    undeclared = () if "messages" in pack.sections else tuple(set(GROUPS.values()))
     needed: set[str] = set()
     missing: set[str] = set()
     for key, entity, at in required_text_keys(pack):
@@ -671,13 +746,13 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
         if doc is None:
             continue
         for key in own:
-            if key not in needed and not _is_optional_key(key, keys):
+            if key not in needed and not _is_optional_key(key, declared) and not key.startswith(undeclared):
                 yield Problem(
                     "TEXT-UNKNOWN",
                     f"text `{key}` belongs to nothing in the pack" + suggest(key, missing),
                     doc.location(("messages", key), key=True),
                 )
-        yield from _check_placeholders(doc, own, keys)
+        yield from _check_placeholders(doc, own, declared)
 
 
 def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -> Location:
@@ -686,6 +761,8 @@ def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -
         return entity.doc.location((*entity.path, "id"))
     if at[:1] == ("turn",) and "turn" in pack.sections:
         return pack.sections["turn"].doc.location(at)
+    if at[:1] == ("messages",) and "messages" in pack.sections:
+        return pack.sections["messages"].doc.location(at, key=True)
     if at[:1] == ("pack",):
         layer = next((o for o in pack.overlays if o.id == at[1]), pack)
         return layer.manifest_doc.location(("id",))
@@ -693,20 +770,21 @@ def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -
 
 
 def _check_placeholders(
-    english: YamlDoc, messages: dict[str, Any], keys: dict[str, tuple[str, ...]]
+    english: YamlDoc, messages: dict[str, Any], declared: DeclaredMessages
 ) -> Iterator[Problem]:
-    """Engine and UI messages use exactly the placeholders coh_core.messages declares.
+    """Declared messages (the pack's and the engine's) use exactly their declared placeholders.
 
     A text with plural forms must depend on a number, and any one form may leave it out
     ("one zombie"); the forms together use every placeholder.
     """
     for key, text in messages.items():
-        yield from _check_english_plural(english, key, text, keys)
-        if key not in keys or not english.is_valid(("messages", key)):
+        yield from _check_english_plural(english, key, text, declared)
+        message = declared.texts.get(key)
+        if message is None or not english.is_valid(("messages", key)):
             continue
-        wanted = keys[key]
+        wanted = message.params
         used = [name for form in text_forms(text) for name in placeholders(form)]
-        optional = {plural_param(key)} if isinstance(text, dict) else set()
+        optional = {message.plural} if isinstance(text, dict) else set()
         unknown = sorted(set(used) - set(wanted))
         lacking = [name for name in wanted if name not in used and name not in optional]
         if not (unknown or lacking):
@@ -726,13 +804,13 @@ def _check_placeholders(
 
 
 def _check_english_plural(
-    english: YamlDoc, key: str, text: Any, keys: dict[str, tuple[str, ...]]
+    english: YamlDoc, key: str, text: Any, declared: DeclaredMessages
 ) -> Iterator[Problem]:
     if not isinstance(text, dict) or not english.is_valid(("messages", key)):
         return
     yield from plural_problems(english, key, text, SOURCE_LOCALE, ("messages", key))
-    number = plural_param(key)
-    if key in keys and number not in keys[key]:
+    number = declared.plural_param(key)
+    if key in declared.texts and number not in declared.texts[key].params:
         yield Problem(
             "I18N-PLURAL",
             f"`{key}` has plural forms but no number to pick one by (no {{{number}}})",
@@ -766,9 +844,9 @@ def _braced(names: Iterable[str]) -> str:
     return ", ".join(f"{{{name}}}" for name in names)
 
 
-def _is_optional_key(key: str, keys: dict[str, tuple[str, ...]]) -> bool:
+def _is_optional_key(key: str, declared: DeclaredMessages) -> bool:
     # Engine and UI texts are known to every pack, and required of base packs.
-    return (key.startswith("pack.") and key.endswith(".summary")) or key in keys
+    return (key.startswith("pack.") and key.endswith(".summary")) or key in declared.texts
 
 
 # Checks of single entities, meaningful even when part of the pack failed to load.
@@ -777,6 +855,7 @@ _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     check_references,
     _check_params,
     _check_verbs,
+    _check_messages,
     _check_characters,
     _check_locations,
     _check_explosion_symbols,

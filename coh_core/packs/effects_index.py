@@ -10,6 +10,7 @@ from coh_core.effects.checker import Checker, Symbols
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.effects.registry import Declarations, Kind, Param, Signature, parse_param, signature
 from coh_core.errors import Location, Problem
+from coh_core.messages import declared_messages
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import REF_TYPES, CompiledEffect, EffectSlot, Entity, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
@@ -34,8 +35,9 @@ def symbols_of(pack: Pack) -> Symbols:
         if isinstance(param, dict) and isinstance(param.get("type"), str)
     }
     declared = declarations_of(pack)
+    messages = declared_messages(pack.section("messages"), declared).log
     verbs = pack_verbs(pack, declared)
-    return Symbols(refs, frozenset(sides), params, verbs, declared, complete=pack.complete)
+    return Symbols(refs, frozenset(sides), params, verbs, messages, declared, complete=pack.complete)
 
 
 def pack_verbs(pack: Pack, declared: Declarations) -> dict[str, Signature]:

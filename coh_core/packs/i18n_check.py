@@ -17,8 +17,9 @@ from typing import Any
 
 from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem
-from coh_core.i18n import SOURCE_LOCALE, plural_categories, source_hash, text_forms
-from coh_core.messages import placeholders, plural_param
+from coh_core.i18n import DEFAULT_PLURAL_PARAM, SOURCE_LOCALE, plural_categories, source_hash, text_forms
+from coh_core.messages import DeclaredMessages, declared_messages, placeholders
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import YamlDoc
 
@@ -75,10 +76,12 @@ def check_translations(pack: Pack, locales: list[str] | None = None) -> list[Loc
     text, or adds one, carries its translations too.
     """
     reports = []
+    # An overlay's texts may be declared below it.
+    declared = declared_messages(pack.section("messages"), declarations_of(pack))
     for layer in [pack, *pack.overlays]:
         for locale in locales or translated_locales(pack):
             if locale in layer.text:
-                reports.append(check_locale(layer, locale))
+                reports.append(check_locale(layer, locale, declared))
             elif layer.own_messages(SOURCE_LOCALE) and locale.split("-")[0] == locale:
                 reports.append(_untranslated_layer(layer, locale))
     return reports
@@ -99,28 +102,36 @@ def _untranslated_layer(layer: Pack, locale: str) -> LocaleReport:
     return report
 
 
-# Reports by the text files they compare (kept alive with them): a base pack checked under
-# several overlays in one run is checked once.
-_CHECKED: dict[tuple[int, int], tuple[YamlDoc, YamlDoc, LocaleReport]] = {}
+# Reports by the text files they compare (kept alive with them) and the plural numbers of the
+# messages: a base pack checked under several overlays in one run is checked once.
+_CHECKED: dict[tuple[int, int, frozenset[tuple[str, str]]], tuple[YamlDoc, YamlDoc, LocaleReport]] = {}
 
 
-def check_locale(pack: Pack, locale: str) -> LocaleReport:
-    """One pack's translation into `locale`, against that pack's own English."""
+def check_locale(pack: Pack, locale: str, declared: DeclaredMessages | None = None) -> LocaleReport:
+    """One pack's translation into `locale`, against that pack's own English (`declared`: the
+    messages of the pack it is played in, by default its own)."""
+    if declared is None:
+        declared = declared_messages(pack.section("messages"), declarations_of(pack))
     doc, english_doc = pack.text[locale], pack.text.get(SOURCE_LOCALE)
     if english_doc is None:
-        return _check_locale(pack, locale)
-    key = (id(doc), id(english_doc))
+        return _check_locale(pack, locale, declared)
+    key = (id(doc), id(english_doc), _plurals(declared))
     found = _CHECKED.get(key)
     if found is None or found[0] is not doc or found[1] is not english_doc:
         if len(_CHECKED) > 256:
             _CHECKED.clear()
-        found = (doc, english_doc, _check_locale(pack, locale))
+        found = (doc, english_doc, _check_locale(pack, locale, declared))
         _CHECKED[key] = found
     report = found[2]
     return LocaleReport(**{**report.__dict__, "problems": list(report.problems)})
 
 
-def _check_locale(pack: Pack, locale: str) -> LocaleReport:
+def _plurals(declared: DeclaredMessages) -> frozenset[tuple[str, str]]:
+    """The texts whose plural form a number other than `count` picks (all a report depends on)."""
+    return frozenset((k, m.plural) for k, m in declared.texts.items() if m.plural != DEFAULT_PLURAL_PARAM)
+
+
+def _check_locale(pack: Pack, locale: str, declared: DeclaredMessages) -> LocaleReport:
     doc = pack.text[locale]
     english = pack.own_messages(SOURCE_LOCALE)
     entries = pack.entries(locale)
@@ -135,7 +146,7 @@ def _check_locale(pack: Pack, locale: str) -> LocaleReport:
             if not regional:
                 report.problems.append(_missing(doc, entries, order, index, locale, pack))
             continue
-        found = list(_check_entry(doc, key, english[key], entries[key], locale))
+        found = list(_check_entry(doc, key, english[key], entries[key], locale, declared.plural_param(key)))
         report.problems.extend(found)
         if any(p.code in _UNTRANSLATED for p in found):
             unsound += 1
@@ -177,7 +188,9 @@ def _end_of(doc: YamlDoc) -> Location:
     return Location(doc.path, max(1, doc.text.count("\n")), 1)
 
 
-def _check_entry(doc: YamlDoc, key: str, english: Any, entry: Any, locale: str) -> Iterator[Problem]:
+def _check_entry(
+    doc: YamlDoc, key: str, english: Any, entry: Any, locale: str, number: str
+) -> Iterator[Problem]:
     if not isinstance(entry, dict) or "text" not in entry or not doc.is_valid(("messages", key)):
         return  # the schema has reported its shape
     text = entry["text"]
@@ -189,7 +202,7 @@ def _check_entry(doc: YamlDoc, key: str, english: Any, entry: Any, locale: str) 
             f" {_quote(english)}: update the text and set `source: {wanted}`",
             doc.location(("messages", key, "source")),
         )
-    yield from _check_placeholders(doc, key, english, text)
+    yield from _check_placeholders(doc, key, english, text, number)
     yield from plural_problems(doc, key, text, locale, ("messages", key, "text"))
     if text == english and not entry.get("same"):
         yield Problem(
@@ -199,11 +212,11 @@ def _check_entry(doc: YamlDoc, key: str, english: Any, entry: Any, locale: str) 
         )
 
 
-def _check_placeholders(doc: YamlDoc, key: str, english: Any, text: Any) -> Iterator[Problem]:
-    """A translation uses the English placeholders: any form may leave out the plural number."""
+def _check_placeholders(doc: YamlDoc, key: str, english: Any, text: Any, number: str) -> Iterator[Problem]:
+    """A translation uses the English placeholders: any form may leave out the plural `number`."""
     wanted = {name for form in text_forms(english) for name in placeholders(form)}
     used = {name for form in text_forms(text) for name in placeholders(form)}
-    optional = {plural_param(key)} if isinstance(text, dict) else set()
+    optional = {number} if isinstance(text, dict) else set()
     unknown, lacking = sorted(used - wanted), sorted(wanted - used - optional)
     if unknown or lacking:
         faults = [f"uses {_braced(unknown)}, which English lacks"] if unknown else []

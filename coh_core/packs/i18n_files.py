@@ -1,8 +1,10 @@
 """Writing translation files: a new or refreshed `text/<locale>.yaml`, and marking entries current.
 
-`template` writes every English entry in English order, with the English section comments:
-entries the file already has are kept as they are, the others get the English text (to be
-translated; `coh i18n check` reports them as untranslated until then) and its source hash.
+`template` writes every English entry in English order, with the English section comments
+and, above each declared message, its note for translators (where it appears, what each
+placeholder holds): entries the file already has are kept as they are, the others get the
+English text (to be translated; `coh i18n check` reports them as untranslated until then) and
+its source hash.
 `stamp` records, after a translator has revised stale entries, that they now translate the
 current English: it rewrites only their `source:` values, leaving the rest of the file alone.
 """
@@ -11,21 +13,31 @@ from __future__ import annotations
 
 import json
 import re
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from coh_core.errors import UsageError
 from coh_core.i18n import SOURCE_LOCALE, source_hash
+from coh_core.messages import DeclaredMessages, Message, declared_messages
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.loader import TEXT_DIR
 from coh_core.packs.model import Pack
 from coh_core.packs.paths import PathRefused, file_in_pack
 
 _COMMENT = re.compile(r"^  #")
+_NOTE_WIDTH = 92  # columns of a note's text, after its indentation
 _SOURCE_VALUE = re.compile(r"(source:\s*)(\"[^\"]*\"|'[^']*'|[^\s#,}]+)")
 
 
-def template(pack: Pack, locale: str) -> str:
-    """The text file for `locale`: its current entries kept, English for the rest, in English order."""
+def template(pack: Pack, locale: str, declared: DeclaredMessages | None = None) -> str:
+    """The text file for `locale`: its current entries kept, English for the rest, in English order.
+
+    `declared`: the messages of the pack it is played in (by default its own), whose notes
+    are written above their entries.
+    """
+    if declared is None:
+        declared = declared_messages(pack.section("messages"), declarations_of(pack))
     english_doc = pack.text[SOURCE_LOCALE]
     english = pack.own_messages(SOURCE_LOCALE)
     existing = pack.entries(locale) if locale in pack.text else {}
@@ -42,6 +54,9 @@ def template(pack: Pack, locale: str) -> str:
         entry = existing.get(key)
         if not isinstance(entry, dict) or "text" not in entry:
             entry = {"text": text, "source": source_hash(text)}
+        message = declared.texts.get(key)
+        if message is not None:
+            lines.extend(_note_lines(message))
         lines.extend(_entry_lines(key, entry))
     return "\n".join(lines) + "\n"
 
@@ -51,6 +66,20 @@ def _section_comments(text: str) -> list[tuple[int, str]]:
     return [
         (number, line.rstrip()) for number, line in enumerate(text.splitlines(), 1) if _COMMENT.match(line)
     ]
+
+
+def _note_lines(message: Message) -> list[str]:
+    """A message's note and what each placeholder holds, as comments above its entry."""
+    lines = [f"  # {line}" for line in _wrapped(message.note, _NOTE_WIDTH)]
+    for name, holds in message.holds.items():
+        lines.extend(f"  #   {line}" for line in _wrapped(f"{{{name}}}: {holds}", _NOTE_WIDTH - 2, "  "))
+    return lines
+
+
+def _wrapped(text: str, width: int, indent: str = "") -> list[str]:
+    """Lines of at most `width` columns; any line break of the text (Unicode ones too, which
+    YAML would read as the end of the comment) becomes a space."""
+    return textwrap.wrap(" ".join(text.split()), width, subsequent_indent=indent)
 
 
 def _entry_lines(key: str, entry: dict[str, Any]) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -201,7 +202,8 @@ def _unknown_keys(doc: YamlDoc, error: ValidationError, path: tuple[Any, ...]) -
     allowed = list(schema.get("properties", {}))
     patterns = list(schema.get("patternProperties", {}))
     instance = error.instance if isinstance(error.instance, dict) else {}
-    for key in (k for k in instance if k not in allowed and (*path, k) not in doc.trapped):
+    unknown = [k for k in instance if k not in allowed and not _matches(k, patterns)]
+    for key in (k for k in unknown if (*path, k) not in doc.trapped):
         if allowed:
             hint = suggest(key, allowed) or f"; allowed: {', '.join(allowed)}"
         else:
@@ -211,3 +213,8 @@ def _unknown_keys(doc: YamlDoc, error: ValidationError, path: tuple[Any, ...]) -
             f"unknown key `{key}`{hint}",
             doc.location((*path, key), key=True),
         )
+
+
+def _matches(key: Any, patterns: list[str]) -> bool:
+    """Whether a key is allowed by one of the `patternProperties` (its siblings are not unknown)."""
+    return isinstance(key, str) and any(re.search(pattern, key) for pattern in patterns)

@@ -28,6 +28,7 @@ def symbols(declared: Declarations) -> Symbols:
     return Symbols(
         {"crossroads": "location", "red": "colour", "blonde": "character"},
         frozenset({"A", "B", "collapsed", "burnt"}),
+        messages={"greeting": ("player", "count")},
         declared=declared,
     )
 

@@ -1,0 +1,293 @@
+"""The machine that runs compiled effects: instruction lists, frames and a loop.
+
+Each effect, pack verb and step compiles once into a `Program`: a list of instructions
+(`Op`). Expressions that cannot ask stay Python closures; statements become instructions
+that move a frame's program counter, bind names, push the frame of a pack verb, or stop
+the machine with the question a player must answer. A `Frame` holds what a running program
+needs to go on (its program, its position, its names, the loops in progress), so the place
+of an effect in play is data, not a Python generator's hidden state.
+
+Engine code written in Python (the flow and procedures not yet written in a pack) runs as a
+`NativeFrame`: a generator that yields a question (`Decision`) or a `Call` of a program, and
+receives the answers or the program's result. A failure inside a program unwinds its frames
+to the nearest native frame, which receives it as an exception where it made the call.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Generator
+from typing import TYPE_CHECKING, Any
+
+from coh_core.engine.runtime import EngineError, NoOptions, Rt
+
+if TYPE_CHECKING:
+    from coh_core.engine.game import Game
+
+Fn = Callable[..., Any]
+
+
+class Program:
+    """One compiled block: its instructions, and what falling off its end means."""
+
+    __slots__ = ("asks", "direct", "id", "name", "ops")
+
+    def __init__(self, name: str, ident: str = ""):
+        self.name = name  # who the code belongs to, for messages
+        self.id = ident  # the same for the same pack on every load: where a saved frame points
+        self.ops: list[Op] = []
+        self.asks = True  # whether running it may stop for a question (known once compiled)
+        # A program of plain statements one after the other, as one Python function: run without
+        # frames, because nothing in it can stop or jump (most effects and costs).
+        self.direct: Callable[[Rt], None] | None = None
+
+
+class Op:
+    """One instruction. `run` returns None to go on, `SWITCH` when the frames changed, or a
+    question (anything else) that stops the machine until answered."""
+
+    __slots__ = ()
+    asks = False  # whether this instruction may stop the machine (a question, engine code, a verb that asks)
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        raise NotImplementedError
+
+    def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
+        """The answers to the question this instruction asked (only instructions that ask)."""
+        raise NotImplementedError
+
+
+SWITCH = object()  # an instruction pushed or popped a frame: the loop looks at the top again
+
+
+class Frame:
+    """A program in progress: where it is, its names, the `for` loops it is inside."""
+
+    __slots__ = ("env", "loops", "pc", "program", "ret", "rt")
+
+    native = False
+
+    def __init__(self, program: Program, rt: Rt, env: dict[str, Any], ret: str | None):
+        self.program = program
+        self.rt = rt  # the run this frame belongs to: its player, its loop bound, its dry-run path
+        self.env = env
+        self.pc = 0
+        self.loops: list[list[Any]] | None = None  # [items, next index] per `for` in progress, innermost last
+        self.ret = ret  # the name the caller's frame binds to this program's result
+
+
+class NativeFrame:
+    """Engine code in Python, as a generator of questions and calls."""
+
+    __slots__ = ("env", "gen", "ret", "rt", "send", "throw", "where")
+
+    native = True
+
+    def __init__(
+        self,
+        gen: Generator[Any, Any, Any] | None,
+        ret: str | None = None,
+        rt: Rt | None = None,
+        where: Callable[[Exception], Exception] | None = None,
+    ):
+        self.gen = gen  # None: the bottom of a synchronous run, which only collects the result
+        self.ret = ret
+        self.rt = rt
+        self.env = rt.env if rt is not None else None
+        self.send: Any = None  # what the generator receives next
+        self.throw: BaseException | None = None  # or the exception it receives instead
+        self.where = where  # locates a failure inside this code at the call that started it
+
+
+class Call:
+    """A native frame's request: run this program in this run (its names are `rt.env`)."""
+
+    __slots__ = ("program", "rt")
+
+    def __init__(self, program: Program, rt: Rt):
+        self.program = program
+        self.rt = rt
+
+
+def execute(frames: list[Any]) -> Any:
+    """Run until a question must be answered (returned) or the frames are done (None).
+
+    The top frame may hold what to send on (`send`/`throw` of a native frame). A failure no
+    native frame takes is raised to the caller, the frames unwound.
+    """
+    while frames:
+        frame = frames[-1]
+        if frame.native:
+            gen = frame.gen
+            if gen is None:  # the bottom of a synchronous run: its result has arrived
+                return None
+            if frame.rt is not None:
+                frame.rt.env = frame.env
+            try:
+                if frame.throw is not None:
+                    exc, frame.throw = frame.throw, None
+                    request = gen.throw(exc)
+                else:
+                    value, frame.send = frame.send, None
+                    request = gen.send(value)
+            except StopIteration as stop:
+                _finish(frames, frame.ret, stop.value)
+                continue
+            except Exception as exc:
+                frames.pop()
+                _fail(frames, exc if frame.where is None else _caused(frame.where(exc), exc))
+                continue
+            if type(request) is Call:
+                frames.append(Frame(request.program, request.rt, request.rt.env, None))
+                continue
+            return request
+        rt = frame.rt
+        rt.env = frame.env
+        ops = frame.program.ops
+        try:
+            while True:
+                op = ops[frame.pc]
+                frame.pc += 1
+                signal = op.run(frames, frame, rt)
+                if signal is not None:
+                    break
+        except Exception as exc:
+            frames.pop()
+            _fail(frames, exc)
+            continue
+        if signal is not SWITCH:
+            return signal
+    return None
+
+
+def _caused(reported: Exception, cause: Exception) -> Exception:
+    if reported is not cause:
+        reported.__cause__ = cause
+    return reported
+
+
+def _finish(frames: list[Any], ret: str | None, value: Any) -> None:
+    """The top frame is done with `value`: its caller receives it."""
+    frames.pop()
+    if not frames:
+        return
+    caller = frames[-1]
+    if caller.native:
+        caller.send = value
+    elif ret is not None:
+        caller.env[ret] = value
+
+
+def _fail(frames: list[Any], exc: Exception) -> None:
+    """Unwind to the nearest native frame, which receives the exception; none left: raise it."""
+    while frames and not frames[-1].native:
+        frames.pop()
+    if not frames or frames[-1].gen is None:
+        raise exc
+    frames[-1].throw = exc
+
+
+def run_sync(program: Program, rt: Rt, env: dict[str, Any]) -> Any:
+    """Run a program that cannot ask to its end and return its result (dry runs, selectors).
+
+    Its frames are its own: a failure leaves them behind as it is raised to the caller.
+    """
+    direct = program.direct
+    if direct is not None:
+        rt.env = env
+        direct(rt)
+        return None
+    sink = _Sink()
+    frames: list[Any] = [sink, Frame(program, rt, env, None)]
+    while True:
+        frame = frames[-1]
+        if frame is sink:
+            return sink.send
+        if frame.native:
+            raise EngineError("ENGINE-INTERNAL", f"{program.name} started a verb that asks, in a dry run")
+        run = frame.rt
+        run.env = frame.env
+        ops = frame.program.ops
+        while True:
+            op = ops[frame.pc]
+            frame.pc += 1
+            signal = op.run(frames, frame, run)
+            if signal is not None:
+                break
+        if signal is not SWITCH:
+            raise EngineError("ENGINE-INTERNAL", f"{program.name} asked a question where none may be asked")
+
+
+class _Sink:
+    """The bottom of a synchronous run: it receives the result."""
+
+    __slots__ = ("send",)
+
+    native = True
+    gen = None
+
+    def __init__(self) -> None:
+        self.send: Any = None
+
+
+class NotSaveable(EngineError):
+    """Engine code in Python is running: its place is a Python generator's, not data."""
+
+
+def frames_to_json(frames: list[Any]) -> dict[str, Any]:
+    """The place of a machine stopped at a question, as JSON: each frame's program, position,
+    names and loops, and the runs they belong to (frames of one run share their player, source
+    and loop bound). The top frame is saved at the instruction that asked: run on a copy of the
+    same state, it asks the same question again, so the question itself need not be saved."""
+    runs: list[dict[str, Any]] = []
+    index: dict[int, int] = {}
+    saved: list[dict[str, Any]] = []
+    for frame in frames:
+        if frame.native:
+            raise NotSaveable(
+                "GAME-NOT-SAVEABLE", "engine code written in Python is running at this decision"
+            )
+        rt = frame.rt
+        if id(rt) not in index:
+            index[id(rt)] = len(runs)
+            runs.append({"actor": rt.actor, "source": rt.source, "paying": rt.paying, "loops": rt.loops})
+        saved.append(
+            {
+                "program": frame.program.id,
+                "pc": frame.pc - 1 if frame is frames[-1] else frame.pc,
+                "env": frame.env,
+                "loops": frame.loops,
+                "ret": frame.ret,
+                "run": index[id(rt)],
+            }
+        )
+    copy: dict[str, Any] = json.loads(json.dumps({"runs": runs, "frames": saved}))  # it shares nothing
+    return copy
+
+
+def frames_from_json(doc: dict[str, Any], programs: dict[str, Program], game: Game) -> list[Any]:
+    """Frames saved by `frames_to_json`, for a game of the same pack."""
+    runs = []
+    for saved in doc["runs"]:
+        rt = Rt(game, {}, saved["actor"])
+        rt.source, rt.paying, rt.loops = saved["source"], saved["paying"], saved["loops"]
+        runs.append(rt)
+    frames: list[Any] = []
+    for saved in doc["frames"]:
+        program = programs.get(saved["program"])
+        if program is None:
+            raise EngineError("GAME-PROGRAM", f"no program `{saved['program']}` in this pack")
+        frame = Frame(program, runs[saved["run"]], saved["env"], saved["ret"])
+        frame.pc, frame.loops = saved["pc"], saved["loops"]
+        frames.append(frame)
+    return frames
+
+
+def finish_frame(frames: list[Any], value: Any) -> Any:
+    """An instruction ends its frame with a value."""
+    frame = frames[-1]
+    _finish(frames, frame.ret, value)
+    return SWITCH
+
+
+__all__ = ["SWITCH", "Call", "Frame", "NativeFrame", "NoOptions", "Op", "Program", "execute", "run_sync"]
