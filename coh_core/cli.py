@@ -329,13 +329,18 @@ def i18n_template(lang: str, output: Path | None, pack: Path | None) -> None:
     """A text file for LANG: its current entries kept, English (to translate) for the others."""
     from coh_core.i18n import SOURCE_LOCALE, normalize_locale
     from coh_core.messages import declared_messages
+    from coh_core.packs.declarations import declarations_of
     from coh_core.packs.i18n_files import template
 
     loaded = _load_pack(pack)
     locale = normalize_locale(lang)
     if locale is None or locale == SOURCE_LOCALE:
         raise UsageError(f"`{lang}` is not a language to translate into", code="I18N-LANG")
-    text = template(_own_layer(loaded, pack), locale, declared_messages(loaded.section("messages")))
+    text = template(
+        _own_layer(loaded, pack),
+        locale,
+        declared_messages(loaded.section("messages"), declarations_of(loaded)),
+    )
     _write_output(text, output)
 
 
@@ -404,10 +409,12 @@ def docs() -> None:
     help="Write to this file instead of stdout.",
 )
 def docs_effects(output: Path | None) -> None:
-    """The effect-language reference, generated from the registry."""
+    """The effect-language reference, generated from the registry and the base pack's declarations."""
     from coh_core.effects.docs import generate_reference
+    from coh_core.packs import load_pack_checked
+    from coh_core.packs.declarations import declarations_of
 
-    text = generate_reference()
+    text = generate_reference(declarations_of(load_pack_checked()))
     _write_output(text, output)
 
 

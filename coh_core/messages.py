@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from coh_core.effects.registry import ENUMS, TRAITS, WINDOWS
+from coh_core.effects.registry import Declarations
 from coh_core.i18n import DEFAULT_PLURAL_PARAM
 
 
@@ -91,17 +91,17 @@ ENGINE_LOG: dict[str, tuple[str, ...]] = {
     "game_over": (),
     "player_eliminated": ("player",),
     "turn_start": ("turn",),
-    "trait_set": ("character", "trait", "value", "until"),  # by `set_trait`: see _trait_variants
+    "trait_set": ("character", "trait", "value", "until"),  # by `set_trait`: see log_variant_messages
 }
 
 
-def _trait_variants() -> dict[str, tuple[str, ...]]:
+def log_variant_messages(declared: Declarations) -> dict[str, tuple[str, ...]]:
     """`trait_set.<trait>` for number traits, `trait_set.<trait>.<true|false>` for yes/no ones.
 
     The trait is in the key, and so is a yes/no value; a number stays a placeholder.
     """
     found: dict[str, tuple[str, ...]] = {}
-    for name, spec in TRAITS.items():
+    for name, spec in declared.traits.items():
         if spec.type == "bool":
             found[f"trait_set.{name}.true"] = found[f"trait_set.{name}.false"] = ("character", "until")
         else:
@@ -112,12 +112,13 @@ def _trait_variants() -> dict[str, tuple[str, ...]]:
 # Log entries told differently by the value of one parameter: the narrator uses the most specific
 # of `log.<key>.<value>` (and, for a yes/no `value`, `log.<key>.<value>.<true|false>`) it finds.
 LOG_VARIANTS: dict[str, str] = {"trait_set": "trait"}
-LOG_VARIANT_MESSAGES: dict[str, tuple[str, ...]] = _trait_variants()
 
-# Pieces the narrator puts inside the engine's log messages (texts under `log.<key>` too).
-LOG_PARTS: dict[str, tuple[str, ...]] = {
-    **{f"until.{duration}": () for duration in ENUMS["duration"]},  # how long a trait lasts
-}
+
+def log_parts(declared: Declarations) -> dict[str, tuple[str, ...]]:
+    """Pieces the narrator puts inside the engine's log messages (texts under `log.<key>` too):
+    `until.<duration>` for each value of the pack's `duration`, how long a trait lasts."""
+    return {f"until.{value}": () for value in declared.members("duration") or {}}
+
 
 # Strings of the play command outside the log.
 UI_MESSAGES: dict[str, tuple[str, ...]] = {
@@ -172,7 +173,6 @@ CLI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.list.footer.characters": ("count",),
     "ui.list.footer.locations": ("count",),
     "ui.list.footer.invasions": ("count",),
-    **{f"ui.window.{name}": () for name in WINDOWS},
     **{f"ui.slot.{name}": () for name in ("tower", "corner", "centre")},
     "ui.symbol.explosion": (),
     **{f"ui.provenance.{name}": () for name in ("printed", "invented", "rulebook_example")},
@@ -225,6 +225,11 @@ def log_key(key: str) -> str:
     return f"log.{key}"
 
 
+def cli_messages(declared: Declarations) -> dict[str, tuple[str, ...]]:
+    """CLI_MESSAGES, and `ui.window.<window>` for each timing window of the pack."""
+    return {**CLI_MESSAGES, **{f"ui.window.{name}": () for name in declared.windows}}
+
+
 # What translators read above the engine's messages (the pack's carry their own notes):
 # where the message appears, and what its placeholders hold.
 _NOTES: dict[str, tuple[str, dict[str, str]]] = {
@@ -249,28 +254,26 @@ _NOTES: dict[str, tuple[str, dict[str, str]]] = {
 }
 
 
-def _engine_texts() -> dict[str, Message]:
-    """The engine's messages by text key; a number trait's variant picks its form by its value."""
+def engine_texts(declared: Declarations) -> dict[str, Message]:
+    """The engine's messages by text key, for a pack with these declarations (the variants of its
+    traits, its durations, its windows); a number trait's variant picks its form by its value."""
+    variants = log_variant_messages(declared)
     keys: dict[str, tuple[str, ...]] = {
         **{log_key(k): v for k, v in ENGINE_LOG.items()},
-        **{log_key(k): v for k, v in LOG_VARIANT_MESSAGES.items()},
-        **{log_key(k): v for k, v in LOG_PARTS.items()},
+        **{log_key(k): v for k, v in variants.items()},
+        **{log_key(k): v for k, v in log_parts(declared).items()},
         **UI_MESSAGES,
         **DECISION_MESSAGES,
         **ACTION_MESSAGES,
         **TABLE_MESSAGES,
-        **CLI_MESSAGES,
+        **cli_messages(declared),
     }
-    plural = {log_key(k): "value" for k, v in LOG_VARIANT_MESSAGES.items() if "value" in v}
+    plural = {log_key(k): "value" for k, v in variants.items() if "value" in v}
     found = {}
     for key, params in keys.items():
         note, holds = _NOTES.get(key, ("", {}))
         found[key] = Message(key, params, note, holds, plural.get(key, DEFAULT_PLURAL_PARAM))
     return found
-
-
-# Every text key the engine itself needs, with its placeholders.
-ENGINE_TEXTS: dict[str, Message] = _engine_texts()
 
 
 # -- the pack's messages -----------------------------------------------------------------------
@@ -303,15 +306,16 @@ def declared_message(group: str, message_id: str, spec: Mapping[str, Any]) -> Me
     return Message(GROUPS[group] + message_id, tuple(holds), str(spec.get("note", "")), holds, str(plural))
 
 
-def declared_messages(section: Mapping[str, Any]) -> DeclaredMessages:
-    """The engine's messages and those of a pack's `messages` section (where both declare a key,
-    the engine's stands: MSG-DUPLICATE reports it)."""
+def declared_messages(section: Mapping[str, Any], declared: Declarations) -> DeclaredMessages:
+    """The engine's messages (for a pack with these declarations) and those of a pack's `messages`
+    section (where both declare a key, the engine's stands: MSG-DUPLICATE reports it)."""
+    engine = engine_texts(declared)
     texts: dict[str, Message] = {}
     log: dict[str, tuple[str, ...]] = {}
     answers: dict[str, list[Answer]] = {a.verb: [a] for a in ENGINE_ANSWERS}
     for group, message_id, spec in declarations(section):
         message = declared_message(group, message_id, spec)
-        if message.key in ENGINE_TEXTS or message.key in texts:
+        if message.key in engine or message.key in texts:
             continue
         texts[message.key] = message
         if group == "log":
@@ -321,7 +325,7 @@ def declared_messages(section: Mapping[str, Any]) -> DeclaredMessages:
             answer = Answer(message_id, message.params, key_at if isinstance(key_at, int) else None)
             answers.setdefault(answer.verb, []).append(answer)
     return DeclaredMessages(
-        {**texts, **ENGINE_TEXTS},
+        {**texts, **engine},
         {**log, **ENGINE_LOG},
         {verb: tuple(found) for verb, found in answers.items()},
     )

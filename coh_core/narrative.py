@@ -13,6 +13,7 @@ from typing import Any
 
 from coh_core.i18n import SOURCE_LOCALE, Text, fallback_chain, pick_form
 from coh_core.messages import LOG_VARIANTS, declared_messages, fill, log_key
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 
 Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
@@ -33,7 +34,7 @@ class Narrator:
     def __init__(self, pack: Pack, locale: str = SOURCE_LOCALE) -> None:
         self.pack = pack
         self.locale = locale
-        self.declared = declared_messages(pack.section("messages"))
+        self.declared = declared_messages(pack.section("messages"), declarations_of(pack))
         self.messages: dict[str, Text] = {}
         for step in reversed(fallback_chain(locale)):  # English first, the most specific last
             self.messages.update({k: v for k, v in pack.messages(step).items() if _usable(v)})

@@ -1,4 +1,4 @@
-"""Generated files stay in sync with the registry they come from."""
+"""Generated files stay in sync with the registry and the base pack's declarations they come from."""
 
 from __future__ import annotations
 
@@ -6,23 +6,34 @@ import json
 from pathlib import Path
 
 from coh_core.effects.docs import generate_reference
-from coh_core.effects.registry import EVENTS, TRAITS, WINDOWS
+from coh_core.packs.declarations import declarations_of
+from coh_core.packs.model import Pack
 from coh_core.resources import schema_path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_effect_reference_is_up_to_date() -> None:
+def test_effect_reference_is_up_to_date(base_pack: Pack) -> None:
     committed = (ROOT / "docs" / "effects.md").read_text(encoding="utf-8")
-    assert committed == generate_reference(), "run `coh docs effects -o docs/effects.md`"
+    assert committed == generate_reference(declarations_of(base_pack)), (
+        "run `coh docs effects -o docs/effects.md`"
+    )
 
 
-def test_reference_documents_every_signature() -> None:
+def test_reference_documents_every_signature(base_pack: Pack) -> None:
     from coh_core.effects.registry import signatures
 
-    text = generate_reference()
+    text = generate_reference(declarations_of(base_pack))
     for name in signatures():
         assert f"`{name}(" in text
+
+
+def test_reference_documents_every_declaration_of_the_base_pack(base_pack: Pack) -> None:
+    declared = declarations_of(base_pack)
+    text = generate_reference(declared)
+    for names in (declared.types, declared.traits, declared.events, declared.windows):
+        assert names and all(f"`{name}`" in text for name in names)
+    assert all(f"- `{value}`: " in text for spec in declared.types.values() for value in spec.values)
 
 
 def _definitions() -> dict[str, dict[str, object]]:
@@ -30,18 +41,17 @@ def _definitions() -> dict[str, dict[str, object]]:
     return schema["definitions"]  # type: ignore[no-any-return]
 
 
-def test_schema_event_enum_matches_registry() -> None:
-    assert _definitions()["event"]["enum"] == list(EVENTS)
+# The schema cannot list what a pack declares (an overlay may add more); its examples, which
+# editors offer as completions, are the base pack's.
+def test_schema_event_examples_are_the_base_events(base_pack: Pack) -> None:
+    assert _definitions()["event"]["examples"] == list(declarations_of(base_pack).events)
 
 
-def test_schema_window_enum_matches_registry() -> None:
-    assert _definitions()["window"]["enum"] == list(WINDOWS)
+def test_schema_window_examples_are_the_base_windows(base_pack: Pack) -> None:
+    assert _definitions()["window"]["examples"] == list(declarations_of(base_pack).windows)
 
 
-def test_schema_traits_match_registry() -> None:
-    schema = json.loads(schema_path("content.schema.json").read_text(encoding="utf-8"))
-    character = schema["definitions"]["character"]
-    traits = character["properties"]["traits"]["properties"]
-    assert set(traits) == set(TRAITS)
-    for name, spec in TRAITS.items():
-        assert traits[name]["type"] == ("integer" if spec.type == "int" else "boolean")
+def test_schema_trait_examples_are_base_traits(base_pack: Pack) -> None:
+    character = _definitions()["character"]
+    examples = character["properties"]["traits"]["examples"]  # type: ignore[index]
+    assert {name for example in examples for name in example} <= set(declarations_of(base_pack).traits)

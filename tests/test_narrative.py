@@ -17,6 +17,7 @@ from coh_core.engine import RandomAgent, new_game
 from coh_core.i18n import text_forms
 from coh_core.messages import UI_MESSAGES, DeclaredMessages, declared_messages, log_key, placeholders
 from coh_core.narrative import Narrator
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 
 ENGINE_DIR = Path(__file__).resolve().parents[1] / "coh_core" / "engine"
@@ -46,7 +47,7 @@ def narrator(base_pack: Pack) -> Narrator:
 @pytest.fixture(scope="module")
 def declared(base_pack: Pack) -> DeclaredMessages:
     """The engine's messages and those of the base pack's messages.yaml."""
-    return declared_messages(base_pack.section("messages"))
+    return declared_messages(base_pack.section("messages"), declarations_of(base_pack))
 
 
 def _note_calls() -> list[tuple[str, set[str], str]]:

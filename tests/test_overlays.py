@@ -146,3 +146,55 @@ def test_parameter_overlays_compose_with_the_french_rules(runner: CliRunner) -> 
     assert _json(runner, "validate", str(content_root() / "base"), *args)["ok"] is True
     played = _json(runner, "play", "--players", "4", "--seed", "5", *args)
     assert played["result"] is not None
+
+
+def _winged_overlay(root: Path, effect: str) -> Path:
+    """An overlay that declares a new trait with one patch and gives it with a card."""
+    overlay = root / "winged"
+    (overlay / "text").mkdir(parents=True)
+    (overlay / "pack.yaml").write_text(
+        "id: winged\nversion: '1.0.0'\nkind: overlay\nsummary: Wings.\n"
+        "requires: [base]\nfiles: [patches.yaml]\n"
+    )
+    (overlay / "patches.yaml").write_text(
+        "patches:\n"
+        "  - merge: traits\n"
+        "    with:\n"
+        "      wings: {type: bool, default: false, doc: may fly over the zombies}\n"
+        "  - set: action/hideout/effect\n"
+        f"    to: {effect}\n"
+    )
+    (overlay / "text" / "en.yaml").write_text(
+        "locale: en\nmessages:\n"
+        "  pack.winged.name: Wings\n"
+        "  log.trait_set.wings.true: '{character} grows wings{until}.'\n"
+        "  log.trait_set.wings.false: '{character} loses its wings{until}.'\n"
+    )
+    return overlay
+
+
+def test_an_overlay_declares_a_trait_with_one_patch(runner: CliRunner, tmp_path: Path) -> None:
+    overlay = _winged_overlay(tmp_path, "set_trait(choose(my_characters()), wings, true, until=end_of_turn)")
+    pack = load_pack_checked(rules=[str(overlay)])  # translations lacking the new texts do not block
+    wings = rules_for(pack).declared.traits["wings"]
+    assert (wings.type, wings.default) == ("bool", False)
+    field = _field(_json(runner, "explain", "traits", "--rules", str(overlay)), "wings/type")
+    assert field["set_by"] == "winged" and "patches.yaml:" in field["at"]
+
+
+def test_a_declared_trait_types_the_value_it_is_given(runner: CliRunner, tmp_path: Path) -> None:
+    overlay = _winged_overlay(tmp_path, "set_trait(choose(my_characters()), wings, 2, until=end_of_turn)")
+    report = _json(runner, "validate", str(content_root() / "base"), "--rules", str(overlay), code=1)
+    problems = [p for p in report["problems"] if not p["code"].startswith("I18N-")]
+    assert [(p["code"], Path(p["file"]).name) for p in problems] == [("EFF-TYPE", "patches.yaml")]
+    assert problems[0]["message"] == "`value` of `set_trait` expects a bool, got a number"
+
+
+def test_an_effect_error_in_a_patch_quotes_the_patch(runner: CliRunner, tmp_path: Path) -> None:
+    """The caret line is the overlay's line that the location names, not the patched file's."""
+    overlay = _winged_overlay(tmp_path, "set_trait(choose(my_characters()), wings, 2, until=end_of_turn)")
+    result = runner.invoke(main, ["validate", str(content_root() / "base"), "--rules", str(overlay)])
+    lines = result.output.splitlines()
+    at = next(i for i, line in enumerate(lines) if "EFF-TYPE" in line)
+    assert lines[at + 1].strip() == "to: set_trait(choose(my_characters()), wings, 2, until=end_of_turn)"
+    assert lines[at + 2].index("^") == lines[at + 1].index("2, until")

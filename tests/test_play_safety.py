@@ -15,7 +15,8 @@ import resource
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -33,10 +34,11 @@ from coh_core.agents.terminal import parse_answer, read_answer
 from coh_core.cli import main
 from coh_core.effects.checker import Symbols, check_condition, check_effect
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
-from coh_core.engine import EngineError, Game, new_game
+from coh_core.engine import EngineError, Game, new_game, rules_for
 from coh_core.engine.compiler import runtime_message
 from coh_core.limits import MAX_ANSWER_CHARS, MAX_OPTIONS
 from coh_core.packs import load_pack_checked
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 
 CASE_DIR = Path(__file__).parent / "hostile_packs"
@@ -166,7 +168,12 @@ def test_there_are_hostile_packs_for_every_bound() -> None:
 
 
 STATIC = yaml.safe_load((Path(__file__).parent / "hostile_effects.yaml").read_text(encoding="utf-8"))
-_SYMBOLS = Symbols({"bank": "location"})
+
+
+@cache
+def _symbols() -> Symbols:
+    """@bank, and the base pack's enumerations and traits (`until=end_of_turn`, `votes`)."""
+    return Symbols({"bank": "location"}, declared=declarations_of(load_pack_checked()))
 
 
 @dataclass(frozen=True)
@@ -184,9 +191,9 @@ def _check(case: dict[str, Any]) -> tuple[str, list[_Found]]:
     source = case.get("condition") or case["effect"]
     try:
         if "condition" in case:
-            findings = check_condition(parse_condition(source), _SYMBOLS, case["context"])
+            findings = check_condition(parse_condition(source), _symbols(), case["context"])
         else:
-            findings = check_effect(parse_effect(source), _SYMBOLS, case["context"])
+            findings = check_effect(parse_effect(source), _symbols(), case["context"])
     except EffectSyntaxError as error:
         return source, [_Found(error.code, error.offset, error.message)]
     return source, [_Found(f.code, f.span.start, f.message) for f in findings]
@@ -273,6 +280,45 @@ def test_a_window_that_never_closes_is_stopped_at_the_step(base_copy: Path) -> N
     assert text[error.location.line - 1][error.location.col - 1 :].startswith(
         "move_characters_in_turn_order()"
     )
+
+
+def test_an_event_declared_with_names_the_engine_does_not_give_stops_the_game_there(base_copy: Path) -> None:
+    """The engine's own procedures still emit `character_moved` with `mover`: a pack that
+    renames it validates (no trigger uses it), and the first move stops at the declaration."""
+    declarations = base_copy / "declarations.yaml"
+    text = declarations.read_text(encoding="utf-8").replace(
+        "names: {mover: character}\n  card_played:", "names: {walker: character}\n  card_played:"
+    )
+    declarations.write_text(text, encoding="utf-8")
+    game = new_game(load_pack_checked(base_copy), 3, 1)
+    with pytest.raises(EngineError) as raised:
+        play_out(game, {c: RandomAgent(i) for i, c in enumerate(game.players)})
+    error = raised.value
+    assert (error.code, error.message) == (
+        "ENGINE-DECLARATION",
+        "the pack's event `character_moved` binds `walker`, which the engine does not give"
+        " (it gives `mover`)",
+    )
+    assert error.location is not None and Path(error.location.file).name == "declarations.yaml"
+    assert text.splitlines()[error.location.line - 1].strip() == "character_moved:"
+
+
+def test_a_trait_the_engine_reads_and_the_pack_does_not_declare_is_an_engine_error_at_the_traits() -> None:
+    """The engine's own procedures still read `hidden` by name (validation sees only the pack's
+    uses of it), so a pack without it fails where it declares its traits."""
+    pack = load_pack_checked()  # a pack of its own: its rules are changed below
+    rules = rules_for(pack)
+    rules.declared = replace(
+        rules.declared, traits={k: v for k, v in rules.declared.traits.items() if k != "hidden"}
+    )
+    with pytest.raises(EngineError) as raised:
+        rules.trait_default("granny", "hidden")
+    error = raised.value
+    assert (error.code, error.message) == (
+        "ENGINE-DECLARATION",
+        "the engine reads the trait `hidden`, which the pack does not declare (`traits`)",
+    )
+    assert error.location is not None and Path(error.location.file).name == "declarations.yaml"
 
 
 def _deeper(frames: int, run: Any) -> Any:

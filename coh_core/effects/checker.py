@@ -14,12 +14,12 @@ from typing import TypeVar
 from coh_core.effects import ast
 from coh_core.effects.registry import (
     CONTEXTS,
-    ENUMS,
-    TRAITS,
+    TYPES,
+    Declarations,
     Kind,
     Param,
     Signature,
-    is_enum_type,
+    element_type,
     signature,
     signatures,
 )
@@ -51,6 +51,7 @@ class Symbols:
     params: Mapping[str, str] = field(default_factory=dict)  # rule parameter -> its declared type
     verbs: Mapping[str, Signature] = field(default_factory=dict)  # verbs the pack defines
     messages: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # log message -> placeholders
+    declared: Declarations = field(default_factory=Declarations)  # enumerations, traits, events...
     # False when part of the pack failed to load: unknown ids may live in the missing part.
     complete: bool = True
 
@@ -64,12 +65,6 @@ def suggest(word: str, candidates: Iterable[str]) -> str:
 
 def list_of(type_name: str) -> str:
     return f"list[{type_name}]"
-
-
-def element_type(type_name: str) -> str | None:
-    if type_name.startswith("list[") and type_name.endswith("]"):
-        return type_name[5:-1]
-    return None
 
 
 def describe(type_name: str) -> str:
@@ -287,17 +282,8 @@ class Checker:
         return inner
 
     def _name(self, node: ast.Name, expected: str | None) -> str | None:
-        if expected is not None and is_enum_type(expected) and self._lookup(node.name) is None:
-            members = ENUMS[expected]
-            if node.name in members:
-                return expected
-            self._report(
-                "EFF-ENUM",
-                f"`{node.name}` is not a {expected}; one of: {', '.join(sorted(members))}"
-                + suggest(node.name, members),
-                node.span,
-            )
-            return None
+        if expected is not None and self._is_enum(expected) and self._lookup(node.name) is None:
+            return self._member(node, expected)
         if expected == "side" and self._lookup(node.name) is None:
             if node.name in self.symbols.sides:
                 return "side"
@@ -324,6 +310,30 @@ class Checker:
         self._report("EFF-UNKNOWN-NAME", f"unknown name `{node.name}`{hint}", node.span)
         return None
 
+    def _is_enum(self, type_name: str) -> bool:
+        """An enumeration: declared by the pack, or a type that is neither built in nor declared
+        (its values are reported as such, not as unknown names)."""
+        return self.symbols.declared.is_enum(type_name) or (
+            type_name not in TYPES and type_name not in ("T", "string") and element_type(type_name) is None
+        )
+
+    def _member(self, node: ast.Name, expected: str) -> str | None:
+        """A plain name where an enumeration is expected: one of its values."""
+        members = self.symbols.declared.members(expected)
+        if members is not None and node.name in members:
+            return expected
+        if not self.symbols.declared.complete:
+            return None  # the type or the value may be declared in the part that failed to load
+        if members is None:
+            enumerations = ", ".join(self.symbols.declared.enum_names())
+            why = f": the pack declares no type `{expected}` (its enumerations: {enumerations})"
+        elif not members:
+            why = f": the pack declares no {expected}"
+        else:
+            why = f"; one of: {', '.join(sorted(members))}" + suggest(node.name, members)
+        self._report("EFF-ENUM", f"`{node.name}` is not a {expected}{why}", node.span)
+        return None
+
     def _ref(self, node: ast.Ref, expected: str | None) -> str | None:
         found = self.symbols.refs.get(node.id)
         if found is None and not self.symbols.complete:
@@ -332,7 +342,7 @@ class Checker:
             pool = [i for i, t in self.symbols.refs.items() if expected in (None, t)]
             self._report("REF-UNDEF", f"unknown id `@{node.id}`" + suggest(node.id, pool), node.span)
             return None
-        if expected is not None and expected != "any" and not is_enum_type(expected) and found != expected:
+        if expected is not None and expected != "any" and not self._is_enum(expected) and found != expected:
             self._report(
                 "REF-KIND",
                 f"`@{node.id}` is a {found}, but {describe(expected)} is needed",
@@ -628,10 +638,8 @@ class Checker:
     def _dependent_type(self, sig: Signature, bound: list[tuple[Param, ast.Arg]]) -> str | None:
         for param, arg in bound:
             if param.name == sig.value_type_from and isinstance(arg.value, ast.Name):
-                trait = TRAITS.get(arg.value.name)
-                if trait is None:
-                    return None
-                return "count" if trait.count else trait.type
+                trait = self.symbols.declared.traits.get(arg.value.name)
+                return None if trait is None else trait.type
         return None
 
 

@@ -1,10 +1,10 @@
-"""The single source of the effect language's vocabulary.
+"""The single source of the effect language's built-in vocabulary.
 
-Every verb (a statement that changes the game), selector (an expression that reads
-or chooses), procedure (a step of the turn structure), event, timing window, trait
-and enumeration is declared here once, with typed parameters and a one-line doc.
-The checker, the "did you mean" hints, `coh docs effects` and the enums of the JSON
-Schemas are all derived from these declarations.
+Every built-in verb (a statement that changes the game), selector (an expression that
+reads or chooses), procedure (a step of the turn structure) and built-in type is declared
+here once, with typed parameters and a one-line doc. The enumerations, traits, events and
+timing windows of a game are declared by its pack (see `Declarations`). The checker, the
+"did you mean" hints and `coh docs effects` are derived from both.
 
 Nothing here names a card, character or location: these are the game's general
 mechanics (zombies, characters, votes, markers), which content combines.
@@ -13,8 +13,10 @@ mechanics (zombies, characters, votes, markers), which content combines.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class Kind(StrEnum):
@@ -55,27 +57,42 @@ class Signature:
 
 
 @dataclass(frozen=True)
+class EnumSpec:
+    """An enumeration a pack declares: a type whose values are plain names."""
+
+    name: str
+    doc: str
+    values: Mapping[str, str]  # value -> what it means
+
+
+@dataclass(frozen=True)
 class EventSpec:
     name: str
     doc: str
     located: bool  # a location's trigger fires only for events at that location
-    bindings: dict[str, str] = field(default_factory=dict)
+    bindings: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class WindowSpec:
     name: str
     doc: str
-    bindings: dict[str, str] = field(default_factory=dict)
+    bindings: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
 class TraitSpec:
     name: str
-    type: str
-    default: bool | int
+    type: str  # count, int, bool or an enumeration
+    default: Any
     doc: str
-    count: bool = False  # a number of things: never negative (see the `count` type)
+    low: int | None = None  # the bounds of the values characters are given (numbers only)
+    high: int | None = None
+
+    @property
+    def count(self) -> bool:
+        """A number of things: never negative (see the `count` type)."""
+        return self.type == "count"
 
 
 @dataclass(frozen=True)
@@ -335,88 +352,6 @@ _procedure(
 )
 
 
-ENUMS: dict[str, dict[str, str]] = {
-    "duration": {
-        "end_of_turn": "until the end of the current turn",
-        "end_of_game": "for the rest of the game",
-        "leaves_location": "until the character leaves its location",
-    },
-    "food_source": {
-        "face_down": "a random face-down token",
-        "face_up_or_face_down": "one of the face-up tokens, or a random face-down one",
-    },
-    "tie_rule": {
-        "first_player_chooses": "the first player picks among the tied players",
-        "nobody": "nobody wins the vote",
-    },
-    "sharing_rule": {
-        "distribute_all": "the winner hands out every item, at most one per player",
-        "take_one_then_distribute": "the winner takes one item, then hands out the rest",
-    },
-    "turn_direction": {
-        "clockwise": "to the left, clockwise",
-        "counter_clockwise": "to the right, counter-clockwise",
-    },
-}
-
-TRAITS: dict[str, TraitSpec] = {
-    spec.name: spec
-    for spec in (
-        TraitSpec("votes", "int", 1, "votes the character gives its owner where it stands", count=True),
-        TraitSpec("can_move", "bool", True, "whether the character may be moved in the movement phase"),
-        TraitSpec("hidden", "bool", False, "cannot vote or be selected for anything, eaten included"),
-        TraitSpec("ignores_capacity", "bool", False, "may enter a full location, taking an extra space"),
-        TraitSpec("flip_locked", "bool", False, "can never be flipped to either side again"),
-        TraitSpec("pays_by_exhausting", "bool", True, "may be exhausted to pay for a location or card"),
-    )
-}
-ENUMS["trait"] = {name: spec.doc for name, spec in TRAITS.items()}
-
-EVENTS: dict[str, EventSpec] = {
-    spec.name: spec
-    for spec in (
-        EventSpec("setup_end", "setup is complete, before the first turn", False),
-        EventSpec("turn_start", "a turn begins", False, {"turn": "int"}),
-        EventSpec("movement_selection_start", "players are about to choose movement cards", False),
-        EventSpec("movement_phase_end", "every player has moved a character", False),
-        EventSpec("character_moved", "a character has moved", True, {"mover": "character"}),
-        EventSpec("card_played", "an action card has been played", False, {"player": "player"}),
-        EventSpec("marker_placed", "an explosion marker was placed on a location", True),
-        EventSpec("food_taken", "a food token was taken from a location's truck", True),
-        EventSpec(
-            "characters_died",
-            "one or more characters died at once (victims in turn order)",
-            False,
-            {"victims": "list[character]"},
-        ),
-        EventSpec("turn_end", "the turn's last location has been resolved", False),
-    )
-}
-
-WINDOWS: dict[str, WindowSpec] = {
-    spec.name: spec
-    for spec in (
-        WindowSpec("anytime", "in any action window: before an attack, before a sharing vote"),
-        WindowSpec(
-            "cancel_card",
-            "the moment another action card is played, before any of it happens",
-            {"pending": "event"},
-        ),
-        WindowSpec(
-            "cancel_move",
-            "right after a character moves, before anything follows from it",
-            {"pending": "event"},
-        ),
-        WindowSpec("before_own_move", "in the movement phase, before the player moves a character"),
-        WindowSpec(
-            "own_move",
-            "as the player moves a character, before it is placed",
-            {"mover": "character"},
-        ),
-        WindowSpec("scoring", "when the game is scored"),
-    )
-}
-
 CONTEXTS: dict[str, ContextSpec] = {
     spec.name: spec
     for spec in (
@@ -468,8 +403,11 @@ TYPES: dict[str, str] = {
     "event": "a pending card play or movement (`pending`)",
     "card_kind": "a kind of action card (`@id`)",
     "invasion": "an invasion card (`@id`)",
+    "trait": "a trait the pack declares (its `traits` section)",
     "any": "a value whose type another parameter fixes",
 }
+# The built-in type whose values are the traits a pack declares.
+TRAIT_TYPE = "trait"
 
 
 def signature(name: str) -> Signature | None:
@@ -480,11 +418,43 @@ def signatures() -> dict[str, Signature]:
     return dict(_SIGNATURES)
 
 
-def is_enum_type(type_name: str) -> bool:
-    return type_name in ENUMS
+def element_type(type_name: str) -> str | None:
+    """The T of `list[T]`, or None for a type that is no list."""
+    if type_name.startswith("list[") and type_name.endswith("]"):
+        return type_name[5:-1]
+    return None
 
 
-def is_known_type(type_name: str) -> bool:
-    """A type a parameter may have: a built-in type, an enumeration, or a list of one."""
-    inner = type_name[5:-1] if type_name.startswith("list[") and type_name.endswith("]") else type_name
-    return inner != "any" and (inner in TYPES or inner in ENUMS)
+@dataclass(frozen=True)
+class Declarations:
+    """What a pack declares for its effects besides verbs: enumerations, traits, events, windows.
+
+    The registry holds the built-in types and primitives; the words of a particular game
+    (its enumerations' values, its traits, events and windows) come from its pack.
+    """
+
+    types: Mapping[str, EnumSpec] = field(default_factory=dict)
+    traits: Mapping[str, TraitSpec] = field(default_factory=dict)
+    events: Mapping[str, EventSpec] = field(default_factory=dict)
+    windows: Mapping[str, WindowSpec] = field(default_factory=dict)
+    # False when a section of them failed to load: a name not found may be declared there.
+    complete: bool = True
+
+    def members(self, type_name: str) -> Mapping[str, str] | None:
+        """The values of an enumeration with what each means (of `trait`: the traits), or None."""
+        if type_name == TRAIT_TYPE:
+            return {name: spec.doc for name, spec in self.traits.items()}
+        spec = self.types.get(type_name)
+        return None if spec is None else spec.values
+
+    def is_enum(self, type_name: str) -> bool:
+        return type_name == TRAIT_TYPE or type_name in self.types
+
+    def enum_names(self) -> list[str]:
+        """Every enumeration, `trait` included, in alphabetical order."""
+        return sorted({TRAIT_TYPE, *self.types})
+
+    def is_known_type(self, type_name: str) -> bool:
+        """A type a parameter may have: a built-in type, an enumeration, or a list of one."""
+        inner = element_type(type_name) or type_name
+        return inner != "any" and (inner in TYPES or self.is_enum(inner))

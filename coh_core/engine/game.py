@@ -15,7 +15,6 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from coh_core.effects.registry import EVENTS
 from coh_core.engine.machine import NativeFrame, execute, run_sync
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Step, Trigger
@@ -282,7 +281,8 @@ class Game:
                 self._listening.setdefault(event, []).append(character)
 
     def _triggers(self, event: str, at: str | None, names: dict[str, Any]) -> Iterator[tuple[Trigger, Rt]]:
-        located = EVENTS[event].located
+        spec = self.rules.declared.events.get(event)
+        located = spec is not None and spec.located  # an event no pack declares has no triggers
         for trigger in self.rule_triggers.get(event, ()):
             yield trigger, Rt(self, dict(names), None)
         for location in self.state["order"]:
@@ -304,6 +304,7 @@ class Game:
 
     def emit(self, event: str, at: str | None = None, **names: Any) -> Steps:
         """Announce an event: matching triggers run now, or once the current action ends."""
+        self.rules.check_names("events", event, names)
         for trigger, rt in list(self._triggers(event, at, names)):
             if trigger.condition is not None and not trigger.condition(rt):
                 continue
@@ -358,6 +359,8 @@ class Game:
         ]
         if not (playable or mine):
             return found
+        for window in windows:
+            self.rules.check_names("windows", window, names)
         if playable:
             env = {**names, "me": colour}
             found.extend(("play", kind) for kind in playable if self._could(cards[kind], env, colour))

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from coh_core.effects.registry import TRAITS
 from coh_core.engine.compiler import Impl
 from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
 from coh_core.limits import MAX_OPTIONS
@@ -208,7 +207,7 @@ def exhaust(rt: Rt, target: str) -> None:
 
 @_impl("set_trait", target=_alive)
 def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
-    if TRAITS[trait].count:
+    if rt.game.rules.declared.traits[trait].count:
         value = max(0, value)
     rt.game.state["characters"][target]["traits"][trait] = [value, until]
     rt.game.note("trait_set", character=target, trait=trait, value=value, until=until)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from coh_core.effects import ast
-from coh_core.effects.registry import CONTEXTS, EVENTS, TRAITS, signatures
+from coh_core.effects.registry import CONTEXTS, Declarations, signatures
 from coh_core.engine.compiler import CompiledBlock, Compiler, Fn
 from coh_core.engine.machine import Program
 from coh_core.engine.runtime import EngineError
 from coh_core.errors import Location
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 from coh_core.packs.yamlsrc import Path_
 
@@ -81,13 +83,49 @@ class Rules:
     rule_triggers: tuple[Trigger, ...] = ()
     turns: int = 4
     params: dict[str, Any] = field(default_factory=dict)  # rule parameters by name: their values
+    declared: Declarations = field(default_factory=Declarations)  # enumerations, traits, events...
     components: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)
     programs: dict[str, Program] = field(default_factory=dict)  # every compiled program, by its id
 
     def trait_default(self, character: str, trait: str) -> Any:
         own = self.characters[character].get("traits") or {}
-        return own[trait] if trait in own else TRAITS[trait].default
+        if trait in own:
+            return own[trait]
+        spec = self.declared.traits.get(trait)
+        if spec is None:  # the engine's own procedures read traits by name (until the pack writes them)
+            raise EngineError(
+                "ENGINE-DECLARATION",
+                f"the engine reads the trait `{trait}`, which the pack does not declare (`traits`)",
+                self.declared_at("traits", trait),
+            )
+        return spec.default
+
+    def check_names(self, section: str, name: str, given: Collection[str]) -> None:
+        """The names the pack declares for an event or window are among those the engine gives.
+
+        The engine's own procedures emit events and open windows with names of their own (until
+        the pack writes them): a declaration that asks for others would leave them unbound.
+        """
+        declared = self.declared.events if section == "events" else self.declared.windows
+        spec = declared.get(name)
+        lacking = [bound for bound in spec.bindings if bound not in given] if spec else []
+        if lacking:
+            what = section[:-1]
+            offered = ", ".join(f"`{g}`" for g in given) or "none"
+            raise EngineError(
+                "ENGINE-DECLARATION",
+                f"the pack's {what} `{name}` binds {', '.join(f'`{b}`' for b in lacking)}, which the"
+                f" engine does not give (it gives {offered})",
+                self.declared_at(section, name),
+            )
+
+    def declared_at(self, section: str, name: str) -> Location:
+        """Where the pack declares a trait, event or window (or would: the section, the manifest)."""
+        found = self.pack.sections.get(section)
+        if found is None:
+            return self.pack.manifest_doc.location(())
+        return found.doc.location((*found.path, name), key=True)
 
     def side(self, location: str, name: str) -> Side:
         return self.sides[(location, name)]
@@ -99,9 +137,10 @@ class Rules:
 
 
 class _Builder:
-    def __init__(self, pack: Pack, compiler: Compiler):
+    def __init__(self, pack: Pack, compiler: Compiler, declared: Declarations):
         self.pack = pack
         self.compiler = compiler
+        self.declared = declared
         self.trees: dict[tuple[int, Path_], CompiledEffect] = {
             (id(c.slot.doc), c.slot.path): c for c in pack.effects
         }
@@ -141,7 +180,7 @@ class _Builder:
         found: list[Trigger] = []
         for index, trigger in enumerate(data or []):
             base = (*path, index)
-            names = _names(context) | frozenset(EVENTS[trigger["event"]].bindings)
+            names = _names(context) | frozenset(self.declared.events[trigger["event"]].bindings)
             effect = self.block(holder, (*base, "do"), names)
             if effect is None:
                 raise EngineError("ENGINE-UNCOMPILED", f"the trigger {owner}#{index} has no compiled effect")
@@ -166,11 +205,12 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
         raise EngineError(
             "ENGINE-UNIMPLEMENTED", f"the engine has no implementation for {', '.join(missing)}"
         )
-    builder = _Builder(pack, compiler)
     rules = Rules(pack)
     rules.components = pack.section("components")
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
+    rules.declared = declarations_of(pack)
+    builder = _Builder(pack, compiler, rules.declared)
     _characters(rules, builder)
     _cards(rules, builder)
     _locations(rules, builder)

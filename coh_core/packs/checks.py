@@ -13,17 +13,27 @@ from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
-from coh_core.effects.registry import ENUMS, TYPES, is_known_type, parse_param, signature
+from coh_core.effects.registry import TYPES, Declarations, parse_param, signature
 from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
-from coh_core.limits import MAX_NUMBER
 from coh_core.messages import (
-    ENGINE_TEXTS,
     GROUPS,
     DeclaredMessages,
     declarations,
     declared_messages,
+    engine_texts,
     placeholders,
+)
+from coh_core.packs.declarations import (
+    NUMBER_TYPES,
+    SCALAR_TYPES,
+    check_declarations,
+    check_references,
+    declarations_of,
+    expected_value,
+    fits,
+    number_bounds,
+    value_hint,
 )
 from coh_core.packs.i18n_check import check_translations, plural_problems
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
@@ -75,22 +85,23 @@ def _sides(location: Entity) -> dict[str, dict[str, Any]]:
 
 # -- rule parameters -----------------------------------------------------------------
 
-_NUMBER_TYPES = ("int", "count")
-
 
 def _check_params(pack: Pack) -> Iterator[Problem]:
     """Each parameter's type is one the language knows, and its value fits it and its bounds."""
     section = pack.sections.get("params")
     if section is None:
         return
+    declared = declarations_of(pack)
     for name, param in section.data.items():
         if isinstance(param, dict) and section.doc.is_valid((*section.path, name)):
-            yield from _check_param(section, str(name), param)
+            yield from _check_param(section, str(name), param, declared)
 
 
-def _check_param(section: Section, name: str, param: dict[str, Any]) -> Iterator[Problem]:
+def _check_param(
+    section: Section, name: str, param: dict[str, Any], declared: Declarations
+) -> Iterator[Problem]:
     kind, value = str(param["type"]), param["value"]
-    known = [*_NUMBER_TYPES, "bool", *sorted(ENUMS)]
+    known = [*SCALAR_TYPES, *declared.enum_names()]
     if kind not in known:
         yield Problem(
             "PARAM-TYPE",
@@ -100,41 +111,26 @@ def _check_param(section: Section, name: str, param: dict[str, Any]) -> Iterator
         )
         return
     bounds = [key for key in ("min", "max") if key in param]
-    if bounds and kind not in _NUMBER_TYPES:
+    if bounds and kind not in NUMBER_TYPES:
         yield Problem(
             "PARAM-TYPE",
             f"`{name}` is not a number: it has no `{bounds[0]}`",
             _at(section, (name, bounds[0])),
         )
-    if not _fits(kind, value):
+    if not fits(kind, value, declared):
         yield Problem(
             "PARAM-TYPE",
-            f"`{name}` must be {_wanted(kind)}, got {json.dumps(value)}"
-            + (suggest(str(value), ENUMS[kind]) if kind in ENUMS else ""),
+            f"`{name}` must be {expected_value(kind, declared)}, got {json.dumps(value)}"
+            + value_hint(kind, value, declared),
             _at(section, (name, "value")),
         )
-    elif kind in _NUMBER_TYPES:
+    elif kind in NUMBER_TYPES:
         yield from _param_range(section, name, param)
-
-
-def _wanted(kind: str) -> str:
-    if kind in ENUMS:
-        return f"one of {', '.join(ENUMS[kind])} ({kind})"
-    return {"count": "a whole number, not negative", "int": "a whole number", "bool": "true or false"}[kind]
-
-
-def _fits(kind: str, value: Any) -> bool:
-    if kind in _NUMBER_TYPES:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == "bool":
-        return isinstance(value, bool)
-    return isinstance(value, str) and value in ENUMS[kind]
 
 
 def _param_range(section: Section, name: str, param: dict[str, Any]) -> Iterator[Problem]:
     value = int(param["value"])
-    low = max(int(param.get("min", -MAX_NUMBER)), 0 if param["type"] == "count" else -MAX_NUMBER)
-    high = min(int(param.get("max", MAX_NUMBER)), MAX_NUMBER)
+    low, high = number_bounds(str(param["type"]), param.get("min"), param.get("max"))
     if not low <= value <= high:
         yield Problem(
             "PARAM-RANGE",
@@ -148,6 +144,7 @@ def _param_range(section: Section, name: str, param: dict[str, Any]) -> Iterator
 
 def _check_verbs(pack: Pack) -> Iterator[Problem]:
     """A pack verb has a name of its own, parameters of known types, and never calls itself."""
+    declared = declarations_of(pack)
     for verb in pack.entities_of("verb"):
         if signature(verb.id) is not None:
             yield Problem(
@@ -160,10 +157,11 @@ def _check_verbs(pack: Pack) -> Iterator[Problem]:
             where = verb.doc.location((*verb.path, "params", name))
             if param is None:
                 yield Problem("VERB-PARAM", f"`{name}: {spec}` is not `type` or `type = default`", where)
-            elif not is_known_type(param.type):
+            elif not declared.is_known_type(param.type):
+                known = [*TYPES, *declared.enum_names()]
                 yield Problem(
                     "VERB-PARAM",
-                    f"`{name}` has the unknown type `{param.type}`" + suggest(param.type, [*TYPES, *ENUMS]),
+                    f"`{name}` has the unknown type `{param.type}`" + suggest(param.type, known),
                     where,
                 )
     yield from _verb_cycles(pack)
@@ -212,14 +210,15 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
     section = pack.sections.get("messages")
     if section is None:
         return
+    engine = engine_texts(declarations_of(pack))
     seen: dict[str, str] = {}
     for group, message_id, spec in declarations(section.data):
         path = (group, message_id)
         if not section.doc.is_valid((*section.path, *path)):
             continue
         key = GROUPS[group] + message_id
-        if key in ENGINE_TEXTS or key in seen:
-            owner = "the engine" if key in ENGINE_TEXTS else f"`{seen[key]}`"
+        if key in engine or key in seen:
+            owner = "the engine" if key in engine else f"`{seen[key]}`"
             yield Problem(
                 "MSG-DUPLICATE",
                 f"`{message_id}` has the text `{key}`, which {owner} already declares; name it otherwise",
@@ -667,12 +666,13 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         for name, side in _sides(location).items():
             yield from _side_keys(location, name, side)
     yield from _turn_keys(pack)
+    engine = engine_texts(declarations_of(pack))
     for group, message_id, _ in declarations(pack.section("messages")):
-        if GROUPS[group] + message_id not in ENGINE_TEXTS:
+        if GROUPS[group] + message_id not in engine:
             yield GROUPS[group] + message_id, None, ("messages", group, message_id)
     if pack.manifest.get("kind", "base") == "base":
         # A game that stands on its own is narrated and played with these.
-        for key in ENGINE_TEXTS:
+        for key in engine:
             yield key, None, ()
 
 
@@ -729,7 +729,7 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
         )
         return
     messages = pack.messages("en")  # with the overlays' texts on top
-    declared = declared_messages(pack.section("messages"))
+    declared = declared_messages(pack.section("messages"), declarations_of(pack))
     # Without a messages section (SECTION-MISSING says so), the texts of messages belong to
     # what is missing: not reported one by one.
     undeclared = () if "messages" in pack.sections else tuple(set(GROUPS.values()))
@@ -851,6 +851,8 @@ def _is_optional_key(key: str, declared: DeclaredMessages) -> bool:
 
 # Checks of single entities, meaningful even when part of the pack failed to load.
 _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
+    check_declarations,
+    check_references,
     _check_params,
     _check_verbs,
     _check_messages,

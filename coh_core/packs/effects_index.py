@@ -8,18 +8,10 @@ from typing import Any
 
 from coh_core.effects.checker import Checker, Symbols
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
-from coh_core.effects.registry import (
-    EVENTS,
-    WINDOWS,
-    Kind,
-    Param,
-    Signature,
-    is_known_type,
-    parse_param,
-    signature,
-)
+from coh_core.effects.registry import Declarations, Kind, Param, Signature, parse_param, signature
 from coh_core.errors import Location, Problem
 from coh_core.messages import declared_messages
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import REF_TYPES, CompiledEffect, EffectSlot, Entity, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -42,24 +34,27 @@ def symbols_of(pack: Pack) -> Symbols:
         for name, param in pack.section("params").items()
         if isinstance(param, dict) and isinstance(param.get("type"), str)
     }
-    messages = declared_messages(pack.section("messages")).log
-    return Symbols(refs, frozenset(sides), params, pack_verbs(pack), messages, complete=pack.complete)
+    declared = declarations_of(pack)
+    messages = declared_messages(pack.section("messages"), declared).log
+    verbs = pack_verbs(pack, declared)
+    return Symbols(refs, frozenset(sides), params, verbs, messages, declared, complete=pack.complete)
 
 
-def pack_verbs(pack: Pack) -> dict[str, Signature]:
+def pack_verbs(pack: Pack, declared: Declarations) -> dict[str, Signature]:
     """The signatures of the verbs the pack defines (those whose parameters are well formed)."""
     found: dict[str, Signature] = {}
     for entity in pack.entities_of("verb"):
-        params = verb_params(entity)
+        params = verb_params(entity, declared)
         if params is not None and signature(entity.id) is None:
             returns = entity.data.get("returns")
             kind = Kind.VERB if returns is None else Kind.SELECTOR
-            typed = None if returns is None else (str(returns) if is_known_type(str(returns)) else "any")
+            known = declared.is_known_type(str(returns))
+            typed = None if returns is None else (str(returns) if known else "any")
             found[entity.id] = Signature(entity.id, kind, params, typed, str(entity.data.get("doc", "")))
     return found
 
 
-def verb_params(entity: Entity) -> tuple[Param, ...] | None:
+def verb_params(entity: Entity, declared: Declarations) -> tuple[Param, ...] | None:
     """A pack verb's parameters in order, or None if one is malformed (reported by the checks).
 
     A parameter of an unknown type (reported once, at its declaration) is taken as `any`, so
@@ -68,21 +63,25 @@ def verb_params(entity: Entity) -> tuple[Param, ...] | None:
     found = [parse_param(str(name), str(spec)) for name, spec in (entity.data.get("params") or {}).items()]
     if any(p is None for p in found):
         return None
-    return tuple(p if is_known_type(p.type) else replace(p, type="any") for p in found if p is not None)
+    return tuple(
+        p if declared.is_known_type(p.type) else replace(p, type="any") for p in found if p is not None
+    )
 
 
-def effect_slots(pack: Pack) -> Iterator[EffectSlot]:
+def effect_slots(pack: Pack, declared: Declarations | None = None) -> Iterator[EffectSlot]:
+    """Every effect and condition text of the pack, with the context and names it is checked with."""
+    declared = declared or declarations_of(pack)
     for entity in pack.entities_of("character"):
-        yield from _character_slots(entity)
+        yield from _character_slots(entity, declared)
     for entity in pack.entities_of("action"):
-        yield from _card_slots(entity)
+        yield from _card_slots(entity, declared)
     for entity in pack.entities_of("location"):
-        yield from _location_slots(entity)
+        yield from _location_slots(entity, declared)
     turn = pack.sections.get("turn")
     if turn is not None:
-        yield from _turn_slots(turn.doc, turn.path, turn.data)
+        yield from _turn_slots(turn.doc, turn.path, turn.data, declared)
     for entity in pack.entities_of("verb"):
-        params = verb_params(entity) or ()
+        params = verb_params(entity, declared) or ()
         names = ({p.name: p.type for p in params}, False)
         body = entity.data.get("do")
         context = "verb" if entity.data.get("returns") is None else "selector"
@@ -104,51 +103,54 @@ def _slot(
         yield EffectSlot(owner, doc, path, value, entry, context, extra, lenient)
 
 
-def _window_names(window: Any) -> tuple[dict[str, str], bool]:
-    """A window's extra names; lenient when the window itself is unknown (the schema says so)."""
-    spec = WINDOWS.get(window) if isinstance(window, str) else None
+def _window_names(window: Any, declared: Declarations) -> tuple[dict[str, str], bool]:
+    """A window's extra names; lenient when the window itself is unknown (reported: REF-UNDEF)."""
+    spec = declared.windows.get(window) if isinstance(window, str) else None
     return (dict(spec.bindings), False) if spec else ({}, True)
 
 
-def _event_names(event: Any) -> tuple[dict[str, str], bool]:
-    spec = EVENTS.get(event) if isinstance(event, str) else None
+def _event_names(event: Any, declared: Declarations) -> tuple[dict[str, str], bool]:
+    spec = declared.events.get(event) if isinstance(event, str) else None
     return (dict(spec.bindings), False) if spec else ({}, True)
 
 
-def _triggers(owner: str, doc: YamlDoc, path: Path_, triggers: Any, context: str) -> Iterator[EffectSlot]:
+def _triggers(
+    owner: str, doc: YamlDoc, path: Path_, triggers: Any, context: str, declared: Declarations
+) -> Iterator[EffectSlot]:
     if not isinstance(triggers, list):
         return
     for index, trigger in enumerate(triggers):
         if not isinstance(trigger, dict):
             continue
-        names = _event_names(trigger.get("event"))
+        names = _event_names(trigger.get("event"), declared)
         base = (*path, index)
         yield from _slot(owner, doc, (*base, "if"), trigger.get("if"), "condition", context, names)
         yield from _slot(owner, doc, (*base, "do"), trigger.get("do"), "effect", context, names)
 
 
 def _playable_slots(
-    owner: str, doc: YamlDoc, path: Path_, holder: dict[str, Any], context: str
+    owner: str, doc: YamlDoc, path: Path_, holder: dict[str, Any], context: str, declared: Declarations
 ) -> Iterator[EffectSlot]:
     """The `if`, `cost` and `effect` of a power or a card, checked with its window's names."""
-    names = _window_names(holder.get("window", "anytime"))
+    names = _window_names(holder.get("window", "anytime"), declared)
     for key, entry in (("if", "condition"), ("cost", "effect"), ("effect", "effect")):
         yield from _slot(owner, doc, (*path, key), holder.get(key), entry, context, names)
 
 
-def _character_slots(entity: Entity) -> Iterator[EffectSlot]:
+def _character_slots(entity: Entity, declared: Declarations) -> Iterator[EffectSlot]:
     power = entity.data.get("power")
     if isinstance(power, dict):
-        yield from _playable_slots(entity.id, entity.doc, (*entity.path, "power"), power, "power")
+        yield from _playable_slots(entity.id, entity.doc, (*entity.path, "power"), power, "power", declared)
     triggers = entity.data.get("triggers")
-    yield from _triggers(entity.id, entity.doc, (*entity.path, "triggers"), triggers, "character_trigger")
+    path = (*entity.path, "triggers")
+    yield from _triggers(entity.id, entity.doc, path, triggers, "character_trigger", declared)
 
 
-def _card_slots(entity: Entity) -> Iterator[EffectSlot]:
-    yield from _playable_slots(entity.id, entity.doc, entity.path, entity.data, "card")
+def _card_slots(entity: Entity, declared: Declarations) -> Iterator[EffectSlot]:
+    yield from _playable_slots(entity.id, entity.doc, entity.path, entity.data, "card", declared)
 
 
-def _location_slots(entity: Entity) -> Iterator[EffectSlot]:
+def _location_slots(entity: Entity, declared: Declarations) -> Iterator[EffectSlot]:
     sides = entity.data.get("sides")
     if not isinstance(sides, list):
         return
@@ -176,7 +178,8 @@ def _location_slots(entity: Entity) -> Iterator[EffectSlot]:
             "condition",
             "attack_condition",
         )
-        yield from _triggers(owner, entity.doc, (*base, "triggers"), side.get("triggers"), "location_trigger")
+        triggers = side.get("triggers")
+        yield from _triggers(owner, entity.doc, (*base, "triggers"), triggers, "location_trigger", declared)
 
 
 def _steps(doc: YamlDoc, path: Path_, steps: Any, context: str) -> Iterator[EffectSlot]:
@@ -188,7 +191,9 @@ def _steps(doc: YamlDoc, path: Path_, steps: Any, context: str) -> Iterator[Effe
             yield from _slot(owner, doc, (*path, index, "do"), step.get("do"), "effect", context)
 
 
-def _turn_slots(doc: YamlDoc, path: Path_, turn: dict[str, Any]) -> Iterator[EffectSlot]:
+def _turn_slots(
+    doc: YamlDoc, path: Path_, turn: dict[str, Any], declared: Declarations
+) -> Iterator[EffectSlot]:
     yield from _steps(doc, (*path, "setup"), turn.get("setup"), "step")
     phases = turn.get("phases")
     if isinstance(phases, list):
@@ -197,7 +202,7 @@ def _turn_slots(doc: YamlDoc, path: Path_, turn: dict[str, Any]) -> Iterator[Eff
                 context = "location_step" if phase.get("per_location") else "step"
                 yield from _steps(doc, (*path, "phases", index, "steps"), phase.get("steps"), context)
     yield from _steps(doc, (*path, "end"), turn.get("end"), "step")
-    yield from _triggers("turn", doc, (*path, "triggers"), turn.get("triggers"), "rule_trigger")
+    yield from _triggers("turn", doc, (*path, "triggers"), turn.get("triggers"), "rule_trigger", declared)
 
 
 def compile_effects(pack: Pack) -> list[Problem]:
@@ -205,7 +210,7 @@ def compile_effects(pack: Pack) -> list[Problem]:
     symbols = symbols_of(pack)
     problems: list[Problem] = []
     pack.effects = []
-    for slot in effect_slots(pack):
+    for slot in effect_slots(pack, symbols.declared):
         compiled, found = compile_slot(slot, symbols)
         problems.extend(found)
         if compiled is not None:
@@ -229,6 +234,7 @@ def compile_slot(slot: EffectSlot, symbols: Symbols) -> tuple[CompiledEffect | N
 def _located(slot: EffectSlot, code: str, message: str, offset: int) -> Problem:
     """A problem at the effect's own position inside its YAML scalar, with a caret line."""
     location: Location = slot.doc.offset_in_scalar(slot.path, offset)
-    line_text = slot.doc.source_line(location.line)
+    written_in, _ = slot.doc.origin(slot.path)  # an overlay's patch: its own file, not the patched one
+    line_text = written_in.source_line(location.line)
     caret = f"    {line_text}\n    {' ' * max(location.col - 1, 0)}^"
     return Problem(code, message, location, caret)

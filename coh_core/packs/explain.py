@@ -10,7 +10,7 @@ from coh_core.i18n import fallback_chain
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
-SECTIONS = ("turn", "setup", "components", "params", "messages")
+SECTIONS = ("turn", "setup", "components", "params", "messages", "types", "traits", "events", "windows")
 
 
 @dataclass(frozen=True)

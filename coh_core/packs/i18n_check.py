@@ -19,6 +19,7 @@ from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem
 from coh_core.i18n import DEFAULT_PLURAL_PARAM, SOURCE_LOCALE, plural_categories, source_hash, text_forms
 from coh_core.messages import DeclaredMessages, declared_messages, placeholders
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import YamlDoc
 
@@ -75,7 +76,8 @@ def check_translations(pack: Pack, locales: list[str] | None = None) -> list[Loc
     text, or adds one, carries its translations too.
     """
     reports = []
-    declared = declared_messages(pack.section("messages"))  # an overlay's texts may be declared below it
+    # An overlay's texts may be declared below it.
+    declared = declared_messages(pack.section("messages"), declarations_of(pack))
     for layer in [pack, *pack.overlays]:
         for locale in locales or translated_locales(pack):
             if locale in layer.text:
@@ -109,7 +111,7 @@ def check_locale(pack: Pack, locale: str, declared: DeclaredMessages | None = No
     """One pack's translation into `locale`, against that pack's own English (`declared`: the
     messages of the pack it is played in, by default its own)."""
     if declared is None:
-        declared = declared_messages(pack.section("messages"))
+        declared = declared_messages(pack.section("messages"), declarations_of(pack))
     doc, english_doc = pack.text[locale], pack.text.get(SOURCE_LOCALE)
     if english_doc is None:
         return _check_locale(pack, locale, declared)

@@ -18,8 +18,18 @@ ENTITY_SECTIONS: dict[str, str] = {
     "invasions": "invasion",
     "verbs": "verb",
 }
-# Sections that appear once per pack.
-SINGLETON_SECTIONS = ("components", "setup", "turn", "params", "messages")
+# Sections that appear once per pack (`types` to `windows`: see coh_core.packs.declarations).
+SINGLETON_SECTIONS = (
+    "components",
+    "setup",
+    "turn",
+    "params",
+    "messages",
+    "types",
+    "traits",
+    "events",
+    "windows",
+)
 
 # The type an `@id` reference of each entity kind has in the effect language.
 REF_TYPES: dict[str, str] = {

@@ -10,21 +10,34 @@ import yaml
 
 from coh_core.effects.checker import Symbols, check_condition, check_effect
 from coh_core.effects.parser import parse_condition, parse_effect
-from coh_core.effects.registry import EVENTS, WINDOWS
+from coh_core.effects.registry import Declarations
+from coh_core.packs.declarations import declarations_of
+from coh_core.packs.model import Pack
 
 CASES: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "checker_cases.yaml").read_text())
-SYMBOLS = Symbols(
-    {"crossroads": "location", "red": "colour", "blonde": "character"},
-    frozenset({"A", "B", "collapsed", "burnt"}),
-    messages={"greeting": ("player", "count")},
-)
 
 
-def _extra(case: dict[str, Any]) -> dict[str, str]:
+@pytest.fixture(scope="module")
+def declared(base_pack: Pack) -> Declarations:
+    """The base pack's enumerations, traits, events and windows."""
+    return declarations_of(base_pack)
+
+
+@pytest.fixture(scope="module")
+def symbols(declared: Declarations) -> Symbols:
+    return Symbols(
+        {"crossroads": "location", "red": "colour", "blonde": "character"},
+        frozenset({"A", "B", "collapsed", "burnt"}),
+        messages={"greeting": ("player", "count")},
+        declared=declared,
+    )
+
+
+def _extra(case: dict[str, Any], declared: Declarations) -> dict[str, str]:
     if "window" in case:
-        return dict(WINDOWS[case["window"]].bindings)
+        return dict(declared.windows[case["window"]].bindings)
     if "event" in case:
-        return dict(EVENTS[case["event"]].bindings)
+        return dict(declared.events[case["event"]].bindings)
     return {}
 
 
@@ -33,14 +46,45 @@ def _label(case: dict[str, Any]) -> str:
 
 
 @pytest.mark.parametrize("case", CASES, ids=_label)
-def test_checker_findings(case: dict[str, Any]) -> None:
+def test_checker_findings(case: dict[str, Any], symbols: Symbols, declared: Declarations) -> None:
+    extra = _extra(case, declared)
     if "effect" in case:
-        findings = check_effect(parse_effect(case["effect"]), SYMBOLS, case["context"], _extra(case))
+        findings = check_effect(parse_effect(case["effect"]), symbols, case["context"], extra)
     else:
-        findings = check_condition(parse_condition(case["condition"]), SYMBOLS, case["context"], _extra(case))
+        findings = check_condition(parse_condition(case["condition"]), symbols, case["context"], extra)
     assert [{"code": f.code, "col": f.span.col} for f in findings] == case["expect"]
 
 
-def test_messages_suggest_the_nearest_name() -> None:
-    findings = check_effect(parse_effect("kil_zombies(2, at=here)"), SYMBOLS, "power")
+def test_messages_suggest_the_nearest_name(symbols: Symbols) -> None:
+    findings = check_effect(parse_effect("kil_zombies(2, at=here)"), symbols, "power")
     assert findings[0].message == "unknown verb `kil_zombies`; did you mean `kill_zombies`?"
+
+
+def test_enumerations_and_traits_are_the_packs() -> None:
+    """A pack that declares no traits and no `duration` has none: the values are reported as such."""
+    bare = Symbols(declared=Declarations())
+    findings = check_effect(parse_effect("set_trait(self, hidden, true, until=end_of_turn)"), bare, "power")
+    assert [(f.code, f.span.col, f.message) for f in findings] == [
+        ("EFF-ENUM", 17, "`hidden` is not a trait: the pack declares no trait"),
+        (
+            "EFF-ENUM",
+            37,
+            "`end_of_turn` is not a duration: the pack declares no type `duration` (its enumerations: trait)",
+        ),
+    ]
+
+
+def test_values_are_not_reported_while_declarations_failed_to_load() -> None:
+    partial = Symbols(declared=Declarations(complete=False))
+    effect = parse_effect("set_trait(self, hidden, true, until=end_of_turn)")
+    assert check_effect(effect, partial, "power") == []
+
+
+def test_a_misspelt_value_suggests_the_declared_one(symbols: Symbols) -> None:
+    findings = check_effect(
+        parse_effect("set_trait(self, hidden, true, until=end_of_trun)"), symbols, "power"
+    )
+    assert findings[0].message == (
+        "`end_of_trun` is not a duration; one of: end_of_game, end_of_turn, leaves_location;"
+        " did you mean `end_of_turn`?"
+    )

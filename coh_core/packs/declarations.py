@@ -1,0 +1,290 @@
+"""The pack's declarations of its effect language: enumerations, traits, events and windows.
+
+`declarations_of` reads them for the checker, the engine, the messages and the reference;
+the checks here report what is wrong with the declarations themselves (`DECL-*`) and with
+the content that names them (`REF-UNDEF` for a window, an event or a trait the pack does not
+declare, `DECL-VALUE` for a character's trait value that does not fit the trait).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from coh_core.effects.checker import suggest
+from coh_core.effects.registry import (
+    TYPES,
+    Declarations,
+    EnumSpec,
+    EventSpec,
+    TraitSpec,
+    WindowSpec,
+)
+from coh_core.errors import Location, Problem
+from coh_core.limits import MAX_NUMBER
+from coh_core.packs.model import Entity, Pack, Section
+from coh_core.packs.yamlsrc import Path_
+
+# The sections of a pack that declare, in the order `coh docs effects` lists them.
+DECLARATION_SECTIONS = ("types", "traits", "events", "windows")
+
+NUMBER_TYPES = ("int", "count")
+SCALAR_TYPES = (*NUMBER_TYPES, "bool")  # besides enumerations, what a parameter or trait may hold
+_SCALAR_VALUES = {"count": "a whole number, not negative", "int": "a whole number", "bool": "true or false"}
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def declarations_of(pack: Pack) -> Declarations:
+    """What the pack declares; entries the schema rejected are left out (already reported).
+
+    A type that does not exist (reported once, where it is declared: DECL-TYPE) is taken as
+    `any`, so that the effects using the trait or the name do not report it again.
+    """
+    types = {name: _enum(name, entry) for name, entry in _entries(pack, "types") if name not in TYPES}
+    known = Declarations(types=types)
+    return Declarations(
+        types=types,
+        traits={name: _trait(name, entry, known) for name, entry in _entries(pack, "traits")},
+        events={name: _event(name, entry, known) for name, entry in _entries(pack, "events")},
+        windows={name: _window(name, entry, known) for name, entry in _entries(pack, "windows")},
+        complete=pack.complete or all(name in pack.sections for name in DECLARATION_SECTIONS),
+    )
+
+
+def _entries(pack: Pack, section_name: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    section = pack.sections.get(section_name)
+    if section is None:
+        return
+    for name, entry in section.data.items():
+        if isinstance(entry, dict) and section.doc.is_valid((*section.path, name)):
+            yield str(name), entry
+
+
+def trait_types(declared: Declarations) -> list[str]:
+    """The types a trait (or a rule parameter) may have: numbers, yes/no, the pack's enumerations."""
+    return [*SCALAR_TYPES, *sorted(declared.types)]
+
+
+def _enum(name: str, entry: dict[str, Any]) -> EnumSpec:
+    return EnumSpec(name, str(entry["doc"]), {str(k): str(v) for k, v in entry["values"].items()})
+
+
+def _trait(name: str, entry: dict[str, Any], known: Declarations) -> TraitSpec:
+    kind = str(entry["type"])
+    kind = kind if kind in trait_types(known) else "any"
+    return TraitSpec(name, kind, entry["default"], str(entry["doc"]), entry.get("min"), entry.get("max"))
+
+
+def _event(name: str, entry: dict[str, Any], known: Declarations) -> EventSpec:
+    return EventSpec(name, str(entry["doc"]), bool(entry.get("located", False)), _names(entry, known))
+
+
+def _window(name: str, entry: dict[str, Any], known: Declarations) -> WindowSpec:
+    return WindowSpec(name, str(entry["doc"]), _names(entry, known))
+
+
+def _names(entry: dict[str, Any], known: Declarations) -> dict[str, str]:
+    names = {str(k): str(v) for k, v in (entry.get("names") or {}).items()}
+    return {k: v if known.is_known_type(v) else "any" for k, v in names.items()}
+
+
+# -- values of a declared type ---------------------------------------------------------------
+
+
+def fits(type_name: str, value: Any, declared: Declarations) -> bool:
+    """Whether a value written in YAML is of a scalar type or an enumeration."""
+    if type_name in NUMBER_TYPES:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if type_name == "bool":
+        return isinstance(value, bool)
+    members = declared.members(type_name)
+    return isinstance(value, str) and members is not None and value in members
+
+
+def expected_value(type_name: str, declared: Declarations) -> str:
+    """What a value of the type is, for a message."""
+    members = declared.members(type_name)
+    if members is not None:
+        return f"one of {', '.join(members)} ({type_name})"
+    return _SCALAR_VALUES[type_name]
+
+
+def value_hint(type_name: str, value: Any, declared: Declarations) -> str:
+    """A "did you mean" for a misspelt value of an enumeration ('' for other types)."""
+    members = declared.members(type_name)
+    return suggest(str(value), members) if members is not None else ""
+
+
+def number_bounds(type_name: str, low: Any, high: Any) -> tuple[int, int]:
+    """The values a number of the type may take within optional bounds (a count is never negative)."""
+    floor = 0 if type_name == "count" else -MAX_NUMBER
+    low_bound = max(low if isinstance(low, int) else -MAX_NUMBER, floor)
+    high_bound = min(high if isinstance(high, int) else MAX_NUMBER, MAX_NUMBER)
+    return low_bound, high_bound
+
+
+# -- the declarations themselves ---------------------------------------------------------------
+
+
+def check_declarations(pack: Pack) -> Iterator[Problem]:
+    """Each declaration is of types that exist, and a trait's default fits the trait."""
+    declared = declarations_of(pack)
+    yield from _check_types(pack)
+    for name, entry in _entries(pack, "traits"):
+        yield from _check_trait(pack.sections["traits"], name, entry, declared)
+    for section_name in ("events", "windows"):
+        for name, entry in _entries(pack, section_name):
+            yield from _check_names(pack.sections[section_name], name, entry, declared)
+
+
+def _at(section: Section, *path: str, key: bool = False) -> Location:
+    return section.doc.location((*section.path, *path), key=key)
+
+
+def _check_types(pack: Pack) -> Iterator[Problem]:
+    """An enumeration may not take the name of a built-in type: one of the two would be hidden."""
+    for name, _ in _entries(pack, "types"):
+        if name in TYPES:
+            yield Problem(
+                "DECL-DUPLICATE",
+                f"`{name}` is a built-in type; give the enumeration another name",
+                _at(pack.sections["types"], name, key=True),
+            )
+
+
+def _check_trait(
+    section: Section, name: str, entry: dict[str, Any], declared: Declarations
+) -> Iterator[Problem]:
+    kind = str(entry["type"])
+    allowed = trait_types(declared)
+    if kind not in allowed:
+        yield Problem(
+            "DECL-TYPE",
+            f"trait `{name}` has the unknown type `{kind}`"
+            + (suggest(kind, allowed) or f"; types: {', '.join(allowed)}"),
+            _at(section, name, "type"),
+        )
+        return
+    bounds = [key for key in ("min", "max") if key in entry]
+    if bounds and kind not in NUMBER_TYPES:
+        yield Problem(
+            "DECL-VALUE",
+            f"trait `{name}` is not a number: it has no `{bounds[0]}`",
+            _at(section, name, bounds[0]),
+        )
+    trait = declared.traits[name]
+    yield from trait_value_problems(trait, entry["default"], declared, _at(section, name, "default"))
+
+
+def trait_value_problems(
+    trait: TraitSpec, value: Any, declared: Declarations, where: Location
+) -> Iterator[Problem]:
+    """A value given to a trait (its default, or a character's) is of its type and within its bounds."""
+    if trait.type == "any":
+        return  # a type that does not exist: reported where the trait is declared
+    if not fits(trait.type, value, declared):
+        yield Problem(
+            "DECL-VALUE",
+            f"trait `{trait.name}` must be {expected_value(trait.type, declared)}, got {json.dumps(value)}"
+            + value_hint(trait.type, value, declared),
+            where,
+        )
+    elif trait.type in NUMBER_TYPES:
+        low, high = number_bounds(trait.type, trait.low, trait.high)
+        if not low <= value <= high:
+            yield Problem("DECL-VALUE", f"trait `{trait.name}` is {value}; it may be {low} to {high}", where)
+
+
+def _check_names(
+    section: Section, name: str, entry: dict[str, Any], declared: Declarations
+) -> Iterator[Problem]:
+    """The names an event or window binds are of types that exist."""
+    what = section.name[:-1]  # event, window
+    for bound, type_name in (entry.get("names") or {}).items():
+        if not declared.is_known_type(str(type_name)):
+            known = [*TYPES, *declared.types]
+            yield Problem(
+                "DECL-TYPE",
+                f"{what} `{name}` gives `{bound}` the unknown type `{type_name}`"
+                + suggest(str(type_name), known),
+                _at(section, name, "names", str(bound)),
+            )
+
+
+# -- content that names a declaration ------------------------------------------------------------
+
+
+def check_references(pack: Pack) -> Iterator[Problem]:
+    """Windows of powers and cards, events of triggers and traits of characters are declared.
+
+    Each kind is checked once its section is loaded, or when the whole pack is (then a missing
+    section declares nothing): what a part that failed to load declares is not known.
+    """
+    declared = declarations_of(pack)
+    loaded = {name for name in DECLARATION_SECTIONS if name in pack.sections or pack.complete}
+    for character in pack.entities_of("character"):
+        if "windows" in loaded:
+            yield from _declared(character, ("power", "window"), declared.windows, "window")
+        if "events" in loaded:
+            yield from _trigger_events(character, ("triggers",), declared)
+        if "traits" in loaded:
+            yield from _character_traits(character, declared)
+    for action in pack.entities_of("action") if "windows" in loaded else ():
+        yield from _declared(action, ("window",), declared.windows, "window")
+    for location in pack.entities_of("location") if "events" in loaded else ():
+        for index, side in enumerate(location.data.get("sides") or []):
+            if isinstance(side, dict):
+                yield from _trigger_events(location, ("sides", index, "triggers"), declared)
+    turn = pack.sections.get("turn")
+    if turn is not None and "events" in loaded:
+        yield from _trigger_events(turn, ("triggers",), declared)
+
+
+def _value(holder: Entity | Section, path: Path_) -> Any:
+    data: Any = holder.data
+    for part in path:
+        if isinstance(data, dict) and isinstance(part, str):
+            data = data.get(part)
+        elif isinstance(data, list) and isinstance(part, int) and part < len(data):
+            data = data[part]
+        else:
+            return None
+    return data
+
+
+def _where(holder: Entity | Section, path: Path_, key: bool = False) -> Location:
+    return holder.doc.location((*holder.path, *path), key=key)
+
+
+def _declared(
+    holder: Entity | Section, path: Path_, known: Mapping[str, Any], what: str
+) -> Iterator[Problem]:
+    value = _value(holder, path)
+    if isinstance(value, str) and value not in known:
+        yield Problem("REF-UNDEF", f"unknown {what} `{value}`" + suggest(value, known), _where(holder, path))
+
+
+def _trigger_events(holder: Entity | Section, path: Path_, declared: Declarations) -> Iterator[Problem]:
+    triggers = _value(holder, path)
+    for index in range(len(triggers) if isinstance(triggers, list) else 0):
+        yield from _declared(holder, (*path, index, "event"), declared.events, "event")
+
+
+def _character_traits(character: Entity, declared: Declarations) -> Iterator[Problem]:
+    traits = character.data.get("traits")
+    for name, value in (traits or {}).items() if isinstance(traits, dict) else ():
+        path = ("traits", name)
+        trait = declared.traits.get(str(name))
+        if trait is None:
+            message = f"unknown trait `{name}`" + suggest(str(name), declared.traits)
+            yield Problem("REF-UNDEF", message, _where(character, path, key=True))
+        elif not _trapped(character, path):  # a YAML 1.1 trap is reported once, as such
+            yield from trait_value_problems(trait, value, declared, _where(character, path))
+
+
+def _trapped(holder: Entity | Section, path: Path_) -> bool:
+    doc, at = holder.doc.origin((*holder.path, *path))
+    return at in doc.trapped
