@@ -16,6 +16,7 @@ to the nearest native frame, which receives it as an exception where it made the
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
@@ -42,19 +43,19 @@ class Program:
         self.direct: Callable[[Rt], None] | None = None
 
 
-class Op:
+class Op(ABC):
     """One instruction. `run` returns None to go on, `SWITCH` when the frames changed, or a
     question (anything else) that stops the machine until answered."""
 
     __slots__ = ()
     asks = False  # whether this instruction may stop the machine (a question, engine code, a verb that asks)
 
-    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any: ...
 
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
-        """The answers to the question this instruction asked (only instructions that ask)."""
-        raise NotImplementedError
+        """The answers to the question this instruction asked; only instructions that ask get any."""
+        raise EngineError("ENGINE-INTERNAL", f"answers arrived for {type(self).__name__}, which asks nothing")
 
 
 SWITCH = object()  # an instruction pushed or popped a frame: the loop looks at the top again
