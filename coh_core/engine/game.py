@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from typing import Any
 
-from coh_core.engine.machine import NativeFrame, execute, run_sync
+from coh_core.engine.flow import AFTER, CASCADE, RUN
+from coh_core.engine.machine import Call, execute, run_sync
 from coh_core.engine.rng import Rng
-from coh_core.engine.rules import Playable, Rules, Step, Trigger
+from coh_core.engine.rules import Playable, Rules, Trigger
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt, Steps
 from coh_core.engine.views import PlayerView
 from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS, MAX_OPTIONS, MAX_WINDOW_ACTIONS
@@ -44,9 +44,9 @@ class Game:
         self.log: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []  # answered decisions, in order
         self.initial = json.loads(json.dumps(state))
-        self.after: list[tuple[Trigger, dict[str, Any]]] = []
-        self.fired: list[str] = []
-        self.depth = 0
+        self.after: list[list[Any]] = []  # [trigger, names]: triggers waiting for the action's end
+        self.fired: list[str] = []  # the triggers fired in the current action: the cascade bound
+        self.depth = 0  # actions running inside actions: triggers wait for the outermost
         self.decision: Decision | None = None
         self._living_cache: dict[str, list[str]] = {}
         self._living_key = -1  # number of characters the cache was built from; -1: stale
@@ -54,7 +54,8 @@ class Game:
         self._rank: dict[str, int] = {}
         self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
         self._index_triggers()
-        self.frames: list[Any] = [NativeFrame(self._program(start))]  # the machine's: see machine.py
+        assert rules.flow is not None
+        self.frames: list[Any] = [rules.flow.frame(self, start)]  # the machine's: see machine.py
         self._resume(None)
 
     # --- the public decision API ---------------------------------------------------
@@ -272,25 +273,42 @@ class Game:
     # --- events and triggers --------------------------------------------------------------
 
     def _index_triggers(self) -> None:
+        rules = self.rules
         self.rule_triggers: dict[str, list[Trigger]] = {}
-        for trigger in self.rules.rule_triggers:
+        for trigger in rules.rule_triggers:
             self.rule_triggers.setdefault(trigger.event, []).append(trigger)
         self._listening: dict[str, list[str]] = {}  # event -> characters with a trigger on it
-        for character, triggers in self.rules.character_triggers.items():
+        for character, triggers in rules.character_triggers.items():
             for event in dict.fromkeys(t.event for t in triggers):
                 self._listening.setdefault(event, []).append(character)
+        every = [
+            *rules.rule_triggers,
+            *(t for side in rules.sides.values() for t in side.triggers),
+            *(t for triggers in rules.character_triggers.values() for t in triggers),
+        ]
+        self._triggers_by_id = {trigger.effect.program.id: trigger for trigger in every}
 
-    def _triggers(self, event: str, at: str | None, names: dict[str, Any]) -> Iterator[tuple[Trigger, Rt]]:
+    def trigger(self, ident: str) -> Trigger:
+        """A trigger by the id of its effect's program (the queues of triggers hold ids)."""
+        found = self._triggers_by_id.get(ident)
+        if found is None:
+            raise EngineError("GAME-PROGRAM", f"no trigger `{ident}` in this pack")
+        return found
+
+    def trigger_queue(self, event: str, at: str | None, names: dict[str, Any]) -> list[list[Any]]:
+        """The triggers an event may fire, in order, as [trigger, names, player] entries."""
+        self.rules.check_names("events", event, names)
         spec = self.rules.declared.events.get(event)
         located = spec is not None and spec.located  # an event no pack declares has no triggers
-        for trigger in self.rule_triggers.get(event, ()):
-            yield trigger, Rt(self, dict(names), None)
+        queue: list[list[Any]] = [
+            [t.effect.program.id, dict(names), None] for t in self.rule_triggers.get(event, ())
+        ]
         for location in self.state["order"]:
             if located and location != at:
                 continue
             for trigger in self.side(location).triggers:
                 if trigger.event == event:
-                    yield trigger, Rt(self, {**names, "here": location}, None)
+                    queue.append([trigger.effect.program.id, {**names, "here": location}, None])
         chars = self.state["characters"]
         listening = [c for c in self._listening.get(event, ()) if c in chars and chars[c]["alive"]]
         for character in self.in_turn_order(listening):
@@ -300,21 +318,17 @@ class Game:
             for trigger in self.rules.character_triggers[character]:
                 if trigger.event == event:
                     env = {**names, "self": character, "here": ch["at"], "me": ch["owner"]}
-                    yield trigger, Rt(self, env, ch["owner"])
+                    queue.append([trigger.effect.program.id, env, ch["owner"]])
+        return queue
 
     def emit(self, event: str, at: str | None = None, **names: Any) -> Steps:
         """Announce an event: matching triggers run now, or once the current action ends."""
-        self.rules.check_names("events", event, names)
-        for trigger, rt in list(self._triggers(event, at, names)):
-            if trigger.condition is not None and not trigger.condition(rt):
-                continue
-            if trigger.after_action:
-                self.after.append((trigger, rt.env))
-            else:
-                yield from self._fire(trigger, rt)
+        queue = self.trigger_queue(event, at, names)
+        if queue:
+            yield Call(CASCADE, Rt(self, {"queue": queue}, None))
 
-    def _fire(self, trigger: Trigger, rt: Rt) -> Steps:
-        rt.source = trigger.owner
+    def count_fired(self, trigger: Trigger) -> None:
+        """One more trigger fired in this action; past the bound, the cascade stops the game."""
         self.fired.append(f"{trigger.owner} on {trigger.event}")
         if len(self.fired) > CASCADE_LIMIT:
             chain = ", ".join(dict.fromkeys(self.fired))
@@ -325,24 +339,24 @@ class Game:
                 f" the triggers that fired: {chain}",
                 trigger.effect.location(),
             )
-        try:
-            yield from trigger.effect.run(rt)
-        except NoOptions:
-            self.note("effect_fizzled", source=trigger.owner)
+
+    def fizzled(self, source: str) -> None:
+        """An effect stopped for want of options (a choice among nothing, a cost not payable)."""
+        self.note("effect_fizzled", source=source)
+
+    def still_in_force(self, trigger: Trigger) -> bool:
+        """A location side's trigger is gone once the board has turned that location over."""
+        owner_location, _, owner_side = trigger.owner.partition("/")
+        return not owner_side or self.state["locations"][owner_location]["side"] == owner_side
 
     def end_action(self) -> Steps:
         """The current action is over: run the triggers that waited for it (explosions)."""
         if self.depth:
             return
-        while self.after:
-            trigger, env = self.after.pop(0)
-            owner_location, _, owner_side = trigger.owner.partition("/")
-            if owner_side and self.state["locations"][owner_location]["side"] != owner_side:
-                continue  # the board has turned over since: that side's rule is gone
-            rt = Rt(self, env, None)
-            if trigger.condition is None or trigger.condition(rt):
-                yield from self._fire(trigger, rt)
-        self.fired.clear()
+        if self.after:
+            yield Call(AFTER, Rt(self, {}, None))
+        else:
+            self.fired.clear()
 
     # --- playing cards and powers -----------------------------------------------------------
 
@@ -442,19 +456,15 @@ class Game:
         yield from self._run(self.rules.powers[character], Rt(self, env, colour))
 
     def _run(self, playable: Playable, rt: Rt) -> Steps:
+        """Pay the cost, then the effect; if either fizzles, the rest is skipped."""
         rt.source = playable.owner
-        self.depth += 1
-        try:
-            if playable.cost is not None:
-                rt.paying = True
-                yield from playable.cost.run(rt)
-                rt.paying = False
-            if playable.effect is not None:
-                yield from playable.effect.run(rt)
-        except NoOptions:
-            self.note("effect_fizzled", source=playable.owner)
-        finally:
-            self.depth -= 1
+        names = rt.env
+        rt.env = {
+            "cost": None if playable.cost is None else playable.cost.program.id,
+            "effect": None if playable.effect is None else playable.effect.program.id,
+            "names": names,
+        }
+        yield Call(RUN, rt)
 
     def give(self, colour: str, action: Action) -> None:
         _, to, what, *rest = action
@@ -513,59 +523,11 @@ class Game:
 
     # --- the flow -----------------------------------------------------------------------------
 
-    def _program(self, start: dict[str, Any] | None) -> Steps:
-        state = self.state
-        if start is None:
-            state["phase"] = "setup"
-            for step in self.rules.setup_steps:
-                yield from self._step(step, None)
-            yield from self.emit("setup_end")
-            yield from self.end_action()
-        if start is None or start.get("phase") != "end":
-            first_turn = int(start["turn"]) if start else 1
-            for turn in range(first_turn, self.rules.turns + 1):
-                yield from self._turn(turn, start if turn == first_turn else None)
-        state["phase"] = "end"
-        for step in self.rules.end_steps:
-            yield from self._step(step, None)
-        self.note("game_over")
-
-    def _turn(self, turn: int, start: dict[str, Any] | None) -> Steps:
-        state = self.state
-        skipping = start is not None and start.get("phase") is not None
-        if not skipping:
-            state["turn"] = turn
-            self.note("turn_start", turn=turn)
-            yield from self.emit("turn_start", turn=turn)
-            yield from self.end_action()
-        for phase in self.rules.phases:
-            if skipping and start is not None and phase.id != start["phase"]:
-                continue
-            state["phase"] = phase.id
-            locations = state["order"] if phase.per_location else [None]
-            for location in locations:
-                if skipping and start is not None and start.get("at") and location != start["at"]:
-                    continue
-                for step in phase.steps:
-                    if skipping and start is not None and start.get("step") and step.id != start["step"]:
-                        continue
-                    skipping = False
-                    yield from self._step(step, location)
-        yield from self.emit("turn_end")
-        yield from self.end_action()
+    def turn_over(self) -> None:
+        """What lasted until the end of the turn ends."""
         self._expire("end_of_turn")
-        state["vote_bonus"] = [b for b in state["vote_bonus"] if b[3] != "end_of_turn"]
-        state["vote_proxies"] = []
-
-    def _step(self, step: Step, location: str | None) -> Steps:
-        self.state["step"] = step.id
-        self.state["at"] = location
-        rt = Rt(self, {"here": location} if location else {}, None)
-        try:
-            yield from step.run.run(rt)
-        except NoOptions:  # as a card's effect does, a step that chose from nothing stops there
-            self.note("effect_fizzled", source=step.id)
-        yield from self.end_action()
+        self.state["vote_bonus"] = [b for b in self.state["vote_bonus"] if b[3] != "end_of_turn"]
+        self.state["vote_proxies"] = []
 
     def _expire(self, duration: str) -> None:
         for ch in self.state["characters"].values():

@@ -64,17 +64,27 @@ SWITCH = object()  # an instruction pushed or popped a frame: the loop looks at 
 class Frame:
     """A program in progress: where it is, its names, the `for` loops it is inside."""
 
-    __slots__ = ("env", "loops", "pc", "program", "ret", "rt")
+    __slots__ = ("catch", "env", "loops", "pc", "program", "ret", "rt")
 
     native = False
 
-    def __init__(self, program: Program, rt: Rt, env: dict[str, Any], ret: str | None):
+    def __init__(
+        self,
+        program: Program,
+        rt: Rt,
+        env: dict[str, Any],
+        ret: str | None,
+        catch: list[Any] | None = None,
+    ):
         self.program = program
         self.rt = rt  # the run this frame belongs to: its player, its loop bound, its dry-run path
         self.env = env
         self.pc = 0
         self.loops: list[list[Any]] | None = None  # [items, next index] per `for` in progress, innermost last
         self.ret = ret  # the name the caller's frame binds to this program's result
+        # [source, caller's pc]: an effect that stops for want of options (NoOptions) ends here,
+        # logged as fizzled for its source, and its caller goes on at that pc
+        self.catch = catch
 
 
 class NativeFrame:
@@ -145,8 +155,7 @@ def execute(frames: list[Any]) -> Any:
         try:
             signal = _run_ops(frames, frame)
         except Exception as exc:
-            frames.pop()
-            _fail(frames, exc)
+            _fail(frames, exc)  # from this frame on
             continue
         if signal is not SWITCH:
             return signal
@@ -185,9 +194,15 @@ def _finish(frames: list[Any], ret: str | None, value: Any) -> None:
 
 
 def _fail(frames: list[Any], exc: Exception) -> None:
-    """Unwind to the nearest native frame, which receives the exception; none left: raise it."""
+    """Unwind to the nearest frame that catches it (an effect that fizzled) or the nearest
+    native frame, which receives the exception; none left: raise it."""
     while frames and not frames[-1].native:
-        frames.pop()
+        frame = frames.pop()
+        if frame.catch is not None and isinstance(exc, NoOptions):
+            source, resume = frame.catch
+            frame.rt.game.fizzled(source)
+            frames[-1].pc = resume
+            return
     if not frames or frames[-1].gen is None:
         raise exc
     frames[-1].throw = exc
@@ -233,11 +248,15 @@ class NotSaveable(EngineError):
 
 def frames_to_json(frames: list[Any]) -> dict[str, Any]:
     """The place of a machine stopped at a question, as JSON: each frame's program, position,
-    names and loops, and the runs they belong to (frames of one run share their player, source
-    and loop bound). The top frame is saved at the instruction that asked: run on a copy of the
-    same state, it asks the same question again, so the question itself need not be saved."""
+    names, loops and catch, the runs they belong to (frames of one run share their player,
+    source and loop bound) and the tables of names they read (frames that share one table, as
+    a cost and the effect after it do, share it again once loaded). The top frame is saved at
+    the instruction that asked: run on a copy of the same state, it asks the same question
+    again, so the question itself need not be saved."""
     runs: list[dict[str, Any]] = []
-    index: dict[int, int] = {}
+    envs: list[dict[str, Any]] = []
+    run_index: dict[int, int] = {}
+    env_index: dict[int, int] = {}
     saved: list[dict[str, Any]] = []
     for frame in frames:
         if frame.native:
@@ -245,21 +264,25 @@ def frames_to_json(frames: list[Any]) -> dict[str, Any]:
                 "GAME-NOT-SAVEABLE", "engine code written in Python is running at this decision"
             )
         rt = frame.rt
-        if id(rt) not in index:
-            index[id(rt)] = len(runs)
+        if id(rt) not in run_index:
+            run_index[id(rt)] = len(runs)
             runs.append({"actor": rt.actor, "source": rt.source, "paying": rt.paying, "loops": rt.loops})
+        if id(frame.env) not in env_index:
+            env_index[id(frame.env)] = len(envs)
+            envs.append(frame.env)
         saved.append(
             {
                 "program": frame.program.id,
                 "pc": frame.pc - 1 if frame is frames[-1] else frame.pc,
-                "env": frame.env,
+                "env": env_index[id(frame.env)],
                 "loops": frame.loops,
                 "ret": frame.ret,
-                "run": index[id(rt)],
+                "catch": frame.catch,
+                "run": run_index[id(rt)],
             }
         )
-    copy: dict[str, Any] = json.loads(json.dumps({"runs": runs, "frames": saved}))  # it shares nothing
-    return copy
+    copy: dict[str, Any] = json.loads(json.dumps({"runs": runs, "envs": envs, "frames": saved}))
+    return copy  # it shares nothing with the frames
 
 
 def frames_from_json(doc: dict[str, Any], programs: dict[str, Program], game: Game) -> list[Any]:
@@ -269,12 +292,13 @@ def frames_from_json(doc: dict[str, Any], programs: dict[str, Program], game: Ga
         rt = Rt(game, {}, saved["actor"])
         rt.source, rt.paying, rt.loops = saved["source"], saved["paying"], saved["loops"]
         runs.append(rt)
+    envs: list[dict[str, Any]] = doc["envs"]
     frames: list[Any] = []
     for saved in doc["frames"]:
         program = programs.get(saved["program"])
         if program is None:
             raise EngineError("GAME-PROGRAM", f"no program `{saved['program']}` in this pack")
-        frame = Frame(program, runs[saved["run"]], saved["env"], saved["ret"])
+        frame = Frame(program, runs[saved["run"]], envs[saved["env"]], saved["ret"], saved["catch"])
         frame.pc, frame.loops = saved["pc"], saved["loops"]
         frames.append(frame)
     return frames

@@ -9,6 +9,7 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.registry import CONTEXTS, Declarations, signatures
 from coh_core.engine.compiler import CompiledBlock, Compiler, Fn
+from coh_core.engine.flow import Flow, engine_programs
 from coh_core.engine.machine import Program
 from coh_core.engine.runtime import EngineError
 from coh_core.errors import Location
@@ -87,6 +88,7 @@ class Rules:
     components: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)
     programs: dict[str, Program] = field(default_factory=dict)  # every compiled program, by its id
+    flow: Flow | None = None  # the game's flow, built from the steps above
 
     def trait_default(self, character: str, trait: str) -> Any:
         own = self.characters[character].get("traits") or {}
@@ -216,7 +218,9 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     _locations(rules, builder)
     rules.invasions = {e.id: e.data for e in pack.entities_of("invasion")}
     _turn(rules, builder)
-    rules.programs = compiler.programs
+    rules.programs = {**compiler.programs, **engine_programs()}
+    rules.flow = Flow(rules)
+    rules.programs[rules.flow.program.id] = rules.flow.program
     return rules
 
 

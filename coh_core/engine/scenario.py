@@ -8,7 +8,6 @@ Every failed check is reported at its own line in the file.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -18,6 +17,7 @@ from typing import Any
 import jsonschema
 
 from coh_core.engine.compiler import walk_calls
+from coh_core.engine.flow import END, SETUP
 from coh_core.engine.game import Game, as_action
 from coh_core.engine.rules import Rules, Step
 from coh_core.engine.runtime import EngineError, IllegalAction
@@ -29,8 +29,6 @@ from coh_core.packs.schema import validator
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
 
 _LOCATION_FIELDS = ("zombies", "markers", "antidotes")
-SETUP = "setup"  # `given.phase` for a start inside the pack's setup steps
-END = "end"  # `given.phase` for a start at the end of the game
 # The procedures that fill and read the movement cards chosen this turn.
 _CHOOSES_MOVEMENT = "choose_movement_cards"
 _READS_MOVEMENT = "move_characters_in_turn_order"
@@ -121,8 +119,8 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     given = data.get("given") or {}
     state = initial_state(rules, len(players), int(data.get("seed", 1)), players)
     _unknown_ids(pack, doc, state, given)
-    rules, start = _start(rules, doc, state, given)
-    if start is not None:
+    start = _start(rules, doc, state, given)
+    if start is not None and start["phase"] != SETUP:
         state["turn"] = int(given.get("turn", 1))
     state["first"] = given.get("first", players[0])
     state["leader"] = given.get("leader", state["first"])
@@ -152,52 +150,48 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     return Game(rules, state, start)
 
 
-def _start(
-    rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]
-) -> tuple[Rules, dict[str, Any] | None]:
-    """Where the game starts: the rules to play (cut at the start step) and the start position.
+def _start(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> dict[str, Any] | None:
+    """Where the game starts (None: at the beginning).
 
     `phase: setup` starts in the pack's setup steps (at `step`, or the first one); `phase: end`
     at the end-of-game steps (at `step`, or the first one); any other phase is a phase of the
     turn, started at `step` (its whole `do` runs) of location `at` in a per-location phase.
-    A start in the setup plays the game as from its beginning: no start position.
     """
     phase, step, at = given.get("phase"), given.get("step"), given.get("at")
 
     def problem(key: str, message: str) -> EngineError:
         return EngineError("SCENARIO-START", message, doc.location(("given", key)))
 
-    def cut(steps: tuple[Step, ...], group: str) -> tuple[Step, ...]:
+    def check_step(steps: tuple[Step, ...], group: str) -> None:
         ids = [s.id for s in steps]
-        if step is None:
-            return steps
-        if step not in ids:
+        if step is not None and step not in ids:
             raise problem("step", f"`{step}` is not a {group} step (known: {', '.join(ids)})")
-        return steps[ids.index(step) :]
 
     if phase in (SETUP, END) and at is not None:
         raise problem("at", f"`at` is for per-location phases of the turn, not `{phase}`")
     if phase == SETUP:
         if "turn" in given:
             raise problem("turn", "the setup comes before turn 1: a setup start has no `turn`")
-        return dataclasses.replace(rules, setup_steps=cut(rules.setup_steps, SETUP)), None
+        check_step(rules.setup_steps, SETUP)
+        return None if step is None else {"phase": SETUP, "step": step}
     start = {"turn": int(given.get("turn", 1)), "phase": phase, "at": at, "step": step}
     if phase == END:
-        return dataclasses.replace(rules, end_steps=cut(rules.end_steps, END)), start
+        check_step(rules.end_steps, END)
+        return start
     if phase is None:
         if step is not None or at is not None:
             raise problem("step" if step is not None else "at", "`step` and `at` need a `phase`")
-        return rules, start
+        return start
     found = next((p for p in rules.phases if p.id == phase), None)
     if found is None:
         known = ", ".join([SETUP, *(p.id for p in rules.phases), END])
         raise problem("phase", f"`{phase}` is not a phase (known: {known})")
-    cut(found.steps, phase)
+    check_step(found.steps, phase)
     if at is not None and not found.per_location:
         raise problem("at", f"`at` is for per-location phases; `{phase}` is not one")
     if at is not None and at not in state["locations"]:
         raise problem("at", f"unknown location `{at}`")
-    return rules, start
+    return start
 
 
 def _food(doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
@@ -243,7 +237,7 @@ def _movement_needed(
     pack: Pack, doc: YamlDoc, rules: Rules, state: dict[str, Any], start: dict[str, Any] | None
 ) -> None:
     """A start after the movement cards are chosen and before the moves needs everyone's card."""
-    if start is None or start["phase"] in (None, END):
+    if start is None or start["phase"] in (None, SETUP, END):
         return
     for step in _steps_of_turn(rules, start):
         called = _calls(pack, step)

@@ -1,0 +1,399 @@
+"""The engine's own programs: the flow of a game built from the pack's `turn`, the cascade of
+triggers an event starts, the triggers that wait for the end of an action, and the run of a
+card's or power's cost and effect.
+
+They are instruction lists like any effect's, so the place of a game in its flow is frames
+of data (`machine.py`): a game started at a step of a scenario is a flow frame whose
+position and loops are set to that step, and a game saved between steps is the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
+from coh_core.engine.runtime import EngineError, NoOptions, Rt
+
+if TYPE_CHECKING:
+    from coh_core.engine.game import Game
+    from coh_core.engine.rules import Rules, Step, Trigger
+
+SETUP = "setup"  # the phase of the setup steps
+END = "end"  # the phase of the steps that end the game
+CASCADE_ID = "engine:cascade"
+AFTER_ID = "engine:after"
+RUN_ID = "engine:run"
+FLOW_ID = "engine:flow"
+
+
+class _Done(Op):
+    __slots__ = ()
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        return finish_frame(frames, None)
+
+
+def _program(ident: str, ops: list[Op]) -> Program:
+    program = Program(ident, ident)
+    program.ops = ops
+    program.asks = True
+    return program
+
+
+# --- triggers ------------------------------------------------------------------------------
+
+
+def fire(game: Game, frames: list[Any], caller: Frame, trigger: Trigger, rt: Rt) -> bool:
+    """Run a trigger's effect; True when it runs in a frame of its own (the caller then waits).
+
+    Its caller goes on at its current pc either way: after the effect, or after it fizzled.
+    """
+    rt.source = trigger.owner
+    game.count_fired(trigger)
+    program = trigger.effect.program
+    if not program.asks:
+        try:
+            run_sync(program, rt, rt.env)
+        except NoOptions:
+            game.fizzled(trigger.owner)
+        return False
+    frames.append(Frame(program, rt, rt.env, None, [trigger.owner, caller.pc]))
+    return True
+
+
+class _FireNext(Op):
+    """The next trigger of an event whose condition holds: now, or queued for the action's end.
+
+    The frame's `queue` holds [trigger, names, player] entries, in the order they run.
+    """
+
+    __slots__ = ()
+    asks = True
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        game = rt.game
+        queue = frame.env["queue"]
+        while queue:
+            ident, names, actor = queue.pop(0)
+            trigger = game.trigger(ident)
+            run = Rt(game, names, actor)
+            if trigger.condition is not None and not trigger.condition(run):
+                continue
+            if trigger.after_action:
+                game.after.append([ident, names])
+                continue
+            frame.pc -= 1  # this instruction again, for the next trigger, once this one is done
+            if fire(game, frames, frame, trigger, run):
+                return SWITCH
+            frame.pc += 1
+        return finish_frame(frames, None)
+
+
+class _EndAction(Op):
+    """The current action is over: the triggers that waited for it run (explosions)."""
+
+    __slots__ = ()
+    asks = True
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        game = rt.game
+        if game.depth:
+            return None
+        while game.after:
+            ident, names = game.after.pop(0)
+            trigger = game.trigger(ident)
+            if not game.still_in_force(trigger):
+                continue
+            run = Rt(game, names, None)
+            if trigger.condition is not None and not trigger.condition(run):
+                continue
+            frame.pc -= 1
+            if fire(game, frames, frame, trigger, run):
+                return SWITCH
+            frame.pc += 1
+        game.fired.clear()
+        return None
+
+
+CASCADE = _program(CASCADE_ID, [_FireNext()])
+AFTER = _program(AFTER_ID, [_EndAction(), _Done()])
+
+
+class _Emit(Op):
+    """Announce an event of the flow (the names it binds come from the flow's frame)."""
+
+    __slots__ = ("event", "names")
+    asks = True
+
+    def __init__(self, event: str, names: Callable[[dict[str, Any]], dict[str, Any]]):
+        self.event = event
+        self.names = names
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        queue = rt.game.trigger_queue(self.event, None, self.names(frame.env))
+        if not queue:
+            return None
+        frames.append(Frame(CASCADE, Rt(rt.game, {"queue": queue}, None), {"queue": queue}, None))
+        return SWITCH
+
+
+# --- a card's or a power's run -------------------------------------------------------------
+
+
+class _Depth(Op):
+    """Into (+1) or out of (-1) an action: triggers waiting for its end wait while inside."""
+
+    __slots__ = ("change",)
+
+    def __init__(self, change: int):
+        self.change = change
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        rt.game.depth += self.change
+
+
+class _Block(Op):
+    """Run the cost or the effect named in the frame; if it fizzles, go on at `skip`."""
+
+    __slots__ = ("key", "paying", "skip")
+    asks = True
+
+    def __init__(self, key: str, paying: bool, skip: int):
+        self.key = key
+        self.paying = paying
+        self.skip = skip
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        ident = frame.env[self.key]
+        if ident is None:
+            return None
+        program = rt.game.rules.programs[ident]
+        names = frame.env["names"]
+        rt.paying = self.paying
+        if not program.asks:
+            try:
+                run_sync(program, rt, names)
+            except NoOptions:
+                rt.game.fizzled(str(rt.source))
+                frame.pc = self.skip
+            return None
+        frames.append(Frame(program, rt, names, None, [rt.source, self.skip]))
+        return SWITCH
+
+
+RUN = _program(RUN_ID, [_Depth(1), _Block("cost", True, 3), _Block("effect", False, 3), _Depth(-1), _Done()])
+
+
+# --- the flow ----------------------------------------------------------------------------------
+
+
+class _Phase(Op):
+    __slots__ = ("phase",)
+
+    def __init__(self, phase: str):
+        self.phase = phase
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        rt.game.state["phase"] = self.phase
+
+
+class _RunStep(Op):
+    """A step of the turn structure, at the flow's location in a per-location phase."""
+
+    __slots__ = ("located", "step")
+    asks = True
+
+    def __init__(self, step: Step, located: bool):
+        self.step = step
+        self.located = located
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        game = rt.game
+        here = frame.env["here"] if self.located else None
+        game.state["step"] = self.step.id
+        game.state["at"] = here
+        run = Rt(game, {"here": here} if here else {}, None)
+        program = self.step.run.program
+        if not program.asks:
+            try:
+                run_sync(program, run, run.env)
+            except NoOptions:  # as a card's effect does, a step that chose from nothing stops there
+                game.fizzled(self.step.id)
+            return None
+        frames.append(Frame(program, run, run.env, None, [self.step.id, frame.pc]))
+        return SWITCH
+
+
+class _Loop(Op):
+    """`for name in items`: the flow's loops (turns, locations); `start` begins one."""
+
+    __slots__ = ("exit", "items", "name")
+
+    def __init__(self, name: str, items: Callable[[Game], list[Any]]):
+        self.name = name
+        self.items = items
+        self.exit = -1
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        assert frame.loops is not None
+        loop = frame.loops[-1]
+        items, index = loop
+        if index >= len(items):
+            frame.loops.pop()
+            frame.pc = self.exit
+            return None
+        loop[1] = index + 1
+        frame.env[self.name] = items[index]
+        return None
+
+
+class _LoopStart(Op):
+    __slots__ = ("loop",)
+
+    def __init__(self, loop: _Loop):
+        self.loop = loop
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        if frame.loops is None:
+            frame.loops = []
+        frame.loops.append([self.loop.items(rt.game), 0])
+
+
+class _Back(Op):
+    __slots__ = ("target",)
+
+    def __init__(self, target: int):
+        self.target = target
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        frame.pc = self.target
+
+
+class _Call(Op):
+    """Engine bookkeeping of the flow that reads or changes the game (a turn begins or ends)."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[Game, dict[str, Any]], None]):
+        self.fn = fn
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        self.fn(rt.game, frame.env)
+
+
+class Flow:
+    """The flow program of a pack, and where each phase and step of it begins."""
+
+    def __init__(self, rules: Rules):
+        self.ops: list[Op] = []
+        self.phase_at: dict[str, int] = {}  # phase id -> pc of its start
+        self.step_at: dict[tuple[str, str], int] = {}  # (phase id, step id) -> pc of the step
+        self.turn_loop = -1  # pc of the turn loop's next-turn instruction
+        self.location_loop: dict[str, int] = {}  # per-location phase -> pc of its next-location instruction
+        self._build(rules)
+        self.program = _program(FLOW_ID, self.ops)
+
+    def _emit(self, op: Op) -> int:
+        self.ops.append(op)
+        return len(self.ops) - 1
+
+    def _steps(self, phase: str, steps: tuple[Step, ...], located: bool) -> None:
+        for step in steps:
+            self.step_at[(phase, step.id)] = self._emit(_RunStep(step, located))
+            self._emit(_EndAction())
+
+    def _build(self, rules: Rules) -> None:
+        self.phase_at[SETUP] = self._emit(_Phase(SETUP))
+        self._steps(SETUP, rules.setup_steps, False)
+        self._emit(_Emit("setup_end", _no_names))
+        self._emit(_EndAction())
+        turns = _Loop("turn", lambda game: list(range(1, game.rules.turns + 1)))
+        self._emit(_LoopStart(turns))
+        self.turn_loop = self._emit(turns)
+        self._emit(_Call(_turn_starts))
+        self._emit(_Emit("turn_start", lambda env: {"turn": env["turn"]}))
+        self._emit(_EndAction())
+        for phase in rules.phases:
+            self.phase_at[phase.id] = self._emit(_Phase(phase.id))
+            if not phase.per_location:
+                self._steps(phase.id, phase.steps, False)
+                continue
+            places = _Loop("here", lambda game: list(game.state["order"]))
+            self._emit(_LoopStart(places))
+            self.location_loop[phase.id] = self._emit(places)
+            self._steps(phase.id, phase.steps, True)
+            self._emit(_Back(self.location_loop[phase.id]))
+            places.exit = len(self.ops)
+        self._emit(_Emit("turn_end", _no_names))
+        self._emit(_EndAction())
+        self._emit(_Call(_turn_ends))
+        self._emit(_Back(self.turn_loop))
+        turns.exit = len(self.ops)
+        self.phase_at[END] = self._emit(_Phase(END))
+        self._steps(END, rules.end_steps, False)
+        self._emit(_Call(_game_over))
+        self._emit(_Done())
+
+    def frame(self, game: Game, start: dict[str, Any] | None) -> Frame:
+        """The flow's frame, at the beginning or at a scenario's start position.
+
+        `start` has `phase` (None: the start of turn `turn`; `setup`; `end`; a phase of the turn),
+        and optionally `step` and, in a per-location phase, `at`.
+        """
+        env: dict[str, Any] = {}
+        frame = Frame(self.program, Rt(game, env, None), env, None)
+        if start is None:
+            return frame
+        phase, step = start.get("phase"), start.get("step")
+        if phase == SETUP:
+            frame.pc = self.step_at[(SETUP, step)] if step else self.phase_at[SETUP]
+            return frame
+        turn = int(start.get("turn", 1))
+        turns = list(range(1, game.rules.turns + 1))
+        if phase is None:
+            frame.loops, frame.pc = [[turns, turn - 1]], self.turn_loop
+            return frame
+        if phase == END:
+            frame.loops = []
+            frame.pc = self.step_at[(END, step)] if step else self.phase_at[END]
+            game.state["phase"] = END
+            return frame
+        frame.loops = [[turns, turn]]
+        env["turn"] = turn
+        game.state["phase"] = phase
+        frame.pc = self.step_at[(phase, step)] if step else self.phase_at[phase]
+        at = start.get("at")
+        if phase in self.location_loop and (step or at):
+            order = list(game.state["order"])
+            at = at or order[0]
+            frame.loops.append([order, order.index(at) + 1])
+            env["here"] = at
+            if not step:
+                frame.pc = self.location_loop[phase] + 1
+        return frame
+
+
+def _no_names(env: dict[str, Any]) -> dict[str, Any]:
+    return {}
+
+
+def _turn_starts(game: Game, env: dict[str, Any]) -> None:
+    game.state["turn"] = env["turn"]
+    game.note("turn_start", turn=env["turn"])
+
+
+def _turn_ends(game: Game, env: dict[str, Any]) -> None:
+    game.turn_over()
+
+
+def _game_over(game: Game, env: dict[str, Any]) -> None:
+    game.note("game_over")
+
+
+def engine_programs() -> dict[str, Program]:
+    """The engine's programs that every pack has (a saved frame names them by id)."""
+    return {program.id: program for program in (CASCADE, AFTER, RUN)}
+
+
+__all__ = ["AFTER", "CASCADE", "END", "RUN", "SETUP", "EngineError", "Flow", "engine_programs", "fire"]
