@@ -68,6 +68,11 @@ class DeclaredMessages:
     log: Mapping[str, tuple[str, ...]]  # log entries by id (what `log(id, ...)` may write): placeholders
     answers: Mapping[str, tuple[Answer, ...]]  # by the verb an answer begins with, in declaration order
 
+    def questions(self) -> dict[str, tuple[str, ...]]:
+        """The decisions by id (what `ask(..., question=id)` may put): their placeholders."""
+        prefix = GROUPS["decisions"]
+        return {k[len(prefix) :]: m.params for k, m in self.texts.items() if k.startswith(prefix)}
+
     def plural_param(self, key: str) -> str:
         """The parameter whose number picks the plural form of the text `key`."""
         found = self.texts.get(key)

@@ -31,7 +31,7 @@ _EQUALITY = {"==", "!="}
 _LOGIC = {"and", "or"}
 _MEMBERSHIP = {"in", "not_in"}
 _SHOWN_OP = {"in": "in", "not_in": "not in"}
-_CHOICES = frozenset({"choose", "choose_number"})  # selectors that ask a player
+_CHOICES = frozenset({"choose", "choose_number", "ask"})  # selectors that ask a player
 _R = TypeVar("_R")
 
 
@@ -52,6 +52,8 @@ class Symbols:
     verbs: Mapping[str, Signature] = field(default_factory=dict)  # verbs the pack defines
     messages: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # log message -> placeholders
     declared: Declarations = field(default_factory=Declarations)  # enumerations, traits, events...
+    questions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # decision -> placeholders
+    answers: frozenset[str] = frozenset()  # what an answer may begin with (`ask(..., answer=...)`)
     # False when part of the pack failed to load: unknown ids may live in the missing part.
     complete: bool = True
 
@@ -434,6 +436,8 @@ class Checker:
                 f"{self.pure} cannot ask a question; `{sig.name}` asks one{hint}",
                 node.name_span,
             )
+        if sig.name == "ask":
+            return self._ask(node)
         bound = self._bind_arguments(node, sig)
         type_vars: dict[str, str] = {}
         for param, arg in bound:
@@ -521,6 +525,92 @@ class Checker:
                 arg.span,
             )
         self._pure_expr("a value of `log`", lambda: self._expr(arg.value, None))
+
+    def _ask(self, node: ast.Call) -> str | None:
+        """`ask(player, options, question=q, answer=a, name=value...)`: the player picks one of the
+        options; `q` is a decision the pack declares, each of its placeholders given by name, and
+        `a` an answer it declares: the player answers `[a, option]` (an option that is a list is
+        spread: `[a, *option]`). Its value is the option picked. The player and the options come
+        first, unnamed, so that any other name is free for a placeholder."""
+        player, options_expr, named = self._ask_arguments(node)
+        if player is not None:
+            self._pure_expr(
+                "the player of `ask`", lambda: self._expect(player, "player", "the player of `ask`")
+            )
+        options = None
+        if options_expr is not None:
+            options = self._pure_expr("the options of `ask`", lambda: self._expr(options_expr, None))
+            if options is not None and options != "any" and element_type(options) is None:
+                self._report(
+                    "EFF-TYPE", f"the options of `ask` are a list, got {describe(options)}", options_expr.span
+                )
+        question = named.pop("question", None)
+        wanted = self._asked_message(question, "question", self.symbols.questions, "decisions")
+        answer = named.pop("answer", None)
+        self._asked_message(answer, "answer", dict.fromkeys(self.symbols.answers, ()), "answers")
+        for name, value in named.items():
+            if wanted is not None and name not in wanted:
+                assert isinstance(question, ast.Name)
+                shown = ", ".join(f"`{p}`" for p in wanted) or "none"
+                self._report(
+                    "EFF-UNKNOWN-ARG",
+                    f"the question `{question.name}` has no placeholder `{name}`"
+                    + (suggest(name, wanted) or f"; its placeholders: {shown}"),
+                    value.span,
+                )
+            self._ask_value(value)
+        lacking = ", ".join(f"`{p}`" for p in wanted or () if p not in named)
+        if lacking:
+            self._report("EFF-ARITY", f"`ask` is missing {lacking}: give every placeholder", node.span)
+        return element_type(options) if options not in (None, "any") else "any"
+
+    def _ask_value(self, value: ast.Expr) -> None:
+        self._pure_expr("a value of `ask`", lambda: self._expr(value, None))
+
+    def _ask_arguments(self, node: ast.Call) -> tuple[ast.Expr | None, ast.Expr | None, dict[str, ast.Expr]]:
+        """The player and the options (the first two, unnamed), then the values by name."""
+        positional = [arg.value for arg in node.args if arg.keyword is None]
+        named: dict[str, ast.Expr] = {}
+        for arg in node.args:
+            if arg.keyword is None:
+                continue
+            if arg.keyword in named:
+                self._report("EFF-DUPLICATE-ARG", f"`{arg.keyword}` is given twice", arg.span)
+            named[arg.keyword] = arg.value
+        missing = ["the player", "the options"][len(positional) :]
+        missing += [f"`{p}`" for p in ("question", "answer") if p not in named]
+        misplaced = any(arg.keyword is None for arg in node.args[len(positional) :])  # unnamed after named
+        if missing or len(positional) > 2 or misplaced:
+            self._report(
+                "EFF-ARITY",
+                "`ask` takes the player and the options first, then `question=`, `answer=` and the"
+                " question's placeholders by name" + (f" (missing: {', '.join(missing)})" if missing else ""),
+                node.span,
+            )
+        player = positional[0] if positional else None
+        options = positional[1] if len(positional) > 1 else None
+        return player, options, named
+
+    def _asked_message(
+        self, value: ast.Expr | None, what: str, declared: Mapping[str, tuple[str, ...]], group: str
+    ) -> tuple[str, ...] | None:
+        """The placeholders of the decision or answer `ask` names (None if it names none known)."""
+        if value is None:
+            return None
+        if not isinstance(value, ast.Name):
+            self._report(
+                "EFF-ARITY", f"the {what} of `ask` is the name of one of the pack's {group}", value.span
+            )
+            return None
+        found = declared.get(value.name)
+        if found is None and self.symbols.complete:
+            self._report(
+                "EFF-UNKNOWN-MESSAGE",
+                f"no {what} `{value.name}` (the `{group}` of the pack's `messages` section)"
+                + suggest(value.name, declared),
+                value.span,
+            )
+        return found
 
     def _unknown_call(self, node: ast.Call, statement: bool) -> None:
         wanted = {Kind.VERB, Kind.PROCEDURE} if statement else {Kind.SELECTOR}

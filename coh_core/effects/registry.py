@@ -261,6 +261,13 @@ _verb(
 _selector("choose(options: list[T]) -> T", "The acting player chooses one of the options.")
 _selector("choose_number(low: int, high: int) -> int", "The acting player chooses a number in the range.")
 _selector(
+    "ask(player: player, options: list[T]) -> T",
+    "The player picks one of the options: `ask(player, options, question=q, answer=a, name=value)`."
+    " `q` is one of the pack's `decisions`, its placeholders given by name; the player answers"
+    " `[a, option]` (`[a, *option]` for an option that is a list), `a` one of the pack's `answers`."
+    " A lone option is taken without asking; no option stops the effect.",
+)
+_selector(
     "random_movement_card(player: player) -> location",
     "Shuffle the player's movement cards and draw one.",
 )

@@ -32,7 +32,8 @@ from coh_core.packs.model import EffectSlot
 
 Fn = Callable[..., Any]
 Filter = Callable[[Rt, Any], bool]
-_CHOICES = frozenset({"choose", "choose_number"})  # selectors that ask a player
+_CHOICES = frozenset({"choose", "choose_number", "ask"})  # selectors that ask a player
+COMPILED = _CHOICES  # built-ins the compiler turns into instructions: no implementation of their own
 _O = TypeVar("_O", bound=Op)
 
 
@@ -462,7 +463,11 @@ class _Emitter:
     def choose(self, node: ast.Call, keep: Filter | None, scope: set[str], purpose: str, dest: str) -> None:
         """Ask the acting player to choose; the answer is bound to `dest`."""
         c, where = self.c, _Where(node.span, self.slot)
-        given = _bind(node, [p.name for p in c.builtin(node, where)[0].params])
+        if node.name == "ask":
+            self.emit(self.ask(node, scope, dest, where))
+            c._asked[id(node)] = dest
+            return
+        given = _bind(node, [p.name for p in signature(node.name).params])  # type: ignore[union-attr]
         if node.name == "choose":
             options = _located(self.read(given["options"], scope), node.span, self.slot)
         else:
@@ -471,6 +476,24 @@ class _Emitter:
             options = _number_range(low, high)
         self.emit(_Choose(options, keep, purpose, dest, where))
         c._asked[id(node)] = dest
+
+    def ask(self, node: ast.Call, scope: set[str], dest: str, where: _Where) -> _Ask:
+        """`ask(player, options, question=q, answer=a, name=value...)` (its values never ask)."""
+        player, options, *_ = [arg.value for arg in node.args if arg.keyword is None]
+        named = {arg.keyword: arg.value for arg in node.args if arg.keyword is not None}
+        question, answer = named.pop("question"), named.pop("answer")
+        assert isinstance(question, ast.Name) and isinstance(answer, ast.Name)
+        pure = self.c._pure
+        prompt = [(name, pure(value, scope, self.slot, "a value of `ask`")) for name, value in named.items()]
+        return _Ask(
+            pure(player, scope, self.slot, "the player of `ask`"),
+            pure(options, scope, self.slot, "the options of `ask`"),
+            question.name,
+            answer.name,
+            prompt,
+            dest,
+            where,
+        )
 
     def temp(self) -> str:
         """A name no effect can write (`.0`, `.1`...): where a worked-out value waits."""
@@ -698,6 +721,55 @@ class _Choose(Op):
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
         (answer,) = answers.values()
         frame.env[self.dest] = answer[1]
+
+
+class _Ask(Op):
+    """A player picks one of the options, answering `[answer, option]` to a question of the pack's."""
+
+    __slots__ = ("answer", "dest", "options", "player", "prompt", "question", "where")
+    asks = True
+
+    def __init__(
+        self,
+        player: Fn,
+        options: Fn,
+        question: str,
+        answer: str,
+        prompt: list[tuple[str, Fn]],
+        dest: str,
+        where: _Where,
+    ):
+        self.player = player
+        self.options = options
+        self.question = question
+        self.answer = answer
+        self.prompt = prompt
+        self.dest = dest
+        self.where = where
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        options = self.options(rt)
+        if not options:
+            raise NoOptions(self.question)
+        if len(options) > MAX_OPTIONS:
+            raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+        if rt.dry:
+            frame.env[self.dest] = options[rt.dry_choice(len(options))]
+            return None
+        if len(options) == 1:
+            frame.env[self.dest] = options[0]
+            return None
+        player = self.player(rt)
+        prompt = {name: read(rt) for name, read in self.prompt}
+        answer = self.answer
+        actions = [(answer, *o) if isinstance(o, list) else (answer, o) for o in options]
+        # what the answer's values are read back as: an option that is a list, or one value
+        frame.env[self.dest] = isinstance(options[0], list)
+        return Decision(self.question, {player: actions}, prompt)
+
+    def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
+        (answer,) = answers.values()
+        frame.env[self.dest] = list(answer[1:]) if frame.env[self.dest] else answer[1]
 
 
 def _direct(ops: list[Op]) -> Callable[[Rt], None] | None:

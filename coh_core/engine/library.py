@@ -10,8 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
-from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
-from coh_core.limits import MAX_OPTIONS
+from coh_core.engine.runtime import NoOptions, Rt, Steps
 
 IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
@@ -30,33 +29,7 @@ def _need(condition: bool) -> None:
         raise NoOptions
 
 
-# --- choices -------------------------------------------------------------------------
-
-
-def _too_many(count: int) -> EngineError:
-    return EngineError(
-        "ENGINE-LIMIT", f"a choice among {count:,} options; a choice offers at most {MAX_OPTIONS:,}"
-    )
-
-
-@_impl("choose", gen=True)
-def choose(rt: Rt, options: list[Any], purpose: str) -> Steps:
-    if not options:
-        raise NoOptions(purpose)
-    if len(options) > MAX_OPTIONS:
-        raise _too_many(len(options))
-    if rt.dry:
-        return options[rt.dry_choice(len(options))]
-    prompt = {"purpose": purpose} if rt.source is None else {"purpose": purpose, "source": rt.source}
-    answer = yield from rt.game.ask(rt.chooser(), "choose", [("choose", o) for o in options], **prompt)
-    return answer[1]
-
-
-@_impl("choose_number", gen=True)
-def choose_number(rt: Rt, low: int, high: int, purpose: str) -> Steps:
-    if high - low + 1 > MAX_OPTIONS:  # refused before the range becomes a list
-        raise _too_many(high - low + 1)
-    return (yield from choose(rt, list(range(low, high + 1)), purpose))
+# --- random draws ----------------------------------------------------------------------
 
 
 @_impl("random_movement_card")

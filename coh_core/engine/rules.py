@@ -8,7 +8,7 @@ from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.registry import CONTEXTS, Declarations, signatures
-from coh_core.engine.compiler import CompiledBlock, Compiler, Fn
+from coh_core.engine.compiler import COMPILED, CompiledBlock, Compiler, Fn
 from coh_core.engine.flow import Flow, engine_programs
 from coh_core.engine.machine import Program
 from coh_core.engine.runtime import EngineError
@@ -202,7 +202,7 @@ def _extra(found: CompiledEffect) -> frozenset[str]:
 
 def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     """Compile every effect of a valid pack; raises EngineError if the engine lacks a verb."""
-    missing = sorted(set(signatures()) - set(compiler.impls))
+    missing = sorted(set(signatures()) - set(compiler.impls) - COMPILED)
     if missing:
         raise EngineError(
             "ENGINE-UNIMPLEMENTED", f"the engine has no implementation for {', '.join(missing)}"

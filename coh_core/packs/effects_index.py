@@ -35,9 +35,19 @@ def symbols_of(pack: Pack) -> Symbols:
         if isinstance(param, dict) and isinstance(param.get("type"), str)
     }
     declared = declarations_of(pack)
-    messages = declared_messages(pack.section("messages"), declared).log
+    messages = declared_messages(pack.section("messages"), declared)
     verbs = pack_verbs(pack, declared)
-    return Symbols(refs, frozenset(sides), params, verbs, messages, declared, complete=pack.complete)
+    return Symbols(
+        refs,
+        frozenset(sides),
+        params,
+        verbs,
+        messages.log,
+        declared,
+        questions=messages.questions(),
+        answers=frozenset(messages.answers),
+        complete=pack.complete,
+    )
 
 
 def pack_verbs(pack: Pack, declared: Declarations) -> dict[str, Signature]:

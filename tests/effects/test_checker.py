@@ -30,6 +30,8 @@ def symbols(declared: Declarations) -> Symbols:
         frozenset({"A", "B", "collapsed", "burnt"}),
         messages={"greeting": ("player", "count")},
         declared=declared,
+        questions={"pick_place": ("player",), "pick": ()},
+        answers=frozenset({"place", "pair"}),
     )
 
 

@@ -42,6 +42,11 @@ while k < 2 {
   let k = k + 1
   kill_zombies(choose_number(0, k), at=choose(locations()))
 }
+let centre = first(locations())
+let pair = ask(first(colours_in_play()), [[centre, a] for a in locations() if a != centre],
+               question=marker, answer=marker)
+move_zombies(1, from=pair[0], to=pair[1])
+add_zombies(1, at=ask(first(colours_in_play()), locations(), question=marker, answer=marker))
 """
 
 
@@ -79,7 +84,8 @@ def test_a_program_saved_at_any_question_goes_on_as_the_original(base_pack: Pack
         )
         answer, asked = _answer(frames, asked, rng)
         answers.append(answer)
-    assert len(saves) >= 4  # it did stop inside the `for`, inside the `if` and in the `while`
+    assert len(saves) >= 6  # it did stop inside the `for`, inside the `if`, in the `while` and at `ask`
+    assert any(len(a) == 3 for a in answers)  # an option that is a list is spread in the answer
     for saved, state, done, logged in saves:
         copy = new_game(base_pack, 4, seed)  # the same game, at its first decision of setup
         copy.state, copy.log = state, []  # this effect reads only locations and their zombies
