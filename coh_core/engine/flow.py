@@ -13,11 +13,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
-from coh_core.engine.runtime import EngineError, NoOptions, Rt
+from coh_core.engine.runtime import Decision, EngineError, NoOptions, Rt
+from coh_core.limits import MAX_WINDOW_ACTIONS
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
-    from coh_core.engine.rules import Rules, Step, Trigger
+    from coh_core.engine.rules import Playable, Rules, Step, Trigger
 
 SETUP = "setup"  # the phase of the setup steps
 END = "end"  # the phase of the steps that end the game
@@ -25,6 +26,8 @@ CASCADE_ID = "engine:cascade"
 AFTER_ID = "engine:after"
 RUN_ID = "engine:run"
 FLOW_ID = "engine:flow"
+WINDOW_ID = "engine:window"
+PERFORM_ID = "engine:perform"
 
 
 class _Done(Op):
@@ -183,6 +186,221 @@ class _Block(Op):
 
 
 RUN = _program(RUN_ID, [_Depth(1), _Block("cost", True, 3), _Block("effect", False, 3), _Depth(-1), _Done()])
+
+
+# --- windows: players use cards, powers and gifts -------------------------------------------------
+
+PASS = ["pass"]  # the answer that passes, as it arrives in a frame (JSON)
+
+
+class _WindowAsk(Op):
+    """The next player of the window who could act is asked what to do (or the window closes).
+
+    The frame holds the window: `mode` (`one`: one player until they pass; `round`: every
+    player in turn order until all pass in a row; `others`: each player but the one whose play
+    or move is pending, once, until it is cancelled), the window names, and where it stands.
+    """
+
+    __slots__ = ()
+    asks = True
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        game, env = rt.game, frame.env
+        found = _next_in_window(game, env)
+        if found is None:
+            return finish_frame(frames, None)
+        player, options, prompt = found
+        env["asking"] = player
+        return Decision(env["question"], {player: [tuple(PASS), *options]}, prompt)
+
+    def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
+        frame.env["answer"] = list(answers[frame.env["asking"]])
+
+
+def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], dict[str, Any]] | None:
+    """Who is asked next in a window, what they may do and the question's values; None: it closes."""
+    mode, windows, names = env["mode"], tuple(env["windows"]), env["names"]
+    if mode == "one":
+        if env["done"]:
+            return None
+        options = game.offers(env["player"], windows, names)
+        return (env["player"], options, _public(names)) if options else None
+    if mode == "others":
+        pending = game.pending[names["pending"]]
+        while env["index"] < len(env["players"]) and not pending["cancelled"]:
+            player = env["players"][env["index"]]
+            env["index"] += 1
+            if player == pending["player"]:
+                continue
+            options = game.offers(player, windows, names)
+            if options:
+                return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
+        return None
+    while True:  # round
+        players = game.turn_order()
+        if not players or env["passes"] >= len(players):
+            return None
+        player = players[env["index"] % len(players)]
+        env["index"] += 1
+        options = game.offers(player, windows, names)
+        if env["given"].get(player, 0) < env["gifts"]:
+            options += game.gifts(player)
+        if options:
+            return player, options, {"location": env["here"]}
+        env["passes"] += 1
+
+
+class _WindowAct(Op):
+    """The answer: a pass, or a play, a power or a gift carried out before the next question."""
+
+    __slots__ = ()
+    asks = True
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        env = frame.env
+        answer = env.pop("answer")
+        player = env.pop("asking")
+        frame.pc = 0  # the window goes on after this answer
+        if answer == PASS:
+            if env["mode"] == "one":
+                env["done"] = True
+            elif env["mode"] == "round":
+                env["passes"] += 1
+            return None
+        env["actions"] += 1
+        if env["mode"] != "others" and env["actions"] > MAX_WINDOW_ACTIONS:
+            raise window_runaway(env["windows"][0], answer)  # something can be used again and again
+        if env["mode"] == "round":
+            env["passes"] = 0
+            if answer[0] == "give":
+                env["given"][player] = env["given"].get(player, 0) + 1
+        perform = {
+            "player": player,
+            "action": answer,
+            "names": env["names"],
+            "nested": env["mode"] == "others",
+        }
+        frames.append(Frame(PERFORM, Rt(rt.game, perform, player), perform, None))
+        return SWITCH
+
+
+WINDOW = _program(WINDOW_ID, [_WindowAsk(), _WindowAct()])
+
+
+def window_frame(
+    game: Game, mode: str, windows: tuple[str, ...], names: dict[str, Any], **more: Any
+) -> Frame:
+    """The frame of a window (see `_WindowAsk` for the modes)."""
+    for name in windows:
+        game.rules.check_names("windows", name, names)
+    env: dict[str, Any] = {"mode": mode, "windows": list(windows), "names": names, "actions": 0}
+    env["question"] = more.get("question", windows[0])  # the decision put to each player
+    if mode == "one":
+        env.update(player=more["player"], done=False)
+    elif mode == "others":
+        env.update(players=game.turn_order(), index=0)
+    else:
+        env.update(index=0, passes=0, gifts=more["gifts"], given={}, here=more.get("here"))
+    return Frame(WINDOW, Rt(game, env, None), env, None)
+
+
+class _PerformStart(Op):
+    """Carry out the play, power or gift chosen in a window; a card's play may be cancelled."""
+
+    __slots__ = ()
+    asks = True
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        game, env = rt.game, frame.env
+        player, action = env["player"], env["action"]
+        if env["nested"]:
+            game.depth += 1
+        if action[0] == "play":
+            env["pending"] = game.card_played(player, action[1])
+            frames.append(window_frame(game, "others", ("cancel_card",), {"pending": env["pending"]}))
+            return SWITCH
+        frame.pc = _PERFORM_END
+        if action[0] == "power":
+            frames.append(run_frame(game, *game.power_used(player, action[1], env["names"]), player))
+            return SWITCH
+        game.give(player, tuple(action))
+        return None
+
+
+class _PerformCard(Op):
+    """The card was not cancelled: its cost and effect run."""
+
+    __slots__ = ()
+    asks = True
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        game, env = rt.game, frame.env
+        player, kind = env["player"], env["action"][1]
+        pending = game.pending.pop(env["pending"])
+        if pending["cancelled"]:
+            game.note("card_cancelled", player=player, card=kind)
+            frame.pc = _PERFORM_END
+            return None
+        names = {**env["names"], "me": player}
+        frames.append(run_frame(game, game.rules.cards[kind], names, player))
+        return SWITCH
+
+
+class _PerformEmit(Op):
+    __slots__ = ()
+    asks = True
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        queue = rt.game.trigger_queue("card_played", None, {"player": frame.env["player"]})
+        if not queue:
+            return None
+        frames.append(Frame(CASCADE, Rt(rt.game, {"queue": queue}, None), {"queue": queue}, None))
+        return SWITCH
+
+
+class _PerformEnd(Op):
+    """A play inside a play (a cancel) ends with it; the outermost action's end runs its triggers."""
+
+    __slots__ = ()
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        if frame.env["nested"]:
+            rt.game.depth -= 1
+            return finish_frame(frames, None)
+        return None
+
+
+_PERFORM_END = 3
+PERFORM = _program(
+    PERFORM_ID, [_PerformStart(), _PerformCard(), _PerformEmit(), _PerformEnd(), _EndAction(), _Done()]
+)
+
+
+def run_frame(game: Game, playable: Playable, names: dict[str, Any], actor: str | None) -> Frame:
+    """The frame that pays a card's or power's cost, then runs its effect."""
+    rt = Rt(game, names, actor)
+    rt.source = playable.owner
+    env = {
+        "cost": None if playable.cost is None else playable.cost.program.id,
+        "effect": None if playable.effect is None else playable.effect.program.id,
+        "names": names,
+    }
+    rt.env = env
+    return Frame(RUN, rt, env, None)
+
+
+def _public(names: dict[str, Any]) -> dict[str, Any]:
+    """Question values: plain values only."""
+    return {k: v for k, v in names.items() if isinstance(v, str | int | bool | dict)}
+
+
+def window_runaway(window: str, last: Any) -> EngineError:
+    """A window that did not close: someone could act again and again."""
+    return EngineError(
+        "ENGINE-LIMIT",
+        f"more than {MAX_WINDOW_ACTIONS:,} plays, powers and gifts in one `{window}` window"
+        f" (the last: {' '.join(map(str, last))}): something can be used again and again",
+    )
 
 
 # --- the flow ----------------------------------------------------------------------------------
@@ -393,7 +611,7 @@ def _game_over(game: Game, env: dict[str, Any]) -> None:
 
 def engine_programs() -> dict[str, Program]:
     """The engine's programs that every pack has (a saved frame names them by id)."""
-    return {program.id: program for program in (CASCADE, AFTER, RUN)}
+    return {program.id: program for program in (CASCADE, AFTER, RUN, WINDOW, PERFORM)}
 
 
 __all__ = ["AFTER", "CASCADE", "END", "RUN", "SETUP", "EngineError", "Flow", "engine_programs", "fire"]

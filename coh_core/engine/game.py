@@ -14,13 +14,13 @@ import hashlib
 import json
 from typing import Any
 
-from coh_core.engine.flow import AFTER, CASCADE, RUN
+from coh_core.engine.flow import AFTER, CASCADE, run_frame, window_frame
 from coh_core.engine.machine import Call, execute, run_sync
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Trigger
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt, Steps
 from coh_core.engine.views import PlayerView
-from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS, MAX_OPTIONS, MAX_WINDOW_ACTIONS
+from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS, MAX_OPTIONS
 
 PASS: Action = ("pass",)
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
@@ -47,6 +47,8 @@ class Game:
         self.after: list[list[Any]] = []  # [trigger, names]: triggers waiting for the action's end
         self.fired: list[str] = []  # the triggers fired in the current action: the cascade bound
         self.depth = 0  # actions running inside actions: triggers wait for the outermost
+        self.pending: dict[str, dict[str, Any]] = {}  # plays and moves that may yet be cancelled, by id
+        self._pending_count = 0
         self.decision: Decision | None = None
         self._living_cache: dict[str, list[str]] = {}
         self._living_key = -1  # number of characters the cache was built from; -1: stale
@@ -426,45 +428,32 @@ class Game:
         ch = self.state["characters"][character]
         return ch["alive"] and ch["exhausted"] != exhaust and not self.trait(character, "flip_locked")
 
-    def perform(self, colour: str, action: Action, names: dict[str, Any]) -> Steps:
-        """Carry out a play, a power or a gift chosen in a window."""
-        if action[0] == "play":
-            yield from self.play_card(colour, action[1], names)
-        elif action[0] == "power":
-            yield from self.use_power(colour, action[1], names)
-        elif action[0] == "give":
-            self.give(colour, action)
-        yield from self.end_action()
-
-    def play_card(self, colour: str, kind: str, names: dict[str, Any]) -> Steps:
+    def card_played(self, colour: str, kind: str) -> str:
+        """A card leaves the hand for the discard pile; its play is pending until no one cancels it."""
         self.state["hands"][colour].remove(kind)
         self.state["discard"].append(kind)
         self.note("card_played", player=colour, card=kind)
-        pending = {"kind": "card", "player": colour, "card": kind, "cancelled": False}
-        yield from self.cancel_window("cancel_card", pending)
-        if pending["cancelled"]:
-            self.note("card_cancelled", player=colour, card=kind)
-            return
-        yield from self._run(self.rules.cards[kind], Rt(self, {**names, "me": colour}, colour))
-        yield from self.emit("card_played", None, player=colour)
+        return self.open_pending({"kind": "card", "player": colour, "card": kind})
 
-    def use_power(self, colour: str, character: str, names: dict[str, Any]) -> Steps:
+    def power_used(
+        self, colour: str, character: str, names: dict[str, Any]
+    ) -> tuple[Playable, dict[str, Any]]:
+        """The character is exhausted for its power: the power and the names it runs with."""
         ch = self.state["characters"][character]
         ch["exhausted"] = True
         self.note("power_used", player=colour, character=character)
-        env = {**names, "self": character, "here": ch["at"], "me": colour}
-        yield from self._run(self.rules.powers[character], Rt(self, env, colour))
+        return self.rules.powers[character], {**names, "self": character, "here": ch["at"], "me": colour}
 
-    def _run(self, playable: Playable, rt: Rt) -> Steps:
+    def open_pending(self, what: dict[str, Any]) -> str:
+        """A play or a move others may cancel before any of it happens; effects name it by its id."""
+        self._pending_count += 1
+        ident = str(self._pending_count)
+        self.pending[ident] = {**what, "cancelled": False}
+        return ident
+
+    def _run(self, playable: Playable, names: dict[str, Any], actor: str | None) -> Steps:
         """Pay the cost, then the effect; if either fizzles, the rest is skipped."""
-        rt.source = playable.owner
-        names = rt.env
-        rt.env = {
-            "cost": None if playable.cost is None else playable.cost.program.id,
-            "effect": None if playable.effect is None else playable.effect.program.id,
-            "names": names,
-        }
-        yield Call(RUN, rt)
+        yield run_frame(self, playable, names, actor)
 
     def give(self, colour: str, action: Action) -> None:
         _, to, what, *rest = action
@@ -485,41 +474,9 @@ class Game:
             found.extend(("give", to, "antidote") for to in others)
         return found
 
-    def cancel_window(self, window: str, pending: dict[str, Any]) -> Steps:
-        """Each other player in turn may cancel the pending play or move before any of it happens."""
-        names = {"pending": pending}
-        for colour in self.turn_order():
-            if colour == pending["player"] or pending["cancelled"]:
-                continue
-            options = self.offers(colour, window, names)
-            if not options:
-                continue
-            prompt = {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
-            answer = yield from self.ask(colour, window, [PASS, *options], **prompt)
-            if answer != PASS:
-                yield from self.perform_nested(colour, answer, names)
-
-    def perform_nested(self, colour: str, action: Action, names: dict[str, Any]) -> Steps:
-        self.depth += 1
-        try:
-            if action[0] == "play":
-                yield from self.play_card(colour, action[1], names)
-            else:
-                yield from self.use_power(colour, action[1], names)
-        finally:
-            self.depth -= 1
-
     def window_loop(self, colour: str, windows: tuple[str, ...], names: dict[str, Any]) -> Steps:
         """The player may use cards and powers of these windows, one at a time, until they pass."""
-        for _ in range(MAX_WINDOW_ACTIONS + 1):
-            options = self.offers(colour, windows, names)
-            if not options:
-                return
-            answer = yield from self.ask(colour, windows[0], [PASS, *options], **_public(names))
-            if answer == PASS:
-                return
-            yield from self.perform(colour, answer, names)
-        raise window_runaway(windows[0], answer)
+        yield window_frame(self, "one", windows, names, player=colour)
 
     # --- the flow -----------------------------------------------------------------------------
 
@@ -542,17 +499,3 @@ def _bounded(options: list[Action]) -> None:
             "ENGINE-LIMIT",
             f"a decision with {len(options):,} answers; a decision offers at most {MAX_OPTIONS:,}",
         )
-
-
-def window_runaway(window: str, last: Action) -> EngineError:
-    """A window that did not close: someone could act again and again."""
-    return EngineError(
-        "ENGINE-LIMIT",
-        f"more than {MAX_WINDOW_ACTIONS:,} plays, powers and gifts in one `{window}` window"
-        f" (the last: {' '.join(map(str, last))}): something can be used again and again",
-    )
-
-
-def _public(names: dict[str, Any]) -> dict[str, Any]:
-    """Prompt parameters: plain values only."""
-    return {k: v for k, v in names.items() if isinstance(v, str | int | bool | dict)}

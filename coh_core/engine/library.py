@@ -396,8 +396,8 @@ def remove_from_game(rt: Rt, card: str) -> None:
 
 
 @_impl("cancel")
-def cancel(rt: Rt, what: dict[str, Any]) -> None:
-    what["cancelled"] = True
+def cancel(rt: Rt, what: str) -> None:
+    rt.game.pending[what]["cancelled"] = True
 
 
 # --- explosions, boards, points ------------------------------------------------------------------

@@ -7,8 +7,9 @@ the machine with the question a player must answer. A `Frame` holds what a runni
 needs to go on (its program, its position, its names, the loops in progress), so the place
 of an effect in play is data, not a Python generator's hidden state.
 
-Engine code written in Python (the flow and procedures not yet written in a pack) runs as a
-`NativeFrame`: a generator that yields a question (`Decision`) or a `Call` of a program, and
+Engine code written in Python (the procedures not yet written in a pack) runs as a
+`NativeFrame`: a generator that yields a question (`Decision`), a `Call` of a program or a
+`Frame` ready to run, and
 receives the answers or the program's result. A failure inside a program unwinds its frames
 to the nearest native frame, which receives it as an exception where it made the call.
 """
@@ -150,6 +151,9 @@ def execute(frames: list[Any]) -> Any:
                 continue
             if type(request) is Call:
                 frames.append(Frame(request.program, request.rt, request.rt.env, None))
+                continue
+            if type(request) is Frame:  # an engine program the native code has set up
+                frames.append(request)
                 continue
             return request
         try:

@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
-from coh_core.engine.game import PASS, Game, window_runaway
+from coh_core.engine.flow import window_frame
+from coh_core.engine.game import PASS, Game
 from coh_core.engine.library import IMPLS, add_zombies_raw, move_leader_raw, move_zombies_raw
 from coh_core.engine.runtime import Action, EngineError, Rt, Steps
-from coh_core.limits import MAX_WINDOW_ACTIONS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -223,9 +223,9 @@ def _move_one(game: Game, player: str) -> Steps:
     target = destination if game.has_room(mover, destination) else game.rules.setup["overflow_location"]
     game.place(mover, target)
     game.note("character_moved", character=mover, location=target, player=player)
-    pending = {"kind": "move", "player": player, "character": mover, "location": target, "cancelled": False}
-    yield from game.cancel_window("cancel_move", pending)
-    if pending["cancelled"]:
+    ident = game.open_pending({"kind": "move", "player": player, "character": mover, "location": target})
+    yield window_frame(game, "others", ("cancel_move",), {"pending": ident})
+    if game.pending.pop(ident)["cancelled"]:
         # Undone: back where it was, as it was there (an extra place it had held is kept);
         # what it was given for this move belonged to the destination and ends.
         game.place(mover, origin)
@@ -295,42 +295,15 @@ def activate_location(rt: Rt) -> Steps:
         if answer == PASS:
             continue
         game.note("location_activated", player=player, location=here)
-        yield from game._run(activation, Rt(game, env, player))
+        yield from game._run(activation, env, player)
         yield from game.end_action()
 
 
 @_procedure("action_window")
 def action_window(rt: Rt, gifts: int) -> Steps:
-    game = rt.game
-    here = rt.env.get("here")
-    names: dict[str, Any] = {}
-    given = Counter[str]()
-    passes = 0
-    index = 0
-    actions = 0
-    while True:
-        players = game.turn_order()
-        if not players or passes >= len(players):
-            return
-        player = players[index % len(players)]
-        index += 1
-        options = game.offers(player, "anytime", names)
-        if given[player] < gifts:
-            options += game.gifts(player)
-        if not options:
-            passes += 1
-            continue
-        answer = yield from game.ask(player, "act", [PASS, *options], location=here)
-        if answer == PASS:
-            passes += 1
-            continue
-        passes = 0
-        actions += 1
-        if actions > MAX_WINDOW_ACTIONS:  # the window must end even if something can be used forever
-            raise window_runaway("anytime", answer)
-        if answer[0] == "give":
-            given[player] += 1
-        yield from game.perform(player, answer, names)
+    yield window_frame(
+        rt.game, "round", ("anytime",), {}, gifts=gifts, here=rt.env.get("here"), question="act"
+    )
 
 
 def _selectable_at(game: Game, location: str, player: str | None = None) -> list[str]:
