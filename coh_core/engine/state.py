@@ -46,7 +46,7 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
     seats = seat_colours(rules, players, colours)
     components = rules.components
     order = city_order(rules)
-    sides = rules.setup["city"]["sides"]
+    sides = rules.setup["city"]["sides"]  # every location's starting side (CITY-LAYOUT)
     rng = Rng(seed)
     food = [int(v) for v in components["food_tokens"]]
     rng.shuffle(food)
@@ -64,7 +64,7 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "step": None,
         "at": None,
         "order": order,
-        "locations": {loc: _location(str(sides.get(loc, "A"))) for loc in order},
+        "locations": {loc: _location(str(sides[loc])) for loc in order},
         "characters": {},
         "hands": {p: [] for p in seats},
         "antidotes": {p: 0 for p in seats},

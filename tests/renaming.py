@@ -1,0 +1,322 @@
+"""A copy of a pack in which every id the pack defines has another name (issue 11's renaming test).
+
+`rename_pack(source, target)` writes a copy of the pack at `source` into `target` where each id the
+pack defines is replaced, everywhere it is defined or referred to, by a new name that says nothing of
+the game: `id017_location`. What is renamed:
+
+- the entities: characters, action cards, locations, invasion cards and colours (`pack.entities`),
+  with the sides and states of each location (`A`, `B`, `collapsed`...);
+- the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`);
+- every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
+  the city's corners and sides, the overflow location), `@id` references and side names in effect
+  text, and the keys of the text files (`character.<id>.name`, `location.<id>.<side>.effect`,
+  `step.<phase>.<step>.name`...), in every language.
+
+Effect text is parsed (`coh_core.effects.parser`) and only the nodes that name an id are rewritten,
+at their source spans: an `@id` reference, and a bare name given for a parameter of type `side`
+(`flip_board(here, collapsed)`). Nothing is replaced as a substring. The YAML files are rewritten from
+their loaded data, so comments (prose about the game) are not copied.
+
+The new names keep the order of the old ones: the distinct old names, sorted, become `id000_<kind>`,
+`id001_<kind>`... in that order, across all kinds. The engine sorts ids where an order is needed and
+the pack gives none (the characters dealt, the deck built, the cards in a hand, the options of a
+choice); a renaming that changed the order would change the games for that reason alone, which
+says nothing about whether the engine knows the names. With the order kept, the renamed pack must
+play exactly the games of the original.
+
+What is not renamed yet, and why:
+
+- Component kinds and counters (zombies, antidotes, food tokens, explosion markers, the leader and
+  its wheel): they are engine vocabulary today (the state's `zombies`, `antidotes`, `food` fields;
+  the `components` keys the engine reads; verbs such as `kill_zombies` and `take_antidotes`). Once
+  the pack declares its component kinds, rename them in `_component_kinds` (the extension point:
+  it returns the words to rename and the kind of each, like `_defined_ids`).
+- The words of the effect language the pack declares (its enumerations and their values, traits,
+  events, windows) and its rule parameters: the engine still gives some events and windows their
+  names and reads some traits itself (`ENGINE-DECLARATION`).
+- Verbs: the built-in ones are the registry's; the base pack defines none of its own.
+- Location slots (`tower`, `corner`, `centre`), card symbols (`explosion`), `attack_victim` values and
+  trigger timings: enumerations of the schema, that is of the engine.
+- Message ids (`log.*`, `ui.*`): keys of text, not ids of the game.
+- The pack's own id (`base`): the name of the pack, not of anything in the game.
+- Prose: the texts of every language, docs and notes are copied as they are.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from coh_core.effects import ast
+from coh_core.effects.parser import parse_condition, parse_effect
+from coh_core.effects.registry import Signature, element_type, signature
+from coh_core.packs import load_pack_checked
+from coh_core.packs.declarations import declarations_of
+from coh_core.packs.effects_index import effect_slots, pack_verbs
+from coh_core.packs.model import Pack
+from coh_core.packs.yamlsrc import Path_, YamlDoc
+
+# Text keys that belong to an entity: `<prefix>.<id>.<field>`, and for locations
+# `location.<id>.<side>.<field>`; steps are `step.<phase, or setup or end>.<step>.name`.
+ENTITY_TEXT_PREFIXES = ("character", "action", "location", "invasion", "colour", "phase")
+STEP_TEXT_PREFIX = "step"
+
+
+@dataclass(frozen=True)
+class Renaming:
+    """A renamed copy of a pack: where it is, and each old name's new name and kind."""
+
+    root: Path
+    names: Mapping[str, str]  # old name -> new name
+    kinds: Mapping[str, str]  # old name -> what it names (location, side, step...)
+
+
+def rename_pack(source: Path, target: Path) -> Renaming:
+    """Write the pack at `source`, with every id renamed, into the directory `target`."""
+    pack = load_pack_checked(source)
+    kinds = {**_defined_ids(pack), **_component_kinds(pack)}
+    names = {old: f"id{n:03d}_{kinds[old]}" for n, old in enumerate(sorted(kinds))}
+    effects = _renamed_effects(pack, names)
+    target.mkdir(parents=True, exist_ok=True)
+    _write(target, pack.manifest_doc, pack, copy.deepcopy(pack.manifest_doc.data))
+    for doc in pack.docs:
+        data = copy.deepcopy(doc.data)
+        for path, text in effects.get(id(doc), {}).items():
+            _set(data, path, text)
+        _rename_content(data, names)
+        _write(target, doc, pack, data)
+    for doc in pack.text.values():
+        _write(target, doc, pack, _rename_text(doc.data, names))
+    return Renaming(target, names, kinds)
+
+
+# --- what is renamed ---------------------------------------------------------------------------
+
+
+def _defined_ids(pack: Pack) -> dict[str, str]:
+    """Every id the pack defines, with its kind: entities, location sides, phases and steps."""
+    found: dict[str, str] = {}
+    for kind, by_id in pack.entities.items():
+        found.update(dict.fromkeys(by_id, kind))
+    for location in pack.entities_of("location"):
+        found.update(dict.fromkeys((str(side["side"]) for side in location.data["sides"]), "side"))
+    turn = pack.section("turn")
+    for section in ("setup", "end"):
+        found.update(dict.fromkeys((str(step["id"]) for step in turn.get(section, [])), "step"))
+    for phase in turn.get("phases", []):
+        found[str(phase["id"])] = "phase"
+        found.update(dict.fromkeys((str(step["id"]) for step in phase["steps"]), "step"))
+    return found
+
+
+def _component_kinds(pack: Pack) -> dict[str, str]:
+    """The component kinds the pack declares (zombie, antidote...): none yet, see the module doc.
+
+    When the pack declares them, return them here with their kind and rename their declarations
+    and references in `_rename_content` (and the pack's verbs named after them, `kill_zombies`,
+    in `_edits`); `tests/test_renamed_pack.py` then checks them like every other id.
+    """
+    return {}
+
+
+# --- content -----------------------------------------------------------------------------------
+
+
+def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
+    """Rename, in place, the ids a content file defines and refers to outside effect text."""
+
+    def new(old: Any) -> Any:
+        return names.get(old, old) if isinstance(old, str) else old
+
+    for section in ("characters", "actions", "locations", "invasions"):
+        for entity in data.get(section, []):
+            entity["id"] = new(entity["id"])
+    for location in data.get("locations", []):
+        for side in location["sides"]:
+            side["side"] = new(side["side"])
+            if "state_of" in side:
+                side["state_of"] = [new(s) for s in side["state_of"]]
+    components = data.get("components", {})
+    for key in ("colours", "leader_wheel", "movement_cards"):
+        if key in components:
+            components[key] = [new(v) for v in components[key]]
+    setup = data.get("setup", {})
+    if "overflow_location" in setup:
+        setup["overflow_location"] = new(setup["overflow_location"])
+    city = setup.get("city", {})
+    if "corners" in city:
+        city["corners"] = [new(c) for c in city["corners"]]
+    if "sides" in city:
+        city["sides"] = {new(loc): new(side) for loc, side in city["sides"].items()}
+    turn = data.get("turn", {})
+    for step in [*turn.get("setup", []), *turn.get("end", [])]:
+        step["id"] = new(step["id"])
+    for phase in turn.get("phases", []):
+        phase["id"] = new(phase["id"])
+        for step in phase["steps"]:
+            step["id"] = new(step["id"])
+
+
+def _set(data: Any, path: Path_, value: Any) -> None:
+    for key in path[:-1]:
+        data = data[key]
+    data[path[-1]] = value
+
+
+# --- effect text -------------------------------------------------------------------------------
+
+
+def _renamed_effects(pack: Pack, names: Mapping[str, str]) -> dict[int, dict[Path_, str]]:
+    """The rewritten text of every effect that names an id, by document (its `id`) and path."""
+    verbs = pack_verbs(pack, declarations_of(pack))
+    found: dict[int, dict[Path_, str]] = {}
+    for slot in effect_slots(pack):
+        tree: ast.Node = parse_effect(slot.source) if slot.entry == "effect" else parse_condition(slot.source)
+        edits = sorted(_edits(tree, names, verbs), key=lambda edit: edit[0].start, reverse=True)
+        text = slot.source
+        for span, replacement in edits:
+            text = text[: span.start] + replacement + text[span.end :]
+        if edits:
+            found.setdefault(id(slot.doc), {})[slot.path] = text
+    return found
+
+
+def _edits(
+    tree: ast.Node, names: Mapping[str, str], verbs: Mapping[str, Signature]
+) -> Iterator[tuple[ast.Span, str]]:
+    """(span, new text) for every `@id` reference and every side name given to a `side` parameter."""
+    stack: list[ast.Node] = [tree]
+    while stack:
+        node = stack.pop()
+        stack.extend(ast.children(node))
+        if isinstance(node, ast.Ref) and node.id in names:
+            yield node.span, f"@{names[node.id]}"
+        if isinstance(node, ast.Call):
+            for arg, type_name in _typed_args(node, verbs.get(node.name) or signature(node.name)):
+                if type_name == "side" or element_type(type_name) == "side":
+                    yield from _side_names(arg.value, names)
+
+
+def _typed_args(call: ast.Call, sig: Signature | None) -> Iterator[tuple[ast.Arg, str]]:
+    """Each argument of a call with the type of the parameter it is given for (if known)."""
+    if sig is None:
+        return
+    for index, arg in enumerate(call.args):
+        if arg.keyword is not None:
+            param = sig.param(arg.keyword)
+        else:
+            param = sig.params[index] if index < len(sig.params) else None
+        if param is not None:
+            yield arg, param.type
+
+
+def _side_names(value: ast.Expr, names: Mapping[str, str]) -> Iterator[tuple[ast.Span, str]]:
+    items = value.items if isinstance(value, ast.ListLit) else (value,)
+    for item in items:
+        if isinstance(item, ast.Name) and item.name in names:
+            yield item.span, names[item.name]
+
+
+# --- text --------------------------------------------------------------------------------------
+
+
+def _rename_text(data: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """A text file with the ids in its keys renamed (the texts, in any language, stay as they are)."""
+    renamed = copy.deepcopy(data)
+    renamed["messages"] = {text_key(key, names): value for key, value in data["messages"].items()}
+    return renamed
+
+
+def text_key(key: str, names: Mapping[str, str]) -> str:
+    """A text key with the ids it is made of renamed: `location.church.A.name` -> `location.id0..`."""
+    parts = key.split(".")
+    if parts[0] in ENTITY_TEXT_PREFIXES:
+        # <prefix>.<id>.<field>, or location.<id>.<side>.<field>
+        ids = parts[1:3] if parts[0] == "location" and len(parts) == 4 else parts[1:2]
+    elif parts[0] == STEP_TEXT_PREFIX:
+        ids = parts[1:3]  # step.<phase or setup or end>.<step>.name
+    else:
+        return key  # messages (`log.*`, `ui.*`) and the pack's own texts: no ids of the game
+    count = 1 + len(ids)
+    return ".".join([parts[0], *(names.get(p, p) for p in parts[1:count]), *parts[count:]])
+
+
+# --- files -------------------------------------------------------------------------------------
+
+
+def _write(target: Path, doc: YamlDoc, pack: Pack, data: Any) -> None:
+    relative = Path(doc.path).resolve().relative_to(pack.root.resolve())
+    path = target / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=1_000_000)
+    path.write_text(text, encoding="utf-8")
+
+
+class _Dumper(yaml.SafeDumper):
+    """Safe YAML that writes effects of several lines as blocks (`|`), as the pack does."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = "|" if "\n" in value else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+# --- checking a renaming -----------------------------------------------------------------------
+
+WORD = re.compile(r"[A-Za-z0-9_]+")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the same data, read faster with libyaml
+# Fields whose string values are prose for people (docs, notes, summaries), not names.
+PROSE_KEYS = frozenset({"doc", "note", "summary"})
+
+
+def surviving_names(root: Path, old_names: Iterable[str], files: Iterable[Path]) -> dict[str, list[str]]:
+    """Where each old name still occurs as a whole word in the renamed pack, prose left out.
+
+    Every key, every string value and every word of effect text is looked at, in every file of
+    the pack; texts in a language, docs, notes and summaries are prose and are not.
+    """
+    old = set(old_names)
+    found: dict[str, list[str]] = {}
+    for path in files:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_LOADER)
+        text_file = path.parent.name == "text"
+        for where, word in _words(data, (), text_file):
+            if word in old:
+                found.setdefault(word, []).append(f"{path.relative_to(root)}: {'/'.join(map(str, where))}")
+    return found
+
+
+def _words(data: Any, path: Path_, text_file: bool) -> Iterator[tuple[Path_, str]]:
+    if _is_prose(path, text_file):
+        return
+    if isinstance(data, dict):
+        for key, value in data.items():
+            for word in WORD.findall(str(key)):
+                yield (*path, key), word
+            yield from _words(value, (*path, key), text_file)
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _words(value, (*path, index), text_file)
+    elif isinstance(data, str):
+        for word in WORD.findall(data):
+            yield path, word
+
+
+def _is_prose(path: Path_, text_file: bool) -> bool:
+    if text_file:  # messages/<key>: a text, its plural forms, or a translation entry
+        return len(path) >= 2 and path[0] == "messages"
+    if path and path[-1] in PROSE_KEYS:
+        return True
+    # types/<type>/values/<value>: what the value means; messages/<group>/<id>/params/<name>: ditto
+    if len(path) == 4 and path[0] == "types" and path[2] == "values":
+        return True
+    return len(path) == 5 and path[0] == "messages" and path[3] == "params"
