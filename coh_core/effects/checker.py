@@ -19,6 +19,7 @@ from coh_core.effects.registry import (
     Kind,
     Param,
     Signature,
+    asking_selectors,
     element_type,
     signature,
     signatures,
@@ -31,7 +32,8 @@ _EQUALITY = {"==", "!="}
 _LOGIC = {"and", "or"}
 _MEMBERSHIP = {"in", "not_in"}
 _SHOWN_OP = {"in": "in", "not_in": "not in"}
-_CHOICES = frozenset({"choose", "choose_number", "ask"})  # selectors that ask a player
+_CHOICES = asking_selectors()  # selectors that ask a player
+_NAMED_VALUES = frozenset({"emit", "window", "offer_cancel"})  # calls whose names are given by name
 _R = TypeVar("_R")
 
 
@@ -438,6 +440,8 @@ class Checker:
             )
         if sig.name == "ask":
             return self._ask(node)
+        if sig.name in _NAMED_VALUES:
+            return self._named_values(node, sig)
         bound = self._bind_arguments(node, sig)
         type_vars: dict[str, str] = {}
         for param, arg in bound:
@@ -563,6 +567,78 @@ class Checker:
         if lacking:
             self._report("EFF-ARITY", f"`ask` is missing {lacking}: give every placeholder", node.span)
         return element_type(options) if options not in (None, "any") else "any"
+
+    def _named_values(self, node: ast.Call, sig: Signature) -> str | None:
+        """`emit`, `window` and `offer_cancel`: their parameters first, unnamed, then the names of
+        the event or windows (or the values of the cancel's question), by name and typed."""
+        positional = [arg for arg in node.args if arg.keyword is None]
+        for param, arg in zip(sig.params, positional, strict=False):
+            self._pure_expect(arg.value, param.type, f"`{param.name}` of `{sig.name}`")
+        misplaced = any(arg.keyword is None for arg in node.args[len(positional) :])
+        if len(positional) != len(sig.params) or misplaced:
+            shown = ", ".join(p.name for p in sig.params)
+            self._report(
+                "EFF-ARITY", f"`{sig.name}` takes {shown} first, unnamed, then values by name", node.span
+            )
+            return sig.returns
+        wanted = self._wanted_names(sig.name, [arg.value for arg in positional])
+        given: dict[str, ast.Arg] = {}
+        for arg in node.args[len(positional) :]:
+            assert arg.keyword is not None
+            if arg.keyword in given:
+                self._report("EFF-DUPLICATE-ARG", f"`{arg.keyword}` is given twice", arg.span)
+            given[arg.keyword] = arg
+            kind = None if wanted is None else wanted.get(arg.keyword)
+            if wanted is not None and kind is None:
+                shown = ", ".join(f"`{n}`" for n in wanted) or "none"
+                self._report(
+                    "EFF-UNKNOWN-ARG",
+                    f"`{sig.name}` gives no name `{arg.keyword}` here"
+                    + (suggest(arg.keyword, wanted) or f"; it gives: {shown}"),
+                    arg.span,
+                )
+            self._pure_expect(arg.value, kind or "any", f"`{arg.keyword}` of `{sig.name}`")
+        lacking = ", ".join(f"`{n}`" for n in wanted or () if n not in given)
+        if lacking:
+            self._report("EFF-ARITY", f"`{sig.name}` is missing {lacking}", node.span)
+        return sig.returns
+
+    def _wanted_names(self, call: str, firsts: list[ast.Expr]) -> dict[str, str] | None:
+        """The names `emit`, `window` or `offer_cancel` must give, with their types; None if unknown."""
+        declared = self.symbols.declared
+        if call == "emit":
+            head = firsts[0]
+            event = declared.events.get(head.name) if isinstance(head, ast.Name) else None
+            if event is None:
+                return None
+            return {**event.bindings, **({"at": "location"} if event.located else {})}
+        if call == "window":
+            listed = firsts[1]
+            if not isinstance(listed, ast.ListLit) or not all(isinstance(i, ast.Name) for i in listed.items):
+                return None
+            found: dict[str, str] = {}
+            for item in listed.items:
+                spec = declared.windows.get(item.name) if isinstance(item, ast.Name) else None
+                if spec is None:
+                    return None
+                found.update(spec.bindings)
+            return found
+        head = firsts[0]  # offer_cancel: the values of the window's question, less the player's
+        if not isinstance(head, ast.Name):
+            return None
+        question = self.symbols.questions.get(head.name)
+        window = declared.windows.get(head.name)
+        if window is not None and "pending" not in window.bindings:
+            self._report(
+                "EFF-TYPE", f"the window `{head.name}` binds no `pending`: nothing to cancel in it", head.span
+            )
+        if question is None:
+            return None
+        return {name: "any" for name in question if name != "player"}
+
+    def _pure_expect(self, value: ast.Expr, wanted: str, what: str) -> None:
+        """A value that is read as it is, never asked, of the type wanted."""
+        self._pure_expr(what, lambda: self._expect(value, wanted, what))
 
     def _ask_value(self, value: ast.Expr) -> None:
         self._pure_expr("a value of `ask`", lambda: self._expr(value, None))

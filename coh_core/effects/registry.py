@@ -142,8 +142,18 @@ def _verb(spec: str, doc: str, value_type_from: str | None = None) -> None:
     _declare(Kind.VERB, spec, doc, value_type_from)
 
 
-def _selector(spec: str, doc: str) -> None:
+def _selector(spec: str, doc: str, asks: bool = False) -> None:
     _declare(Kind.SELECTOR, spec, doc)
+    if asks:
+        _ASKING.add(spec.split("(", 1)[0])
+
+
+_ASKING: set[str] = set()
+
+
+def asking_selectors() -> frozenset[str]:
+    """The selectors that put a question to a player: never in a condition, worked out first."""
+    return frozenset(_ASKING)
 
 
 def _procedure(spec: str, doc: str) -> None:
@@ -152,6 +162,18 @@ def _procedure(spec: str, doc: str) -> None:
 
 # Verbs: statements that change the game.
 _verb("no_effect()", "Does nothing; for a power whose only use is to exhaust the character.")
+_verb(
+    "emit(event: event_name)",
+    "Announce an event the pack declares, each of its names given by name (`emit(character_moved,"
+    " mover=c, at=here)`; `at` is where an event at a location happens). Triggers on it run now,"
+    " or once the current action ends.",
+)
+_verb("end_action()", "The current action is over: the triggers that wait for the end of an action run.")
+_verb(
+    "window(player: player, windows: list[window_name])",
+    "The player may use the cards and powers of these windows, one at a time, until they pass;"
+    " the names the windows bind are given by name (`window(me, [own_move], mover=c)`).",
+)
 _verb(
     "log(message: message)",
     "Write an entry in the game log: a `log` message of the pack's `messages` section, each of its"
@@ -258,14 +280,24 @@ _verb(
 )
 
 # Selectors: expressions that read the game or ask a player to choose.
-_selector("choose(options: list[T]) -> T", "The acting player chooses one of the options.")
-_selector("choose_number(low: int, high: int) -> int", "The acting player chooses a number in the range.")
+_selector("choose(options: list[T]) -> T", "The acting player chooses one of the options.", asks=True)
+_selector(
+    "choose_number(low: int, high: int) -> int", "The acting player chooses a number in the range.", asks=True
+)
+_selector(
+    "offer_cancel(window: window_name, player: player) -> bool",
+    "Each other player in turn order may cancel what the player is doing now, with the cards and"
+    " powers of the window (which binds `pending`); the values of the window's question are given"
+    " by name (`offer_cancel(cancel_move, me, character=c, location=here)`). True if one did.",
+    asks=True,
+)
 _selector(
     "ask(player: player, options: list[T]) -> T",
     "The player picks one of the options: `ask(player, options, question=q, answer=a, name=value)`."
     " `q` is one of the pack's `decisions`, its placeholders given by name; the player answers"
     " `[a, option]` (`[a, *option]` for an option that is a list), `a` one of the pack's `answers`."
     " A lone option is taken without asking; no option stops the effect.",
+    asks=True,
 )
 _selector(
     "random_movement_card(player: player) -> location",
@@ -411,10 +443,15 @@ TYPES: dict[str, str] = {
     "card_kind": "a kind of action card (`@id`)",
     "invasion": "an invasion card (`@id`)",
     "trait": "a trait the pack declares (its `traits` section)",
+    "event_name": "an event the pack declares (its `events` section)",
+    "window_name": "a window the pack declares (its `windows` section)",
     "any": "a value whose type another parameter fixes",
 }
-# The built-in type whose values are the traits a pack declares.
+# The built-in types whose values are the traits, events and windows a pack declares.
 TRAIT_TYPE = "trait"
+EVENT_TYPE = "event_name"
+WINDOW_TYPE = "window_name"
+_DECLARED_TYPES = frozenset({TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE})
 
 
 def signature(name: str) -> Signature | None:
@@ -448,14 +485,19 @@ class Declarations:
     complete: bool = True
 
     def members(self, type_name: str) -> Mapping[str, str] | None:
-        """The values of an enumeration with what each means (of `trait`: the traits), or None."""
+        """The values of an enumeration with what each means (of `trait`, `event_name` and
+        `window_name`: the traits, events and windows the pack declares), or None."""
         if type_name == TRAIT_TYPE:
             return {name: spec.doc for name, spec in self.traits.items()}
+        if type_name == EVENT_TYPE:
+            return {name: spec.doc for name, spec in self.events.items()}
+        if type_name == WINDOW_TYPE:
+            return {name: spec.doc for name, spec in self.windows.items()}
         spec = self.types.get(type_name)
         return None if spec is None else spec.values
 
     def is_enum(self, type_name: str) -> bool:
-        return type_name == TRAIT_TYPE or type_name in self.types
+        return type_name in _DECLARED_TYPES or type_name in self.types
 
     def enum_names(self) -> list[str]:
         """Every enumeration, `trait` included, in alphabetical order."""

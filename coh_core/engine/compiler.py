@@ -23,7 +23,7 @@ from typing import Any, NoReturn, TypeVar
 
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
-from coh_core.effects.registry import Kind, Signature, signature
+from coh_core.effects.registry import Kind, Signature, asking_selectors, signature
 from coh_core.engine.machine import SWITCH, Call, Frame, NativeFrame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Decision, EngineError, NoOptions, Rt, Steps
 from coh_core.errors import Location
@@ -32,8 +32,9 @@ from coh_core.packs.model import EffectSlot
 
 Fn = Callable[..., Any]
 Filter = Callable[[Rt, Any], bool]
-_CHOICES = frozenset({"choose", "choose_number", "ask"})  # selectors that ask a player
-COMPILED = _CHOICES  # built-ins the compiler turns into instructions: no implementation of their own
+_CHOICES = asking_selectors()  # selectors that ask a player: worked out into a name first
+COMPILED = frozenset({"choose", "choose_number", "ask"})  # instructions of their own: no implementation
+_NAMED_VALUES = frozenset({"emit", "window", "offer_cancel"})  # their last values are given by name
 _O = TypeVar("_O", bound=Op)
 
 
@@ -42,9 +43,10 @@ class Impl:
     """How the engine runs one verb or selector of the registry."""
 
     fn: Fn  # called as fn(rt, *arguments in declaration order)
-    gen: bool = False  # fn returns a generator (it asks a question)
+    gen: bool = False  # fn returns a generator (engine code in Python that asks a question)
     filters: dict[str, Filter] = field(default_factory=dict)  # narrows a direct `choose` argument
     check: Fn | None = None  # in a dry run: raise NoOptions when the verb could not happen
+    frame: bool = False  # fn returns a frame of an engine program to run (or None: nothing to run)
 
 
 _ARITHMETIC: dict[str, Callable[[int, int], int]] = {
@@ -302,6 +304,8 @@ class Compiler:
         """The call's arguments in declaration order, defaults filled in (none of them asks)."""
         if node.name == "log" and node.name not in self.verbs:
             return self._log_arguments(node, scope, slot)
+        if node.name in _NAMED_VALUES and node.name not in self.verbs:
+            return self._named_arguments(node, scope, slot, sig)
         given = _bind(node, [p.name for p in sig.params])
         found: list[Fn] = []
         for param in sig.params:
@@ -333,6 +337,22 @@ class Compiler:
             _constant(None) if audience is None else audience,
             lambda rt: {name: read(rt) for name, read in values},
         ]
+
+    def _named_arguments(
+        self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature
+    ) -> list[Fn]:
+        """The parameters of `emit`, `window` or `offer_cancel` in order, then the values given by
+        name as one mapping (the checker made sure none of them asks)."""
+        found = [
+            self._pure(arg.value, scope, slot, f"a value of `{node.name}`")
+            for arg in node.args[: len(sig.params)]
+        ]
+        named = [
+            (arg.keyword, self._pure(arg.value, scope, slot, f"a value of `{node.name}`"))
+            for arg in node.args[len(sig.params) :]
+        ]
+        found.append(lambda rt: {name: read(rt) for name, read in named})
+        return found
 
 
 class _Emitter:
@@ -426,6 +446,8 @@ class _Emitter:
             self.emit(_CallVerb(c.body(node.name), names, args))
         elif pack_verb is not None:
             self.emit(_Exec(c._pack_selector(node.name, args, where)))
+        elif impl.frame:
+            self.emit(_Push(impl, args, None, where))
         elif impl.gen:
             self.emit(_Native(impl, args, where))
         else:
@@ -467,7 +489,13 @@ class _Emitter:
             self.emit(self.ask(node, scope, dest, where))
             c._asked[id(node)] = dest
             return
-        given = _bind(node, [p.name for p in signature(node.name).params])  # type: ignore[union-attr]
+        sig, impl = c.builtin(node, where) if node.name not in COMPILED else (signature(node.name), _NO_IMPL)
+        assert sig is not None
+        if node.name not in COMPILED:  # engine code that runs as a program of its own
+            self.emit(_Push(impl, c.arguments(node, scope, self.slot, sig), dest, where))
+            c._asked[id(node)] = dest
+            return
+        given = _bind(node, [p.name for p in sig.params])
         if node.name == "choose":
             options = _located(self.read(given["options"], scope), node.span, self.slot)
         else:
@@ -677,6 +705,47 @@ class _Native(Op):
         except Exception as exc:
             raise self.where.located(exc) from exc
         frames.append(NativeFrame(self.fn(rt, *values), None, rt, self.where.located))
+        return SWITCH
+
+
+class _Push(Op):
+    """A built-in that runs as an engine program (an event's triggers, a window): its frame is
+    pushed; a selector's value is what the program ends with."""
+
+    __slots__ = ("args", "check", "dest", "fn", "where")
+    asks = True
+
+    def __init__(self, impl: Impl, args: list[Fn], dest: str | None, where: _Where):
+        self.fn = impl.fn
+        self.check = impl.check
+        self.args = args
+        self.dest = dest
+        self.where = where
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        try:
+            values = [arg(rt) for arg in self.args]
+            if rt.dry:  # a dry run only checks that it could happen
+                if self.check is not None:
+                    self.check(rt, *values)
+                if self.dest is not None:
+                    frame.env[self.dest] = None
+                return None
+            pushed = self.fn(rt, *values)
+        except NoOptions:
+            raise
+        except Exception as exc:
+            raise self.where.located(exc) from exc
+        if pushed is None:
+            if self.dest is not None:
+                frame.env[self.dest] = None
+            return None
+        if len(frames) >= MAX_FRAMES:
+            raise self.where.error(
+                "ENGINE-LIMIT", f"more than {MAX_FRAMES:,} programs running inside each other"
+            )
+        pushed.ret = self.dest
+        frames.append(pushed)
         return SWITCH
 
 

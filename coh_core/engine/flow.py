@@ -123,6 +123,26 @@ CASCADE = _program(CASCADE_ID, [_FireNext()])
 AFTER = _program(AFTER_ID, [_EndAction(), _Done()])
 
 
+def event_frame(game: Game, event: str, at: str | None, names: dict[str, Any]) -> Frame | None:
+    """The frame that runs the triggers of an event, or None when none may fire."""
+    queue = game.trigger_queue(event, at, names)
+    if not queue:
+        return None
+    env = {"queue": queue}
+    return Frame(CASCADE, Rt(game, env, None), env, None)
+
+
+def action_end_frame(game: Game) -> Frame | None:
+    """The frame that runs the triggers waiting for the end of the action, or None."""
+    if game.depth:
+        return None
+    if not game.after:
+        game.fired.clear()
+        return None
+    env: dict[str, Any] = {}
+    return Frame(AFTER, Rt(game, env, None), env, None)
+
+
 class _Emit(Op):
     """Announce an event of the flow (the names it binds come from the flow's frame)."""
 
@@ -134,10 +154,10 @@ class _Emit(Op):
         self.names = names
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        queue = rt.game.trigger_queue(self.event, None, self.names(frame.env))
-        if not queue:
+        found = event_frame(rt.game, self.event, None, self.names(frame.env))
+        if found is None:
             return None
-        frames.append(Frame(CASCADE, Rt(rt.game, {"queue": queue}, None), {"queue": queue}, None))
+        frames.append(found)
         return SWITCH
 
 
@@ -208,6 +228,8 @@ class _WindowAsk(Op):
         game, env = rt.game, frame.env
         found = _next_in_window(game, env)
         if found is None:
+            if env["mode"] == "others":  # it ends with whether the play or move was cancelled
+                return finish_frame(frames, game.pending.pop(env["names"]["pending"])["cancelled"])
             return finish_frame(frames, None)
         player, options, prompt = found
         env["asking"] = player
@@ -301,7 +323,7 @@ def window_frame(
         env.update(players=game.turn_order(), index=0)
     else:
         env.update(index=0, passes=0, gifts=more["gifts"], given={}, here=more.get("here"))
-    return Frame(WINDOW, Rt(game, env, None), env, None)
+    return Frame(WINDOW, Rt(game, env, None), env, more.get("ret"))
 
 
 class _PerformStart(Op):
@@ -316,8 +338,10 @@ class _PerformStart(Op):
         if env["nested"]:
             game.depth += 1
         if action[0] == "play":
-            env["pending"] = game.card_played(player, action[1])
-            frames.append(window_frame(game, "others", ("cancel_card",), {"pending": env["pending"]}))
+            pending = game.card_played(player, action[1])
+            frames.append(
+                window_frame(game, "others", ("cancel_card",), {"pending": pending}, ret="cancelled")
+            )
             return SWITCH
         frame.pc = _PERFORM_END
         if action[0] == "power":
@@ -336,8 +360,7 @@ class _PerformCard(Op):
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         game, env = rt.game, frame.env
         player, kind = env["player"], env["action"][1]
-        pending = game.pending.pop(env["pending"])
-        if pending["cancelled"]:
+        if env["cancelled"]:
             game.note("card_cancelled", player=player, card=kind)
             frame.pc = _PERFORM_END
             return None
@@ -351,10 +374,10 @@ class _PerformEmit(Op):
     asks = True
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        queue = rt.game.trigger_queue("card_played", None, {"player": frame.env["player"]})
-        if not queue:
+        found = event_frame(rt.game, "card_played", None, {"player": frame.env["player"]})
+        if found is None:
             return None
-        frames.append(Frame(CASCADE, Rt(rt.game, {"queue": queue}, None), {"queue": queue}, None))
+        frames.append(found)
         return SWITCH
 
 

@@ -14,8 +14,8 @@ import hashlib
 import json
 from typing import Any
 
-from coh_core.engine.flow import AFTER, CASCADE, run_frame, window_frame
-from coh_core.engine.machine import Call, execute, run_sync
+from coh_core.engine.flow import action_end_frame, event_frame, run_frame, window_frame
+from coh_core.engine.machine import execute, run_sync
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Trigger
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt, Steps
@@ -325,9 +325,9 @@ class Game:
 
     def emit(self, event: str, at: str | None = None, **names: Any) -> Steps:
         """Announce an event: matching triggers run now, or once the current action ends."""
-        queue = self.trigger_queue(event, at, names)
-        if queue:
-            yield Call(CASCADE, Rt(self, {"queue": queue}, None))
+        found = event_frame(self, event, at, names)
+        if found is not None:
+            yield found
 
     def count_fired(self, trigger: Trigger) -> None:
         """One more trigger fired in this action; past the bound, the cascade stops the game."""
@@ -353,12 +353,9 @@ class Game:
 
     def end_action(self) -> Steps:
         """The current action is over: run the triggers that waited for it (explosions)."""
-        if self.depth:
-            return
-        if self.after:
-            yield Call(AFTER, Rt(self, {}, None))
-        else:
-            self.fired.clear()
+        found = action_end_frame(self)
+        if found is not None:
+            yield found
 
     # --- playing cards and powers -----------------------------------------------------------
 

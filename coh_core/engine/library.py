@@ -10,15 +10,19 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
+from coh_core.engine.flow import action_end_frame, event_frame, window_frame
+from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import NoOptions, Rt, Steps
 
 IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _impl(name: str, gen: bool = False, check: Any = None, **filters: Any) -> Callable[[F], F]:
+def _impl(
+    name: str, gen: bool = False, check: Any = None, frame: bool = False, **filters: Any
+) -> Callable[[F], F]:
     def register(fn: F) -> F:
-        IMPLS[name] = Impl(fn, gen, filters, check)
+        IMPLS[name] = Impl(fn, gen, filters, check, frame)
         return fn
 
     return register
@@ -64,6 +68,34 @@ def log(rt: Rt, message: str, to: list[str] | None, params: dict[str, Any]) -> N
     """An entry of the pack's own (a list is copied: the entry keeps the value it had)."""
     values = {name: list(value) if isinstance(value, list) else value for name, value in params.items()}
     rt.game.note(message, to=None if to is None else list(to), **values)
+
+
+# --- events, windows, the end of an action: engine programs -------------------------------
+
+
+@_impl("emit", frame=True)
+def emit(rt: Rt, event: str, names: dict[str, Any]) -> Frame | None:
+    """The triggers of the event (`at`, where it happens, is not one of its names)."""
+    names = dict(names)
+    at = names.pop("at", None)
+    return event_frame(rt.game, event, at, names)
+
+
+@_impl("end_action", frame=True)
+def end_action(rt: Rt) -> Frame | None:
+    return action_end_frame(rt.game)
+
+
+@_impl("window", frame=True)
+def window(rt: Rt, player: str, windows: list[str], names: dict[str, Any]) -> Frame:
+    return window_frame(rt.game, "one", tuple(windows), dict(names), player=player)
+
+
+@_impl("offer_cancel", frame=True)
+def offer_cancel(rt: Rt, window: str, player: str, values: dict[str, Any]) -> Frame:
+    """Each other player may cancel: the window ends with whether one did."""
+    pending = rt.game.open_pending({"kind": window, "player": player, **values})
+    return window_frame(rt.game, "others", (window,), {"pending": pending})
 
 
 def _has_zombies(rt: Rt, n: int, at: str) -> None:

@@ -14,6 +14,7 @@ from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import window_frame
 from coh_core.engine.game import PASS, Game
 from coh_core.engine.library import IMPLS, add_zombies_raw, move_leader_raw, move_zombies_raw
+from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import Action, EngineError, Rt, Steps
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -224,8 +225,8 @@ def _move_one(game: Game, player: str) -> Steps:
     game.place(mover, target)
     game.note("character_moved", character=mover, location=target, player=player)
     ident = game.open_pending({"kind": "move", "player": player, "character": mover, "location": target})
-    yield window_frame(game, "others", ("cancel_move",), {"pending": ident})
-    if game.pending.pop(ident)["cancelled"]:
+    cancelled = yield window_frame(game, "others", ("cancel_move",), {"pending": ident})
+    if cancelled:
         # Undone: back where it was, as it was there (an extra place it had held is kept);
         # what it was given for this move belonged to the destination and ends.
         game.place(mover, origin)
@@ -299,11 +300,13 @@ def activate_location(rt: Rt) -> Steps:
         yield from game.end_action()
 
 
-@_procedure("action_window")
-def action_window(rt: Rt, gifts: int) -> Steps:
-    yield window_frame(
-        rt.game, "round", ("anytime",), {}, gifts=gifts, here=rt.env.get("here"), question="act"
-    )
+def action_window(rt: Rt, gifts: int) -> Frame:
+    """Every player in turn order may act, up to `gifts` gifts each, until all pass in a row."""
+    here = rt.env.get("here")
+    return window_frame(rt.game, "round", ("anytime",), {}, gifts=gifts, here=here, question="act")
+
+
+IMPLS["action_window"] = Impl(action_window, frame=True)
 
 
 def _selectable_at(game: Game, location: str, player: str | None = None) -> list[str]:

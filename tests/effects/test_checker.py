@@ -30,7 +30,7 @@ def symbols(declared: Declarations) -> Symbols:
         frozenset({"A", "B", "collapsed", "burnt"}),
         messages={"greeting": ("player", "count")},
         declared=declared,
-        questions={"pick_place": ("player",), "pick": ()},
+        questions={"pick_place": ("player",), "pick": (), "cancel_move": ("player", "character", "location")},
         answers=frozenset({"place", "pair"}),
     )
 
