@@ -748,6 +748,9 @@ class _Push(Op):
         frames.append(pushed)
         return SWITCH
 
+    def report(self, exc: Exception) -> Exception:
+        return self.where.located(exc)
+
 
 class _Choose(Op):
     """The acting player picks one of the options (a lone option is taken without asking)."""

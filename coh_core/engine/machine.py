@@ -58,6 +58,11 @@ class Op(ABC):
         """The answers to the question this instruction asked; only instructions that ask get any."""
         raise EngineError("ENGINE-INTERNAL", f"answers arrived for {type(self).__name__}, which asks nothing")
 
+    def report(self, exc: Exception) -> Exception:
+        """A failure inside the frame this instruction pushed, as reported where it was pushed (by
+        default as it is: the frame's own instructions locate what fails in them)."""
+        return exc
+
 
 SWITCH = object()  # an instruction pushed or popped a frame: the loop looks at the top again
 
@@ -207,6 +212,9 @@ def _fail(frames: list[Any], exc: Exception) -> None:
             frame.rt.game.fizzled(source)
             frames[-1].pc = resume
             return
+        if frames and not frames[-1].native:  # the instruction that pushed the frame locates it
+            caller = frames[-1]
+            exc = _caused(caller.program.ops[caller.pc - 1].report(exc), exc)
     if not frames or frames[-1].gen is None:
         raise exc
     frames[-1].throw = exc
