@@ -33,6 +33,7 @@ class Message:
     note: str = ""  # where the message appears
     holds: Mapping[str, str] = field(default_factory=dict)  # placeholder -> what it holds
     plural: str = DEFAULT_PLURAL_PARAM  # the placeholder whose number picks a plural form
+    carries: tuple[str, ...] = ()  # values a log entry also holds that its text does not show
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class DeclaredMessages:
     texts: Mapping[str, Message]  # by text key
     log: Mapping[str, tuple[str, ...]]  # log entries by id (what `log(id, ...)` may write): placeholders
     answers: Mapping[str, tuple[Answer, ...]]  # by the verb an answer begins with, in declaration order
+    carried: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # log entries by id: unshown values
 
     def questions(self) -> dict[str, tuple[str, ...]]:
         """The decisions by id (what `ask(..., question=id)` may put): their placeholders."""
@@ -308,7 +310,15 @@ def declared_message(group: str, message_id: str, spec: Mapping[str, Any]) -> Me
     plural = spec.get("plural")
     if not isinstance(plural, str) or plural not in holds:  # MSG-PLURAL reports one that is no placeholder
         plural = DEFAULT_PLURAL_PARAM
-    return Message(GROUPS[group] + message_id, tuple(holds), str(spec.get("note", "")), holds, str(plural))
+    carries = spec.get("carries")
+    return Message(
+        GROUPS[group] + message_id,
+        tuple(holds),
+        str(spec.get("note", "")),
+        holds,
+        str(plural),
+        tuple(str(k) for k in carries) if isinstance(carries, dict) else (),
+    )
 
 
 def declared_messages(section: Mapping[str, Any], declared: Declarations) -> DeclaredMessages:
@@ -317,6 +327,7 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
     engine = engine_texts(declared)
     texts: dict[str, Message] = {}
     log: dict[str, tuple[str, ...]] = {}
+    carried: dict[str, tuple[str, ...]] = {}
     answers: dict[str, list[Answer]] = {a.verb: [a] for a in ENGINE_ANSWERS}
     for group, message_id, spec in declarations(section):
         message = declared_message(group, message_id, spec)
@@ -325,6 +336,8 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
         texts[message.key] = message
         if group == "log":
             log[message_id] = message.params
+            if message.carries:
+                carried[message_id] = message.carries
         elif group == "answers":
             key_at = spec.get("key_at")
             answer = Answer(message_id, message.params, key_at if isinstance(key_at, int) else None)
@@ -333,6 +346,7 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
         {**texts, **engine},
         {**log, **ENGINE_LOG},
         {verb: tuple(found) for verb, found in answers.items()},
+        carried,
     )
 
 

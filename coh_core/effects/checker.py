@@ -56,8 +56,11 @@ class Symbols:
     declared: Declarations = field(default_factory=Declarations)  # enumerations, traits, events...
     questions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # decision -> placeholders
     answers: frozenset[str] = frozenset()  # what an answer may begin with (`ask(..., answer=...)`)
+    carried: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # log message -> unshown values
     # False when part of the pack failed to load: unknown ids may live in the missing part.
     complete: bool = True
+    # False when the pack has no `messages` section (SECTION-MISSING): no message is known to be unknown.
+    has_messages: bool = True
 
 
 def suggest(word: str, candidates: Iterable[str]) -> str:
@@ -504,7 +507,7 @@ class Checker:
     def _log_message(self, node: ast.Name) -> tuple[str, ...] | None:
         """The placeholders of a log message, or None if the pack declares none of that name."""
         declared = self.symbols.messages.get(node.name)
-        if declared is None and self.symbols.complete:
+        if declared is None and self.symbols.complete and self.symbols.has_messages:
             self._report(
                 "EFF-UNKNOWN-MESSAGE",
                 f"no log message `{node.name}` (the `log` messages of the pack's `messages` section)"
@@ -520,12 +523,13 @@ class Checker:
                 "`to` of `log`", lambda: self._expect(arg.value, list_of("player"), "`to` of `log`")
             )
             return
-        if wanted is not None and arg.keyword not in wanted:
+        carried = self.symbols.carried.get(name, ())
+        if wanted is not None and arg.keyword not in wanted and arg.keyword not in carried:
             shown = ", ".join(f"`{p}`" for p in wanted) or "none"
             self._report(
                 "EFF-UNKNOWN-ARG",
                 f"the log message `{name}` has no placeholder `{arg.keyword}`"
-                + (suggest(str(arg.keyword), wanted) or f"; its placeholders: {shown}"),
+                + (suggest(str(arg.keyword), [*wanted, *carried]) or f"; its placeholders: {shown}"),
                 arg.span,
             )
         self._pure_expr("a value of `log`", lambda: self._expr(arg.value, None))
@@ -679,7 +683,7 @@ class Checker:
             )
             return None
         found = declared.get(value.name)
-        if found is None and self.symbols.complete:
+        if found is None and self.symbols.complete and self.symbols.has_messages:
             self._report(
                 "EFF-UNKNOWN-MESSAGE",
                 f"no {what} `{value.name}` (the `{group}` of the pack's `messages` section)"

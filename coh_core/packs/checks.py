@@ -230,13 +230,16 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
 
 def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Iterator[Problem]:
     params = list(spec.get("params") or {})
-    if path[0] == "log" and "to" in params:
-        yield Problem(
-            "MSG-PLACEHOLDER",
-            f"`{path[-1]}` has a placeholder `to`, which `log({path[-1]}, to=...)` cannot fill:"
-            " `to` names who sees the entry; name the placeholder otherwise",
-            section.doc.location((*section.path, *path, "params", "to"), key=True),
-        )
+    carries = spec.get("carries")
+    carries = list(carries) if isinstance(carries, dict) else []
+    for field_name, what, names in (("params", "placeholder", params), ("carries", "value", carries)):
+        if path[0] == "log" and "to" in names:
+            yield Problem(
+                "MSG-PLACEHOLDER",
+                f"`{path[-1]}` has a {what} `to`, which `log({path[-1]}, to=...)` cannot fill:"
+                f" `to` names who sees the entry; name the {what} otherwise",
+                section.doc.location((*section.path, *path, field_name, "to"), key=True),
+            )
     plural = spec.get("plural")
     if plural is not None and plural not in params:
         yield Problem(

@@ -44,9 +44,11 @@ def symbols_of(pack: Pack) -> Symbols:
         verbs,
         messages.log,
         declared,
+        carried=messages.carried,
         questions=messages.questions(),
         answers=frozenset(messages.answers),
         complete=pack.complete,
+        has_messages="messages" in pack.sections,
     )
 
 
