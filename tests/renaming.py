@@ -4,8 +4,8 @@
 pack defines is replaced, everywhere it is defined or referred to, by a new name that says nothing of
 the game: `id017_location`. What is renamed:
 
-- the entities: characters, action cards, locations, invasion cards and colours (`pack.entities`),
-  with the sides and states of each location (`A`, `B`, `collapsed`...);
+- the entities: characters, action cards, locations, invasion cards, colours and the verbs the pack
+  defines (`pack.entities`), with the sides and states of each location (`A`, `B`, `collapsed`...);
 - the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`);
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
   the city's corners and sides, the overflow location), `@id` references and side names in effect
@@ -13,8 +13,9 @@ the game: `id017_location`. What is renamed:
   `step.<phase>.<step>.name`...), in every language.
 
 Effect text is parsed (`coh_core.effects.parser`) and only the nodes that name an id are rewritten,
-at their source spans: an `@id` reference, and a bare name given for a parameter of type `side`
-(`flip_board(here, collapsed)`). Nothing is replaced as a substring. The YAML files are rewritten from
+at their source spans: an `@id` reference, a bare name given for a parameter of type `side`
+(`flip_board(here, collapsed)`), and the name of a call of one of the pack's verbs. Nothing is
+replaced as a substring. The YAML files are rewritten from
 their loaded data, so comments (prose about the game) are not copied.
 
 The new names keep the order of the old ones: the distinct old names, sorted, become `id000_<kind>`,
@@ -34,7 +35,7 @@ What is not renamed yet, and why:
 - The words of the effect language the pack declares (its enumerations and their values, traits,
   events, windows) and its rule parameters: the engine still gives some events and windows their
   names and reads some traits itself (`ENGINE-DECLARATION`).
-- Verbs: the built-in ones are the registry's; the base pack defines none of its own.
+- Built-in verbs: they are the registry's (the pack's own verbs are renamed).
 - Location slots (`tower`, `corner`, `centre`), card symbols (`explosion`), `attack_victim` values and
   trigger timings: enumerations of the schema, that is of the engine.
 - Message ids (`log.*`, `ui.*`): keys of text, not ids of the game.
@@ -134,7 +135,7 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
     def new(old: Any) -> Any:
         return names.get(old, old) if isinstance(old, str) else old
 
-    for section in ("characters", "actions", "locations", "invasions"):
+    for section in ("characters", "actions", "locations", "invasions", "verbs"):
         for entity in data.get(section, []):
             entity["id"] = new(entity["id"])
     for location in data.get("locations", []):
@@ -190,7 +191,8 @@ def _renamed_effects(pack: Pack, names: Mapping[str, str]) -> dict[int, dict[Pat
 def _edits(
     tree: ast.Node, names: Mapping[str, str], verbs: Mapping[str, Signature]
 ) -> Iterator[tuple[ast.Span, str]]:
-    """(span, new text) for every `@id` reference and every side name given to a `side` parameter."""
+    """(span, new text) for every `@id` reference, every side name given to a `side` parameter and
+    every call of a verb the pack defines."""
     stack: list[ast.Node] = [tree]
     while stack:
         node = stack.pop()
@@ -198,6 +200,8 @@ def _edits(
         if isinstance(node, ast.Ref) and node.id in names:
             yield node.span, f"@{names[node.id]}"
         if isinstance(node, ast.Call):
+            if node.name in verbs and node.name in names:
+                yield node.name_span, names[node.name]
             for arg, type_name in _typed_args(node, verbs.get(node.name) or signature(node.name)):
                 if type_name == "side" or element_type(type_name) == "side":
                     yield from _side_names(arg.value, names)

@@ -36,6 +36,7 @@ from coh_core.effects.checker import Symbols, check_condition, check_effect
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.engine import EngineError, Game, new_game, rules_for
 from coh_core.engine.compiler import runtime_message
+from coh_core.errors import ContentError
 from coh_core.limits import MAX_ANSWER_CHARS, MAX_OPTIONS
 from coh_core.packs import load_pack_checked
 from coh_core.packs.declarations import declarations_of
@@ -258,8 +259,9 @@ class _Eager:
         return self.power if self.power in legal else legal[0]
 
 
-def test_a_window_that_never_closes_is_stopped_at_the_step(base_copy: Path) -> None:
-    """A power that rests its own character (once it is used) can be used again and again."""
+def test_a_window_that_never_closes_is_stopped_where_it_opens(base_copy: Path) -> None:
+    """A power that rests its own character (once it is used) can be used again and again; the
+    window the movement procedure opens, in the pack's own code, is where the game stops."""
     (base_copy / "characters.yaml").write_text(
         (base_copy / "characters.yaml")
         .read_text(encoding="utf-8")
@@ -275,21 +277,54 @@ def test_a_window_that_never_closes_is_stopped_at_the_step(base_copy: Path) -> N
     error = raised.value
     assert error.code == "ENGINE-LIMIT" and "something can be used again and again" in error.message
     assert error.location is not None
-    text = (base_copy / "turn.yaml").read_text(encoding="utf-8").splitlines()
-    assert Path(error.location.file).name == "turn.yaml"
+    text = (base_copy / "procedures-movement.yaml").read_text(encoding="utf-8").splitlines()
+    assert Path(error.location.file).name == "procedures-movement.yaml"
     assert text[error.location.line - 1][error.location.col - 1 :].startswith(
-        "move_characters_in_turn_order()"
+        "window(player, [before_own_move, anytime])"
     )
 
 
+def test_an_event_declared_with_names_the_pack_does_not_give_is_refused_before_play(base_copy: Path) -> None:
+    """The movement procedure is pack code: a pack that renames the name `character_moved` binds
+    is refused where its own procedure emits the event without it."""
+    declarations = base_copy / "declarations.yaml"
+    declarations.write_text(
+        declarations.read_text(encoding="utf-8").replace(
+            "names: {mover: character}\n  card_played:", "names: {walker: character}\n  card_played:"
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(ContentError) as raised:
+        load_pack_checked(base_copy)
+    found = {(p.code, Path(p.location.file).name) for p in raised.value.problems}
+    where = "procedures-movement.yaml"
+    assert found == {("EFF-ARITY", where), ("EFF-UNKNOWN-ARG", where)}
+
+
 def test_an_event_declared_with_names_the_engine_does_not_give_stops_the_game_there(base_copy: Path) -> None:
-    """The engine's own procedures still emit `character_moved` with `mover`: a pack that
-    renames it validates (no trigger uses it), and the first move stops at the declaration."""
+    """The engine's own verbs still emit `character_moved` with `mover` (`move_character`): a pack
+    that renames it, in its declaration and its own procedure, validates (no trigger uses it), and
+    the first card that moves a character stops at the declaration."""
     declarations = base_copy / "declarations.yaml"
     text = declarations.read_text(encoding="utf-8").replace(
         "names: {mover: character}\n  card_played:", "names: {walker: character}\n  card_played:"
     )
     declarations.write_text(text, encoding="utf-8")
+    procedures = base_copy / "procedures-movement.yaml"
+    procedures.write_text(
+        procedures.read_text(encoding="utf-8").replace(
+            "emit(character_moved, mover=mover, at=target)", "emit(character_moved, walker=mover, at=target)"
+        ),
+        encoding="utf-8",
+    )
+    actions = base_copy / "actions.yaml"
+    actions.write_text(
+        actions.read_text(encoding="utf-8").replace(
+            "effect: kill_zombies(1, at=choose(locations()))",
+            "effect: move_character(first(my_characters()), to=choose(locations()))",
+        ),
+        encoding="utf-8",
+    )
     game = new_game(load_pack_checked(base_copy), 3, 1)
     with pytest.raises(EngineError) as raised:
         play_out(game, {c: RandomAgent(i) for i, c in enumerate(game.players)})

@@ -343,6 +343,50 @@ _selector("is_exhausted(target: character) -> bool", "Whether a character shows 
 _selector("has_items(at: location) -> bool", "Whether antidotes or action cards lie at a location.")
 _selector("is_side(at: location, side: side) -> bool", "Whether a location shows a given side or state.")
 
+# --- what the procedures of movement, invasion and activation need (procedures-movement.yaml) ---
+_selector(
+    "players() -> list[player]",
+    "Every player still in the game, in turn order from the first player.",
+)
+_selector("log_length() -> int", "How many entries the game's log holds: a point of the game's history.")
+_selector(
+    "trait(target: character, trait: trait) -> any",
+    "The value of a trait of a character: the one an effect gave it, else its own, else the default.",
+)
+_selector(
+    "traits(target: character) -> any",
+    "The traits effects have given a character, with how long each lasts (for `restore_traits`).",
+)
+_selector(
+    "traits_set_since(target: character, since: int) -> list[trait]",
+    "The traits an effect has set on a character since a point of the game's history"
+    " (`log_length()`), that the character still holds.",
+)
+_selector(
+    "locked(at: location) -> bool",
+    "Whether nobody may leave a location (the side it shows is locked).",
+)
+_selector(
+    "arrives_at(target: character, to: location) -> location",
+    "Where a character going to a location arrives: there, if it has room for the character (its"
+    " capacity, a closed board), else at the setup's overflow location.",
+)
+_selector("movement_card(player: player) -> location", "The location on the player's movement card.")
+_verb(
+    "leave_location(target: character, keeping: list[trait])",
+    "The character leaves its location: the traits given until it leaves end, but those in"
+    " `keeping` (given for the move, they belong to where it goes). It stands where it was until"
+    " `place_character`.",
+)
+_verb(
+    "place_character(target: character, at: location)",
+    "Put a character at a location, nothing more: no capacity, no log entry, no event.",
+)
+_verb(
+    "restore_traits(target: character, traits: any)",
+    "Give a character back the traits it had (read by `traits`), in place of those it has.",
+)
+
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
 _procedure("build_city()", "Lay out the location boards on their chosen sides.")
 _procedure("choose_first_player()", "Pick the first player at random.")
@@ -366,7 +410,6 @@ _procedure(
     "resolve_invasion()",
     "Reveal the next invasion card: zombie moves, arrivals, airdrops, leader move.",
 )
-_procedure("move_characters_in_turn_order()", "From the first player clockwise, each moves one character.")
 _procedure("activate_location()", "In turn order, each player present may use the location's effect once.")
 _procedure(
     "action_window(gifts: count = 1)",

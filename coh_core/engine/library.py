@@ -522,3 +522,53 @@ def first(rt: Rt, items: list[Any]) -> Any:
     if not items:
         raise NoOptions("first of nothing")
     return items[0]
+
+
+# --- what the procedures of movement, invasion and activation need (procedures-movement.yaml) ---
+
+
+_plain("players", lambda rt: rt.game.turn_order())
+_plain("log_length", lambda rt: len(rt.game.log))
+_plain("trait", lambda rt, target, trait: rt.game.trait(target, trait))
+_plain("locked", lambda rt, at: rt.game.side(at).locked)
+_plain("movement_card", lambda rt, player: rt.game.state["movement"][player])
+
+
+@_impl("traits")
+def traits(rt: Rt, target: str) -> dict[str, Any]:
+    """A copy: the character's traits may change while the copy waits to be given back."""
+    return {name: list(given) for name, given in rt.game.state["characters"][target]["traits"].items()}
+
+
+@_impl("traits_set_since")
+def traits_set_since(rt: Rt, target: str, since: int) -> list[str]:
+    """`set_trait` writes every trait it sets in the log: those of the character since `since`."""
+    held = rt.game.state["characters"][target]["traits"]
+    found: dict[str, None] = {}
+    for entry in rt.game.log[max(0, since) :]:
+        params = entry["params"]
+        if entry["key"] == "trait_set" and params["character"] == target and params["trait"] in held:
+            found[params["trait"]] = None
+    return list(found)
+
+
+@_impl("arrives_at")
+def arrives_at(rt: Rt, target: str, to: str) -> str:
+    game = rt.game
+    return to if game.has_room(target, to) else str(game.rules.setup["overflow_location"])
+
+
+@_impl("leave_location")
+def leave_location(rt: Rt, target: str, keeping: list[str]) -> None:
+    traits = rt.game.state["characters"][target]["traits"]
+    rt.game.leave(target, kept={name: traits[name] for name in keeping if name in traits})
+
+
+@_impl("place_character")
+def place_character(rt: Rt, target: str, at: str) -> None:
+    rt.game.place(target, at)
+
+
+@_impl("restore_traits")
+def restore_traits(rt: Rt, target: str, traits: dict[str, Any]) -> None:
+    rt.game.state["characters"][target]["traits"] = {name: list(given) for name, given in traits.items()}

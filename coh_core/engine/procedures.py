@@ -185,58 +185,6 @@ def choose_movement_cards(rt: Rt) -> Steps:
     state["deferred"] = []
 
 
-@_procedure("move_characters_in_turn_order")
-def move_characters_in_turn_order(rt: Rt) -> Steps:
-    game = rt.game
-    for player in game.turn_order():
-        if player in game.state["eliminated"]:
-            continue
-        # Before moving, the player may use anything playable now (the Granny, the Blonde).
-        yield from game.window_loop(player, ("before_own_move", "anytime"), {})
-        yield from _move_one(game, player)
-    yield from game.emit("movement_phase_end")
-
-
-def _movable(game: Game, player: str, destination: str) -> list[str]:
-    chars = game.state["characters"]
-    return [
-        c
-        for c in game.living(player)
-        if chars[c]["at"] != destination
-        and game.trait(c, "can_move")
-        and not game.side(chars[c]["at"]).locked
-    ]
-
-
-def _move_one(game: Game, player: str) -> Steps:
-    destination = game.state["movement"][player]
-    movers = _movable(game, player, destination)
-    if not movers:
-        game.note("no_move", player=player, location=destination)
-        return
-    answer = yield from game.ask(player, "move", [("move", c) for c in movers], location=destination)
-    mover = answer[1]
-    origin = game.state["characters"][mover]["at"]
-    before = dict(game.state["characters"][mover]["traits"])
-    yield from game.window_loop(player, ("own_move",), {"mover": mover})
-    given = {k: v for k, v in game.state["characters"][mover]["traits"].items() if before.get(k) is not v}
-    game.leave(mover, kept=given)
-    target = destination if game.has_room(mover, destination) else game.rules.setup["overflow_location"]
-    game.place(mover, target)
-    game.note("character_moved", character=mover, location=target, player=player)
-    ident = game.open_pending({"kind": "move", "player": player, "character": mover, "location": target})
-    cancelled = yield window_frame(game, "others", ("cancel_move",), {"pending": ident})
-    if cancelled:
-        # Undone: back where it was, as it was there (an extra place it had held is kept);
-        # what it was given for this move belonged to the destination and ends.
-        game.place(mover, origin)
-        game.state["characters"][mover]["traits"] = before
-        game.note("move_cancelled", character=mover, location=origin)
-        return
-    yield from game.emit("character_moved", target, mover=mover)
-    yield from game.end_action()
-
-
 # --- invasion --------------------------------------------------------------------------------
 
 
