@@ -247,29 +247,28 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
             return None
         options = game.offers(env["player"], windows, names)
         return (env["player"], options, _public(names)) if options else None
-    # The player asked is passed by only once they answer (`_WindowAct`): asked again, as a game
-    # loaded at the question is, the window asks the same player the same question.
     if mode == "others":
         pending = game.pending[names["pending"]]
         while env["index"] < len(env["players"]) and not pending["cancelled"]:
             player = env["players"][env["index"]]
-            if player != pending["player"]:
-                options = game.offers(player, windows, names)
-                if options:
-                    return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
             env["index"] += 1
+            if player == pending["player"]:
+                continue
+            options = game.offers(player, windows, names)
+            if options:
+                return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
         return None
     while True:  # round
         players = game.turn_order()
         if not players or env["passes"] >= len(players):
             return None
         player = players[env["index"] % len(players)]
+        env["index"] += 1
         options = game.offers(player, windows, names)
         if env["given"].get(player, 0) < env["gifts"]:
             options += game.gifts(player)
         if options:
             return player, options, {"location": env["here"]}
-        env["index"] += 1
         env["passes"] += 1
 
 
@@ -284,8 +283,6 @@ class _WindowAct(Op):
         answer = env.pop("answer")
         player = env.pop("asking")
         frame.pc = 0  # the window goes on after this answer
-        if env["mode"] != "one":
-            env["index"] += 1  # the next player in turn order is asked next
         if answer == PASS:
             if env["mode"] == "one":
                 env["done"] = True
