@@ -19,18 +19,14 @@ GAMES = range(20)
 STILL_IN_PYTHON = frozenset(
     {
         "activate",
-        "before_own_move",
         "break_tie",
         "cancel_card",
-        "cancel_move",
         "choose",
         "discard",
         "discard_food",
         "draft",
         "marker",
-        "move",
         "movement_card",
-        "own_move",
         "place",
         "share",
         "take_food",
