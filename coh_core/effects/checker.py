@@ -441,7 +441,7 @@ class Checker:
                 f"{self.pure} cannot ask a question; `{sig.name}` asks one{hint}",
                 node.name_span,
             )
-        if sig.name == "ask":
+        if sig.name in ("ask", "may"):
             return self._ask(node)
         if sig.name in _NAMED_VALUES:
             return self._named_values(node, sig)
@@ -539,14 +539,18 @@ class Checker:
         options; `q` is a decision the pack declares, each of its placeholders given by name, and
         `a` an answer it declares: the player answers `[a, option]` (an option that is a list is
         spread: `[a, *option]`). Its value is the option picked. The player and the options come
-        first, unnamed, so that any other name is free for a placeholder."""
+        first, unnamed, so that any other name is free for a placeholder. `may(player, option, ...)`
+        is the same question with one option and a pass: its value is whether it was taken."""
+        call = f"`{node.name}`"
         player, options_expr, named = self._ask_arguments(node)
         if player is not None:
             self._pure_expr(
-                "the player of `ask`", lambda: self._expect(player, "player", "the player of `ask`")
+                f"the player of {call}", lambda: self._expect(player, "player", f"the player of {call}")
             )
         options = None
-        if options_expr is not None:
+        if options_expr is not None and node.name == "may":
+            self._pure_expr(f"the option of {call}", lambda: self._expr(options_expr, None))
+        elif options_expr is not None:
             options = self._pure_expr("the options of `ask`", lambda: self._expr(options_expr, None))
             if options is not None and options != "any" and element_type(options) is None:
                 self._report(
@@ -569,7 +573,9 @@ class Checker:
             self._ask_value(value)
         lacking = ", ".join(f"`{p}`" for p in wanted or () if p not in named)
         if lacking:
-            self._report("EFF-ARITY", f"`ask` is missing {lacking}: give every placeholder", node.span)
+            self._report("EFF-ARITY", f"{call} is missing {lacking}: give every placeholder", node.span)
+        if node.name == "may":
+            return "bool"
         return element_type(options) if options not in (None, "any") else "any"
 
     def _named_values(self, node: ast.Call, sig: Signature) -> str | None:
@@ -657,13 +663,14 @@ class Checker:
             if arg.keyword in named:
                 self._report("EFF-DUPLICATE-ARG", f"`{arg.keyword}` is given twice", arg.span)
             named[arg.keyword] = arg.value
-        missing = ["the player", "the options"][len(positional) :]
+        listed = "the option" if node.name == "may" else "the options"
+        missing = ["the player", listed][len(positional) :]
         missing += [f"`{p}`" for p in ("question", "answer") if p not in named]
         misplaced = any(arg.keyword is None for arg in node.args[len(positional) :])  # unnamed after named
         if missing or len(positional) > 2 or misplaced:
             self._report(
                 "EFF-ARITY",
-                "`ask` takes the player and the options first, then `question=`, `answer=` and the"
+                f"`{node.name}` takes the player and {listed} first, then `question=`, `answer=` and the"
                 " question's placeholders by name" + (f" (missing: {', '.join(missing)})" if missing else ""),
                 node.span,
             )

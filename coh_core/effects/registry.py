@@ -372,6 +372,18 @@ _selector(
     " capacity, a closed board), else at the setup's overflow location.",
 )
 _selector("movement_card(player: player) -> location", "The location on the player's movement card.")
+_selector(
+    "may(player: player, option: T) -> bool",
+    "The player takes the option or passes: `may(player, option, question=q, answer=a, name=value)`"
+    " asks `q`, one of the pack's `decisions`, its placeholders given by name, answered `[pass]`"
+    " or `[a, option]` (`[a, *option]` for an option that is a list); true if they took it.",
+    asks=True,
+)
+_selector(
+    "can_activate(at: location, player: player) -> bool",
+    "Whether the player could use the activation of the side a location shows: it has one, its"
+    " condition holds, and its cost and effect could happen.",
+)
 _verb(
     "leave_location(target: character, keeping: list[trait])",
     "The character leaves its location: the traits given until it leaves end, but those in"
@@ -385,6 +397,10 @@ _verb(
 _verb(
     "restore_traits(target: character, traits: any)",
     "Give a character back the traits it had (read by `traits`), in place of those it has.",
+)
+_verb(
+    "activate(at: location, player: player)",
+    "The player uses the activation of the side a location shows: its cost, then its effect.",
 )
 
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
@@ -410,7 +426,6 @@ _procedure(
     "resolve_invasion()",
     "Reveal the next invasion card: zombie moves, arrivals, airdrops, leader move.",
 )
-_procedure("activate_location()", "In turn order, each player present may use the location's effect once.")
 _procedure(
     "action_window(gifts: count = 1)",
     "Every player may play cards, use powers and give away cards or antidotes (at most `gifts` each)"

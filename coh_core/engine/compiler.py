@@ -33,7 +33,8 @@ from coh_core.packs.model import EffectSlot
 Fn = Callable[..., Any]
 Filter = Callable[[Rt, Any], bool]
 _CHOICES = asking_selectors()  # selectors that ask a player: worked out into a name first
-COMPILED = frozenset({"choose", "choose_number", "ask"})  # instructions of their own: no implementation
+# instructions of their own: no implementation
+COMPILED = frozenset({"choose", "choose_number", "ask", "may"})
 _NAMED_VALUES = frozenset({"emit", "window", "offer_cancel"})  # their last values are given by name
 _O = TypeVar("_O", bound=Op)
 
@@ -485,7 +486,7 @@ class _Emitter:
     def choose(self, node: ast.Call, keep: Filter | None, scope: set[str], purpose: str, dest: str) -> None:
         """Ask the acting player to choose; the answer is bound to `dest`."""
         c, where = self.c, _Where(node.span, self.slot)
-        if node.name == "ask":
+        if node.name in ("ask", "may"):
             self.emit(self.ask(node, scope, dest, where))
             c._asked[id(node)] = dest
             return
@@ -506,16 +507,20 @@ class _Emitter:
         c._asked[id(node)] = dest
 
     def ask(self, node: ast.Call, scope: set[str], dest: str, where: _Where) -> _Ask:
-        """`ask(player, options, question=q, answer=a, name=value...)` (its values never ask)."""
+        """`ask(player, options, question=q, answer=a, name=value...)`, or `may(player, option, ...)`
+        (its values never ask)."""
         player, options, *_ = [arg.value for arg in node.args if arg.keyword is None]
         named = {arg.keyword: arg.value for arg in node.args if arg.keyword is not None}
         question, answer = named.pop("question"), named.pop("answer")
         assert isinstance(question, ast.Name) and isinstance(answer, ast.Name)
         pure = self.c._pure
-        prompt = [(name, pure(value, scope, self.slot, "a value of `ask`")) for name, value in named.items()]
-        return _Ask(
-            pure(player, scope, self.slot, "the player of `ask`"),
-            pure(options, scope, self.slot, "the options of `ask`"),
+        what = f"`{node.name}`"
+        prompt = [
+            (name, pure(value, scope, self.slot, f"a value of {what}")) for name, value in named.items()
+        ]
+        return (_May if node.name == "may" else _Ask)(
+            pure(player, scope, self.slot, f"the player of {what}"),
+            pure(options, scope, self.slot, f"the option{'' if node.name == 'may' else 's'} of {what}"),
             question.name,
             answer.name,
             prompt,
@@ -842,6 +847,29 @@ class _Ask(Op):
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
         (answer,) = answers.values()
         frame.env[self.dest] = list(answer[1:]) if frame.env[self.dest] else answer[1]
+
+
+_PASS = ("pass",)
+
+
+class _May(_Ask):
+    """A player takes one option or passes, answering `[answer, option]` or `[pass]`: true if taken."""
+
+    __slots__ = ()
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        option = self.options(rt)
+        if rt.dry:
+            frame.env[self.dest] = rt.dry_choice(2) == 1
+            return None
+        player = self.player(rt)
+        prompt = {name: read(rt) for name, read in self.prompt}
+        taken = (self.answer, *option) if isinstance(option, list) else (self.answer, option)
+        return Decision(self.question, {player: [_PASS, taken]}, prompt)
+
+    def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
+        (answer,) = answers.values()
+        frame.env[self.dest] = tuple(answer) != _PASS
 
 
 def _direct(ops: list[Op]) -> Callable[[Rt], None] | None:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
-from coh_core.engine.flow import action_end_frame, event_frame, window_frame
+from coh_core.engine.flow import action_end_frame, event_frame, run_frame, window_frame
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import NoOptions, Rt, Steps
 
@@ -572,3 +572,15 @@ def place_character(rt: Rt, target: str, at: str) -> None:
 @_impl("restore_traits")
 def restore_traits(rt: Rt, target: str, traits: dict[str, Any]) -> None:
     rt.game.state["characters"][target]["traits"] = {name: list(given) for name, given in traits.items()}
+
+
+@_impl("can_activate")
+def can_activate(rt: Rt, at: str, player: str) -> bool:
+    activation = rt.game.side(at).activation
+    return activation is not None and rt.game._could(activation, {"here": at, "me": player}, player)
+
+
+@_impl("activate", frame=True)
+def activate(rt: Rt, at: str, player: str) -> Frame | None:
+    activation = rt.game.side(at).activation
+    return None if activation is None else run_frame(rt.game, activation, {"here": at, "me": player}, player)

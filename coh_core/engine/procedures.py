@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import window_frame
-from coh_core.engine.game import PASS, Game
+from coh_core.engine.game import Game
 from coh_core.engine.library import IMPLS, add_zombies_raw, move_leader_raw, move_zombies_raw
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import Action, EngineError, Rt, Steps
@@ -225,27 +225,6 @@ def _airdrop(game: Game, location: str, drop: dict[str, Any]) -> None:
 
 
 # --- location resolution ----------------------------------------------------------------------------
-
-
-@_procedure("activate_location")
-def activate_location(rt: Rt) -> Steps:
-    game = rt.game
-    here = rt.env["here"]
-    activation = game.side(here).activation
-    if activation is None:
-        return
-    for player in game.turn_order():
-        if not any(game.state["characters"][c]["owner"] == player for c in game.at(here)):
-            continue
-        env = {"here": here, "me": player}
-        if not game._could(activation, env, player):
-            continue
-        answer = yield from game.ask(player, "activate", [PASS, ("activate", here)], location=here)
-        if answer == PASS:
-            continue
-        game.note("location_activated", player=player, location=here)
-        yield from game._run(activation, env, player)
-        yield from game.end_action()
 
 
 def action_window(rt: Rt, gifts: int) -> Frame:

@@ -29,6 +29,7 @@ def symbols(declared: Declarations) -> Symbols:
         {"crossroads": "location", "red": "colour", "blonde": "character"},
         frozenset({"A", "B", "collapsed", "burnt"}),
         messages={"greeting": ("player", "count")},
+        carried={"greeting": ("mood",)},
         declared=declared,
         questions={"pick_place": ("player",), "pick": (), "cancel_move": ("player", "character", "location")},
         answers=frozenset({"place", "pair"}),

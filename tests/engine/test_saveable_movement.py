@@ -13,8 +13,8 @@ from coh_core.engine import Game, new_game, rules_for
 from coh_core.packs.model import Pack
 
 # The questions the ported procedures put: the characters' move, the windows before and during it,
-# the cancel of a move.
-KINDS = frozenset({"move", "before_own_move", "own_move", "cancel_move"})
+# the cancel of a move, a location's activation.
+KINDS = frozenset({"move", "before_own_move", "own_move", "cancel_move", "activate"})
 RARE = frozenset({"own_move", "cancel_move"})
 GAMES = [(3, 1), (3, 2), (4, 3), (5, 4), (5, 5), (6, 6), (6, 7)]
 
@@ -41,7 +41,7 @@ def test_a_game_saved_at_a_question_of_movement_goes_on_as_the_original(
 ) -> None:
     game = new_game(base_pack, players, seed)
     saves, answers = _play(game, seed)
-    assert {"move", "before_own_move"} <= {kind for _, kind, _ in saves}
+    assert {"move", "before_own_move", "activate"} <= {kind for _, kind, _ in saves}
     checked = saves[:: max(1, len(saves) // 4)] + [save for save in saves if save[1] in RARE]
     for done, kind, doc in checked:
         loaded = Game.from_json(rules_for(base_pack), doc)
