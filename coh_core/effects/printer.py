@@ -62,6 +62,13 @@ def format_expr(expr: ast.Expr, parent: int = 0) -> str:
     if isinstance(expr, ast.ListComp):
         test = "" if expr.test is None else f" if {format_expr(expr.test)}"
         return f"[{format_expr(expr.item)} for {expr.name} in {format_expr(expr.iterable)}{test}]"
+    if isinstance(expr, ast.MapLit):
+        entries = (f"{format_expr(key)}: {format_expr(value)}" for key, value in expr.entries)
+        return "{" + ", ".join(entries) + "}"
+    if isinstance(expr, ast.MapComp):
+        test = "" if expr.test is None else f" if {format_expr(expr.test)}"
+        entry = f"{format_expr(expr.key)}: {format_expr(expr.value)}"
+        return f"{{{entry} for {expr.name} in {format_expr(expr.iterable)}{test}}}"
     if isinstance(expr, ast.UnaryOp):
         mine = _PRECEDENCE["not"] if expr.op == "not" else 7
         text = (
