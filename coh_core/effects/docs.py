@@ -197,7 +197,12 @@ def _bounds() -> list[str]:
     rows = [
         ("answers offered by one decision (`choose`, `choose_number`)", f"{MAX_OPTIONS:,}", "ENGINE-LIMIT"),
         ("size of a number an effect writes or computes", f"{MAX_NUMBER:,}", "ENGINE-LIMIT"),
-        ("items of a list, or keys of a map, put together with `+`", f"{MAX_LIST_ITEMS:,}", "ENGINE-LIMIT"),
+        (
+            "items of a list or map an effect builds (`[...]`, `{...}`, with `for` or `+`), those of"
+            " the lists and maps inside it included each time one appears",
+            f"{MAX_LIST_ITEMS:,}",
+            "ENGINE-LIMIT",
+        ),
         (
             "loop iterations in one run of one effect (`for`, `while`, items of a list or map built"
             " with `for`), all its loops together",

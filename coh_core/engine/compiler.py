@@ -160,7 +160,8 @@ class Compiler:
             return self._unary(node, scope, slot)
         if isinstance(node, ast.ListLit):
             items = [self._pure(item, scope, slot, "an item of a list") for item in node.items]
-            return lambda rt: [item(rt) for item in items]
+            where = _Where(node.span, slot)
+            return lambda rt: _bounded([item(rt) for item in items], where)
         if isinstance(node, ast.Index):
             return self._index(node, scope, slot)
         if isinstance(node, ast.ListComp):
@@ -232,7 +233,7 @@ class Compiler:
                     env.pop(name, None)
                 else:
                     env[name] = outer
-            return found
+            return _bounded(found, where)
 
         return build
 
@@ -247,8 +248,10 @@ class Compiler:
             for key, value in node.entries
         ]
 
+        where = _Where(node.span, slot)
+
         def build(rt: Rt) -> dict[str, Any]:
-            return {_map_key(key(rt), where): value(rt) for key, value, where in entries}
+            return _bounded({_map_key(key(rt), at): value(rt) for key, value, at in entries}, where)
 
         return build
 
@@ -276,7 +279,7 @@ class Compiler:
                     env.pop(name, None)
                 else:
                     env[name] = outer
-            return found
+            return _bounded(found, where)
 
         return build
 
@@ -899,15 +902,9 @@ def _plus(left: Fn, right: Fn, where: _Where) -> Fn:
     def run(rt: Rt) -> Any:
         a, b = left(rt), right(rt)
         if isinstance(a, dict):
-            merged = {**a, **b}
-            if len(merged) > MAX_LIST_ITEMS:
-                raise where.error("ENGINE-LIMIT", f"a map of more than {MAX_LIST_ITEMS:,} keys")
-            return merged
+            return _bounded({**a, **b}, where)
         if isinstance(a, list):
-            joined = a + b
-            if len(joined) > MAX_LIST_ITEMS:
-                raise where.error("ENGINE-LIMIT", f"a list of more than {MAX_LIST_ITEMS:,} items")
-            return joined
+            return _bounded(a + b, where)
         value = a + b
         if not -MAX_NUMBER <= value <= MAX_NUMBER:
             raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
@@ -917,6 +914,31 @@ def _plus(left: Fn, right: Fn, where: _Where) -> Fn:
 
 
 _UNBOUND = object()
+_C = TypeVar("_C", list[Any], dict[str, Any])
+
+
+def _bounded(value: _C, where: _Where) -> _C:
+    """A list or map an effect builds holds at most MAX_LIST_ITEMS items, those of the lists and
+    maps inside it included, each time it appears there: without the inner ones, a value put
+    twice into the next one (`let xs = [xs, xs]` in a loop) doubles unseen at each step."""
+    if _size(value, MAX_LIST_ITEMS) > MAX_LIST_ITEMS:
+        kind, items = ("map", "entries") if type(value) is dict else ("list", "items")
+        inside = "" if len(value) > MAX_LIST_ITEMS else ", counting those of the lists and maps inside it"
+        raise where.error("ENGINE-LIMIT", f"a {kind} of more than {MAX_LIST_ITEMS:,} {items}{inside}")
+    return value
+
+
+def _size(value: list[Any] | dict[str, Any], limit: int) -> int:
+    """The items of a list or map and of every list and map inside it (one held twice counts
+    twice); the count stops soon after `limit`, so this costs at most about `limit` steps."""
+    total = 0
+    stack = [value]
+    while stack and total <= limit:
+        top = stack.pop()
+        items = top.values() if type(top) is dict else top
+        total += len(items)
+        stack.extend(item for item in items if type(item) is list or type(item) is dict)
+    return total
 
 
 def _map_key(value: Any, where: _Where) -> str:
