@@ -45,6 +45,15 @@ verbs:
         if place in counts { add_zombies(counts[place], at=place) }
         else if place in otherwise { add_zombies(otherwise[place], at=place) }
       }
+  - id: tally
+    params:
+      ballots: list[player]
+    returns: map[player, int]
+    doc: How many of the ballots name each player, in the order they are first named.
+    do: |
+      let votes = {}
+      for p in ballots { let votes = votes + {p: get(votes, p, 0) + 1} }
+      return votes
   - id: top_up
     params: {at: location}
     doc: Add zombies up to 4, or stop at once when there are some already.
@@ -246,6 +255,34 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             "{}",
             ["{red: [play, alarm]}"],
             ["zombies: {bank: 2, church: 3, hospital: 2}"],
+        ),
+        (
+            "keys and values in the order the keys came in; + keeps the left one's order",
+            "alarm",
+            "let m = {@church: 1, @bank: 2} + {@hospital: 3, @church: 4}"
+            " for place in keys(m) { add_zombies(values(m)[1], at=place) }"
+            " add_zombies(values(m)[0], at=keys(m)[0]); add_zombies(values(m)[2], at=keys(m)[1])",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {church: 6, bank: 5, hospital: 2}"],
+        ),
+        (
+            "get gives a default for a key the map does not hold; size counts its keys",
+            "alarm",
+            "let m = {@bank: 1}; add_zombies(get(m, @bank, 5), at=@bank)"
+            " add_zombies(get(m, @church, 5), at=@church); add_zombies(size(m) + size({}), at=@hospital)",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 1, church: 5, hospital: 1}"],
+        ),
+        (
+            "votes per player, as a selector of the pack tallies ballots into a map",
+            "alarm",
+            "let blue = owner(@student); let votes = tally([me, blue, me])"
+            " for p in keys(votes) { take_antidotes(votes[p], player=p) }",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["antidotes_held: {red: 2, blue: 1, green: 0}"],
         ),
         (
             "an empty map takes the type it is used as, and a map of maps is indexed twice",

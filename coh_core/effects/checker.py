@@ -86,8 +86,10 @@ def _plural(type_name: str) -> str:
     """Values of a type, in a map's description: `players`, `numbers`, `lists of characters`."""
     if type_name in _NUMBERS:
         return "numbers"
-    if type_name == "any":
+    if type_name in ("any", "V", "T"):
         return "values"
+    if type_name == "K":
+        return "names"
     inner = element_type(type_name)
     if inner:
         return f"lists of {_plural(inner)}"

@@ -58,9 +58,10 @@ loads back equal; a map keeps its keys in the order they came in, and a key give
 its last value. `m[key]` is the value of a key (of a key the map does not hold there is
 nothing, and the effect stops as at an index past the end); maps are built with `for`
 (`{key: value for name in items if test}`, as lists are); `key in m` and `key not in m` test
-its keys; `+` on two maps of one type is a new map holding the keys of both, the right one's
-value where both hold a key (at most 10,000 keys). In YAML, write an effect holding a map in
-block style (`|`) or quoted: in a plain scalar, `key: value` is YAML's own. A `while` loop
+its keys; `keys(m)`, `values(m)`, `get(m, key, default)` and `size(m)` read it; `+` on two
+maps of one type is a new map holding the keys of both, the right one's value where both hold
+a key (at most 10,000 keys). In YAML, write an effect holding a map in block style (`|`) or
+quoted: in a plain scalar, `key: value` is YAML's own. A `while` loop
 counts against the same bound of iterations as `for`; checking whether a card or power could
 do anything runs its body once.
 `param(name)` reads a rule parameter of the pack (its `params` section), and a pack may

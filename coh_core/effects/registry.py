@@ -311,6 +311,14 @@ _selector(
 )
 _selector("first(items: list[T]) -> T", "The first of the items (lists of characters are in turn order).")
 _selector("count(items: list[T]) -> int", "How many items there are.")
+_selector("keys(map: map[K, V]) -> list[K]", "The keys of a map, in the order they came into it.")
+_selector("values(map: map[K, V]) -> list[V]", "The values of a map, in the order of its keys.")
+_selector(
+    "get(map: map[K, V], key: K, default: V) -> V",
+    "The value of a key, or the default when the map does not hold the key (`map[key]` stops the"
+    " effect there).",
+)
+_selector("size(map: map[K, V]) -> int", "How many keys a map holds (`count` counts a list's items).")
 _selector("zombies(at: location) -> int", "The number of zombies at a location.")
 _selector(
     "characters(at: location) -> int",
