@@ -285,6 +285,49 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             ["antidotes_held: {red: 2, blue: 1, green: 0}"],
         ),
         (
+            "sum, max and min of numbers",
+            "alarm",
+            "add_zombies(sum([1, 2, 3]), at=@bank); add_zombies(max([zombies(@bank), 2]) - 1, at=@church)"
+            " add_zombies(min([5, zombies(@church), 4]), at=@hospital)",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 6, church: 5, hospital: 4}"],
+        ),
+        (
+            "the max of no numbers is nothing, so the card is not offered",
+            "alarm",
+            "add_zombies(max([z for z in [zombies(@bank)] if z > 0]), at=@bank)",
+            "{}",
+            [],
+            ["decision: {refuses: {red: [[play, alarm]]}, offers: {red: [[play, hideout]]}}"],
+        ),
+        (
+            "range counts from its low end to its high end, both included (none when low is above high)",
+            "alarm",
+            "for n in range(1, 3) { add_zombies(n, at=@bank) }"
+            " for n in range(3, 1) { add_zombies(1, at=@church) }",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 6, church: 0}"],
+        ),
+        (
+            "reversed turns a list round; index_of counts from 0",
+            "alarm",
+            "let order = reversed([@bank, @church, @hospital])"
+            " add_zombies(index_of(order, @bank) + 1, at=order[0]); add_zombies(1, at=order[2])",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {hospital: 3, church: 0, bank: 1}"],
+        ),
+        (
+            "the index of an item the list does not hold is nothing, so the card is not offered",
+            "alarm",
+            "add_zombies(index_of([@bank], @church), at=@church)",
+            "{}",
+            [],
+            ["decision: {refuses: {red: [[play, alarm]]}, offers: {red: [[play, hideout]]}}"],
+        ),
+        (
             "an empty map takes the type it is used as, and a map of maps is indexed twice",
             "alarm",
             "let none = {}; let nested = {me: {@bank: 3}} + none; add_zombies(nested[me][@bank], at=@bank)",

@@ -28,7 +28,7 @@ from coh_core.effects.registry import (
     signatures,
     type_parts,
 )
-from coh_core.limits import MAX_OPTIONS
+from coh_core.limits import MAX_LIST_ITEMS, MAX_OPTIONS
 
 _ARITHMETIC = {"+", "-", "*", "//"}
 _ORDERING = {"<", "<=", ">", ">="}
@@ -571,6 +571,8 @@ class Checker:
             self._argument(node, sig, param, arg, bound, type_vars)
         if sig.name == "choose_number":
             self._number_range(node, bound)
+        elif sig.name == "range":
+            self._list_range(node, bound)
         if sig.returns is None:
             return None
         return _substitute(sig.returns, type_vars, unbound="any")
@@ -763,6 +765,19 @@ class Checker:
                 "EFF-RANGE",
                 f"`{node.name}` from {low} to {high} offers {high - low + 1:,} numbers;"
                 f" a choice offers at most {MAX_OPTIONS:,}",
+                node.span,
+            )
+
+    def _list_range(self, node: ast.Call, bound: list[tuple[Param, ast.Arg]]) -> None:
+        """`range` between literal bounds holds at most MAX_LIST_ITEMS numbers (none is no mistake:
+        a loop over it runs no time)."""
+        values = {param.name: constant(arg.value) for param, arg in bound}
+        low, high = values.get("low"), values.get("high")
+        if low is not None and high is not None and high - low + 1 > MAX_LIST_ITEMS:
+            self._report(
+                "EFF-RANGE",
+                f"`range` from {low} to {high} holds {high - low + 1:,} numbers;"
+                f" a list holds at most {MAX_LIST_ITEMS:,}",
                 node.span,
             )
 

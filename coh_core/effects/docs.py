@@ -204,6 +204,7 @@ def _bounds() -> list[str]:
             f"{MAX_LIST_ITEMS:,}",
             "ENGINE-LIMIT",
         ),
+        ("numbers in one `range(low, high)`", f"{MAX_LIST_ITEMS:,}", "ENGINE-LIMIT"),
         (
             "loop iterations in one run of one effect (`for`, `while`, items of a list or map built"
             " with `for`), all its loops together",
@@ -219,7 +220,8 @@ def _bounds() -> list[str]:
     return [
         "Packs come from strangers, so what one effect or one game may do is bounded. Going past a",
         "bound stops the game with the code below, at the effect in the pack (`file:line:col`); where",
-        "the source itself shows it (a number literal, a `choose_number` between two literals),",
+        "the source itself shows it (a number literal, a `choose_number` or `range` between two",
+        "literals),",
         "`coh validate` reports it first (`EFF-RANGE`, `EFF-LIMIT`).",
         "",
         *_table(("bound", "at most", "code"), rows),

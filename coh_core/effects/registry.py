@@ -319,6 +319,26 @@ _selector(
     " effect there).",
 )
 _selector("size(map: map[K, V]) -> int", "How many keys a map holds (`count` counts a list's items).")
+_selector("sum(items: list[int]) -> int", "The numbers added up (0 for none).")
+_selector(
+    "max(items: list[int]) -> int",
+    "The largest of the numbers; of none there is nothing, and the effect stops (as with `first`).",
+)
+_selector(
+    "min(items: list[int]) -> int",
+    "The smallest of the numbers; of none there is nothing, and the effect stops (as with `first`).",
+)
+_selector(
+    "range(low: int, high: int) -> list[int]",
+    "The whole numbers from low to high, both included, as `choose_number` offers them:"
+    " `range(1, 3)` is `[1, 2, 3]`; none when low is above high.",
+)
+_selector("reversed(items: list[T]) -> list[T]", "The items in the opposite order.")
+_selector(
+    "index_of(items: list[T], item: T) -> int",
+    "Where the item first is in the list, counted from 0 as `items[n]` counts; if it is not there,"
+    " the effect stops (test with `in` first).",
+)
 _selector("zombies(at: location) -> int", "The number of zombies at a location.")
 _selector(
     "characters(at: location) -> int",

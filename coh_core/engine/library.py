@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
 from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
-from coh_core.limits import MAX_OPTIONS
+from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER, MAX_OPTIONS
 
 IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
@@ -521,3 +521,51 @@ def first(rt: Rt, items: list[Any]) -> Any:
     if not items:
         raise NoOptions("first of nothing")
     return items[0]
+
+
+# --- lists of numbers and lists in general -------------------------------------------------
+
+
+@_impl("sum")
+def sum_of(rt: Rt, items: list[int]) -> int:
+    total = sum(items)
+    if not -MAX_NUMBER <= total <= MAX_NUMBER:
+        raise EngineError("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
+    return total
+
+
+@_impl("max")
+def max_of(rt: Rt, items: list[int]) -> int:
+    if not items:
+        raise NoOptions("max of nothing")
+    return max(items)
+
+
+@_impl("min")
+def min_of(rt: Rt, items: list[int]) -> int:
+    if not items:
+        raise NoOptions("min of nothing")
+    return min(items)
+
+
+@_impl("range")
+def range_of(rt: Rt, low: int, high: int) -> list[int]:
+    if high - low + 1 > MAX_LIST_ITEMS:  # refused before the list is built
+        raise EngineError(
+            "ENGINE-LIMIT",
+            f"a range of {high - low + 1:,} numbers; a list holds at most {MAX_LIST_ITEMS:,} items",
+        )
+    return list(range(low, high + 1))
+
+
+@_impl("reversed")
+def reversed_of(rt: Rt, items: list[Any]) -> list[Any]:
+    return items[::-1]
+
+
+@_impl("index_of")
+def index_of(rt: Rt, items: list[Any], item: Any) -> int:
+    try:
+        return items.index(item)
+    except ValueError:
+        raise NoOptions("index of an item not there") from None

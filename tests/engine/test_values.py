@@ -49,3 +49,11 @@ def test_a_value_held_twice_counts_twice(base_pack: Pack) -> None:
         _run(base_pack, grow.format(n=5000))
     assert raised.value.code == "ENGINE-LIMIT"
     assert "counting those of the lists and maps inside it" in raised.value.message
+
+
+def test_a_sum_stays_within_the_largest_number(base_pack: Pack) -> None:
+    assert _run(base_pack, "let s = sum([1000000000, -1])")["s"] == 999_999_999
+    with pytest.raises(EngineError) as raised:
+        _run(base_pack, "let s = sum([1000000000, 1])")
+    assert raised.value.code == "ENGINE-LIMIT"
+    assert raised.value.message == "a number beyond 1,000,000,000 in magnitude"
