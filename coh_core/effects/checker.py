@@ -86,6 +86,8 @@ def _plural(type_name: str) -> str:
     """Values of a type, in a map's description: `players`, `numbers`, `lists of characters`."""
     if type_name in _NUMBERS:
         return "numbers"
+    if type_name == "bool":
+        return "truth values"
     if type_name in ("any", "V", "T"):
         return "values"
     if type_name == "K":

@@ -946,12 +946,14 @@ def _map_key(value: Any, where: _Where) -> str:
     checker refuses other keys where it sees them: this guards what it could not see)."""
     if type(value) is not str:
         if isinstance(value, bool):
-            what = "true" if value else "false"
+            what = ", not true" if value else ", not false"
         elif isinstance(value, int):
-            what = f"the number {value}"
+            what = f", not the number {value}"
+        elif isinstance(value, list | dict):
+            what = ", not a list" if isinstance(value, list) else ", not a map"
         else:
-            what = "a list" if isinstance(value, list) else "a map" if isinstance(value, dict) else "this"
-        raise where.error("EFF-MAP-KEY", f"the key of a map must be a name, not {what}")
+            what = ""
+        raise where.error("EFF-MAP-KEY", f"the key of a map must be a name{what}")
     return value
 
 
