@@ -427,6 +427,13 @@ _selector(
 )
 _selector("movement_card(player: player) -> location", "The location on the player's movement card.")
 _selector(
+    "movement_cards() -> list[location]", "The movement cards each player has, by the location they show."
+)
+_selector(
+    "deferred_players() -> list[player]",
+    "The players who choose their movement card after the others' are revealed (`defer_movement_choice`).",
+)
+_selector(
     "may(player: player, option: T) -> bool",
     "The player takes the option or passes: `may(player, option, question=q, answer=a, name=value)`"
     " asks `q`, one of the pack's `decisions`, its placeholders given by name, answered `[pass]`"
@@ -452,6 +459,8 @@ _verb(
     "restore_traits(target: character, traits: any)",
     "Give a character back the traits it had (read by `traits`), in place of those it has.",
 )
+_verb("clear_movement_cards()", "Nobody has chosen a movement card this turn yet.")
+_verb("set_movement_card(player: player, card: location)", "The player's movement card this turn.")
 _verb(
     "activate(at: location, player: player)",
     "The player uses the activation of the side a location shows: its cost, then its effect.",
@@ -472,10 +481,6 @@ _procedure(
 )
 _procedure("reveal_setup_invasion()", "Reveal a random 00:00 invasion card and place its zombies.")
 _procedure("build_invasion_deck()", "Make the invasion deck of one random card per hour, earliest on top.")
-_procedure(
-    "choose_movement_cards()",
-    "Every player secretly chooses a movement card; all are revealed together.",
-)
 _procedure(
     "resolve_invasion()",
     "Reveal the next invasion card: zombie moves, arrivals, airdrops, leader move.",

@@ -165,26 +165,6 @@ def _arrivals(rt: Rt, card: dict[str, Any]) -> None:
 # --- movement ------------------------------------------------------------------------------
 
 
-@_procedure("choose_movement_cards")
-def choose_movement_cards(rt: Rt) -> Steps:
-    game = rt.game
-    state = game.state
-    state["movement"] = {}
-    state["deferred"] = []
-    yield from game.emit("movement_selection_start")
-    cards = [("card", c) for c in game.rules.components["movement_cards"]]
-    players = game.turn_order()
-    deferred = [p for p in state["deferred"] if p in players]
-    for group in ([p for p in players if p not in deferred], deferred):
-        if not group:
-            continue
-        answers = yield from game.ask_all("movement_card", {p: cards for p in group})
-        for player in group:
-            state["movement"][player] = answers[player][1]
-        game.note("movement_revealed", cards={p: state["movement"][p] for p in group})
-    state["deferred"] = []
-
-
 # --- invasion --------------------------------------------------------------------------------
 
 

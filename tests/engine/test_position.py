@@ -25,7 +25,7 @@ STILL_IN_PYTHON = frozenset(
         "discard_food",
         "draft",
         "marker",
-        "movement_card",
+        "movement_card",  # still, where the Teen changes hers (change_movement_card)
         "place",
         "share",
         "take_food",

@@ -12,9 +12,10 @@ from coh_core.agents import RandomAgent
 from coh_core.engine import Game, new_game, rules_for
 from coh_core.packs.model import Pack
 
-# The questions the ported procedures put: the characters' move, the windows before and during it,
-# the cancel of a move, a location's activation.
-KINDS = frozenset({"move", "before_own_move", "own_move", "cancel_move", "activate"})
+# The questions the ported procedures put: the movement cards chosen together, the characters' move,
+# the windows before and during it, the cancel of a move, a location's activation. (A movement card
+# picked again by the Teen's power is still asked by engine code in Python: `change_movement_card`.)
+KINDS = frozenset({"movement_card", "move", "before_own_move", "own_move", "cancel_move", "activate"})
 RARE = frozenset({"own_move", "cancel_move"})
 GAMES = [(3, 1), (3, 2), (4, 3), (5, 4), (5, 5), (6, 6), (6, 7)]
 
@@ -26,7 +27,8 @@ def _play(game: Game, seed: int) -> tuple[list[tuple[int, str, dict[str, Any]]],
     answers: list[tuple[str, Any]] = []
     while game.decision is not None:
         decision = game.decision
-        if decision.kind in KINDS:
+        native = any(frame.native for frame in game.frames)
+        if decision.kind in KINDS and not (native and decision.kind == "movement_card"):
             saves.append((len(answers), decision.kind, game.to_json()))  # GAME-NOT-SAVEABLE if it cannot
         for colour in decision.waiting:
             answer = agents[colour].act(game.view(colour), decision.legal(colour))
@@ -41,7 +43,7 @@ def test_a_game_saved_at_a_question_of_movement_goes_on_as_the_original(
 ) -> None:
     game = new_game(base_pack, players, seed)
     saves, answers = _play(game, seed)
-    assert {"move", "before_own_move", "activate"} <= {kind for _, kind, _ in saves}
+    assert {"movement_card", "move", "before_own_move", "activate"} <= {kind for _, kind, _ in saves}
     checked = saves[:: max(1, len(saves) // 4)] + [save for save in saves if save[1] in RARE]
     for done, kind, doc in checked:
         loaded = Game.from_json(rules_for(base_pack), doc)
