@@ -343,6 +343,26 @@ _selector("is_exhausted(target: character) -> bool", "Whether a character shows 
 _selector("has_items(at: location) -> bool", "Whether antidotes or action cards lie at a location.")
 _selector("is_side(at: location, side: side) -> bool", "Whether a location shows a given side or state.")
 
+# Reading the pack's own data (setup and the end of the game, procedures-setup.yaml).
+_selector(
+    "pack_data(section: pack_section, key: data_key) -> any",
+    "A value of the pack's `setup` or `components` section (`pack_data(setup, hours)`), typed as it is"
+    " written there: a number, true or false, an id of the pack, or a list of one of those. A column"
+    " of a table with a row per number of players (`pack_data(setup, characters)`) gives the value"
+    " in the row for the number of seats at this game.",
+)
+_selector(
+    "entity_data(entity: any, key: data_key) -> any",
+    "A field of the pack's entry for a character, card, location, invasion card or colour"
+    " (`entity_data(card, zombies)`), typed as it is written in every entry of that kind; an entry"
+    " without that field has nothing there, and the effect stops, as with the first of nothing.",
+)
+_selector(
+    "pack_ids(type: entity_type) -> list[any]",
+    "Every id the pack defines of a type (`character`, `card_kind`, `location`, `invasion`,"
+    " `colour`), sorted, whether or not the thing is in play.",
+)
+
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
 _procedure("build_city()", "Lay out the location boards on their chosen sides.")
 _procedure("choose_first_player()", "Pick the first player at random.")
@@ -447,6 +467,8 @@ TYPES: dict[str, str] = {
     "window_name": "a window the pack declares (its `windows` section)",
     "any": "a value whose type another parameter fixes",
 }
+# Parameters whose argument is a bare name that is never read as a variable (`param(turns)`).
+NAME_TYPES = frozenset({"param", "pack_section", "data_key", "entity_type"})
 # The built-in types whose values are the traits, events and windows a pack declares.
 TRAIT_TYPE = "trait"
 EVENT_TYPE = "event_name"

@@ -13,6 +13,7 @@ from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import action_end_frame, event_frame, window_frame
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import NoOptions, Rt, Steps
+from coh_core.packs.pack_data import section_value
 
 IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
@@ -522,3 +523,30 @@ def first(rt: Rt, items: list[Any]) -> Any:
     if not items:
         raise NoOptions("first of nothing")
     return items[0]
+
+
+# --- the pack's data; seats; random draws (the procedures of setup and the end of the game) ---
+
+
+@_impl("pack_data")
+def pack_data(rt: Rt, section: str, key: str) -> Any:
+    try:
+        return section_value(rt.game.rules.pack, section, key, len(rt.game.state["players"]))
+    except KeyError:
+        raise NoOptions(f"no {key} in {section}") from None
+
+
+@_impl("entity_data")
+def entity_data(rt: Rt, entity: str, key: str) -> Any:
+    value = rt.game.rules.entries[entity].get(key, _MISSING)
+    if value is _MISSING:
+        raise NoOptions(f"no {key} in {entity}")
+    return list(value) if isinstance(value, list) else value
+
+
+_MISSING = object()
+
+
+@_impl("pack_ids")
+def pack_ids(rt: Rt, type_name: str) -> list[str]:
+    return list(rt.game.rules.ids.get(type_name, ()))

@@ -13,6 +13,7 @@ from coh_core.errors import Location, Problem
 from coh_core.messages import declared_messages
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import REF_TYPES, CompiledEffect, EffectSlot, Entity, Pack
+from coh_core.packs.pack_data import field_types, section_types
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -46,6 +47,8 @@ def symbols_of(pack: Pack) -> Symbols:
         declared,
         questions=messages.questions(),
         answers=frozenset(messages.answers),
+        sections=section_types(pack, refs),
+        fields=field_types(pack, refs),
         complete=pack.complete,
     )
 
