@@ -363,9 +363,38 @@ _selector(
     " `colour`), sorted, whether or not the thing is in play.",
 )
 
+# Seats, the first player and random draws (setup and the end of the game, procedures-setup.yaml).
+_selector(
+    "seats() -> list[player]",
+    "Every seat at the table, clockwise from the first one, players out of the game included.",
+)
+_selector(
+    "seats_from(player: player) -> list[player]",
+    "Every seat at the table, clockwise from this player's, players out of the game included.",
+)
+_selector("players() -> list[player]", "The players still in the game, in turn order from the first player.")
+_selector("first_player() -> player", "The player who holds the first-player token.")
+_verb(
+    "set_first_player(player: player)",
+    "The player holds the first-player token, with or without characters (no log entry: the pack"
+    " writes one).",
+)
+_selector(
+    "random_item(items: list[T]) -> T",
+    "One of the items at random, from the game's random generator (of none, the effect stops).",
+)
+_selector(
+    "shuffle(items: list[T]) -> list[T]", "The items in a random order, from the game's random generator."
+)
+_selector(
+    "colour_of(player: player) -> colour", "The colour a player plays, as the zombie leader's wheel names it."
+)
+_verb(
+    "place_leader(colour: colour)",
+    "Put the zombie-leader token on a colour (no log entry: the pack writes one).",
+)
+
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
-_procedure("build_city()", "Lay out the location boards on their chosen sides.")
-_procedure("choose_first_player()", "Pick the first player at random.")
 _procedure("deal_characters()", "Deal characters at random, as many as the setup table says.")
 _procedure(
     "place_characters(order: turn_direction)",

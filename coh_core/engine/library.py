@@ -550,3 +550,37 @@ _MISSING = object()
 @_impl("pack_ids")
 def pack_ids(rt: Rt, type_name: str) -> list[str]:
     return list(rt.game.rules.ids.get(type_name, ()))
+
+
+_plain("seats", lambda rt: list(rt.game.state["players"]))
+_plain("seats_from", lambda rt, player: rt.game.seat_order(player))
+_plain("players", lambda rt: rt.game.turn_order())
+_plain("first_player", lambda rt: rt.game.state["first"])
+_plain("colour_of", lambda rt, player: player)
+
+
+@_impl("set_first_player")
+def set_first_player(rt: Rt, player: str) -> None:
+    rt.game.state["first"] = player
+
+
+@_impl("place_leader")
+def place_leader(rt: Rt, colour: str) -> None:
+    rt.game.state["leader"] = colour
+
+
+@_impl("random_item")
+def random_item(rt: Rt, items: list[Any]) -> Any:
+    """`Rng.choice`; a dry run draws nothing (the first item stands for any)."""
+    if not items:
+        raise NoOptions("a random item of nothing")
+    return items[0] if rt.dry else rt.game.rng.choice(items)
+
+
+@_impl("shuffle")
+def shuffle(rt: Rt, items: list[Any]) -> list[Any]:
+    """`Rng.shuffle` of a copy; a dry run draws nothing (the items stay in their order)."""
+    found = list(items)
+    if not rt.dry:
+        rt.game.rng.shuffle(found)
+    return found

@@ -37,24 +37,6 @@ def _table(game: Game) -> dict[str, Any]:
 # --- setup -------------------------------------------------------------------------------
 
 
-@_procedure("build_city")
-def build_city(rt: Rt) -> Steps:
-    rt.game.note("city_built", locations=list(rt.game.state["order"]))
-    return
-    yield
-
-
-@_procedure("choose_first_player")
-def choose_first_player(rt: Rt) -> Steps:
-    game = rt.game
-    first = game.rng.choice(game.state["players"])
-    game.state["first"] = first
-    game.state["leader"] = first if first in game.state["wheel"] else game.state["wheel"][0]
-    game.note("first_player", player=first)
-    return
-    yield
-
-
 @_procedure("deal_characters")
 def deal_characters(rt: Rt) -> Steps:
     game = rt.game

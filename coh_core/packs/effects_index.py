@@ -50,6 +50,7 @@ def symbols_of(pack: Pack) -> Symbols:
         sections=section_types(pack, refs),
         fields=field_types(pack, refs),
         complete=pack.complete,
+        messages_declared="messages" in pack.sections,
     )
 
 
