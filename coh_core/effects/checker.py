@@ -556,10 +556,11 @@ class Checker:
         return False
 
     def _data_type(self, key: ast.Name, types: Mapping[str, str], owner: str) -> str | None:
-        """The type of a key of the pack's data, reported when it is missing or cannot be read."""
+        """The type of a key of the pack's data, reported when it is missing or cannot be read (not
+        when the data itself is missing: a section the pack lacks is reported as such)."""
         found = types.get(key.name)
         if found is None:
-            if self.symbols.complete:
+            if self.symbols.complete and types:
                 readable = [k for k, t in types.items() if t]
                 self._report(
                     "EFF-ENUM",

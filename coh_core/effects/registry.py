@@ -394,13 +394,22 @@ _verb(
     "Put the zombie-leader token on a colour (no log entry: the pack writes one).",
 )
 
-# Procedures: the steps of the turn structure, usable only in turn.yaml.
-_procedure("deal_characters()", "Deal characters at random, as many as the setup table says.")
-_procedure(
-    "place_characters(order: turn_direction)",
-    "From the player to the right of the first player, in this direction, each player places"
-    " their characters by drawing movement cards.",
+_verb(
+    "deal_character(target: character, player: player)",
+    "A character of the pack (`pack_ids(character)`) comes into play, the player's, rested and at no"
+    " location yet.",
 )
+_selector(
+    "arrives_at(target: character, to: location) -> location",
+    "Where a character going to a location arrives: there, if it has room for the character (its"
+    " capacity, a closed board), else at the setup's overflow location.",
+)
+_verb(
+    "place_character(target: character, at: location)",
+    "Put a character at a location, nothing more: no capacity, no log entry, no event.",
+)
+
+# Procedures: the steps of the turn structure, usable only in turn.yaml.
 _procedure(
     "deal_action_cards(draft: bool = false)",
     "Deal the action cards of the setup table, or draft them.",

@@ -584,3 +584,28 @@ def shuffle(rt: Rt, items: list[Any]) -> list[Any]:
     if not rt.dry:
         rt.game.rng.shuffle(found)
     return found
+
+
+# --- characters dealt and placed at setup ---------------------------------------------------
+
+
+@_impl("deal_character")
+def deal_character(rt: Rt, target: str, player: str) -> None:
+    rt.game.state["characters"][target] = {
+        "owner": player,
+        "at": None,
+        "exhausted": False,
+        "alive": True,
+        "traits": {},
+    }
+
+
+@_impl("arrives_at")
+def arrives_at(rt: Rt, target: str, to: str) -> str:
+    game = rt.game
+    return to if game.has_room(target, to) else str(game.rules.setup["overflow_location"])
+
+
+@_impl("place_character")
+def place_character(rt: Rt, target: str, at: str) -> None:
+    rt.game.place(target, at)

@@ -37,50 +37,6 @@ def _table(game: Game) -> dict[str, Any]:
 # --- setup -------------------------------------------------------------------------------
 
 
-@_procedure("deal_characters")
-def deal_characters(rt: Rt) -> Steps:
-    game = rt.game
-    pool = sorted(game.rules.characters)
-    game.rng.shuffle(pool)
-    per_player = int(_table(game)["characters"])
-    for index, player in enumerate(game.seat_order(game.state["first"])):
-        for character in pool[index * per_player : (index + 1) * per_player]:
-            game.state["characters"][character] = _new_character(player)
-        dealt = [c for c, ch in game.state["characters"].items() if ch["owner"] == player]
-        game.note("characters_dealt", player=player, characters=dealt)
-    return
-    yield
-
-
-def _new_character(owner: str) -> dict[str, Any]:
-    return {"owner": owner, "at": None, "exhausted": False, "alive": True, "traits": {}}
-
-
-@_procedure("place_characters")
-def place_characters(rt: Rt, order: str) -> Steps:
-    game = rt.game
-    seats = game.seat_order(game.state["first"])
-    # the player to the right of the first player begins, then the order's direction
-    sequence = list(reversed(seats)) if order == "counter_clockwise" else seats[-1:] + seats[:-1]
-    for player in sequence:
-        mine = game.living(player)
-        cards = list(game.rules.components["movement_cards"])
-        game.rng.shuffle(cards)
-        drawn = cards[: len(mine)]
-        for character in mine:
-            options = [("place", character, loc) for loc in drawn]
-            answer = yield from game.ask(player, "place", options, character=character)
-            drawn.remove(answer[2])
-            _arrive(game, character, answer[2])
-
-
-def _arrive(game: Game, character: str, location: str) -> None:
-    if not game.has_room(character, location):
-        location = game.rules.setup["overflow_location"]
-    game.place(character, location)
-    game.note("character_placed", character=character, location=location)
-
-
 @_procedure("deal_action_cards")
 def deal_action_cards(rt: Rt, draft: bool) -> Steps:
     game = rt.game

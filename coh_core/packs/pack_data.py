@@ -53,7 +53,8 @@ def _unify(known: str, found: str) -> str:
 
 
 def section_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, str]]:
-    """Per readable section, the type of each of its keys (UNREADABLE for those effects cannot read)."""
+    """Per readable section, the type of each of its keys (UNREADABLE for those effects cannot read);
+    a section the pack lacks has no keys."""
     found: dict[str, dict[str, str]] = {}
     for name in READABLE_SECTIONS:
         data = pack.section(name)
