@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from coh_core.effects.registry import CONTEXTS, TYPES, Declarations, Kind, TraitSpec, signatures
+from coh_core.effects.registry import CONTEXTS, TYPES, Declarations, Kind, Signature, TraitSpec, signatures
 from coh_core.limits import (
     CASCADE_LIMIT,
     MAX_DECISIONS,
@@ -84,8 +84,9 @@ def _bindings(bindings: Mapping[str, str]) -> str:
     return ", ".join(f"`{name}`: {type_}" for name, type_ in bindings.items()) or "-"
 
 
-def generate_reference(declared: Declarations) -> str:
-    """The reference: the built-in types and primitives, and the pack's types, traits, events, windows."""
+def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | None = None) -> str:
+    """The reference: the built-in types and primitives, and the pack's own verbs and selectors,
+    types, traits, events and windows."""
     parts = [
         _HEADER,
         _section(
@@ -107,6 +108,21 @@ def generate_reference(declared: Declarations) -> str:
             ),
         ),
         _DECLARED_INTRO,
+        _section(
+            "Verbs and selectors of the pack (`verbs`)",
+            [
+                *_table(
+                    ("signature", "meaning"),
+                    [
+                        (f"`{v.render()}`", v.doc)
+                        for v in sorted((verbs or {}).values(), key=lambda v: v.name)
+                    ],
+                ),
+                "",
+                "They are written in the effect language in the pack (the base pack's procedures of the"
+                " turn structure among them: content/base/procedures-*.yaml); an overlay may patch them.",
+            ],
+        ),
         _section(
             "Timing windows (`windows`; `window:` of powers and cards)",
             _table(
@@ -160,10 +176,11 @@ def generate_reference(declared: Declarations) -> str:
 
 _DECLARED_INTRO = """## Declared by the base pack
 
-The sections below are not built into coh: the base pack declares them in
-content/base/declarations.yaml (sections `types`, `traits`, `events`, `windows`), and another
-pack or an overlay may declare others. Effects write an enumeration's values as plain names
-(`until=end_of_turn`); `trait` is the built-in type whose values are the pack's traits.
+The sections below are not built into coh: the base pack defines its verbs in `verbs`
+sections and declares the rest in content/base/declarations.yaml (sections `types`,
+`traits`, `events`, `windows`); another pack or an overlay may declare others. Effects write
+an enumeration's values as plain names (`until=end_of_turn`); `trait` is the built-in type
+whose values are the pack's traits.
 """
 
 

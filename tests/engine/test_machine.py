@@ -21,6 +21,7 @@ from coh_core.engine.machine import (
     execute,
     frames_from_json,
     frames_to_json,
+    resume,
 )
 from coh_core.engine.rules import build_rules
 from coh_core.engine.runtime import Decision, EngineError, Rt
@@ -80,21 +81,20 @@ def test_a_program_saved_at_any_question_goes_on_as_the_original(base_pack: Pack
     answers: list[Any] = []
     while asked is not None:
         saves.append(
-            (frames_to_json(frames), json.loads(json.dumps(game.state)), len(answers), len(game.log))
+            (frames_to_json(frames), json.loads(json.dumps(game.state)), len(answers), len(game.log), asked)
         )
         answer, asked = _answer(frames, asked, rng)
         answers.append(answer)
     assert len(saves) >= 6  # it did stop inside the `for`, inside the `if`, in the `while` and at `ask`
     assert any(len(a) == 3 for a in answers)  # an option that is a list is spread in the answer
-    for saved, state, done, logged in saves:
+    for saved, state, done, logged, question in saves:
         copy = new_game(base_pack, 4, seed)  # the same game, at its first decision of setup
         copy.state, copy.log = state, []  # this effect reads only locations and their zombies
         loaded = frames_from_json(json.loads(json.dumps(saved)), programs, copy)
-        asked = execute(loaded)  # the instruction that asked asks again
+        asked = question  # the question the saved frames wait on
         for answer in answers[done:]:
             [(colour, _)] = asked.options.items()
-            top = loaded[-1]
-            top.program.ops[top.pc - 1].resume(top, {colour: answer})
+            resume(loaded, {colour: answer})
             asked = execute(loaded)
         assert asked is None
         assert copy.state == game.state
