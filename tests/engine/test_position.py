@@ -31,7 +31,6 @@ STILL_IN_PYTHON = frozenset(
         "move",
         "movement_card",
         "own_move",
-        "place",
         "share",
         "take_food",
         "take_from_discard",
