@@ -409,11 +409,23 @@ _verb(
     "Put a character at a location, nothing more: no capacity, no log entry, no event.",
 )
 
-# Procedures: the steps of the turn structure, usable only in turn.yaml.
-_procedure(
-    "deal_action_cards(draft: bool = false)",
-    "Deal the action cards of the setup table, or draft them.",
+_verb(
+    "set_deck(cards: list[card_kind])",
+    "The action deck becomes these cards, the last of them on top (the deck it was is gone).",
 )
+_verb(
+    "deal_cards(n: count, player: player)",
+    "The player takes N action cards from the top of the deck into their hand, as many as there are"
+    " (no log entry: the pack writes one).",
+)
+_verb(
+    "draft_action_cards(n: count)",
+    "From the first player clockwise, each player takes a packet of N action cards from the deck;"
+    " together they keep one card of their packet and pass the rest to the left, until every card"
+    " is kept.",
+)
+
+# Procedures: the steps of the turn structure, usable only in turn.yaml.
 _procedure("reveal_setup_invasion()", "Reveal a random 00:00 invasion card and place its zombies.")
 _procedure("build_invasion_deck()", "Make the invasion deck of one random card per hour, earliest on top.")
 _procedure(

@@ -609,3 +609,17 @@ def arrives_at(rt: Rt, target: str, to: str) -> str:
 @_impl("place_character")
 def place_character(rt: Rt, target: str, at: str) -> None:
     rt.game.place(target, at)
+
+
+# --- the action deck at setup ------------------------------------------------------------------
+
+
+@_impl("set_deck")
+def set_deck(rt: Rt, cards: list[str]) -> None:
+    rt.game.state["deck"] = list(cards)
+
+
+@_impl("deal_cards")
+def deal_cards(rt: Rt, n: int, player: str) -> None:
+    deck = rt.game.state["deck"]
+    rt.game.state["hands"][player].extend(deck.pop() for _ in range(min(n, len(deck))))

@@ -28,28 +28,16 @@ def _procedure(name: str) -> Callable[[F], F]:
     return register
 
 
-def _table(game: Game) -> dict[str, Any]:
-    count = len(game.state["players"])
-    rows = game.rules.setup["per_player_count"]
-    return next(row for row in rows if row["players"] == count)
-
-
 # --- setup -------------------------------------------------------------------------------
 
 
-@_procedure("deal_action_cards")
-def deal_action_cards(rt: Rt, draft: bool) -> Steps:
+def draft_action_cards(rt: Rt, size: int) -> Steps:
+    """Each player takes a packet of cards from the deck, keeps one, passes the rest on, until
+    every card is kept (engine code until the pack can ask several players at once)."""
     game = rt.game
-    deck = [kind for kind, count in sorted(game.rules.card_counts.items()) for _ in range(count)]
-    game.rng.shuffle(deck)
-    game.state["deck"] = deck
-    size = int(_table(game)["action_cards"])
+    deck = game.state["deck"]
     seats = game.seat_order(game.state["first"])
     packets = {p: [deck.pop() for _ in range(size)] for p in seats}
-    if not draft:
-        for player in seats:
-            game.state["hands"][player].extend(packets[player])
-        return
     game.state["packets"] = packets  # in the state while the draft lasts: every card has a place
     for _ in range(size):
         options = {p: [("draft", k) for k in sorted(set(packets[p]))] for p in seats}
@@ -60,6 +48,9 @@ def deal_action_cards(rt: Rt, draft: bool) -> Steps:
         packets = {seats[(i + 1) % len(seats)]: packets[p] for i, p in enumerate(seats)}
         game.state["packets"] = packets
     game.state["packets"] = {}
+
+
+IMPLS["draft_action_cards"] = Impl(draft_action_cards, gen=True)
 
 
 def _by_hour(game: Game, hour: int) -> list[str]:
