@@ -425,9 +425,17 @@ _verb(
     " is kept.",
 )
 
+_verb(
+    "place_zombies(n: count, at: location)",
+    "Put up to N zombies from the reserve at a location, never above the zombie cap (no log entry:"
+    " the pack writes one).",
+)
+_verb(
+    "set_invasion_deck(cards: list[invasion])",
+    "The invasion deck becomes these cards, the first of them on top.",
+)
+
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
-_procedure("reveal_setup_invasion()", "Reveal a random 00:00 invasion card and place its zombies.")
-_procedure("build_invasion_deck()", "Make the invasion deck of one random card per hour, earliest on top.")
 _procedure(
     "choose_movement_cards()",
     "Every player secretly chooses a movement card; all are revealed together.",

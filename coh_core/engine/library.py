@@ -623,3 +623,16 @@ def set_deck(rt: Rt, cards: list[str]) -> None:
 def deal_cards(rt: Rt, n: int, player: str) -> None:
     deck = rt.game.state["deck"]
     rt.game.state["hands"][player].extend(deck.pop() for _ in range(min(n, len(deck))))
+
+
+# --- zombies and invasion cards at setup --------------------------------------------------------
+
+
+@_impl("place_zombies")
+def place_zombies(rt: Rt, n: int, at: str) -> None:
+    add_zombies_raw(rt, n, at)
+
+
+@_impl("set_invasion_deck")
+def set_invasion_deck(rt: Rt, cards: list[str]) -> None:
+    rt.game.state["invasion_deck"] = list(cards)

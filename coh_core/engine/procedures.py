@@ -53,32 +53,6 @@ def draft_action_cards(rt: Rt, size: int) -> Steps:
 IMPLS["draft_action_cards"] = Impl(draft_action_cards, gen=True)
 
 
-def _by_hour(game: Game, hour: int) -> list[str]:
-    return sorted(i for i, data in game.rules.invasions.items() if data["hour"] == hour)
-
-
-@_procedure("reveal_setup_invasion")
-def reveal_setup_invasion(rt: Rt) -> Steps:
-    game = rt.game
-    card = game.rng.choice(_by_hour(game, int(game.rules.setup["setup_hour"])))
-    game.note("invasion_revealed", invasion=card)
-    _arrivals(rt, game.rules.invasions[card])
-    return
-    yield
-
-
-@_procedure("build_invasion_deck")
-def build_invasion_deck(rt: Rt) -> Steps:
-    game = rt.game
-    deck: list[str] = []
-    for hour in game.rules.setup["hours"]:
-        # an hour played twice draws two different cards: without replacement
-        deck.append(game.rng.choice([c for c in _by_hour(game, int(hour)) if c not in deck]))
-    game.state["invasion_deck"] = deck
-    return
-    yield
-
-
 def _location_by_number(game: Game, number: int) -> str:
     return str(game.state["order"][number - 1])
 
