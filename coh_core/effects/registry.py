@@ -435,6 +435,13 @@ _verb(
     "The invasion deck becomes these cards, the first of them on top.",
 )
 
+_selector("antidotes(player: player = me) -> int", "How many antidotes the player holds.")
+_verb(
+    "return_antidotes(n: count, player: player = me)",
+    "The player puts N of their antidotes (as many as they hold) back in the supply (no log entry:"
+    " the pack writes one).",
+)
+
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
 _procedure(
     "choose_movement_cards()",
@@ -456,7 +463,6 @@ _procedure(
     "sharing_vote(tie: tie_rule, winner: sharing_rule)",
     "If items lie here, a vote picks who shares them, one item per player.",
 )
-_procedure("pay_antidotes()", "Each player spends one antidote per living character; the others die.")
 _procedure("score_game()", "Count every player's points and name the winners.")
 _procedure(
     "pass_first_player(direction: turn_direction)",

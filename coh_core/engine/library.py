@@ -636,3 +636,16 @@ def place_zombies(rt: Rt, n: int, at: str) -> None:
 @_impl("set_invasion_deck")
 def set_invasion_deck(rt: Rt, cards: list[str]) -> None:
     rt.game.state["invasion_deck"] = list(cards)
+
+
+# --- antidotes at the end of the game ----------------------------------------------------------
+
+_plain("antidotes", lambda rt, player: rt.game.state["antidotes"][player])
+
+
+@_impl("return_antidotes")
+def return_antidotes(rt: Rt, n: int, player: str) -> None:
+    state = rt.game.state
+    paid = max(0, min(n, state["antidotes"][player]))
+    state["antidotes"][player] -= paid
+    state["reserve"]["antidotes"] += paid

@@ -383,24 +383,6 @@ def _hand_out(game: Game, location: str, giver: str, to: list[str], received: se
 # --- the end of the game ---------------------------------------------------------------------------
 
 
-@_procedure("pay_antidotes")
-def pay_antidotes(rt: Rt) -> Steps:
-    game = rt.game
-    for player in game.turn_order():
-        living = game.living(player)
-        paid = min(len(living), game.state["antidotes"][player])
-        game.state["antidotes"][player] -= paid
-        game.state["reserve"]["antidotes"] += paid
-        if paid:
-            game.note("antidotes_paid", player=player, count=paid)
-        doomed: list[str] = []
-        for _ in range(len(living) - paid):
-            options = [("dies", c) for c in living if c not in doomed]
-            answer = yield from game.ask(player, "unvaccinated", options)
-            doomed.append(answer[1])
-        yield from game.kill(doomed)
-
-
 @_procedure("score_game")
 def score_game(rt: Rt) -> Steps:
     game = rt.game

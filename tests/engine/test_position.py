@@ -34,7 +34,6 @@ STILL_IN_PYTHON = frozenset(
         "share",
         "take_food",
         "take_from_discard",
-        "unvaccinated",
         "victim",
         "vote",
         "vote_for",
