@@ -442,6 +442,12 @@ _verb(
     " the pack writes one).",
 )
 
+_selector(
+    "last_loser() -> list[player]",
+    "The player who last lost a character this turn (of several losing one at once, the first in"
+    " turn order): a list of that one player, or an empty list if nobody lost one this turn.",
+)
+
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
 _procedure(
     "choose_movement_cards()",
@@ -464,15 +470,6 @@ _procedure(
     "If items lie here, a vote picks who shares them, one item per player.",
 )
 _procedure("score_game()", "Count every player's points and name the winners.")
-_procedure(
-    "pass_first_player(direction: turn_direction)",
-    "The first player hands the token to their neighbour.",
-)
-_procedure(
-    "first_player_to_last_loser(otherwise: turn_direction)",
-    "The token goes to the last player who lost a character this turn (of several losing one at"
-    " once, the first in turn order); if nobody did, the first player passes it on.",
-)
 
 
 CONTEXTS: dict[str, ContextSpec] = {

@@ -649,3 +649,9 @@ def return_antidotes(rt: Rt, n: int, player: str) -> None:
     paid = max(0, min(n, state["antidotes"][player]))
     state["antidotes"][player] -= paid
     state["reserve"]["antidotes"] += paid
+
+
+@_impl("last_loser")
+def last_loser(rt: Rt) -> list[str]:
+    last = rt.game.state["last_loser"]
+    return [last[1]] if last is not None and last[0] == rt.game.state["turn"] else []

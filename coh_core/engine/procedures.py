@@ -409,25 +409,3 @@ def score_of(game: Game, player: str) -> int:
     return int(
         values + state["antidotes"][player] + sum(state["food"][player]) + state["bonus_points"][player]
     )
-
-
-@_procedure("first_player_to_last_loser")
-def first_player_to_last_loser(rt: Rt, otherwise: str) -> Steps:
-    game = rt.game
-    last = game.state["last_loser"]
-    if last is None or last[0] != game.state["turn"]:
-        yield from pass_first_player(rt, otherwise)
-        return
-    game.state["first"] = game.next_with_characters(last[1]) or game.state["first"]
-    game.note("first_player", player=game.state["first"])
-
-
-@_procedure("pass_first_player")
-def pass_first_player(rt: Rt, direction: str) -> Steps:
-    game = rt.game
-    seats = game.seat_order(game.state["first"])
-    step = 1 if direction == "clockwise" else -1
-    game.state["first"] = game.next_with_characters(seats[step % len(seats)]) or game.state["first"]
-    game.note("first_player", player=game.state["first"])
-    return
-    yield
