@@ -163,11 +163,16 @@ class Compiler:
             return self._unary(node, scope, slot)
         if isinstance(node, ast.ListLit):
             items = [self._pure(item, scope, slot, "an item of a list") for item in node.items]
-            return lambda rt: [item(rt) for item in items]
+            where = _Where(node.span, slot)
+            return lambda rt: _bounded([item(rt) for item in items], where)
         if isinstance(node, ast.Index):
             return self._index(node, scope, slot)
         if isinstance(node, ast.ListComp):
             return self._list_comp(node, scope, slot)
+        if isinstance(node, ast.MapLit):
+            return self._map(node, scope, slot)
+        if isinstance(node, ast.MapComp):
+            return self._map_comp(node, scope, slot)
         if isinstance(node, ast.BinOp):
             return self._binary(node, scope, slot)
         return self._call(node, scope, slot)
@@ -192,12 +197,15 @@ class Compiler:
         return lambda rt: -operand(rt)
 
     def _index(self, node: ast.Index, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """`items[n]`; past either end there is nothing: the effect stops, as with the first of none."""
+        """`items[n]`; past either end there is nothing: the effect stops, as with the first of none.
+        `m[key]` of a map; a key it does not hold is nothing too."""
         target = self._pure(node.target, scope, slot, "an indexed list")
         index = self._pure(node.index, scope, slot, "an index")
 
         def read(rt: Rt) -> Any:
             items, at = target(rt), index(rt)
+            if type(items) is dict:
+                return _lookup(items, at)
             if not 0 <= at < len(items):
                 raise NoOptions(f"index {at}")
             return items[at]
@@ -228,7 +236,53 @@ class Compiler:
                     env.pop(name, None)
                 else:
                     env[name] = outer
-            return found
+            return _bounded(found, where)
+
+        return build
+
+    def _map(self, node: ast.MapLit, scope: set[str], slot: EffectSlot | None) -> Fn:
+        """`{key: value, ...}`: a new map (a key written twice keeps its last value)."""
+        entries = [
+            (
+                self._pure(key, scope, slot, "a key of a map"),
+                self._pure(value, scope, slot, "a value of a map"),
+                _Where(key.span, slot),
+            )
+            for key, value in node.entries
+        ]
+
+        where = _Where(node.span, slot)
+
+        def build(rt: Rt) -> dict[str, Any]:
+            return _bounded({_map_key(key(rt), at): value(rt) for key, value, at in entries}, where)
+
+        return build
+
+    def _map_comp(self, node: ast.MapComp, scope: set[str], slot: EffectSlot | None) -> Fn:
+        """`{key: value for name in items if test}`, bound and counted as a list built with `for` is."""
+        items = self._pure(node.iterable, scope, slot, "a map built with `for`")
+        inner = scope | {node.name}
+        key = self._pure(node.key, inner, slot, "a map built with `for`")
+        value = self._pure(node.value, inner, slot, "a map built with `for`")
+        test = None if node.test is None else self._pure(node.test, inner, slot, "a map built with `for`")
+        name, where, key_where = node.name, _Where(node.span, slot), _Where(node.key.span, slot)
+
+        def build(rt: Rt) -> dict[str, Any]:
+            env = rt.env
+            outer = env.get(name, _UNBOUND)
+            found: dict[str, Any] = {}
+            try:
+                for item in items(rt):
+                    _count_iteration(rt, where)
+                    env[name] = item
+                    if test is None or test(rt):
+                        found[_map_key(key(rt), key_where)] = value(rt)
+            finally:
+                if outer is _UNBOUND:
+                    env.pop(name, None)
+                else:
+                    env[name] = outer
+            return _bounded(found, where)
 
         return build
 
@@ -987,15 +1041,15 @@ def _arithmetic(op: Callable[[int, int], int], left: Fn, right: Fn, where: _Wher
 
 
 def _plus(left: Fn, right: Fn, where: _Where) -> Fn:
-    """Numbers add up (within MAX_NUMBER); lists are put end to end (at most MAX_LIST_ITEMS)."""
+    """Numbers add up (within MAX_NUMBER); lists are put end to end and maps merged, the right
+    one's values winning (either at most MAX_LIST_ITEMS items)."""
 
     def run(rt: Rt) -> Any:
         a, b = left(rt), right(rt)
+        if isinstance(a, dict):
+            return _bounded({**a, **b}, where)
         if isinstance(a, list):
-            joined = a + b
-            if len(joined) > MAX_LIST_ITEMS:
-                raise where.error("ENGINE-LIMIT", f"a list of more than {MAX_LIST_ITEMS:,} items")
-            return joined
+            return _bounded(a + b, where)
         value = a + b
         if not -MAX_NUMBER <= value <= MAX_NUMBER:
             raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
@@ -1005,6 +1059,55 @@ def _plus(left: Fn, right: Fn, where: _Where) -> Fn:
 
 
 _UNBOUND = object()
+_C = TypeVar("_C", list[Any], dict[str, Any])
+
+
+def _bounded(value: _C, where: _Where) -> _C:
+    """A list or map an effect builds holds at most MAX_LIST_ITEMS items, those of the lists and
+    maps inside it included, each time it appears there: without the inner ones, a value put
+    twice into the next one (`let xs = [xs, xs]` in a loop) doubles unseen at each step."""
+    if _size(value, MAX_LIST_ITEMS) > MAX_LIST_ITEMS:
+        kind, items = ("map", "entries") if type(value) is dict else ("list", "items")
+        inside = "" if len(value) > MAX_LIST_ITEMS else ", counting those of the lists and maps inside it"
+        raise where.error("ENGINE-LIMIT", f"a {kind} of more than {MAX_LIST_ITEMS:,} {items}{inside}")
+    return value
+
+
+def _size(value: list[Any] | dict[str, Any], limit: int) -> int:
+    """The items of a list or map and of every list and map inside it (one held twice counts
+    twice); the count stops soon after `limit`, so this costs at most about `limit` steps."""
+    total = 0
+    stack = [value]
+    while stack and total <= limit:
+        top = stack.pop()
+        items = top.values() if type(top) is dict else top
+        total += len(items)
+        stack.extend(item for item in items if type(item) is list or type(item) is dict)
+    return total
+
+
+def _map_key(value: Any, where: _Where) -> str:
+    """A key of a map is a name, so that the map saves as a JSON object and loads back equal (the
+    checker refuses other keys where it sees them: this guards what it could not see)."""
+    if type(value) is not str:
+        if isinstance(value, bool):
+            what = ", not true" if value else ", not false"
+        elif isinstance(value, int):
+            what = f", not the number {value}"
+        elif isinstance(value, list | dict):
+            what = ", not a list" if isinstance(value, list) else ", not a map"
+        else:
+            what = ""
+        raise where.error("EFF-MAP-KEY", f"the key of a map must be a name{what}")
+    return value
+
+
+def _lookup(items: dict[str, Any], key: Any) -> Any:
+    """`m[key]`: a key the map does not hold is nothing, and the effect stops there."""
+    try:
+        return items[key]
+    except (KeyError, TypeError):
+        raise NoOptions(f"key {key}") from None
 
 
 def _name(name: str) -> Fn:

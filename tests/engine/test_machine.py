@@ -126,3 +126,42 @@ def test_a_frame_of_a_program_the_pack_lacks_is_refused(base_pack: Pack) -> None
     with pytest.raises(EngineError) as raised:
         frames_from_json(saved, programs, game)
     assert raised.value.code == "GAME-PROGRAM" and "nowhere:1" in raised.value.message
+
+
+# A map grows while the program asks: saved as JSON between two questions, it loads equal.
+MAP_EFFECT = """\
+let added = {}
+for place in locations() {
+  let added = added + {place: choose_number(0, 2)}
+}
+let doubled = {p: added[p] * 2 for p in locations() if added[p] > 0}
+for place in locations() { if place in doubled { add_zombies(doubled[place], at=place) } }
+"""
+
+
+def test_a_map_in_a_running_program_saves_as_json_and_loads_equal(base_pack: Pack) -> None:
+    game = new_game(base_pack, 4, 1)
+    program, programs = _program(base_pack, MAP_EFFECT)
+    frames, asked = _start(game, program)
+    rng = random.Random(1)
+    for _ in range(3):
+        _, asked = _answer(frames, asked, rng)
+    saved = json.loads(json.dumps(frames_to_json(frames)))
+    original = frames[-1].env
+    added = original["added"]
+    assert len(added) == 3
+    assert [env["added"] for env in saved["envs"]] == [added]
+    assert [list(env["added"]) for env in saved["envs"]] == [list(added)]  # in the same order
+    copy = new_game(base_pack, 4, 1)
+    copy.state, copy.log = json.loads(json.dumps(game.state)), []
+    loaded = frames_from_json(saved, programs, copy)
+    names = loaded[-1].env
+    again = asked  # the question the saved frames wait on
+    while asked is not None:
+        answer, asked = _answer(frames, asked, rng)
+        [(colour, _)] = again.options.items()
+        resume(loaded, {colour: answer})
+        again = execute(loaded)
+    assert again is None
+    assert copy.state == game.state
+    assert names["doubled"] == original["doubled"] and names["doubled"]
