@@ -533,7 +533,7 @@ class Checker:
             return "int" if node.op in _ARITHMETIC else "bool"
         left = self._expr(node.left, None)
         right = self._expr(node.right, left)
-        if left is not None and right is not None and left != right:
+        if left is not None and right is not None and left != right and "any" not in (left, right):
             self._report(
                 "EFF-TYPE",
                 f"`{node.op}` compares {describe(left)} with {describe(right)}",
