@@ -4,8 +4,8 @@
 pack defines is replaced, everywhere it is defined or referred to, by a new name that says nothing of
 the game: `id017_location`. What is renamed:
 
-- the entities: characters, action cards, locations, invasion cards, colours and the verbs the pack
-  defines (`pack.entities`), with the sides and states of each location (`A`, `B`, `collapsed`...);
+- the entities: characters, action cards, locations, invasion cards and colours (`pack.entities`),
+  with the sides and states of each location (`A`, `B`, `collapsed`...);
 - the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`);
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
   the city's corners and sides, the overflow location), `@id` references and side names in effect
@@ -13,9 +13,8 @@ the game: `id017_location`. What is renamed:
   `step.<phase>.<step>.name`...), in every language.
 
 Effect text is parsed (`coh_core.effects.parser`) and only the nodes that name an id are rewritten,
-at their source spans: an `@id` reference, a bare name given for a parameter of type `side`
-(`flip_board(here, collapsed)`), and the name of a call of one of the pack's verbs. Nothing is
-replaced as a substring. The YAML files are rewritten from
+at their source spans: an `@id` reference, and a bare name given for a parameter of type `side`
+(`flip_board(here, collapsed)`). Nothing is replaced as a substring. The YAML files are rewritten from
 their loaded data, so comments (prose about the game) are not copied.
 
 The new names keep the order of the old ones: the distinct old names, sorted, become `id000_<kind>`,
@@ -35,7 +34,8 @@ What is not renamed yet, and why:
 - The words of the effect language the pack declares (its enumerations and their values, traits,
   events, windows) and its rule parameters: the engine still gives some events and windows their
   names and reads some traits itself (`ENGINE-DECLARATION`).
-- Built-in verbs: they are the registry's (the pack's own verbs are renamed).
+- Verbs: the built-in ones are the registry's; those the base pack defines (its procedures, in
+  `procedures-*.yaml`) are words of its effect language, as its enumerations are.
 - Location slots (`tower`, `corner`, `centre`), card symbols (`explosion`), `attack_victim` values and
   trigger timings: enumerations of the schema, that is of the engine.
 - Message ids (`log.*`, `ui.*`): keys of text, not ids of the game.
@@ -104,7 +104,8 @@ def _defined_ids(pack: Pack) -> dict[str, str]:
     """Every id the pack defines, with its kind: entities, location sides, phases and steps."""
     found: dict[str, str] = {}
     for kind, by_id in pack.entities.items():
-        found.update(dict.fromkeys(by_id, kind))
+        if kind != "verb":  # words of the pack's language, as the built-in verbs are (see the module doc)
+            found.update(dict.fromkeys(by_id, kind))
     for location in pack.entities_of("location"):
         found.update(dict.fromkeys((str(side["side"]) for side in location.data["sides"]), "side"))
     turn = pack.section("turn")
@@ -135,7 +136,7 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
     def new(old: Any) -> Any:
         return names.get(old, old) if isinstance(old, str) else old
 
-    for section in ("characters", "actions", "locations", "invasions", "verbs"):
+    for section in ("characters", "actions", "locations", "invasions"):
         for entity in data.get(section, []):
             entity["id"] = new(entity["id"])
     for location in data.get("locations", []):
@@ -191,8 +192,7 @@ def _renamed_effects(pack: Pack, names: Mapping[str, str]) -> dict[int, dict[Pat
 def _edits(
     tree: ast.Node, names: Mapping[str, str], verbs: Mapping[str, Signature]
 ) -> Iterator[tuple[ast.Span, str]]:
-    """(span, new text) for every `@id` reference, every side name given to a `side` parameter and
-    every call of a verb the pack defines."""
+    """(span, new text) for every `@id` reference and every side name given to a `side` parameter."""
     stack: list[ast.Node] = [tree]
     while stack:
         node = stack.pop()
@@ -200,8 +200,6 @@ def _edits(
         if isinstance(node, ast.Ref) and node.id in names:
             yield node.span, f"@{names[node.id]}"
         if isinstance(node, ast.Call):
-            if node.name in verbs and node.name in names:
-                yield node.name_span, names[node.name]
             for arg, type_name in _typed_args(node, verbs.get(node.name) or signature(node.name)):
                 if type_name == "side" or element_type(type_name) == "side":
                     yield from _side_names(arg.value, names)

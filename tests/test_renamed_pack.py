@@ -71,7 +71,7 @@ def renamed_pack(renamed: Renaming) -> Pack:
 
 def test_every_id_the_base_pack_defines_gets_a_new_name(renamed: Renaming, base_pack: Pack) -> None:
     kinds = renamed.kinds
-    for kind in ("character", "action", "location", "invasion", "colour", "verb"):
+    for kind in ("character", "action", "location", "invasion", "colour"):
         assert {k for k, v in kinds.items() if v == kind} == set(base_pack.entities[kind]), kind
     assert {k for k, v in kinds.items() if v == "side"} == {"A", "B", "collapsed", "burnt", "blocked"}
     assert {k for k, v in kinds.items() if v == "phase"} == {

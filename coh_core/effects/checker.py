@@ -14,6 +14,7 @@ from typing import TypeVar
 from coh_core.effects import ast
 from coh_core.effects.registry import (
     CONTEXTS,
+    NAME_TYPES,
     TYPE_VARS,
     TYPES,
     Declarations,
@@ -39,6 +40,13 @@ _MEMBERSHIP = {"in", "not_in"}
 _SHOWN_OP = {"in": "in", "not_in": "not in"}
 _CHOICES = asking_selectors()  # selectors that ask a player
 _NAMED_VALUES = frozenset({"emit", "window", "offer_cancel"})  # calls whose names are given by name
+_PACK_READS = frozenset({"pack_data", "entity_data", "pack_ids"})  # typed by the pack's data
+_EXAMPLES = {
+    "pack_data": "pack_data(setup, hours)",
+    "entity_data": "entity_data(card, zombies)",
+    "pack_ids": "pack_ids(invasion)",
+}
+_READABLE = "a number, true or false, an id of the pack, or a list of one of those"
 _R = TypeVar("_R")
 
 
@@ -62,10 +70,14 @@ class Symbols:
     questions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # decision -> placeholders
     answers: frozenset[str] = frozenset()  # what an answer may begin with (`ask(..., answer=...)`)
     carried: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # log message -> unshown values
+    # `pack_data`: per readable section, each key's type ("" for a value effects cannot read)
+    sections: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # `entity_data`: per type of entity, each field's type ("" for a value effects cannot read)
+    fields: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     # False when part of the pack failed to load: unknown ids may live in the missing part.
     complete: bool = True
-    # False when the pack has no `messages` section (SECTION-MISSING): no message is known to be unknown.
-    has_messages: bool = True
+    # False when the pack has no `messages` section (reported once as such): no message is known.
+    messages_declared: bool = True
 
 
 def suggest(word: str, candidates: Iterable[str]) -> str:
@@ -522,7 +534,7 @@ class Checker:
             return "int" if node.op in _ARITHMETIC else "bool"
         left = self._expr(node.left, None)
         right = self._expr(node.right, left)
-        if left is not None and right is not None and left != right:
+        if left is not None and right is not None and left != right and "any" not in (left, right):
             self._report(
                 "EFF-TYPE",
                 f"`{node.op}` compares {describe(left)} with {describe(right)}",
@@ -564,6 +576,8 @@ class Checker:
             )
         if sig.name == "param":
             return self._param(node)
+        if sig.name in _PACK_READS:
+            return self._pack_read(node, sig)
         if sig.name == "log":
             self._log(node)
             return None
@@ -607,6 +621,102 @@ class Checker:
             return None
         return declared
 
+    def _pack_read(self, node: ast.Call, sig: Signature) -> str | None:
+        """`pack_data(section, key)`, `entity_data(entity, key)`, `pack_ids(type)`: the pack's own
+        data, typed as it is written there; sections, keys and types are bare names."""
+        bound = {param.name: arg.value for param, arg in self._bind_arguments(node, sig)}
+        names: dict[str, ast.Name] = {}
+        for param in sig.params:
+            value = bound.get(param.name)
+            if param.type not in NAME_TYPES or value is None:
+                continue
+            if isinstance(value, ast.Name):
+                names[param.name] = value
+            else:
+                self._report(
+                    "EFF-TYPE",
+                    f"`{param.name}` of `{sig.name}` is a bare name, as in `{_EXAMPLES[sig.name]}`",
+                    value.span,
+                )
+        if sig.name == "pack_ids":
+            kind = names.get("type")
+            if kind is None or not self._known(
+                "type", kind, self.symbols.fields, "type of the pack's entries"
+            ):
+                return None
+            return list_of(kind.name)
+        key = names.get("key")
+        if sig.name == "pack_data":
+            section = names.get("section")
+            if section is None or not self._known(
+                "section", section, self.symbols.sections, "readable section"
+            ):
+                return None
+            return (
+                None
+                if key is None
+                else self._data_type(
+                    key, self.symbols.sections[section.name], f"the `{section.name}` section"
+                )
+            )
+        entity = bound.get("entity")
+        found = None if entity is None else self._expr(entity, None)
+        if found is None or key is None:
+            return None
+        fields = self.symbols.fields.get(found)
+        if fields is None:
+            if found != "any":
+                kinds = ", ".join(f"`{k}`" for k in self.symbols.fields)
+                assert entity is not None
+                self._report(
+                    "EFF-TYPE",
+                    f"`entity_data` reads an entry of the pack ({kinds}), not {describe(found)}",
+                    entity.span,
+                )
+                return None
+            if any(key.name in table for table in self.symbols.fields.values()) or not self.symbols.complete:
+                return "any"
+            fields = {name: kind for table in self.symbols.fields.values() for name, kind in table.items()}
+        return self._data_type(key, fields, f"an entry of `{found}`")
+
+    def _known(self, what: str, name: ast.Name, table: Mapping[str, object], group: str) -> bool:
+        if name.name in table:
+            return True
+        if self.symbols.complete:
+            shown = ", ".join(f"`{k}`" for k in table) or "none"
+            self._report(
+                "EFF-ENUM",
+                f"`{name.name}` is no {group}" + (suggest(name.name, table) or f"; one of: {shown}"),
+                name.span,
+            )
+        return False
+
+    def _data_type(self, key: ast.Name, types: Mapping[str, str], owner: str) -> str | None:
+        """The type of a key of the pack's data, reported when it is missing or cannot be read (not
+        when the data itself is missing: a section the pack lacks is reported as such)."""
+        found = types.get(key.name)
+        if found is None:
+            if self.symbols.complete and types:
+                readable = [k for k, t in types.items() if t]
+                self._report(
+                    "EFF-ENUM",
+                    f"{owner} has no `{key.name}`"
+                    + (
+                        suggest(key.name, readable)
+                        or f"; what effects may read: {', '.join(readable) or 'nothing'}"
+                    ),
+                    key.span,
+                )
+            return None
+        if not found:
+            self._report(
+                "EFF-TYPE",
+                f"`{key.name}` of {owner} cannot be read by effects: only {_READABLE} can",
+                key.span,
+            )
+            return None
+        return found
+
     def _log(self, node: ast.Call) -> None:
         """`log(message, name=value, ..., to=players)`: a log message the pack declares, each of its
         placeholders given by name; `to` shows the entry to those players only."""
@@ -642,7 +752,7 @@ class Checker:
     def _log_message(self, node: ast.Name) -> tuple[str, ...] | None:
         """The placeholders of a log message, or None if the pack declares none of that name."""
         declared = self.symbols.messages.get(node.name)
-        if declared is None and self.symbols.complete and self.symbols.has_messages:
+        if declared is None and self.symbols.complete and self.symbols.messages_declared:
             self._report(
                 "EFF-UNKNOWN-MESSAGE",
                 f"no log message `{node.name}` (the `log` messages of the pack's `messages` section)"
@@ -849,7 +959,7 @@ class Checker:
             )
             return None
         found = declared.get(value.name)
-        if found is None and self.symbols.complete and self.symbols.has_messages:
+        if found is None and self.symbols.complete and self.symbols.messages_declared:
             self._report(
                 "EFF-UNKNOWN-MESSAGE",
                 f"no {what} `{value.name}` (the `{group}` of the pack's `messages` section)"

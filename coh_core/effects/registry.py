@@ -397,11 +397,64 @@ _selector("is_exhausted(target: character) -> bool", "Whether a character shows 
 _selector("has_items(at: location) -> bool", "Whether antidotes or action cards lie at a location.")
 _selector("is_side(at: location, side: side) -> bool", "Whether a location shows a given side or state.")
 
-# --- what the procedures of movement, invasion and activation need (procedures-movement.yaml) ---
+# Reading the pack's own data (setup and the end of the game, procedures-setup.yaml).
 _selector(
-    "players() -> list[player]",
-    "Every player still in the game, in turn order from the first player.",
+    "pack_data(section: pack_section, key: data_key) -> any",
+    "A value of the pack's `setup` or `components` section (`pack_data(setup, hours)`), typed as it is"
+    " written there: a number, true or false, an id of the pack, or a list of one of those. A column"
+    " of a table with a row per number of players (`pack_data(setup, characters)`) gives the value"
+    " in the row for the number of seats at this game.",
 )
+_selector(
+    "entity_data(entity: any, key: data_key) -> any",
+    "A field of the pack's entry for a character, card, location, invasion card or colour"
+    " (`entity_data(card, zombies)`), typed as it is written in every entry of that kind; an entry"
+    " without that field has nothing there, and the effect stops, as with the first of nothing.",
+)
+_selector(
+    "pack_ids(type: entity_type) -> list[any]",
+    "Every id the pack defines of a type (`character`, `card_kind`, `location`, `invasion`,"
+    " `colour`), sorted, whether or not the thing is in play.",
+)
+
+# Seats, the first player and random draws (setup and the end of the game, procedures-setup.yaml).
+_selector(
+    "seats() -> list[player]",
+    "Every seat at the table, clockwise from the first one, players out of the game included.",
+)
+_selector(
+    "seats_from(player: player) -> list[player]",
+    "Every seat at the table, clockwise from this player's, players out of the game included.",
+)
+_selector("players() -> list[player]", "The players still in the game, in turn order from the first player.")
+_selector("first_player() -> player", "The player who holds the first-player token.")
+_verb(
+    "set_first_player(player: player)",
+    "The player holds the first-player token, with or without characters (no log entry: the pack"
+    " writes one).",
+)
+_selector(
+    "random_item(items: list[T]) -> T",
+    "One of the items at random, from the game's random generator (of none, the effect stops).",
+)
+_selector(
+    "shuffle(items: list[T]) -> list[T]", "The items in a random order, from the game's random generator."
+)
+_selector(
+    "colour_of(player: player) -> colour", "The colour a player plays, as the zombie leader's wheel names it."
+)
+_verb(
+    "place_leader(colour: colour)",
+    "Put the zombie-leader token on a colour (no log entry: the pack writes one).",
+)
+
+_verb(
+    "deal_character(target: character, player: player)",
+    "A character of the pack (`pack_ids(character)`) comes into play, the player's, rested and at no"
+    " location yet.",
+)
+
+# --- what the procedures of movement, invasion and activation need (procedures-movement.yaml) ---
 _selector("log_length() -> int", "How many entries the game's log holds: a point of the game's history.")
 _selector(
     "trait(target: character, trait: trait) -> any",
@@ -466,21 +519,46 @@ _verb(
     "The player uses the activation of the side a location shows: its cost, then its effect.",
 )
 
+_verb(
+    "set_deck(cards: list[card_kind])",
+    "The action deck becomes these cards, the last of them on top (the deck it was is gone).",
+)
+_verb(
+    "deal_cards(n: count, player: player)",
+    "The player takes N action cards from the top of the deck into their hand, as many as there are"
+    " (no log entry: the pack writes one).",
+)
+_verb(
+    "draft_action_cards(n: count)",
+    "From the first player clockwise, each player takes a packet of N action cards from the deck;"
+    " together they keep one card of their packet and pass the rest to the left, until every card"
+    " is kept.",
+)
+
+_verb(
+    "place_zombies(n: count, at: location)",
+    "Put up to N zombies from the reserve at a location, never above the zombie cap (no log entry:"
+    " the pack writes one).",
+)
+_verb(
+    "set_invasion_deck(cards: list[invasion])",
+    "The invasion deck becomes these cards, the first of them on top.",
+)
+
+_selector("antidotes(player: player = me) -> int", "How many antidotes the player holds.")
+_verb(
+    "return_antidotes(n: count, player: player = me)",
+    "The player puts N of their antidotes (as many as they hold) back in the supply (no log entry:"
+    " the pack writes one).",
+)
+
+_selector(
+    "last_loser() -> list[player]",
+    "The player who last lost a character this turn (of several losing one at once, the first in"
+    " turn order): a list of that one player, or an empty list if nobody lost one this turn.",
+)
+
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
-_procedure("build_city()", "Lay out the location boards on their chosen sides.")
-_procedure("choose_first_player()", "Pick the first player at random.")
-_procedure("deal_characters()", "Deal characters at random, as many as the setup table says.")
-_procedure(
-    "place_characters(order: turn_direction)",
-    "From the player to the right of the first player, in this direction, each player places"
-    " their characters by drawing movement cards.",
-)
-_procedure(
-    "deal_action_cards(draft: bool = false)",
-    "Deal the action cards of the setup table, or draft them.",
-)
-_procedure("reveal_setup_invasion()", "Reveal a random 00:00 invasion card and place its zombies.")
-_procedure("build_invasion_deck()", "Make the invasion deck of one random card per hour, earliest on top.")
 _procedure(
     "resolve_invasion()",
     "Reveal the next invasion card: zombie moves, arrivals, airdrops, leader move.",
@@ -495,17 +573,7 @@ _procedure(
     "sharing_vote(tie: tie_rule, winner: sharing_rule)",
     "If items lie here, a vote picks who shares them, one item per player.",
 )
-_procedure("pay_antidotes()", "Each player spends one antidote per living character; the others die.")
 _procedure("score_game()", "Count every player's points and name the winners.")
-_procedure(
-    "pass_first_player(direction: turn_direction)",
-    "The first player hands the token to their neighbour.",
-)
-_procedure(
-    "first_player_to_last_loser(otherwise: turn_direction)",
-    "The token goes to the last player who lost a character this turn (of several losing one at"
-    " once, the first in turn order); if nobody did, the first player passes it on.",
-)
 
 
 CONTEXTS: dict[str, ContextSpec] = {
@@ -565,6 +633,8 @@ TYPES: dict[str, str] = {
     "window_name": "a window the pack declares (its `windows` section)",
     "any": "a value whose type another parameter fixes",
 }
+# Parameters whose argument is a bare name that is never read as a variable (`param(turns)`).
+NAME_TYPES = frozenset({"param", "pack_section", "data_key", "entity_type"})
 # The built-in types whose values are the traits, events and windows a pack declares.
 TRAIT_TYPE = "trait"
 EVENT_TYPE = "event_name"

@@ -42,7 +42,7 @@ def rules_for(pack: Pack) -> Rules:
 
 
 def compiler_for(pack: Pack) -> Compiler:
-    """A compiler of the pack's effects over the engine's built-ins and the pack's own verbs."""
+    """A compiler of the pack's effects, over the engine's implementations and the pack's verbs."""
     symbols = symbols_of(pack)
     verbs = {
         effect.slot.owner: PackVerb(symbols.verbs[effect.slot.owner], effect.tree, effect.slot)

@@ -23,7 +23,7 @@ from typing import Any, NoReturn, TypeVar
 
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
-from coh_core.effects.registry import Kind, Signature, asking_selectors, signature
+from coh_core.effects.registry import NAME_TYPES, Kind, Signature, asking_selectors, signature
 from coh_core.engine.machine import SWITCH, Call, Frame, NativeFrame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt, Steps
 from coh_core.errors import Location
@@ -367,6 +367,8 @@ class Compiler:
             expr = given.get(param.name)
             if expr is None:
                 found.append(self._expr(_default(param.default or ""), scope, slot))
+            elif param.type in NAME_TYPES and isinstance(expr, ast.Name):
+                found.append(_constant(expr.name))  # a bare name, never a variable's value
             else:
                 found.append(self._expr(expr, scope, slot))
             if param.type == "count":
@@ -519,6 +521,8 @@ class _Emitter:
             expr = given.get(param.name)
             if expr is None:
                 read = self.c._expr(_default(param.default or ""), scope, self.slot)
+            elif param.type in NAME_TYPES and isinstance(expr, ast.Name):
+                read = _constant(expr.name)
             else:
                 temp = self.temp()
                 if isinstance(expr, ast.Call) and expr.name in _CHOICES:

@@ -14,6 +14,7 @@ from coh_core.engine.flow import action_end_frame, event_frame, run_frame, windo
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
 from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
+from coh_core.packs.pack_data import section_value
 
 IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
@@ -529,6 +530,138 @@ def first(rt: Rt, items: list[Any]) -> Any:
     return items[0]
 
 
+# --- the pack's data; seats; random draws (the procedures of setup and the end of the game) ---
+
+
+@_impl("pack_data")
+def pack_data(rt: Rt, section: str, key: str) -> Any:
+    try:
+        return section_value(rt.game.rules.pack, section, key, len(rt.game.state["players"]))
+    except KeyError:
+        raise NoOptions(f"no {key} in {section}") from None
+
+
+@_impl("entity_data")
+def entity_data(rt: Rt, entity: str, key: str) -> Any:
+    value = rt.game.rules.entries[entity].get(key, _MISSING)
+    if value is _MISSING:
+        raise NoOptions(f"no {key} in {entity}")
+    return list(value) if isinstance(value, list) else value
+
+
+_MISSING = object()
+
+
+@_impl("pack_ids")
+def pack_ids(rt: Rt, type_name: str) -> list[str]:
+    return list(rt.game.rules.ids.get(type_name, ()))
+
+
+_plain("seats", lambda rt: list(rt.game.state["players"]))
+_plain("seats_from", lambda rt, player: rt.game.seat_order(player))
+_plain("players", lambda rt: rt.game.turn_order())
+_plain("first_player", lambda rt: rt.game.state["first"])
+_plain("colour_of", lambda rt, player: player)
+
+
+@_impl("set_first_player")
+def set_first_player(rt: Rt, player: str) -> None:
+    rt.game.state["first"] = player
+
+
+@_impl("place_leader")
+def place_leader(rt: Rt, colour: str) -> None:
+    rt.game.state["leader"] = colour
+
+
+@_impl("random_item")
+def random_item(rt: Rt, items: list[Any]) -> Any:
+    """`Rng.choice`; a dry run draws nothing (the first item stands for any)."""
+    if not items:
+        raise NoOptions("a random item of nothing")
+    return items[0] if rt.dry else rt.game.rng.choice(items)
+
+
+@_impl("shuffle")
+def shuffle(rt: Rt, items: list[Any]) -> list[Any]:
+    """`Rng.shuffle` of a copy; a dry run draws nothing (the items stay in their order)."""
+    found = list(items)
+    if not rt.dry:
+        rt.game.rng.shuffle(found)
+    return found
+
+
+# --- characters dealt and placed at setup ---------------------------------------------------
+
+
+@_impl("deal_character")
+def deal_character(rt: Rt, target: str, player: str) -> None:
+    rt.game.state["characters"][target] = {
+        "owner": player,
+        "at": None,
+        "exhausted": False,
+        "alive": True,
+        "traits": {},
+    }
+
+
+@_impl("arrives_at")
+def arrives_at(rt: Rt, target: str, to: str) -> str:
+    game = rt.game
+    return to if game.has_room(target, to) else str(game.rules.setup["overflow_location"])
+
+
+@_impl("place_character")
+def place_character(rt: Rt, target: str, at: str) -> None:
+    rt.game.place(target, at)
+
+
+# --- the action deck at setup ------------------------------------------------------------------
+
+
+@_impl("set_deck")
+def set_deck(rt: Rt, cards: list[str]) -> None:
+    rt.game.state["deck"] = list(cards)
+
+
+@_impl("deal_cards")
+def deal_cards(rt: Rt, n: int, player: str) -> None:
+    deck = rt.game.state["deck"]
+    rt.game.state["hands"][player].extend(deck.pop() for _ in range(min(n, len(deck))))
+
+
+# --- zombies and invasion cards at setup --------------------------------------------------------
+
+
+@_impl("place_zombies")
+def place_zombies(rt: Rt, n: int, at: str) -> None:
+    add_zombies_raw(rt, n, at)
+
+
+@_impl("set_invasion_deck")
+def set_invasion_deck(rt: Rt, cards: list[str]) -> None:
+    rt.game.state["invasion_deck"] = list(cards)
+
+
+# --- antidotes at the end of the game ----------------------------------------------------------
+
+_plain("antidotes", lambda rt, player: rt.game.state["antidotes"][player])
+
+
+@_impl("return_antidotes")
+def return_antidotes(rt: Rt, n: int, player: str) -> None:
+    state = rt.game.state
+    paid = max(0, min(n, state["antidotes"][player]))
+    state["antidotes"][player] -= paid
+    state["reserve"]["antidotes"] += paid
+
+
+@_impl("last_loser")
+def last_loser(rt: Rt) -> list[str]:
+    last = rt.game.state["last_loser"]
+    return [last[1]] if last is not None and last[0] == rt.game.state["turn"] else []
+
+
 # --- lists of numbers and lists in general -------------------------------------------------
 
 
@@ -580,7 +713,6 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
 # --- what the procedures of movement, invasion and activation need (procedures-movement.yaml) ---
 
 
-_plain("players", lambda rt: rt.game.turn_order())
 _plain("log_length", lambda rt: len(rt.game.log))
 _plain("trait", lambda rt, target, trait: rt.game.trait(target, trait))
 _plain("locked", lambda rt, at: rt.game.side(at).locked)
@@ -617,21 +749,10 @@ def traits_set_since(rt: Rt, target: str, since: int) -> list[str]:
     return list(found)
 
 
-@_impl("arrives_at")
-def arrives_at(rt: Rt, target: str, to: str) -> str:
-    game = rt.game
-    return to if game.has_room(target, to) else str(game.rules.setup["overflow_location"])
-
-
 @_impl("leave_location")
 def leave_location(rt: Rt, target: str, keeping: list[str]) -> None:
     traits = rt.game.state["characters"][target]["traits"]
     rt.game.leave(target, kept={name: traits[name] for name in keeping if name in traits})
-
-
-@_impl("place_character")
-def place_character(rt: Rt, target: str, at: str) -> None:
-    rt.game.place(target, at)
 
 
 @_impl("restore_traits")

@@ -28,90 +28,16 @@ def _procedure(name: str) -> Callable[[F], F]:
     return register
 
 
-def _table(game: Game) -> dict[str, Any]:
-    count = len(game.state["players"])
-    rows = game.rules.setup["per_player_count"]
-    return next(row for row in rows if row["players"] == count)
-
-
 # --- setup -------------------------------------------------------------------------------
 
 
-@_procedure("build_city")
-def build_city(rt: Rt) -> Steps:
-    rt.game.note("city_built", locations=list(rt.game.state["order"]))
-    return
-    yield
-
-
-@_procedure("choose_first_player")
-def choose_first_player(rt: Rt) -> Steps:
+def draft_action_cards(rt: Rt, size: int) -> Steps:
+    """Each player takes a packet of cards from the deck, keeps one, passes the rest on, until
+    every card is kept (engine code until the pack can ask several players at once)."""
     game = rt.game
-    first = game.rng.choice(game.state["players"])
-    game.state["first"] = first
-    game.state["leader"] = first if first in game.state["wheel"] else game.state["wheel"][0]
-    game.note("first_player", player=first)
-    return
-    yield
-
-
-@_procedure("deal_characters")
-def deal_characters(rt: Rt) -> Steps:
-    game = rt.game
-    pool = sorted(game.rules.characters)
-    game.rng.shuffle(pool)
-    per_player = int(_table(game)["characters"])
-    for index, player in enumerate(game.seat_order(game.state["first"])):
-        for character in pool[index * per_player : (index + 1) * per_player]:
-            game.state["characters"][character] = _new_character(player)
-        dealt = [c for c, ch in game.state["characters"].items() if ch["owner"] == player]
-        game.note("characters_dealt", player=player, characters=dealt)
-    return
-    yield
-
-
-def _new_character(owner: str) -> dict[str, Any]:
-    return {"owner": owner, "at": None, "exhausted": False, "alive": True, "traits": {}}
-
-
-@_procedure("place_characters")
-def place_characters(rt: Rt, order: str) -> Steps:
-    game = rt.game
-    seats = game.seat_order(game.state["first"])
-    # the player to the right of the first player begins, then the order's direction
-    sequence = list(reversed(seats)) if order == "counter_clockwise" else seats[-1:] + seats[:-1]
-    for player in sequence:
-        mine = game.living(player)
-        cards = list(game.rules.components["movement_cards"])
-        game.rng.shuffle(cards)
-        drawn = cards[: len(mine)]
-        for character in mine:
-            options = [("place", character, loc) for loc in drawn]
-            answer = yield from game.ask(player, "place", options, character=character)
-            drawn.remove(answer[2])
-            _arrive(game, character, answer[2])
-
-
-def _arrive(game: Game, character: str, location: str) -> None:
-    if not game.has_room(character, location):
-        location = game.rules.setup["overflow_location"]
-    game.place(character, location)
-    game.note("character_placed", character=character, location=location)
-
-
-@_procedure("deal_action_cards")
-def deal_action_cards(rt: Rt, draft: bool) -> Steps:
-    game = rt.game
-    deck = [kind for kind, count in sorted(game.rules.card_counts.items()) for _ in range(count)]
-    game.rng.shuffle(deck)
-    game.state["deck"] = deck
-    size = int(_table(game)["action_cards"])
+    deck = game.state["deck"]
     seats = game.seat_order(game.state["first"])
     packets = {p: [deck.pop() for _ in range(size)] for p in seats}
-    if not draft:
-        for player in seats:
-            game.state["hands"][player].extend(packets[player])
-        return
     game.state["packets"] = packets  # in the state while the draft lasts: every card has a place
     for _ in range(size):
         options = {p: [("draft", k) for k in sorted(set(packets[p]))] for p in seats}
@@ -124,30 +50,7 @@ def deal_action_cards(rt: Rt, draft: bool) -> Steps:
     game.state["packets"] = {}
 
 
-def _by_hour(game: Game, hour: int) -> list[str]:
-    return sorted(i for i, data in game.rules.invasions.items() if data["hour"] == hour)
-
-
-@_procedure("reveal_setup_invasion")
-def reveal_setup_invasion(rt: Rt) -> Steps:
-    game = rt.game
-    card = game.rng.choice(_by_hour(game, int(game.rules.setup["setup_hour"])))
-    game.note("invasion_revealed", invasion=card)
-    _arrivals(rt, game.rules.invasions[card])
-    return
-    yield
-
-
-@_procedure("build_invasion_deck")
-def build_invasion_deck(rt: Rt) -> Steps:
-    game = rt.game
-    deck: list[str] = []
-    for hour in game.rules.setup["hours"]:
-        # an hour played twice draws two different cards: without replacement
-        deck.append(game.rng.choice([c for c in _by_hour(game, int(hour)) if c not in deck]))
-    game.state["invasion_deck"] = deck
-    return
-    yield
+IMPLS["draft_action_cards"] = Impl(draft_action_cards, gen=True)
 
 
 def _location_by_number(game: Game, number: int) -> str:
@@ -387,24 +290,6 @@ def _hand_out(game: Game, location: str, giver: str, to: list[str], received: se
 # --- the end of the game ---------------------------------------------------------------------------
 
 
-@_procedure("pay_antidotes")
-def pay_antidotes(rt: Rt) -> Steps:
-    game = rt.game
-    for player in game.turn_order():
-        living = game.living(player)
-        paid = min(len(living), game.state["antidotes"][player])
-        game.state["antidotes"][player] -= paid
-        game.state["reserve"]["antidotes"] += paid
-        if paid:
-            game.note("antidotes_paid", player=player, count=paid)
-        doomed: list[str] = []
-        for _ in range(len(living) - paid):
-            options = [("dies", c) for c in living if c not in doomed]
-            answer = yield from game.ask(player, "unvaccinated", options)
-            doomed.append(answer[1])
-        yield from game.kill(doomed)
-
-
 @_procedure("score_game")
 def score_game(rt: Rt) -> Steps:
     game = rt.game
@@ -431,25 +316,3 @@ def score_of(game: Game, player: str) -> int:
     return int(
         values + state["antidotes"][player] + sum(state["food"][player]) + state["bonus_points"][player]
     )
-
-
-@_procedure("first_player_to_last_loser")
-def first_player_to_last_loser(rt: Rt, otherwise: str) -> Steps:
-    game = rt.game
-    last = game.state["last_loser"]
-    if last is None or last[0] != game.state["turn"]:
-        yield from pass_first_player(rt, otherwise)
-        return
-    game.state["first"] = game.next_with_characters(last[1]) or game.state["first"]
-    game.note("first_player", player=game.state["first"])
-
-
-@_procedure("pass_first_player")
-def pass_first_player(rt: Rt, direction: str) -> Steps:
-    game = rt.game
-    seats = game.seat_order(game.state["first"])
-    step = 1 if direction == "clockwise" else -1
-    game.state["first"] = game.next_with_characters(seats[step % len(seats)]) or game.state["first"]
-    game.note("first_player", player=game.state["first"])
-    return
-    yield

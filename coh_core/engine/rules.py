@@ -15,6 +15,7 @@ from coh_core.engine.runtime import EngineError
 from coh_core.errors import Location
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import CompiledEffect, Entity, Pack
+from coh_core.packs.pack_data import ids_of_type
 from coh_core.packs.yamlsrc import Path_
 
 
@@ -87,6 +88,8 @@ class Rules:
     declared: Declarations = field(default_factory=Declarations)  # enumerations, traits, events...
     components: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)
+    entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # every entity's data, by id
+    ids: dict[str, list[str]] = field(default_factory=dict)  # per type of entity, its ids sorted
     programs: dict[str, Program] = field(default_factory=dict)  # every compiled program, by its id
     flow: Flow | None = None  # the game's flow, built from the steps above
 
@@ -217,6 +220,10 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     _cards(rules, builder)
     _locations(rules, builder)
     rules.invasions = {e.id: e.data for e in pack.entities_of("invasion")}
+    rules.entries = {
+        ident: entity.data for by_id in pack.entities.values() for ident, entity in by_id.items()
+    }
+    rules.ids = ids_of_type(pack)
     _turn(rules, builder)
     rules.programs = {**compiler.programs, **engine_programs()}
     rules.flow = Flow(rules)

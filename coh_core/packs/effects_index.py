@@ -21,6 +21,7 @@ from coh_core.errors import Location, Problem
 from coh_core.messages import declared_messages
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import REF_TYPES, CompiledEffect, EffectSlot, Entity, Pack
+from coh_core.packs.pack_data import field_types, section_types
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -55,8 +56,10 @@ def symbols_of(pack: Pack) -> Symbols:
         carried=messages.carried,
         questions=messages.questions(),
         answers=frozenset(messages.answers),
+        sections=section_types(pack, refs),
+        fields=field_types(pack, refs),
         complete=pack.complete,
-        has_messages="messages" in pack.sections,
+        messages_declared="messages" in pack.sections,
     )
 
 

@@ -103,7 +103,8 @@ def test_a_program_saved_at_any_question_goes_on_as_the_original(base_pack: Pack
 
 def test_program_ids_are_the_same_on_every_load_and_name_one_program_each(base_pack: Pack) -> None:
     first = rules_for(base_pack).programs
-    second = build_rules(base_pack, compiler_for(base_pack)).programs
+    again = compiler_for(base_pack)
+    second = build_rules(base_pack, again).programs
     assert sorted(first) == sorted(second)
     assert len(first) == len({id(p) for p in first.values()})
     assert all(ident == program.id for ident, program in first.items())

@@ -26,11 +26,9 @@ STILL_IN_PYTHON = frozenset(
         "draft",
         "marker",
         "movement_card",  # still, where the Teen changes hers (change_movement_card)
-        "place",
         "share",
         "take_food",
         "take_from_discard",
-        "unvaccinated",
         "victim",
         "vote",
         "vote_for",

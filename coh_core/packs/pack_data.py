@@ -1,0 +1,103 @@
+"""The pack's data as effects read it: `pack_data`, `entity_data` and `pack_ids`.
+
+A value of a pack is fixed once the pack is loaded, so its type is the one of the value as it is
+written: a number is `int`, `true`/`false` a `bool`, the id of one of the pack's entities the
+type of that entity (`location`, `invasion`...), a list of one of those a list of it. Other
+values (mappings, text that names nothing, lists of mixed things) cannot be read by effects.
+The field of an entity has the type its value has in every entity of that kind that has it.
+
+Of a section, the columns of a table with one row per number of players (`per_player_count`
+in `setup`) are read by their names: the value in the row for the number of seats at the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from coh_core.packs.model import REF_TYPES, Pack
+
+# The sections effects may read (`params` are read with `param(name)`).
+READABLE_SECTIONS = ("setup", "components")
+# A table with one row per number of players: its columns are read by name.
+PLAYER_TABLE = "per_player_count"
+PLAYER_COLUMN = "players"
+UNREADABLE = ""  # the type of a value that effects cannot read
+
+
+def value_type(value: Any, refs: Mapping[str, str]) -> str:
+    """The type of a value of the pack, or UNREADABLE."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, str):
+        return refs.get(value, UNREADABLE)
+    if isinstance(value, list):
+        inner = "any"
+        for item in value:
+            inner = _unify(inner, value_type(item, refs))
+        return UNREADABLE if inner == UNREADABLE or inner.startswith("list[") else f"list[{inner}]"
+    return UNREADABLE
+
+
+def _unify(known: str, found: str) -> str:
+    """One type for two values: the same, or `list[any]` (an empty list) with a list of anything."""
+    if known == "any" or known == found:
+        return found
+    if known == "list[any]" and found.startswith("list["):
+        return found
+    if found == "list[any]" and known.startswith("list["):
+        return known
+    return UNREADABLE
+
+
+def section_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, str]]:
+    """Per readable section, the type of each of its keys (UNREADABLE for those effects cannot read);
+    a section the pack lacks has no keys."""
+    found: dict[str, dict[str, str]] = {}
+    for name in READABLE_SECTIONS:
+        data = pack.section(name)
+        types = {str(key): value_type(value, refs) for key, value in data.items()}
+        rows = data.get(PLAYER_TABLE)
+        if isinstance(rows, list):
+            columns: dict[str, str] = {}
+            for row in rows:
+                for key, value in row.items() if isinstance(row, dict) else ():
+                    if key != PLAYER_COLUMN:
+                        columns[str(key)] = _unify(columns.get(str(key), "any"), value_type(value, refs))
+            types.update({key: kind for key, kind in columns.items() if key not in types})
+        found[name] = types
+    return found
+
+
+def field_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, str]]:
+    """Per type of entity (`invasion`, `character`...), the type of each field its entities have."""
+    found: dict[str, dict[str, str]] = {}
+    for kind, type_name in REF_TYPES.items():
+        fields: dict[str, str] = {}
+        for entity in pack.entities_of(kind):
+            for key, value in entity.data.items():
+                fields[str(key)] = _unify(fields.get(str(key), "any"), value_type(value, refs))
+        found[type_name] = fields
+    return found
+
+
+def section_value(pack: Pack, section: str, key: str, players: int) -> Any:
+    """The value `key` of a section (a column of its player table: the row for `players`), or KeyError."""
+    data = pack.section(section)
+    if key in data:
+        return _copy(data[key])
+    for row in data.get(PLAYER_TABLE) or ():
+        if row.get(PLAYER_COLUMN) == players and key in row:
+            return _copy(row[key])
+    raise KeyError(key)
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else value
+
+
+def ids_of_type(pack: Pack) -> dict[str, list[str]]:
+    """Per type of entity, the ids of the pack's entities of that type, sorted."""
+    return {type_name: sorted(pack.entities.get(kind, {})) for kind, type_name in REF_TYPES.items()}
