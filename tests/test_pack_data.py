@@ -1,5 +1,6 @@
-"""Effects read the pack's own data: `pack_data(section, key)`, `entity_data(entity, key)` and
-`pack_ids(type)`, typed by the values as the pack writes them and checked before play."""
+"""Effects read the pack's own data: `pack_data(section, key)`, `entity_data(entity, key)` (of an
+entry, or of a record inside one), `has_entity_data(entity, key)` and `pack_ids(type)`, typed by the
+values as the pack writes them and checked before play."""
 
 from __future__ import annotations
 
@@ -47,6 +48,10 @@ def _read(pack: Pack, source: str, players: int = 4) -> Any:
         ("let x = count(pack_ids(character))", 21),
         # a bare name is the key, never a variable of that name
         ("let hours = 7\nlet x = pack_data(setup, hours)[0]", 1),
+        # records inside an entry: their fields are read in turn, typed as written
+        ("let x = [entity_data(m, to) for m in entity_data(@two_am_a, moves)]", [6]),
+        ("let x = [has_entity_data(d, cards) for d in entity_data(@one_am_a, airdrops)]", [False, True]),
+        ("let x = [has_entity_data(c, leader) for c in [@midnight_a, @one_am_a]]", [False, True]),
     ],
 )
 def test_effects_read_the_pack_data_typed_as_written(base_pack: Pack, source: str, value: Any) -> None:
@@ -79,7 +84,18 @@ def test_a_field_an_entry_lacks_stops_the_effect(base_pack: Pack) -> None:
         ("let x = pack_data(setup, city)", "EFF-TYPE", "cannot be read by effects"),
         ('let x = pack_data("setup", hours)', "EFF-TYPE", "is a bare name"),
         ("let x = entity_data(@bank, zombies)", "EFF-ENUM", "an entry of `location` has no `zombies`"),
-        ("let x = entity_data(first(pack_ids(invasion)), moves)", "EFF-TYPE", "cannot be read"),
+        ("let x = entity_data(first(pack_ids(invasion)), provenance)", "EFF-TYPE", "cannot be read"),
+        ("let x = has_entity_data(@one_am_a, leadr)", "EFF-ENUM", "did you mean `leader`"),
+        (
+            "let x = entity_data(first(entity_data(@two_am_a, moves)), count)",
+            "EFF-ENUM",
+            "an entry of `invasion.moves` has no `count`",
+        ),
+        (
+            "let x = entity_data(first(entity_data(@two_am_a, moves)), to) + @bank",
+            "REF-KIND",
+            "a number is needed",
+        ),
         ("let x = entity_data(3, hour)", "EFF-TYPE", "reads an entry of the pack"),
         ("let x = pack_ids(invasions)", "EFF-ENUM", "did you mean `invasion`"),
         ("add_zombies(1, at=pack_data(setup, hours))", "EFF-TYPE", "expects a location, got a list of ints"),

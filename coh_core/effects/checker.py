@@ -40,13 +40,22 @@ _MEMBERSHIP = {"in", "not_in"}
 _SHOWN_OP = {"in": "in", "not_in": "not in"}
 _CHOICES = asking_selectors()  # selectors that ask a player
 _NAMED_VALUES = frozenset({"emit", "window", "offer_cancel"})  # calls whose names are given by name
-_PACK_READS = frozenset({"pack_data", "entity_data", "pack_ids"})  # typed by the pack's data
+# typed by the pack's data
+_PACK_READS = frozenset({"pack_data", "entity_data", "has_entity_data", "pack_ids"})
 _EXAMPLES = {
     "pack_data": "pack_data(setup, hours)",
     "entity_data": "entity_data(card, zombies)",
+    "has_entity_data": "has_entity_data(card, leader)",
     "pack_ids": "pack_ids(invasion)",
 }
 _READABLE = "a number, true or false, an id of the pack, or a list of one of those"
+
+
+def _is_record(type_name: str) -> bool:
+    """A type of records inside the pack's entries (`invasion.moves`: see coh_core.packs.pack_data)."""
+    return "." in type_name
+
+
 _R = TypeVar("_R")
 
 
@@ -640,9 +649,8 @@ class Checker:
                 )
         if sig.name == "pack_ids":
             kind = names.get("type")
-            if kind is None or not self._known(
-                "type", kind, self.symbols.fields, "type of the pack's entries"
-            ):
+            entries = {name: table for name, table in self.symbols.fields.items() if not _is_record(name)}
+            if kind is None or not self._known("type", kind, entries, "type of the pack's entries"):
                 return None
             return list_of(kind.name)
         key = names.get("key")
@@ -661,22 +669,29 @@ class Checker:
             )
         entity = bound.get("entity")
         found = None if entity is None else self._expr(entity, None)
+        testing = sig.name == "has_entity_data"  # whether the entry has the field: a truth value
         if found is None or key is None:
-            return None
+            return "bool" if testing else None
         fields = self.symbols.fields.get(found)
         if fields is None:
             if found != "any":
-                kinds = ", ".join(f"`{k}`" for k in self.symbols.fields)
+                kinds = ", ".join(f"`{k}`" for k in self.symbols.fields if not _is_record(k))
                 assert entity is not None
                 self._report(
                     "EFF-TYPE",
-                    f"`entity_data` reads an entry of the pack ({kinds}), not {describe(found)}",
+                    f"`{sig.name}` reads an entry of the pack ({kinds}) or a record inside one,"
+                    f" not {describe(found)}",
                     entity.span,
                 )
-                return None
+                return "bool" if testing else None
             if any(key.name in table for table in self.symbols.fields.values()) or not self.symbols.complete:
-                return "any"
+                return "bool" if testing else "any"
             fields = {name: kind for table in self.symbols.fields.values() for name, kind in table.items()}
+        if testing:
+            if key.name in fields:
+                return "bool"
+            self._data_type(key, fields, f"an entry of `{found}`")  # reports it
+            return "bool"
         return self._data_type(key, fields, f"an entry of `{found}`")
 
     def _known(self, what: str, name: ast.Name, table: Mapping[str, object], group: str) -> bool:

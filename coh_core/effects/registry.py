@@ -409,7 +409,14 @@ _selector(
     "entity_data(entity: any, key: data_key) -> any",
     "A field of the pack's entry for a character, card, location, invasion card or colour"
     " (`entity_data(card, zombies)`), typed as it is written in every entry of that kind; an entry"
-    " without that field has nothing there, and the effect stops, as with the first of nothing.",
+    " without that field has nothing there, and the effect stops, as with the first of nothing. A"
+    " field of records (`entity_data(card, moves)`) gives records whose fields it reads in turn"
+    " (`entity_data(move, to)`).",
+)
+_selector(
+    "has_entity_data(entity: any, key: data_key) -> bool",
+    "Whether the pack's entry for a character, card, location, invasion card or colour, or a record"
+    " inside one, has a field (`has_entity_data(card, leader)`): a field an entry may leave out.",
 )
 _selector(
     "pack_ids(type: entity_type) -> list[any]",
@@ -512,6 +519,12 @@ _verb(
     "restore_traits(target: character, traits: any)",
     "Give a character back the traits it had (read by `traits`), in place of those it has.",
 )
+_selector("invasion_deck() -> list[invasion]", "The invasion cards not yet revealed, the next one first.")
+_verb(
+    "airdrop(at: location, antidotes: count, cards: count)",
+    "Supplies land at a location: up to N antidotes from the supply and the top N action cards of"
+    " the deck, as many as are left of each.",
+)
 _verb("clear_movement_cards()", "Nobody has chosen a movement card this turn yet.")
 _verb("set_movement_card(player: player, card: location)", "The player's movement card this turn.")
 _verb(
@@ -559,10 +572,6 @@ _selector(
 )
 
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
-_procedure(
-    "resolve_invasion()",
-    "Reveal the next invasion card: zombie moves, arrivals, airdrops, leader move.",
-)
 _procedure(
     "action_window(gifts: count = 1)",
     "Every player may play cards, use powers and give away cards or antidotes (at most `gifts` each)"

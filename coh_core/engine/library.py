@@ -542,11 +542,19 @@ def pack_data(rt: Rt, section: str, key: str) -> Any:
 
 
 @_impl("entity_data")
-def entity_data(rt: Rt, entity: str, key: str) -> Any:
-    value = rt.game.rules.entries[entity].get(key, _MISSING)
+def entity_data(rt: Rt, entity: Any, key: str) -> Any:
+    """A field of an entity (by its id) or of a record read from one (a mapping)."""
+    entry = entity if isinstance(entity, dict) else rt.game.rules.entries[entity]
+    value = entry.get(key, _MISSING)
     if value is _MISSING:
         raise NoOptions(f"no {key} in {entity}")
     return list(value) if isinstance(value, list) else value
+
+
+@_impl("has_entity_data")
+def has_entity_data(rt: Rt, entity: Any, key: str) -> bool:
+    entry = entity if isinstance(entity, dict) else rt.game.rules.entries[entity]
+    return key in entry
 
 
 _MISSING = object()
@@ -719,6 +727,22 @@ _plain("locked", lambda rt, at: rt.game.side(at).locked)
 _plain("movement_card", lambda rt, player: rt.game.state["movement"][player])
 _plain("movement_cards", lambda rt: list(rt.game.rules.components["movement_cards"]))
 _plain("deferred_players", lambda rt: list(rt.game.state["deferred"]))
+
+
+_plain("invasion_deck", lambda rt: list(rt.game.state["invasion_deck"]))
+
+
+@_impl("airdrop")
+def airdrop(rt: Rt, at: str, antidotes: int, cards: int) -> None:
+    state = rt.game.state
+    place = state["locations"][at]
+    antidotes = min(antidotes, state["reserve"]["antidotes"])
+    state["reserve"]["antidotes"] -= antidotes
+    place["antidotes"] += antidotes
+    deck = state["deck"]
+    dropped = [deck.pop() for _ in range(min(cards, len(deck)))]
+    place["cards"].extend(dropped)
+    rt.game.note("airdrop", location=at, antidotes=antidotes, cards=len(dropped))
 
 
 @_impl("clear_movement_cards")

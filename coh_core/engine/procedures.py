@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import window_frame
 from coh_core.engine.game import Game
-from coh_core.engine.library import IMPLS, add_zombies_raw, move_leader_raw, move_zombies_raw
+from coh_core.engine.library import IMPLS
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import Action, EngineError, Rt, Steps
 
@@ -51,60 +51,6 @@ def draft_action_cards(rt: Rt, size: int) -> Steps:
 
 
 IMPLS["draft_action_cards"] = Impl(draft_action_cards, gen=True)
-
-
-def _location_by_number(game: Game, number: int) -> str:
-    return str(game.state["order"][number - 1])
-
-
-def _arrivals(rt: Rt, card: dict[str, Any]) -> None:
-    for number, count in enumerate(card.get("zombies") or [], start=1):
-        if count:
-            location = _location_by_number(rt.game, number)
-            added = add_zombies_raw(rt, int(count), location)
-            rt.game.note("zombies_arrived", count=added, location=location)
-
-
-# --- movement ------------------------------------------------------------------------------
-
-
-# --- invasion --------------------------------------------------------------------------------
-
-
-@_procedure("resolve_invasion")
-def resolve_invasion(rt: Rt) -> Steps:
-    game = rt.game
-    state = game.state
-    if not state["invasion_deck"]:
-        return
-    card_id = state["invasion_deck"].pop(0)
-    card = game.rules.invasions[card_id]
-    game.note("invasion_revealed", invasion=card_id)
-    for move in card.get("moves") or []:
-        source = _location_by_number(game, int(move["from"]))
-        to = _location_by_number(game, int(move["to"]))
-        count = int(move.get("count", state["locations"][source]["zombies"]))
-        moved = move_zombies_raw(rt, count, source, to)
-        game.note("zombies_moved", count=moved, origin=source, location=to)
-    _arrivals(rt, card)
-    for drop in card.get("airdrops") or []:
-        _airdrop(game, _location_by_number(game, int(drop["at"])), drop)
-    if card.get("leader"):
-        move_leader_raw(rt, int(card["leader"]))
-        game.note("leader_moved", steps=int(card["leader"]), colour=state["leader"])
-    return
-    yield
-
-
-def _airdrop(game: Game, location: str, drop: dict[str, Any]) -> None:
-    state = game.state
-    place = state["locations"][location]
-    antidotes = min(int(drop.get("antidotes", 0)), state["reserve"]["antidotes"])
-    state["reserve"]["antidotes"] -= antidotes
-    place["antidotes"] += antidotes
-    cards = [state["deck"].pop() for _ in range(min(int(drop.get("cards", 0)), len(state["deck"])))]
-    place["cards"].extend(cards)
-    game.note("airdrop", location=location, antidotes=antidotes, cards=len(cards))
 
 
 # --- location resolution ----------------------------------------------------------------------------

@@ -5,6 +5,9 @@ written: a number is `int`, `true`/`false` a `bool`, the id of one of the pack's
 type of that entity (`location`, `invasion`...), a list of one of those a list of it. Other
 values (mappings, text that names nothing, lists of mixed things) cannot be read by effects.
 The field of an entity has the type its value has in every entity of that kind that has it.
+A field whose values are records (mappings: an invasion card's `moves`, each `{from: 1, to: 6}`)
+is read as records of a type named after the field (`invasion.moves`, a list of them for a list),
+whose fields `entity_data` reads in turn (`entity_data(move, to)`), typed the same way.
 
 Of a section, the columns of a table with one row per number of players (`per_player_count`
 in `setup`) are read by their names: the value in the row for the number of seats at the game.
@@ -72,15 +75,41 @@ def section_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, st
 
 
 def field_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, str]]:
-    """Per type of entity (`invasion`, `character`...), the type of each field its entities have."""
+    """Per type of entity (`invasion`, `character`...) and of record inside one (`invasion.moves`),
+    the type of each field its entries have."""
     found: dict[str, dict[str, str]] = {}
     for kind, type_name in REF_TYPES.items():
-        fields: dict[str, str] = {}
-        for entity in pack.entities_of(kind):
-            for key, value in entity.data.items():
-                fields[str(key)] = _unify(fields.get(str(key), "any"), value_type(value, refs))
-        found[type_name] = fields
+        _record_fields(type_name, [entity.data for entity in pack.entities_of(kind)], refs, found)
     return found
+
+
+def _record_fields(
+    type_name: str, records: list[Any], refs: Mapping[str, str], found: dict[str, dict[str, str]]
+) -> None:
+    """The fields of records of one type, and of the records inside them, into `found`."""
+    fields: dict[str, str] = {}
+    inner: dict[str, list[Any]] = {}
+    for record in records:
+        for key, value in record.items():
+            kind = value_type(value, refs)
+            held = _records(value)
+            if held is not None:
+                record_type = f"{type_name}.{key}"
+                kind = record_type if isinstance(value, dict) else f"list[{record_type}]"
+                inner.setdefault(str(key), []).extend(held)
+            fields[str(key)] = _unify(fields.get(str(key), "any"), kind)
+    found[type_name] = fields
+    for key, held in inner.items():
+        _record_fields(f"{type_name}.{key}", held, refs, found)
+
+
+def _records(value: Any) -> list[dict[str, Any]] | None:
+    """A record, or a list of records, as a list of records; None for any other value."""
+    if isinstance(value, dict):
+        return [value]
+    if isinstance(value, list) and value and all(isinstance(item, dict) for item in value):
+        return list(value)
+    return None
 
 
 def section_value(pack: Pack, section: str, key: str, players: int) -> Any:
