@@ -487,9 +487,6 @@ _selector(
 )
 _selector("movement_card(player: player) -> location", "The location on the player's movement card.")
 _selector(
-    "movement_cards() -> list[location]", "The movement cards each player has, by the location they show."
-)
-_selector(
     "deferred_players() -> list[player]",
     "The players who choose their movement card after the others' are revealed (`defer_movement_choice`).",
 )

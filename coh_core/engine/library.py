@@ -725,7 +725,6 @@ _plain("log_length", lambda rt: len(rt.game.log))
 _plain("trait", lambda rt, target, trait: rt.game.trait(target, trait))
 _plain("locked", lambda rt, at: rt.game.side(at).locked)
 _plain("movement_card", lambda rt, player: rt.game.state["movement"][player])
-_plain("movement_cards", lambda rt: list(rt.game.rules.components["movement_cards"]))
 _plain("deferred_players", lambda rt: list(rt.game.state["deferred"]))
 
 
