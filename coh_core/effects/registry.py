@@ -499,8 +499,9 @@ _selector(
 )
 _selector(
     "can_activate(at: location, player: player) -> bool",
-    "Whether the player could use the activation of the side a location shows: it has one, its"
-    " condition holds, and its cost and effect could happen.",
+    "Whether the player could use the activation of the side a location shows: they have a"
+    " character there, the side has an activation, its condition holds, and its cost and effect"
+    " could happen.",
 )
 _verb(
     "leave_location(target: character, keeping: list[trait])",

@@ -785,8 +785,14 @@ def restore_traits(rt: Rt, target: str, traits: dict[str, Any]) -> None:
 
 @_impl("can_activate")
 def can_activate(rt: Rt, at: str, player: str) -> bool:
-    activation = rt.game.side(at).activation
-    return activation is not None and rt.game._could(activation, {"here": at, "me": player}, player)
+    game = rt.game
+    activation = game.side(at).activation
+    if activation is None:
+        return False
+    chars = game.state["characters"]
+    if not any(chars[c]["owner"] == player for c in game.at(at)):
+        return False
+    return game._could(activation, {"here": at, "me": player}, player)
 
 
 @_impl("activate", frame=True)
