@@ -136,7 +136,7 @@ class Compiler:
         _Emitter(self, program.ops, slot).block(tree, scope)
         program.ops.append(_FallOff(selector))
         program.asks = any(op.asks for op in program.ops)
-        program.direct = _direct(program.ops)
+        program.direct = _direct(program)
         return program
 
     # --- expressions ------------------------------------------------------------
@@ -490,6 +490,9 @@ class _Exec(Op):
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         self.fn(rt)
 
+    def direct(self, program: str) -> Fn:
+        return self.fn
+
 
 class _Let(Op):
     __slots__ = ("fn", "name")
@@ -500,6 +503,14 @@ class _Let(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         frame.env[self.name] = self.fn(rt)
+
+    def direct(self, program: str) -> Fn:
+        name, fn = self.name, self.fn
+
+        def let(rt: Rt) -> None:
+            rt.env[name] = fn(rt)
+
+        return let
 
 
 class _Jump(Op):
@@ -643,9 +654,17 @@ class _Native(Op):
         self.where = where
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        values = self._values(rt)
+        if values is not None:
+            frames.append(NativeFrame(self.fn(rt, *values), None, rt, self.where.located))
+            return SWITCH
+        return None
+
+    def _values(self, rt: Rt) -> list[Any] | None:
+        """The arguments; None in a dry run, which only checks that the verb could happen."""
         try:
             values = [arg(rt) for arg in self.args]
-            if rt.dry:  # a dry run only checks that the verb could happen
+            if rt.dry:
                 if self.check is not None:
                     self.check(rt, *values)
                 return None
@@ -653,8 +672,14 @@ class _Native(Op):
             raise
         except Exception as exc:
             raise self.where.located(exc) from exc
-        frames.append(NativeFrame(self.fn(rt, *values), None, rt, self.where.located))
-        return SWITCH
+        return values
+
+    def direct(self, program: str) -> Fn:
+        def native(rt: Rt) -> None:
+            if self._values(rt) is not None:
+                raise EngineError("ENGINE-INTERNAL", f"{program} started a verb that asks, in a dry run")
+
+        return native
 
 
 class _Choose(Op):
@@ -671,19 +696,7 @@ class _Choose(Op):
         self.where = where
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        keep = self.keep
-        try:
-            options = self.options(rt)
-            if keep is not None:
-                options = [value for value in options if keep(rt, value)]
-        except NoOptions:
-            raise
-        except Exception as exc:
-            raise self.where.located(exc) from exc
-        if not options:
-            raise NoOptions(self.purpose)
-        if len(options) > MAX_OPTIONS:
-            raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+        options = self._options(rt)
         if rt.dry:
             frame.env[self.dest] = options[rt.dry_choice(len(options))]
             return None
@@ -699,24 +712,65 @@ class _Choose(Op):
         (answer,) = answers.values()
         frame.env[self.dest] = answer[1]
 
+    def _options(self, rt: Rt) -> Any:
+        keep = self.keep
+        try:
+            options = self.options(rt)
+            if keep is not None:
+                options = [value for value in options if keep(rt, value)]
+        except NoOptions:
+            raise
+        except Exception as exc:
+            raise self.where.located(exc) from exc
+        if not options:
+            raise NoOptions(self.purpose)
+        if len(options) > MAX_OPTIONS:
+            raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+        return options
 
-def _direct(ops: list[Op]) -> Callable[[Rt], None] | None:
-    """Plain statements one after the other, as one function; None if anything else is there."""
-    *body, end = ops
-    if not isinstance(end, _FallOff) or end.selector or not all(type(op) in (_Exec, _Let) for op in body):
+    def direct(self, program: str) -> Fn:
+        dest = self.dest
+
+        def choose(rt: Rt) -> None:
+            options = self._options(rt)
+            if rt.dry:
+                rt.env[dest] = options[rt.dry_choice(len(options))]
+            elif len(options) == 1:
+                rt.env[dest] = options[0]
+            else:
+                raise EngineError("ENGINE-INTERNAL", f"{program} asked a question where none may be asked")
+
+        return choose
+
+
+def _direct(program: Program) -> Fn | None:
+    """A program without jumps, loops, verb calls or returns, as one function for `run_sync`,
+    where nothing may stop: a dry run explores its choices and only checks its asking verbs.
+    None for any other program."""
+    *body, end = program.ops
+    if not isinstance(end, _FallOff) or not all(type(op) in _STRAIGHT for op in body):
         return None
-    steps = [
-        (op.name if isinstance(op, _Let) else None, op.fn) for op in body if isinstance(op, _Exec | _Let)
-    ]
+    steps: list[Fn] = [op.direct(program.name) for op in body if isinstance(op, _STRAIGHT)]
+    if end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
+        nothing = f"{program.name} returned nothing"
+
+        def select(rt: Rt) -> None:
+            for step in steps:
+                step(rt)
+            raise NoOptions(nothing)
+
+        return select
+    if len(steps) == 1:
+        return steps[0]  # what it returns is not read
 
     def run(rt: Rt) -> None:
-        for name, fn in steps:
-            if name is None:
-                fn(rt)
-            else:
-                rt.env[name] = fn(rt)
+        for step in steps:
+            step(rt)
 
     return run
+
+
+_STRAIGHT = (_Exec, _Let, _Choose, _Native)
 
 
 def _too_many(count: int) -> str:
