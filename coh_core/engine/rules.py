@@ -109,7 +109,9 @@ class Rules:
         """
         declared = self.declared.events if section == "events" else self.declared.windows
         spec = declared.get(name)
-        lacking = [bound for bound in spec.bindings if bound not in given] if spec else []
+        if spec is None or not spec.bindings:  # most bind nothing: nothing to check
+            return
+        lacking = [bound for bound in spec.bindings if bound not in given]
         if lacking:
             what = section[:-1]
             offered = ", ".join(f"`{g}`" for g in given) or "none"
