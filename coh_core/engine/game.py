@@ -348,22 +348,24 @@ class Game:
 
     def offers(self, colour: str, windows: str | tuple[str, ...], names: dict[str, Any]) -> list[Action]:
         """What the player could play or use now in these windows (cards, then powers)."""
-        if isinstance(windows, str):
+        if type(windows) is str:
             windows = (windows,)
-        found: list[Action] = []
         cards = self.rules.cards
-        playable = sorted({kind for kind in self.state["hands"][colour] if cards[kind].window in windows})
+        playable = [kind for kind in self.state["hands"][colour] if cards[kind].window in windows]
         powers = self.rules.powers
         mine = [
             c for c in self._living_by_player().get(colour, ()) if c in powers and powers[c].window in windows
         ]
+        found: list[Action] = []
         if not (playable or mine):
             return found
         for window in windows:
             self.rules.check_names("windows", window, names)
         if playable:
             env = {**names, "me": colour}
-            found.extend(("play", kind) for kind in playable if self._could(cards[kind], env, colour))
+            for kind in sorted(set(playable)):
+                if self._could(cards[kind], env, colour):
+                    found.append(("play", kind))
         chars = self.state["characters"]
         for character in mine:
             if not self._can_flip(character, exhaust=True):
@@ -376,21 +378,24 @@ class Game:
     def _could(self, playable: Playable, env: dict[str, Any], actor: str) -> bool:
         """Whether its condition holds and some answers to its choices let its cost and effect happen.
 
-        Dry runs change nothing and ask nobody; each choice is explored option by option.
+        Dry runs change nothing and ask nobody; each choice is explored option by option. One
+        `Rt` serves the condition and every dry run, each run starting from the names given.
         """
-        if playable.condition is not None and not playable.condition(Rt(self, env, actor)):
-            return False
-        path: list[int] = []
-        counts: list[int] = []
-        loops = MAX_LOOP_STEPS  # one check shares the loop bound of one run: it cannot multiply it
+        rt = Rt(self, env, actor)
+        if playable.condition is not None:
+            if not playable.condition(rt):
+                return False
+            rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
+        rt.dry = True
+        path, counts = rt.path, rt.counts
         for _ in range(DRY_RUN_LIMIT):
-            rt = Rt(self, dict(env), actor, dry=True)
-            rt.path, rt.counts, rt.loops = path, counts, loops
+            rt.env = dict(env)
+            rt.step = 0
             try:
                 self._dry_run(playable, rt)
                 return True
             except NoOptions:
-                loops = rt.loops
+                pass
             # depth first: the deepest choice with an untried option takes its next one
             while path and path[-1] + 1 >= counts[-1]:
                 path.pop()
@@ -403,10 +408,12 @@ class Game:
 
     def _dry_run(self, playable: Playable, rt: Rt) -> None:
         env = rt.env
-        for block in (playable.cost, playable.effect):
-            if block is not None:
-                rt.paying = block is playable.cost
-                run_sync(block.program, rt, env)
+        if playable.cost is not None:
+            rt.paying = True
+            run_sync(playable.cost.program, rt, env)
+        if playable.effect is not None:
+            rt.paying = False
+            run_sync(playable.effect.program, rt, env)
 
     def _can_flip(self, character: str, exhaust: bool) -> bool:
         ch = self.state["characters"][character]
