@@ -924,28 +924,71 @@ def _apply(impl: Impl, args: list[Fn], changes_game: bool, where: _Where) -> Fn:
     """Call an implementation that asks nothing.
 
     In a dry run a verb only checks that it could happen; selectors still read. A failure
-    inside is reported at the call (the innermost call that knew nothing of it).
+    inside is reported at the call (the innermost call that knew nothing of it). Selectors of
+    up to two arguments, the most read, get closures that build no list of arguments.
     """
     fn, check = impl.fn, impl.check
+    if changes_game:
 
-    def call(rt: Rt) -> Any:
+        def verb(rt: Rt) -> Any:
+            try:
+                values = [arg(rt) for arg in args]
+                if rt.dry:
+                    if check is not None:
+                        check(rt, *values)
+                    return None
+                return fn(rt, *values)
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return verb
+    if not args:
+
+        def select0(rt: Rt) -> Any:
+            try:
+                return fn(rt)
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return select0
+    if len(args) == 1:
+        (first,) = args
+
+        def select1(rt: Rt) -> Any:
+            try:
+                return fn(rt, first(rt))
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return select1
+    if len(args) == 2:
+        first, second = args
+
+        def select2(rt: Rt) -> Any:
+            try:
+                return fn(rt, first(rt), second(rt))
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return select2
+
+    def select(rt: Rt) -> Any:
         try:
-            values = [arg(rt) for arg in args]
-            return _verb(rt, fn, check, values) if changes_game else fn(rt, *values)
+            return fn(rt, *[arg(rt) for arg in args])
         except NoOptions:
             raise
         except Exception as exc:
             where.fail(exc)
 
-    return call
-
-
-def _verb(rt: Rt, fn: Fn, check: Fn | None, values: list[Any]) -> Any:
-    if rt.dry:
-        if check is not None:
-            check(rt, *values)
-        return None
-    return fn(rt, *values)
+    return select
 
 
 def _located(fn: Fn, span: ast.Span, slot: EffectSlot | None) -> Fn:
