@@ -368,9 +368,10 @@ class Game:
                     found.append(("play", kind))
         chars = self.state["characters"]
         for character in mine:
-            if not self._can_flip(character, exhaust=True):
+            ch = chars[character]
+            if ch["exhausted"] or not self._can_flip(character, exhaust=True):  # most are exhausted
                 continue
-            env = {**names, "self": character, "here": chars[character]["at"], "me": colour}
+            env = {**names, "self": character, "here": ch["at"], "me": colour}
             if self._could(powers[character], env, colour):
                 found.append(("power", character))
         return found

@@ -16,6 +16,8 @@ from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 from coh_core.packs.yamlsrc import Path_
 
+_UNKNOWN = object()  # not found in a cache (where None is a value)
+
 
 @dataclass(frozen=True)
 class Playable:
@@ -87,19 +89,29 @@ class Rules:
     components: dict[str, Any] = field(default_factory=dict)
     setup: dict[str, Any] = field(default_factory=dict)
     programs: dict[str, Program] = field(default_factory=dict)  # every compiled program, by its id
+    # trait_default's answers, by (character, trait): the pack does not change during play
+    _trait_defaults: dict[tuple[str, str], Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def trait_default(self, character: str, trait: str) -> Any:
+        found = self._trait_defaults.get((character, trait), _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found
         own = self.characters[character].get("traits") or {}
         if trait in own:
-            return own[trait]
-        spec = self.declared.traits.get(trait)
-        if spec is None:  # the engine's own procedures read traits by name (until the pack writes them)
-            raise EngineError(
-                "ENGINE-DECLARATION",
-                f"the engine reads the trait `{trait}`, which the pack does not declare (`traits`)",
-                self.declared_at("traits", trait),
-            )
-        return spec.default
+            found = own[trait]
+        else:
+            spec = self.declared.traits.get(trait)
+            if spec is None:  # the engine's own procedures read traits by name (until the pack writes them)
+                raise EngineError(
+                    "ENGINE-DECLARATION",
+                    f"the engine reads the trait `{trait}`, which the pack does not declare (`traits`)",
+                    self.declared_at("traits", trait),
+                )
+            found = spec.default
+        self._trait_defaults[(character, trait)] = found
+        return found
 
     def check_names(self, section: str, name: str, given: Collection[str]) -> None:
         """The names the pack declares for an event or window are among those the engine gives.
