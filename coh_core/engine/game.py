@@ -144,14 +144,19 @@ class Game:
 
     def turn_order(self) -> list[str]:
         """Players still in the game, from the first player clockwise."""
-        key = (self.state["first"], len(self.state["eliminated"]))
+        return list(self._seated())
+
+    def _seated(self) -> list[str]:
+        """`turn_order` itself, to read and not to change; refreshes the seat ranks too."""
+        state = self.state
+        key = (state["first"], len(state["eliminated"]))
         if self._order_key != key:
-            out = self.state["eliminated"]
+            out = state["eliminated"]
             seats = self.seat_order(key[0])
             self._order = [p for p in seats if p not in out]
             self._rank = {p: i for i, p in enumerate(seats)}
             self._order_key = key
-        return list(self._order)
+        return self._order
 
     def seat_order(self, first: str) -> list[str]:
         players: list[str] = self.state["players"]
@@ -177,7 +182,7 @@ class Game:
         return self._living_cache
 
     def in_turn_order(self, ids: list[str]) -> list[str]:
-        self.turn_order()  # refreshes the seat ranks when the first player has changed
+        self._seated()  # refreshes the seat ranks when the first player has changed
         rank = self._rank
         chars = self.state["characters"]
         return sorted(ids, key=lambda c: rank[chars[c]["owner"]])
@@ -475,7 +480,7 @@ class Game:
         self.note("gift", player=colour, recipient=to, item=what)
 
     def gifts(self, colour: str) -> list[Action]:
-        others = [p for p in self.turn_order() if p != colour]
+        others = [p for p in self._seated() if p != colour]
         found: list[Action] = [
             ("give", to, "card", kind) for kind in sorted(set(self.state["hands"][colour])) for to in others
         ]
