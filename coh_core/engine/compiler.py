@@ -147,7 +147,15 @@ class Compiler:
             raise _Where(unasked[0].span, slot).error(
                 "EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question"
             )
-        return _located(self._expr(node, scope, slot), node.span, slot)
+        return self.located(self._expr(node, scope, slot), node, node.span, slot)
+
+    def located(self, fn: Fn, node: ast.Expr, span: ast.Span, slot: EffectSlot | None) -> Fn:
+        """`fn`, the compiled `node`, reporting a failure at `span` (see `_located`). A call of a
+        built-in already reports its failures at itself, the innermost place (see `_apply`): it
+        needs no second wrapper, which would pass on what it raises unchanged."""
+        if isinstance(node, ast.Call) and id(node) not in self._asked and node.name not in self.verbs:
+            return fn
+        return _located(fn, span, slot)
 
     def _expr(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None) -> Fn:
         if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit):
@@ -306,11 +314,13 @@ class Compiler:
         for param in sig.params:
             expr = given.get(param.name)
             if expr is None:
-                found.append(self._expr(_default(param.default or ""), scope, slot))
+                expr = _default(param.default or "")
+            if param.type == "count" and isinstance(expr, ast.IntLit):
+                found.append(_constant(max(0, expr.value)))  # worked out once
+            elif param.type == "count":
+                found.append(_not_below_zero(self._expr(expr, scope, slot)))
             else:
                 found.append(self._expr(expr, scope, slot))
-            if param.type == "count":
-                found[-1] = _not_below_zero(found[-1])
         if node.name in _CHOICES:
             found.append(_constant(node.name))  # what a choice is for: here, nothing more is known
         return found
@@ -375,7 +385,7 @@ class _Emitter:
             self.choose(value, None, scope, node.name, node.name)
         else:
             read = self.read(value, scope)
-            self.emit(_Let(node.name, _located(read, node.span, self.slot)))
+            self.emit(_Let(node.name, self.c.located(read, value, node.span, self.slot)))
         scope.add(node.name)
 
     def if_(self, node: ast.If, scope: set[str]) -> None:
@@ -447,7 +457,7 @@ class _Emitter:
                     keep = impl.filters.get(param.name) if expr.name == "choose" else None
                     self.choose(expr, keep, scope, f"{node.name}.{param.name}", temp)
                 else:
-                    self.emit(_Let(temp, _located(self.read(expr, scope), expr.span, self.slot)))
+                    self.emit(_Let(temp, self.c.located(self.read(expr, scope), expr, expr.span, self.slot)))
                 read = _name(temp)
             found.append(_not_below_zero(read) if param.type == "count" else read)
         return found
@@ -460,15 +470,14 @@ class _Emitter:
         return self.c._expr(expr, scope, self.slot)
 
     def choose(self, node: ast.Call, keep: Filter | None, scope: set[str], purpose: str, dest: str) -> None:
-        """Ask the acting player to choose; the answer is bound to `dest`."""
+        """Ask the acting player to choose; the answer is bound to `dest`. (`_Choose` reports a
+        failure in working out the options at the choice.)"""
         c, where = self.c, _Where(node.span, self.slot)
         given = _bind(node, [p.name for p in c.builtin(node, where)[0].params])
         if node.name == "choose":
-            options = _located(self.read(given["options"], scope), node.span, self.slot)
+            options = self.read(given["options"], scope)
         else:
-            low = _located(self.read(given["low"], scope), node.span, self.slot)
-            high = _located(self.read(given["high"], scope), node.span, self.slot)
-            options = _number_range(low, high)
+            options = _number_range(self.read(given["low"], scope), self.read(given["high"], scope))
         self.emit(_Choose(options, keep, purpose, dest, where))
         c._asked[id(node)] = dest
 
