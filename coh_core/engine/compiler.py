@@ -933,10 +933,28 @@ def _apply(impl: Impl, args: list[Fn], changes_game: bool, where: _Where) -> Fn:
     """Call an implementation that asks nothing.
 
     In a dry run a verb only checks that it could happen; selectors still read. A failure
-    inside is reported at the call (the innermost call that knew nothing of it). Selectors of
-    up to two arguments, the most read, get closures that build no list of arguments.
+    inside is reported at the call (the innermost call that knew nothing of it). Calls of up
+    to two arguments (selectors) or of two (verbs), the most run, get closures that build no
+    list of arguments.
     """
     fn, check = impl.fn, impl.check
+    if changes_game and len(args) == 2:
+        first, second = args
+
+        def verb2(rt: Rt) -> Any:
+            try:
+                a, b = first(rt), second(rt)
+                if rt.dry:
+                    if check is not None:
+                        check(rt, a, b)
+                    return None
+                return fn(rt, a, b)
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return verb2
     if changes_game:
 
         def verb(rt: Rt) -> Any:
