@@ -51,6 +51,7 @@ class Game:
         self._living_cache: dict[str, list[str]] = {}
         self._living_key = -1  # number of characters the cache was built from; -1: stale
         self._order: list[str] = []
+        self._seats: list[str] = []  # every player, from the first player clockwise
         self._rank: dict[str, int] = {}
         self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
         self._index_triggers()
@@ -152,7 +153,7 @@ class Game:
         key = (state["first"], len(state["eliminated"]))
         if self._order_key != key:
             out = state["eliminated"]
-            seats = self.seat_order(key[0])
+            seats = self._seats = self.seat_order(key[0])
             self._order = [p for p in seats if p not in out]
             self._rank = {p: i for i, p in enumerate(seats)}
             self._order_key = key
@@ -188,8 +189,11 @@ class Game:
         return sorted(ids, key=lambda c: rank[chars[c]["owner"]])
 
     def at(self, location: str) -> list[str]:
+        """The living characters at a location, in turn order (as `in_turn_order` sorts them)."""
         chars = self.state["characters"]
-        return self.in_turn_order([c for c, ch in chars.items() if ch["alive"] and ch["at"] == location])
+        living = self._living_by_player()
+        self._seated()  # refreshes the seats when the first player has changed
+        return [c for player in self._seats for c in living.get(player, ()) if chars[c]["at"] == location]
 
     def owner(self, character: str) -> str:
         return str(self.state["characters"][character]["owner"])
