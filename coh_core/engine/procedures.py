@@ -315,7 +315,7 @@ def action_window(rt: Rt, gifts: int) -> Steps:
         player = players[index % len(players)]
         index += 1
         options = game.offers(player, "anytime", names)
-        if given[player] < gifts:
+        if given.get(player, 0) < gifts:  # (a Counter's own lookup of a missing key is Python code)
             options += game.gifts(player)
         if not options:
             passes += 1
