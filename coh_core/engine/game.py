@@ -288,13 +288,15 @@ class Game:
         for character, triggers in self.rules.character_triggers.items():
             for event in dict.fromkeys(t.event for t in triggers):
                 self._listening.setdefault(event, []).append(character)
+        # events some side of a location has a trigger on: for the others no side is looked at
+        self._side_events = {t.event for side in self.rules.sides.values() for t in side.triggers}
 
     def _triggers(self, event: str, at: str | None, names: dict[str, Any]) -> Iterator[tuple[Trigger, Rt]]:
         spec = self.rules.declared.events.get(event)
         located = spec is not None and spec.located  # an event no pack declares has no triggers
         for trigger in self.rule_triggers.get(event, ()):
             yield trigger, Rt(self, dict(names), None)
-        for location in self.state["order"]:
+        for location in self.state["order"] if event in self._side_events else ():
             if located and location != at:
                 continue
             for trigger in self.side(location).triggers:
