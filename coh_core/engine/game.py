@@ -361,12 +361,12 @@ class Game:
         """What the player could play or use now in these windows (cards, then powers)."""
         if type(windows) is str:
             windows = (windows,)
-        cards = self.rules.cards
-        playable = [kind for kind in self.state["hands"][colour] if cards[kind].window in windows]
-        powers = self.rules.powers
-        mine = [
-            c for c in self._living_by_player().get(colour, ()) if c in powers and powers[c].window in windows
-        ]
+        cards, powers = self.rules.cards, self.rules.powers
+        hand = self.state["hands"][colour]
+        living = self._living_by_player().get(colour)
+        # (an empty hand, no living character: often; no comprehension runs for them)
+        playable = [kind for kind in hand if cards[kind].window in windows] if hand else []
+        mine = [c for c in living if c in powers and powers[c].window in windows] if living else []
         found: list[Action] = []
         if not (playable or mine):
             return found
