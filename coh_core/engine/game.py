@@ -487,11 +487,12 @@ class Game:
 
     def gifts(self, colour: str) -> list[Action]:
         others = [p for p in self._seated() if p != colour]
-        found: list[Action] = [
-            ("give", to, "card", kind) for kind in sorted(set(self.state["hands"][colour])) for to in others
-        ]
+        hand = self.state["hands"][colour]
+        found: list[Action] = (
+            [("give", to, "card", kind) for kind in sorted(set(hand)) for to in others] if hand else []
+        )
         if self.state["antidotes"][colour]:
-            found.extend(("give", to, "antidote") for to in others)
+            found += [("give", to, "antidote") for to in others]
         return found
 
     def cancel_window(self, window: str, pending: dict[str, Any]) -> Steps:
