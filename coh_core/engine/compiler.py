@@ -139,7 +139,7 @@ class Compiler:
         _Emitter(self, program.ops, slot).block(tree, scope)
         program.ops.append(_FallOff(selector))
         program.asks = any(op.asks for op in program.ops)
-        program.direct = _direct(program.ops)
+        program.direct = _direct(program)
         return program
 
     # --- expressions ------------------------------------------------------------
@@ -150,7 +150,15 @@ class Compiler:
             raise _Where(unasked[0].span, slot).error(
                 "EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question"
             )
-        return _located(self._expr(node, scope, slot), node.span, slot)
+        return self.located(self._expr(node, scope, slot), node, node.span, slot)
+
+    def located(self, fn: Fn, node: ast.Expr, span: ast.Span, slot: EffectSlot | None) -> Fn:
+        """`fn`, the compiled `node`, reporting a failure at `span` (see `_located`). A call of a
+        built-in already reports its failures at itself, the innermost place (see `_apply`): it
+        needs no second wrapper, which would pass on what it raises unchanged."""
+        if isinstance(node, ast.Call) and id(node) not in self._asked and node.name not in self.verbs:
+            return fn
+        return _located(fn, span, slot)
 
     def _expr(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None) -> Fn:
         if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit):
@@ -365,11 +373,13 @@ class Compiler:
         for param in sig.params:
             expr = given.get(param.name)
             if expr is None:
-                found.append(self._expr(_default(param.default or ""), scope, slot))
+                expr = _default(param.default or "")
+            if param.type == "count" and isinstance(expr, ast.IntLit):
+                found.append(_constant(max(0, expr.value)))  # worked out once
+            elif param.type == "count":
+                found.append(_not_below_zero(self._expr(expr, scope, slot)))
             else:
                 found.append(self._expr(expr, scope, slot))
-            if param.type == "count":
-                found[-1] = _not_below_zero(found[-1])
         if node.name in _CHOICES:
             found.append(_constant(node.name))  # what a choice is for: here, nothing more is known
         return found
@@ -450,7 +460,7 @@ class _Emitter:
             self.choose(value, None, scope, node.name, node.name)
         else:
             read = self.read(value, scope)
-            self.emit(_Let(node.name, _located(read, node.span, self.slot)))
+            self.emit(_Let(node.name, self.c.located(read, value, node.span, self.slot)))
         scope.add(node.name)
 
     def if_(self, node: ast.If, scope: set[str]) -> None:
@@ -524,7 +534,7 @@ class _Emitter:
                     keep = impl.filters.get(param.name) if expr.name == "choose" else None
                     self.choose(expr, keep, scope, f"{node.name}.{param.name}", temp)
                 else:
-                    self.emit(_Let(temp, _located(self.read(expr, scope), expr.span, self.slot)))
+                    self.emit(_Let(temp, self.c.located(self.read(expr, scope), expr, expr.span, self.slot)))
                 read = _name(temp)
             found.append(_not_below_zero(read) if param.type == "count" else read)
         return found
@@ -537,7 +547,8 @@ class _Emitter:
         return self.c._expr(expr, scope, self.slot)
 
     def choose(self, node: ast.Call, keep: Filter | None, scope: set[str], purpose: str, dest: str) -> None:
-        """Ask the acting player to choose; the answer is bound to `dest`."""
+        """Ask the acting player to choose; the answer is bound to `dest`. (`_Choose` reports a
+        failure in working out the options at the choice.)"""
         c, where = self.c, _Where(node.span, self.slot)
         if node.name in ("ask", "ask_each"):
             self.emit(self.ask(node, scope, dest, where))
@@ -551,11 +562,9 @@ class _Emitter:
             return
         given = _bind(node, [p.name for p in sig.params])
         if node.name == "choose":
-            options = _located(self.read(given["options"], scope), node.span, self.slot)
+            options = self.read(given["options"], scope)
         else:
-            low = _located(self.read(given["low"], scope), node.span, self.slot)
-            high = _located(self.read(given["high"], scope), node.span, self.slot)
-            options = _number_range(low, high)
+            options = _number_range(self.read(given["low"], scope), self.read(given["high"], scope))
         self.emit(_Choose(options, keep, purpose, dest, where))
         c._asked[id(node)] = dest
 
@@ -592,6 +601,9 @@ class _Exec(Op):
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         self.fn(rt)
 
+    def direct(self, program: str) -> Fn:
+        return self.fn
+
 
 class _Let(Op):
     __slots__ = ("fn", "name")
@@ -602,6 +614,14 @@ class _Let(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         frame.env[self.name] = self.fn(rt)
+
+    def direct(self, program: str) -> Fn:
+        name, fn = self.name, self.fn
+
+        def let(rt: Rt) -> None:
+            rt.env[name] = fn(rt)
+
+        return let
 
 
 class _Jump(Op):
@@ -745,9 +765,17 @@ class _Native(Op):
         self.where = where
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        values = self._values(rt)
+        if values is not None:
+            frames.append(NativeFrame(self.fn(rt, *values), None, rt, self.where.located))
+            return SWITCH
+        return None
+
+    def _values(self, rt: Rt) -> list[Any] | None:
+        """The arguments; None in a dry run, which only checks that the verb could happen."""
         try:
             values = [arg(rt) for arg in self.args]
-            if rt.dry:  # a dry run only checks that the verb could happen
+            if rt.dry:
                 if self.check is not None:
                     self.check(rt, *values)
                 return None
@@ -755,8 +783,14 @@ class _Native(Op):
             raise
         except Exception as exc:
             raise self.where.located(exc) from exc
-        frames.append(NativeFrame(self.fn(rt, *values), None, rt, self.where.located))
-        return SWITCH
+        return values
+
+    def direct(self, program: str) -> Fn:
+        def native(rt: Rt) -> None:
+            if self._values(rt) is not None:
+                raise EngineError("ENGINE-INTERNAL", f"{program} started a verb that asks, in a dry run")
+
+        return native
 
 
 class _Push(Op):
@@ -814,19 +848,7 @@ class _Choose(Op):
         self.where = where
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        keep = self.keep
-        try:
-            options = self.options(rt)
-            if keep is not None:
-                options = [value for value in options if keep(rt, value)]
-        except NoOptions:
-            raise
-        except Exception as exc:
-            raise self.where.located(exc) from exc
-        if not options:
-            raise NoOptions(self.purpose)
-        if len(options) > MAX_OPTIONS:
-            raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+        options = self._options(rt)
         if rt.dry:
             frame.env[self.dest] = options[rt.dry_choice(len(options))]
             return None
@@ -841,6 +863,36 @@ class _Choose(Op):
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
         (answer,) = answers.values()
         frame.env[self.dest] = answer[1]
+
+    def _options(self, rt: Rt) -> Any:
+        keep = self.keep
+        try:
+            options = self.options(rt)
+            if keep is not None:
+                options = [value for value in options if keep(rt, value)]
+        except NoOptions:
+            raise
+        except Exception as exc:
+            raise self.where.located(exc) from exc
+        if not options:
+            raise NoOptions(self.purpose)
+        if len(options) > MAX_OPTIONS:
+            raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+        return options
+
+    def direct(self, program: str) -> Fn:
+        dest = self.dest
+
+        def choose(rt: Rt) -> None:
+            options = self._options(rt)
+            if rt.dry:
+                rt.env[dest] = options[rt.dry_choice(len(options))]
+            elif len(options) == 1:
+                rt.env[dest] = options[0]
+            else:
+                raise EngineError("ENGINE-INTERNAL", f"{program} asked a question where none may be asked")
+
+        return choose
 
 
 class _Ask(Op):
@@ -929,23 +981,34 @@ class _AskEach(_Ask):
         frame.env[self.dest] = {player: picked[player] for player in known["order"] if player in picked}
 
 
-def _direct(ops: list[Op]) -> Callable[[Rt], None] | None:
-    """Plain statements one after the other, as one function; None if anything else is there."""
-    *body, end = ops
-    if not isinstance(end, _FallOff) or end.selector or not all(type(op) in (_Exec, _Let) for op in body):
+def _direct(program: Program) -> Fn | None:
+    """A program without jumps, loops, verb calls or returns, as one function for `run_sync`,
+    where nothing may stop: a dry run explores its choices and only checks its asking verbs.
+    None for any other program."""
+    *body, end = program.ops
+    if not isinstance(end, _FallOff) or not all(type(op) in _STRAIGHT for op in body):
         return None
-    steps = [
-        (op.name if isinstance(op, _Let) else None, op.fn) for op in body if isinstance(op, _Exec | _Let)
-    ]
+    steps: list[Fn] = [op.direct(program.name) for op in body if isinstance(op, _STRAIGHT)]
+    if end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
+        nothing = f"{program.name} returned nothing"
+
+        def select(rt: Rt) -> None:
+            for step in steps:
+                step(rt)
+            raise NoOptions(nothing)
+
+        return select
+    if len(steps) == 1:
+        return steps[0]  # what it returns is not read
 
     def run(rt: Rt) -> None:
-        for name, fn in steps:
-            if name is None:
-                fn(rt)
-            else:
-                rt.env[name] = fn(rt)
+        for step in steps:
+            step(rt)
 
     return run
+
+
+_STRAIGHT = (_Exec, _Let, _Choose, _Native)
 
 
 def _too_many(count: int) -> str:
@@ -1148,28 +1211,89 @@ def _apply(impl: Impl, args: list[Fn], changes_game: bool, where: _Where) -> Fn:
     """Call an implementation that asks nothing.
 
     In a dry run a verb only checks that it could happen; selectors still read. A failure
-    inside is reported at the call (the innermost call that knew nothing of it).
+    inside is reported at the call (the innermost call that knew nothing of it). Calls of up
+    to two arguments (selectors) or of two (verbs), the most run, get closures that build no
+    list of arguments.
     """
     fn, check = impl.fn, impl.check
+    if changes_game and len(args) == 2:
+        first, second = args
 
-    def call(rt: Rt) -> Any:
+        def verb2(rt: Rt) -> Any:
+            try:
+                a, b = first(rt), second(rt)
+                if rt.dry:
+                    if check is not None:
+                        check(rt, a, b)
+                    return None
+                return fn(rt, a, b)
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return verb2
+    if changes_game:
+
+        def verb(rt: Rt) -> Any:
+            try:
+                values = [arg(rt) for arg in args]
+                if rt.dry:
+                    if check is not None:
+                        check(rt, *values)
+                    return None
+                return fn(rt, *values)
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return verb
+    if not args:
+
+        def select0(rt: Rt) -> Any:
+            try:
+                return fn(rt)
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return select0
+    if len(args) == 1:
+        (first,) = args
+
+        def select1(rt: Rt) -> Any:
+            try:
+                return fn(rt, first(rt))
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return select1
+    if len(args) == 2:
+        first, second = args
+
+        def select2(rt: Rt) -> Any:
+            try:
+                return fn(rt, first(rt), second(rt))
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return select2
+
+    def select(rt: Rt) -> Any:
         try:
-            values = [arg(rt) for arg in args]
-            return _verb(rt, fn, check, values) if changes_game else fn(rt, *values)
+            return fn(rt, *[arg(rt) for arg in args])
         except NoOptions:
             raise
         except Exception as exc:
             where.fail(exc)
 
-    return call
-
-
-def _verb(rt: Rt, fn: Fn, check: Fn | None, values: list[Any]) -> Any:
-    if rt.dry:
-        if check is not None:
-            check(rt, *values)
-        return None
-    return fn(rt, *values)
+    return select
 
 
 def _located(fn: Fn, span: ast.Span, slot: EffectSlot | None) -> Fn:
