@@ -44,6 +44,7 @@ class Signature:
     returns: str | None
     doc: str
     value_type_from: str | None = None  # param whose enum member fixes the `value` type
+    asks: bool = False  # a selector that may ask a question: worked out into a name first, never in a test
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -119,7 +120,7 @@ def parse_param(name: str, spec: str) -> Param | None:
     return None if match is None else Param(match["name"], match["type"], match["default"])
 
 
-def _declare(kind: Kind, spec: str, doc: str, value_type_from: str | None = None) -> None:
+def _declare(kind: Kind, spec: str, doc: str, value_type_from: str | None = None, asks: bool = False) -> None:
     match = _SIG.match(spec)
     if match is None:
         raise ValueError(f"bad registry signature {spec!r}")
@@ -134,7 +135,7 @@ def _declare(kind: Kind, spec: str, doc: str, value_type_from: str | None = None
     if name in _SIGNATURES:
         raise ValueError(f"{name} declared twice in the registry")
     _SIGNATURES[name] = Signature(
-        name, kind, tuple(params), match["ret"], doc, value_type_from=value_type_from
+        name, kind, tuple(params), match["ret"], doc, value_type_from=value_type_from, asks=asks
     )
 
 
@@ -143,7 +144,7 @@ def _verb(spec: str, doc: str, value_type_from: str | None = None) -> None:
 
 
 def _selector(spec: str, doc: str, asks: bool = False) -> None:
-    _declare(Kind.SELECTOR, spec, doc)
+    _declare(Kind.SELECTOR, spec, doc, asks=asks)
     if asks:
         _ASKING.add(spec.split("(", 1)[0])
 
@@ -424,6 +425,12 @@ CONTEXTS: dict[str, ContextSpec] = {
         ContextSpec(
             "selector",
             "a selector the pack defines (`returns:`): it reads the game and returns a value",
+            {},
+        ),
+        ContextSpec(
+            "asking_selector",
+            "a selector the pack defines that asks (`returns:` with `asks: true`): it may ask"
+            " questions and change the game, and returns a value",
             {},
         ),
     )
