@@ -391,7 +391,8 @@ class Checker:
             return "int" if node.op in _ARITHMETIC else "bool"
         left = self._expr(node.left, None)
         right = self._expr(node.right, left)
-        if left is not None and right is not None and left != right:
+        # a value of type `any` (an answer of `ask` among lists, say) compares with anything
+        if left is not None and right is not None and not _compatible(left, right, {}):
             self._report(
                 "EFF-TYPE",
                 f"`{node.op}` compares {describe(left)} with {describe(right)}",
