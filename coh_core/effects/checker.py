@@ -58,6 +58,8 @@ class Symbols:
     answers: frozenset[str] = frozenset()  # what an answer may begin with (`ask(..., answer=...)`)
     # False when part of the pack failed to load: unknown ids may live in the missing part.
     complete: bool = True
+    # False when the pack has no `messages` section (reported once as such): no message is known.
+    messages_declared: bool = True
 
 
 def suggest(word: str, candidates: Iterable[str]) -> str:
@@ -505,7 +507,7 @@ class Checker:
     def _log_message(self, node: ast.Name) -> tuple[str, ...] | None:
         """The placeholders of a log message, or None if the pack declares none of that name."""
         declared = self.symbols.messages.get(node.name)
-        if declared is None and self.symbols.complete:
+        if declared is None and self.symbols.complete and self.symbols.messages_declared:
             self._report(
                 "EFF-UNKNOWN-MESSAGE",
                 f"no log message `{node.name}` (the `log` messages of the pack's `messages` section)"
@@ -680,7 +682,7 @@ class Checker:
             )
             return None
         found = declared.get(value.name)
-        if found is None and self.symbols.complete:
+        if found is None and self.symbols.complete and self.symbols.messages_declared:
             self._report(
                 "EFF-UNKNOWN-MESSAGE",
                 f"no {what} `{value.name}` (the `{group}` of the pack's `messages` section)"

@@ -344,6 +344,65 @@ _selector("is_exhausted(target: character) -> bool", "Whether a character shows 
 _selector("has_items(at: location) -> bool", "Whether antidotes or action cards lie at a location.")
 _selector("is_side(at: location, side: side) -> bool", "Whether a location shows a given side or state.")
 
+# What the procedures of the attack, the votes and the sharing need (procedures-votes.yaml).
+_selector("players() -> list[player]", "The players still in the game, in turn order from the first player.")
+_selector(
+    "seats_from(player: player) -> list[player]",
+    "Every seat at the table, clockwise from this player's, players out of the game included.",
+)
+_selector("first_player() -> player", "The player who holds the first-player token.")
+_selector(
+    "colour_of(player: player) -> colour", "The colour a player plays, as the zombie leader's wheel names it."
+)
+_selector(
+    "trait(target: character, trait: trait) -> any",
+    "The value of a trait of a character: the one an effect gave it, else its own, else the default.",
+)
+_verb(
+    "refuse_state(reason: string)",
+    "Stop the game with GAME-STATE: its state is one these rules cannot go on from (a state no game"
+    " reaches, such as a record's state changed by hand); the reason says what is wrong.",
+)
+_selector(
+    "attacks(at: location) -> bool",
+    "Whether the zombies at a location attack: the attack condition of the side it shows holds.",
+)
+_selector(
+    "leader_attacks(at: location) -> bool",
+    "Whether the zombie leader's colour, not a vote, says who loses a character at a location.",
+)
+_selector("leader() -> colour", "The colour the zombie-leader token is on.")
+_selector(
+    "wheel_from(colour: colour) -> list[colour]",
+    "The colours of the zombie-leader wheel in play, once round clockwise from this one.",
+)
+_verb(
+    "place_leader(colour: colour)",
+    "Put the zombie-leader token on a colour (no log entry: the pack writes one).",
+)
+_selector(
+    "cards_at(at: location) -> list[card_kind]",
+    "The action cards lying at a location, in the order they came there.",
+)
+_selector(
+    "items_at(at: location) -> list[any]",
+    'What lies at a location, one item of each kind, as the values of an answer: `["antidote"]` if'
+    ' an antidote lies there, then `["card", kind]` for each kind of action card there, in'
+    " alphabetical order.",
+)
+_verb(
+    "take_item(item: any, from: location, player: player)",
+    "The player takes one item lying at a location (a value of `items_at`): an antidote, or an"
+    " action card into their hand (no log entry: the pack writes its own).",
+)
+_selector(
+    "ballot(at: location, purpose: vote_purpose, candidates: list[player]) -> list[player]",
+    "The players with votes at a location vote in secret for one of the candidates, then those"
+    " who vote in another's place cast those votes one by one; the votes are shown with their"
+    " count. The candidates with the most votes, in their order.",
+    asks=True,
+)
+
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
 _procedure("build_city()", "Lay out the location boards on their chosen sides.")
 _procedure("choose_first_player()", "Pick the first player at random.")
@@ -373,11 +432,6 @@ _procedure(
     "action_window(gifts: count = 1)",
     "Every player may play cards, use powers and give away cards or antidotes (at most `gifts` each)"
     " until all pass.",
-)
-_procedure("zombie_attack(tie: tie_rule)", "If the attack condition holds, a character present dies.")
-_procedure(
-    "sharing_vote(tie: tie_rule, winner: sharing_rule)",
-    "If items lie here, a vote picks who shares them, one item per player.",
 )
 _procedure("pay_antidotes()", "Each player spends one antidote per living character; the others die.")
 _procedure("score_game()", "Count every player's points and name the winners.")
@@ -452,6 +506,7 @@ TYPES: dict[str, str] = {
     "trait": "a trait the pack declares (its `traits` section)",
     "event_name": "an event the pack declares (its `events` section)",
     "window_name": "a window the pack declares (its `windows` section)",
+    "string": 'a text in double quotes (`"..."`)',
     "any": "a value whose type another parameter fixes",
 }
 # The built-in types whose values are the traits, events and windows a pack declares.

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import action_end_frame, event_frame, window_frame
 from coh_core.engine.machine import Frame
-from coh_core.engine.runtime import NoOptions, Rt, Steps
+from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
 
 IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
@@ -522,3 +522,61 @@ def first(rt: Rt, items: list[Any]) -> Any:
     if not items:
         raise NoOptions("first of nothing")
     return items[0]
+
+
+# --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------
+
+_plain("players", lambda rt: rt.game.turn_order())
+_plain("seats_from", lambda rt, player: rt.game.seat_order(player))
+_plain("first_player", lambda rt: rt.game.state["first"])
+_plain("colour_of", lambda rt, player: player)
+_plain("trait", lambda rt, target, trait: rt.game.trait(target, trait))
+
+
+@_impl("refuse_state")
+def refuse_state(rt: Rt, reason: str) -> None:
+    raise EngineError("GAME-STATE", reason)
+
+
+def _attacks(rt: Rt, at: str) -> bool:
+    side = rt.game.side(at)
+    return side.attack_if is not None and bool(side.attack_if(Rt(rt.game, {"here": at}, None)))
+
+
+_plain("attacks", _attacks)
+_plain("leader_attacks", lambda rt, at: bool(rt.game.side(at).leader_attack))
+_plain("leader", lambda rt: rt.game.state["leader"])
+
+
+@_impl("wheel_from")
+def wheel_from(rt: Rt, colour: str) -> list[str]:
+    wheel: list[str] = rt.game.state["wheel"]
+    start = wheel.index(colour)
+    return wheel[start:] + wheel[:start]
+
+
+@_impl("place_leader")
+def place_leader(rt: Rt, colour: str) -> None:
+    rt.game.state["leader"] = colour
+
+
+_plain("cards_at", lambda rt, at: list(rt.game.state["locations"][at]["cards"]))
+
+
+@_impl("items_at")
+def items_at(rt: Rt, at: str) -> list[list[str]]:
+    place = rt.game.state["locations"][at]
+    found = [["antidote"]] if place["antidotes"] else []
+    return found + [["card", kind] for kind in sorted(set(place["cards"]))]
+
+
+@_impl("take_item")
+def take_item(rt: Rt, item: list[str], source: str, player: str) -> None:
+    state = rt.game.state
+    place = state["locations"][source]
+    if item[0] == "antidote":
+        place["antidotes"] -= 1
+        state["antidotes"][player] += 1
+    else:
+        place["cards"].remove(item[1])
+        state["hands"][player].append(item[1])

@@ -50,6 +50,7 @@ def symbols_of(pack: Pack) -> Symbols:
         questions=messages.questions(),
         answers=frozenset(messages.answers),
         complete=pack.complete,
+        messages_declared="messages" in pack.sections,
     )
 
 
