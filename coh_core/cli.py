@@ -413,8 +413,11 @@ def docs_effects(output: Path | None) -> None:
     from coh_core.effects.docs import generate_reference
     from coh_core.packs import load_pack_checked
     from coh_core.packs.declarations import declarations_of
+    from coh_core.packs.effects_index import pack_verbs
 
-    text = generate_reference(declarations_of(load_pack_checked()))
+    pack = load_pack_checked()
+    declared = declarations_of(pack)
+    text = generate_reference(declared, pack_verbs(pack, declared))
     _write_output(text, output)
 
 

@@ -31,7 +31,7 @@ MAX_INT_DIGITS = 64  # a record's integers fit in 64 bits (20 digits); Python st
 # Playing
 MAX_OPTIONS = 1_000  # answers offered in one decision (a `choose`, a `choose_number` range)
 MAX_NUMBER = 1_000_000_000  # magnitude of a number an effect writes or computes
-MAX_LIST_ITEMS = 10_000  # items of a list an effect builds by putting lists end to end
+MAX_LIST_ITEMS = 10_000  # items of a list or map an effect builds, those of the ones inside it included
 MAX_LOOP_STEPS = 10_000  # `for` iterations in one run of one effect (one playability check shares them)
 MAX_FRAMES = 1_000  # programs running inside each other (verbs calling verbs, triggers firing triggers)
 CASCADE_LIMIT = 64  # triggers fired by one action

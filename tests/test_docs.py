@@ -7,17 +7,27 @@ from pathlib import Path
 
 from coh_core.effects.docs import generate_reference
 from coh_core.packs.declarations import declarations_of
+from coh_core.packs.effects_index import pack_verbs
 from coh_core.packs.model import Pack
 from coh_core.resources import schema_path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _reference(pack: Pack) -> str:
+    declared = declarations_of(pack)
+    return generate_reference(declared, pack_verbs(pack, declared))
+
+
 def test_effect_reference_is_up_to_date(base_pack: Pack) -> None:
     committed = (ROOT / "docs" / "effects.md").read_text(encoding="utf-8")
-    assert committed == generate_reference(declarations_of(base_pack)), (
-        "run `coh docs effects -o docs/effects.md`"
-    )
+    assert committed == _reference(base_pack), "run `coh docs effects -o docs/effects.md`"
+
+
+def test_reference_documents_every_verb_of_the_base_pack(base_pack: Pack) -> None:
+    text = _reference(base_pack)
+    verbs = pack_verbs(base_pack, declarations_of(base_pack))
+    assert all(f"`{verb.render()}`" in text for verb in verbs.values())
 
 
 def test_reference_documents_every_signature(base_pack: Pack) -> None:

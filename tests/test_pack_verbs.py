@@ -35,6 +35,25 @@ verbs:
         if zombies(place) > zombies(best) { return place }
       }
       return best
+  - id: reinforce_each
+    params:
+      counts: map[location, count]
+      otherwise: map[location,count] = {}
+    doc: Zombies pour in at each location of a map, as many as it says (else as many as the other).
+    do: |
+      for place in locations() {
+        if place in counts { add_zombies(counts[place], at=place) }
+        else if place in otherwise { add_zombies(otherwise[place], at=place) }
+      }
+  - id: tally
+    params:
+      ballots: list[player]
+    returns: map[player, int]
+    doc: How many of the ballots name each player, in the order they are first named.
+    do: |
+      let votes = {}
+      for p in ballots { let votes = votes + {p: get(votes, p, 0) + 1} }
+      return votes
   - id: noisier
     params:
       among: list[location]
@@ -85,7 +104,8 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
     start = text.index(f"  - id: {card}\n")
     old = text.index("    effect: ", start)
     end = text.index("\n", old)
-    actions.write_text(text[:old] + f"    effect: {effect}" + text[end:], encoding="utf-8")
+    # in block style: a map literal's `key: value` would be YAML's own in a plain scalar
+    actions.write_text(text[:old] + f"    effect: |\n      {effect}" + text[end:], encoding="utf-8")
     return base_copy
 
 
@@ -198,6 +218,140 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             "{}",
             ["{red: [play, alarm]}"],
             ["zombies: {church: 2, bank: 0}"],
+        ),
+        (
+            "a map gives the value of a key (here, antidotes per player)",
+            "alarm",
+            "let blue = owner(@student); let share = {me: 2, blue: 1}"
+            " take_antidotes(share[me]); take_antidotes(share[blue], player=blue)",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["antidotes_held: {red: 2, blue: 1, green: 0}"],
+        ),
+        (
+            "a map built with for keeps an entry per item its test lets through",
+            "alarm",
+            "let doubled = {p: zombies(p) * 2 for p in locations() if zombies(p) > 0}"
+            " for p in [@bank, @church, @hospital] { if p in doubled { add_zombies(doubled[p], at=p) } }",
+            "{bank: 2, church: 1}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 6, church: 3, hospital: 0}"],
+        ),
+        (
+            "+ on two maps gives a new map in which the right one's values win",
+            "alarm",
+            "let m = {@bank: 1, @church: 1}; let n = m + {@church: 3, @hospital: 2}"
+            " for p in [@bank, @church, @hospital] { add_zombies(n[p], at=p) }"
+            " add_zombies(m[@church], at=@church)",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 1, church: 4, hospital: 2}"],
+        ),
+        (
+            "in and not in test a map's keys",
+            "alarm",
+            "let m = {@bank: 0}; if @bank in m { add_zombies(2, at=@bank) }"
+            " if @church not in m { add_zombies(3, at=@church) }"
+            " if @hospital in m { add_zombies(1, at=@hospital) }",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 2, church: 3, hospital: 0}"],
+        ),
+        (
+            "a key a map does not hold is nothing, so the card is not offered",
+            "alarm",
+            "add_zombies({@bank: 1}[@church], at=@church)",
+            "{}",
+            [],
+            ["decision: {refuses: {red: [[play, alarm]]}, offers: {red: [[play, hideout]]}}"],
+        ),
+        (
+            "a verb of the pack takes maps (a default `{}` is a map of the parameter's type)",
+            "alarm",
+            "reinforce_each({@bank: 2, @hospital: 1}, otherwise={@bank: 5, @church: 3})"
+            " reinforce_each({@hospital: 1})",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 2, church: 3, hospital: 2}"],
+        ),
+        (
+            "keys and values in the order the keys came in; + keeps the left one's order",
+            "alarm",
+            "let m = {@church: 1, @bank: 2} + {@hospital: 3, @church: 4}"
+            " for place in keys(m) { add_zombies(values(m)[1], at=place) }"
+            " add_zombies(values(m)[0], at=keys(m)[0]); add_zombies(values(m)[2], at=keys(m)[1])",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {church: 6, bank: 5, hospital: 2}"],
+        ),
+        (
+            "get gives a default for a key the map does not hold; size counts its keys",
+            "alarm",
+            "let m = {@bank: 1}; add_zombies(get(m, @bank, 5), at=@bank)"
+            " add_zombies(get(m, @church, 5), at=@church); add_zombies(size(m) + size({}), at=@hospital)",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 1, church: 5, hospital: 1}"],
+        ),
+        (
+            "votes per player, as a selector of the pack tallies ballots into a map",
+            "alarm",
+            "let blue = owner(@student); let votes = tally([me, blue, me])"
+            " for p in keys(votes) { take_antidotes(votes[p], player=p) }",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["antidotes_held: {red: 2, blue: 1, green: 0}"],
+        ),
+        (
+            "sum, max and min of numbers",
+            "alarm",
+            "add_zombies(sum([1, 2, 3]), at=@bank); add_zombies(max([zombies(@bank), 2]) - 1, at=@church)"
+            " add_zombies(min([5, zombies(@church), 4]), at=@hospital)",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 6, church: 5, hospital: 4}"],
+        ),
+        (
+            "the max of no numbers is nothing, so the card is not offered",
+            "alarm",
+            "add_zombies(max([z for z in [zombies(@bank)] if z > 0]), at=@bank)",
+            "{}",
+            [],
+            ["decision: {refuses: {red: [[play, alarm]]}, offers: {red: [[play, hideout]]}}"],
+        ),
+        (
+            "range counts from its low end to its high end, both included (none when low is above high)",
+            "alarm",
+            "for n in range(1, 3) { add_zombies(n, at=@bank) }"
+            " for n in range(3, 1) { add_zombies(1, at=@church) }",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 6, church: 0}"],
+        ),
+        (
+            "reversed turns a list round; index_of counts from 0",
+            "alarm",
+            "let order = reversed([@bank, @church, @hospital])"
+            " add_zombies(index_of(order, @bank) + 1, at=order[0]); add_zombies(1, at=order[2])",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {hospital: 3, church: 0, bank: 1}"],
+        ),
+        (
+            "the index of an item the list does not hold is nothing, so the card is not offered",
+            "alarm",
+            "add_zombies(index_of([@bank], @church), at=@church)",
+            "{}",
+            [],
+            ["decision: {refuses: {red: [[play, alarm]]}, offers: {red: [[play, hideout]]}}"],
+        ),
+        (
+            "an empty map takes the type it is used as, and a map of maps is indexed twice",
+            "alarm",
+            "let none = {}; let nested = {me: {@bank: 3}} + none; add_zombies(nested[me][@bank], at=@bank)",
+            "{}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {bank: 3}"],
         ),
         (
             "the same card is offered once its verb could do something",

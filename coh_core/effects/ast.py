@@ -108,7 +108,41 @@ class ListComp:
     span: Span
 
 
-Expr: TypeAlias = IntLit | BoolLit | StrLit | Name | Ref | Call | BinOp | UnaryOp | ListLit | Index | ListComp
+@dataclass(frozen=True)
+class MapLit:
+    """`{key: value, ...}`: a map from names to values of one type (`{}` is empty)."""
+
+    entries: tuple[tuple[Expr, Expr], ...]  # (key, value) in the order written
+    span: Span
+
+
+@dataclass(frozen=True)
+class MapComp:
+    """`{key: value for name in items if test}`: a new map, one entry per item kept."""
+
+    key: Expr
+    value: Expr
+    name: str
+    iterable: Expr
+    test: Expr | None
+    span: Span
+
+
+Expr: TypeAlias = (
+    IntLit
+    | BoolLit
+    | StrLit
+    | Name
+    | Ref
+    | Call
+    | BinOp
+    | UnaryOp
+    | ListLit
+    | Index
+    | ListComp
+    | MapLit
+    | MapComp
+)
 
 
 @dataclass(frozen=True)
@@ -189,6 +223,11 @@ def dump(node: Node) -> str:
     if isinstance(node, ListComp):
         test = "" if node.test is None else f" (if {dump(node.test)})"
         return f"(list-for {dump(node.item)} {node.name} {dump(node.iterable)}{test})"
+    if isinstance(node, MapLit):
+        return "(map" + "".join(f" ({dump(key)} {dump(value)})" for key, value in node.entries) + ")"
+    if isinstance(node, MapComp):
+        test = "" if node.test is None else f" (if {dump(node.test)})"
+        return f"(map-for {dump(node.key)} {dump(node.value)} {node.name} {dump(node.iterable)}{test})"
     if isinstance(node, Let):
         return f"(let {node.name} {dump(node.value)})"
     if isinstance(node, If):
@@ -220,6 +259,11 @@ def children(node: Node) -> tuple[Node, ...]:
     if isinstance(node, ListComp):
         inside = (node.iterable, node.item)
         return inside if node.test is None else (*inside, node.test)
+    if isinstance(node, MapLit):
+        return tuple(part for entry in node.entries for part in entry)
+    if isinstance(node, MapComp):
+        parts: tuple[Expr, ...] = (node.iterable, node.key, node.value)
+        return parts if node.test is None else (*parts, node.test)
     if isinstance(node, Let):
         return (node.value,)
     if isinstance(node, If):

@@ -14,6 +14,7 @@ from typing import TypeVar
 from coh_core.effects import ast
 from coh_core.effects.registry import (
     CONTEXTS,
+    TYPE_VARS,
     TYPES,
     Declarations,
     Kind,
@@ -21,10 +22,14 @@ from coh_core.effects.registry import (
     Signature,
     asking_selectors,
     element_type,
+    is_key_type,
+    map_of,
+    map_types,
     signature,
     signatures,
+    type_parts,
 )
-from coh_core.limits import MAX_OPTIONS
+from coh_core.limits import MAX_LIST_ITEMS, MAX_OPTIONS
 
 _ARITHMETIC = {"+", "-", "*", "//"}
 _ORDERING = {"<", "<=", ">", ">="}
@@ -77,7 +82,42 @@ def describe(type_name: str) -> str:
     inner = element_type(type_name)
     if inner:
         return f"a list of {inner}s"
+    keyed = map_types(type_name)
+    if keyed:
+        return f"a map from {_plural(keyed[0])} to {_plural(keyed[1])}"
     return "a number" if type_name in _NUMBERS else f"a {type_name}"
+
+
+def _plural(type_name: str) -> str:
+    """Values of a type, in a map's description: `players`, `numbers`, `lists of characters`."""
+    if type_name in _NUMBERS:
+        return "numbers"
+    if type_name == "bool":
+        return "truth values"
+    if type_name in ("any", "V", "T"):
+        return "values"
+    if type_name == "K":
+        return "names"
+    inner = element_type(type_name)
+    if inner:
+        return f"lists of {_plural(inner)}"
+    return "maps" if map_types(type_name) else f"{type_name}s"
+
+
+def _not_a_list(what: str, found: str) -> str:
+    """`for` over what is no list; over a map, how to go over its keys."""
+    hint = "; `keys(m)` lists the keys of a map, `values(m)` its values" if map_types(found) else ""
+    return f"{what} needs a list, got {describe(found)}{hint}"
+
+
+def _vague(type_name: str) -> bool:
+    """Whether a type is partly unknown (`map[any, any]`, the type of `{}`)."""
+    return type_name == "any" or any(_vague(part) for part in type_parts(type_name)[1])
+
+
+def _has_type_var(type_name: str) -> bool:
+    head, args = type_parts(type_name)
+    return head in TYPE_VARS or any(_has_type_var(arg) for arg in args)
 
 
 # A count is a number that must not be negative: any number expression may be given for one.
@@ -201,7 +241,7 @@ class Checker:
         found = self._pure_expr("the list of `for`", lambda: self._expr(node.iterable, None))
         inner = element_type(found) if found else None
         if found is not None and inner is None:
-            self._report("EFF-TYPE", f"`for` needs a list, got {describe(found)}", node.iterable.span)
+            self._report("EFF-TYPE", _not_a_list("`for`", found), node.iterable.span)
         self.scopes.append({node.name: inner or "any"})
         self._block(node.body)
         self.scopes.pop()
@@ -241,17 +281,86 @@ class Checker:
         if isinstance(expr, ast.ListLit):
             return self._pure_expr("an item of a list", lambda: self._list(expr, expected))
         if isinstance(expr, ast.Index):
-            return self._pure_expr("an indexed list", lambda: self._index(expr))
+            return self._pure_expr("an indexed list or map", lambda: self._index(expr))
         if isinstance(expr, ast.ListComp):
             return self._pure_expr("a list built with `for`", lambda: self._list_comp(expr))
+        if isinstance(expr, ast.MapLit):
+            return self._pure_expr("an entry of a map", lambda: self._map(expr, expected))
+        if isinstance(expr, ast.MapComp):
+            return self._pure_expr("a map built with `for`", lambda: self._map_comp(expr))
         return self._binary(expr)
+
+    def _map(self, node: ast.MapLit, expected: str | None) -> str | None:
+        """`{key: value, ...}`: keys of one type of names, values of one type (those of the first
+        entry, or of the map expected); `{}` is a map of the type expected."""
+        wanted = map_types(expected) if expected else None
+        key_type, value_type = wanted or (None, None)
+        if not node.entries:
+            return map_of(key_type or "any", value_type or "any")
+        first_key, first_value = node.entries[0]
+        found_key = self._key(first_key, key_type, None)
+        found_value = self._expr(first_value, value_type)
+        written: set[str] = set()
+        for index, (key, value) in enumerate(node.entries):
+            if index:
+                self._key(key, found_key or key_type, found_key)
+                if found_value is not None and found_value != "any":
+                    what = "a map whose first value is " + describe(found_value) + ","
+                    self._expect(value, found_value, what)
+                else:
+                    self._expr(value, value_type)
+            if isinstance(key, ast.Name | ast.Ref | ast.StrLit):  # the same key written twice
+                shown = ast.dump(key)
+                if shown in written:
+                    self._report("EFF-DUPLICATE-KEY", f"`{shown}` is a key of this map twice", key.span)
+                written.add(shown)
+        if found_key is None or found_value is None:
+            return None
+        return map_of(found_key, found_value)
+
+    def _map_comp(self, node: ast.MapComp) -> str | None:
+        """`{key: value for name in items if test}`: a map of the key's and the value's types."""
+        found = self._expr(node.iterable, None)
+        inner = element_type(found) if found else None
+        if found is not None and found != "any" and inner is None:
+            self._report("EFF-TYPE", _not_a_list("`for`", found), node.iterable.span)
+        self.scopes.append({node.name: inner or "any"})
+        try:
+            if node.test is not None:
+                self._expect(node.test, "bool", "the test of `if`")
+            key = self._key(node.key, None, None)
+            value = self._expr(node.value, None)
+        finally:
+            self.scopes.pop()
+        return map_of(key, value) if key is not None and value is not None else None
+
+    def _key(self, expr: ast.Expr, hint: str | None, wanted: str | None) -> str | None:
+        """A key of a map: a name (a player, a location, a value of an enumeration...), never a
+        number, a truth value, a list or a map; of the type `wanted` when one is (`hint`: the
+        type expected, which names an enumeration's values)."""
+        found = self._expr(expr, hint)
+        if found is None:
+            return None
+        if not is_key_type(found):
+            self._report(
+                "EFF-MAP-KEY",
+                f"the keys of a map are names (players, locations, characters, values of an"
+                f" enumeration...), not {_plural(found)}",
+                expr.span,
+            )
+            return None
+        if wanted is not None and not _compatible(wanted, found, {}):
+            self._report(
+                "EFF-TYPE", f"the keys of this map are {_plural(wanted)}, not {_plural(found)}", expr.span
+            )
+        return found
 
     def _list_comp(self, node: ast.ListComp) -> str | None:
         """`[item for name in items if test]`: a list of the item's type."""
         found = self._expr(node.iterable, None)
         inner = element_type(found) if found else None
         if found is not None and found != "any" and inner is None:
-            self._report("EFF-TYPE", f"`for` needs a list, got {describe(found)}", node.iterable.span)
+            self._report("EFF-TYPE", _not_a_list("`for`", found), node.iterable.span)
         self.scopes.append({node.name: inner or "any"})
         try:
             if node.test is not None:
@@ -275,15 +384,22 @@ class Checker:
         return list_of(first) if first is not None else None
 
     def _index(self, node: ast.Index) -> str | None:
-        """`items[n]`: the element type of a list, at a whole number."""
-        self._expect(node.index, "int", "an index")
+        """`items[n]`: the element type of a list, at a whole number; `m[key]`: the value type of a
+        map, at a key of its key type."""
         found = self._expr(node.target, None)
+        keyed = map_types(found) if found else None
+        if keyed is not None:
+            self._key(node.index, keyed[0], keyed[0])
+            return keyed[1]
+        self._expect(node.index, "int", "an index")
         if found is None or found == "any":
             return found
         inner = element_type(found)
         if inner is None:
             self._report(
-                "EFF-TYPE", f"only a list can be indexed; this is {describe(found)}", node.target.span
+                "EFF-TYPE",
+                f"only a list or a map can be indexed; this is {describe(found)}",
+                node.target.span,
             )
         return inner
 
@@ -320,7 +436,10 @@ class Checker:
         """An enumeration: declared by the pack, or a type that is neither built in nor declared
         (its values are reported as such, not as unknown names)."""
         return self.symbols.declared.is_enum(type_name) or (
-            type_name not in TYPES and type_name not in ("T", "string") and element_type(type_name) is None
+            type_name not in TYPES
+            and type_name not in TYPE_VARS
+            and type_name != "string"
+            and not type_parts(type_name)[1]
         )
 
     def _member(self, node: ast.Name, expected: str) -> str | None:
@@ -375,9 +494,18 @@ class Checker:
             if left is not None and element_type(left) is not None:  # lists put end to end
                 self._expect(node.right, left, "`+` after " + describe(left) + ",")
                 return left
+            if left is not None and map_types(left) is not None:  # maps merged, the right one's values win
+                right = self._expr(node.right, left)
+                if right is not None and not _compatible(left, right, {}):
+                    self._report(
+                        "EFF-TYPE",
+                        f"`+` after {describe(left)}, expects {describe(left)}, got {describe(right)}",
+                        node.right.span,
+                    )
+                return right if right is not None and _vague(left) else left
             if left is not None and left not in _NUMBERS and left != "any":
                 self._report(
-                    "EFF-TYPE", f"`+` expects a number or a list, got {describe(left)}", node.left.span
+                    "EFF-TYPE", f"`+` expects a number, a list or a map, got {describe(left)}", node.left.span
                 )
             self._expect(node.right, "int", "`+`")
             return "int"
@@ -403,13 +531,18 @@ class Checker:
         return "bool"
 
     def _membership(self, node: ast.BinOp) -> str:
-        """`x in items`, `x not in items`: whether a list holds a value of its item type."""
+        """`x in items`, `x not in items`: whether a list holds a value of its item type, or a map
+        a key of its key type."""
         items = self._expr(node.right, None)
+        keyed = map_types(items) if items else None
+        if keyed is not None:
+            self._key(node.left, keyed[0], keyed[0])
+            return "bool"
         inner = element_type(items) if items else None
         if items is not None and items != "any" and inner is None:
             self._report(
                 "EFF-TYPE",
-                f"`{_SHOWN_OP[node.op]}` needs a list on its right, got {describe(items)}",
+                f"`{_SHOWN_OP[node.op]}` needs a list or a map on its right, got {describe(items)}",
                 node.right.span,
             )
         self._expect(
@@ -441,7 +574,7 @@ class Checker:
                 f"{self.pure} cannot ask a question; `{sig.name}` asks one{hint}",
                 node.name_span,
             )
-        if sig.name == "ask":
+        if sig.name in ("ask", "ask_each"):
             return self._ask(node)
         if sig.name in _NAMED_VALUES:
             return self._named_values(node, sig)
@@ -451,6 +584,8 @@ class Checker:
             self._argument(node, sig, param, arg, bound, type_vars)
         if sig.name == "choose_number":
             self._number_range(node, bound)
+        elif sig.name == "range":
+            self._list_range(node, bound)
         if sig.returns is None:
             return None
         return _substitute(sig.returns, type_vars, unbound="any")
@@ -538,19 +673,23 @@ class Checker:
         options; `q` is a decision the pack declares, each of its placeholders given by name, and
         `a` an answer it declares: the player answers `[a, option]` (an option that is a list is
         spread: `[a, *option]`). Its value is the option picked. The player and the options come
-        first, unnamed, so that any other name is free for a placeholder."""
-        player, options_expr, named = self._ask_arguments(node)
+        first, unnamed, so that any other name is free for a placeholder.
+
+        `ask_each(options, question=q, answer=a, ...)`: each player of the map answers at once,
+        among their own options; its value maps each of them to the option they picked."""
+        each = node.name == "ask_each"
+        firsts = ("the options",) if each else ("the player", "the options")
+        positional, named = self._ask_arguments(node, firsts)
+        fits = len(positional) == len(firsts)  # else reported: the values are not read as these
+        player = positional[0] if fits and not each else None
+        options_expr = positional[-1] if fits else None
         if player is not None:
-            self._pure_expr(
-                "the player of `ask`", lambda: self._expect(player, "player", "the player of `ask`")
-            )
+            self._pure_expect(player, "player", "the player of `ask`")
         options = None
         if options_expr is not None:
-            options = self._pure_expr("the options of `ask`", lambda: self._expr(options_expr, None))
-            if options is not None and options != "any" and element_type(options) is None:
-                self._report(
-                    "EFF-TYPE", f"the options of `ask` are a list, got {describe(options)}", options_expr.span
-                )
+            what = f"the options of `{node.name}`"
+            found = self._pure_expr(what, lambda: self._expr(options_expr, None))
+            options = self._ask_options(found, each, options_expr)
         question = named.pop("question", None)
         wanted = self._asked_message(question, "question", self.symbols.questions, "decisions")
         answer = named.pop("answer", None)
@@ -568,8 +707,30 @@ class Checker:
             self._ask_value(value)
         lacking = ", ".join(f"`{p}`" for p in wanted or () if p not in named)
         if lacking:
-            self._report("EFF-ARITY", f"`ask` is missing {lacking}: give every placeholder", node.span)
-        return element_type(options) if options not in (None, "any") else "any"
+            self._report(
+                "EFF-ARITY", f"`{node.name}` is missing {lacking}: give every placeholder", node.span
+            )
+        picked = options or "any"
+        return map_of("player", picked) if each else picked
+
+    def _ask_options(self, found: str | None, each: bool, expr: ast.Expr) -> str | None:
+        """The type of one option: of a list (`ask`), of the lists a map gives each player (`ask_each`)."""
+        if found is None or found == "any":
+            return None
+        if each:
+            pair = map_types(found)
+            inner = element_type(pair[1]) if pair is not None and pair[0] in ("player", "any") else None
+            if inner is None:
+                self._report(
+                    "EFF-TYPE",
+                    f"the options of `ask_each` are a map from players to lists, got {describe(found)}",
+                    expr.span,
+                )
+            return inner
+        inner = element_type(found)
+        if inner is None:
+            self._report("EFF-TYPE", f"the options of `ask` are a list, got {describe(found)}", expr.span)
+        return inner
 
     def _named_values(self, node: ast.Call, sig: Signature) -> str | None:
         """`emit`, `window` and `offer_cancel`: their parameters first, unnamed, then the names of
@@ -646,8 +807,10 @@ class Checker:
     def _ask_value(self, value: ast.Expr) -> None:
         self._pure_expr("a value of `ask`", lambda: self._expr(value, None))
 
-    def _ask_arguments(self, node: ast.Call) -> tuple[ast.Expr | None, ast.Expr | None, dict[str, ast.Expr]]:
-        """The player and the options (the first two, unnamed), then the values by name."""
+    def _ask_arguments(
+        self, node: ast.Call, firsts: tuple[str, ...]
+    ) -> tuple[list[ast.Expr], dict[str, ast.Expr]]:
+        """The values that come first, unnamed, then the values by name."""
         positional = [arg.value for arg in node.args if arg.keyword is None]
         named: dict[str, ast.Expr] = {}
         for arg in node.args:
@@ -656,19 +819,17 @@ class Checker:
             if arg.keyword in named:
                 self._report("EFF-DUPLICATE-ARG", f"`{arg.keyword}` is given twice", arg.span)
             named[arg.keyword] = arg.value
-        missing = ["the player", "the options"][len(positional) :]
+        missing = list(firsts[len(positional) :])
         missing += [f"`{p}`" for p in ("question", "answer") if p not in named]
         misplaced = any(arg.keyword is None for arg in node.args[len(positional) :])  # unnamed after named
-        if missing or len(positional) > 2 or misplaced:
+        if missing or len(positional) > len(firsts) or misplaced:
             self._report(
                 "EFF-ARITY",
-                "`ask` takes the player and the options first, then `question=`, `answer=` and the"
+                f"`{node.name}` takes {' and '.join(firsts)} first, then `question=`, `answer=` and the"
                 " question's placeholders by name" + (f" (missing: {', '.join(missing)})" if missing else ""),
                 node.span,
             )
-        player = positional[0] if positional else None
-        options = positional[1] if len(positional) > 1 else None
-        return player, options, named
+        return positional, named
 
     def _asked_message(
         self, value: ast.Expr | None, what: str, declared: Mapping[str, tuple[str, ...]], group: str
@@ -765,8 +926,8 @@ class Checker:
         wanted = param.type
         if wanted == "any" and sig.value_type_from:
             wanted = self._dependent_type(sig, bound) or "any"
-        expected = _substitute(wanted, type_vars) if "T" in wanted else wanted
-        found = self._expr(arg.value, None if "T" in expected else expected)
+        expected = _substitute(wanted, type_vars) if _has_type_var(wanted) else wanted
+        found = self._expr(arg.value, None if _has_type_var(expected) else expected)
         if expected == "count":
             self._count(sig, param, arg.value)
         if found is None or expected == "any":
@@ -804,6 +965,19 @@ class Checker:
                 node.span,
             )
 
+    def _list_range(self, node: ast.Call, bound: list[tuple[Param, ast.Arg]]) -> None:
+        """`range` between literal bounds holds at most MAX_LIST_ITEMS numbers (none is no mistake:
+        a loop over it runs no time)."""
+        values = {param.name: constant(arg.value) for param, arg in bound}
+        low, high = values.get("low"), values.get("high")
+        if low is not None and high is not None and high - low + 1 > MAX_LIST_ITEMS:
+            self._report(
+                "EFF-RANGE",
+                f"`range` from {low} to {high} holds {high - low + 1:,} numbers;"
+                f" a list holds at most {MAX_LIST_ITEMS:,}",
+                node.span,
+            )
+
     def _dependent_type(self, sig: Signature, bound: list[tuple[Param, ast.Arg]]) -> str | None:
         for param, arg in bound:
             if param.name == sig.value_type_from and isinstance(arg.value, ast.Name):
@@ -812,28 +986,37 @@ class Checker:
         return None
 
 
-def _substitute(type_name: str, type_vars: Mapping[str, str], unbound: str = "T") -> str:
-    """Replace the type variable by its binding; `unbound` stands in when it has none."""
-    if type_name == "T":
-        return type_vars.get("T", unbound)
+def _substitute(type_name: str, type_vars: Mapping[str, str], unbound: str | None = None) -> str:
+    """Replace the type variables by their bindings; `unbound` stands in for one that has none
+    (by default it stays)."""
+    if type_name in TYPE_VARS:
+        return type_vars.get(type_name, unbound or type_name)
     inner = element_type(type_name)
     if inner is not None:
         return list_of(_substitute(inner, type_vars, unbound))
+    keyed = map_types(type_name)
+    if keyed is not None:
+        return map_of(_substitute(keyed[0], type_vars, unbound), _substitute(keyed[1], type_vars, unbound))
     return type_name
 
 
 def _compatible(expected: str, found: str, type_vars: dict[str, str]) -> bool:
-    """Whether a value of type `found` fits `expected`, binding type variable T."""
+    """Whether a value of type `found` fits `expected`, binding the type variables (T, K, V)."""
     if expected == "any" or found == "any":
         return True
     if expected in _NUMBERS and found in _NUMBERS:
         return True
-    if expected == "T":
-        bound = type_vars.setdefault("T", found)
-        return bound == found or bound == "any"
+    if expected in TYPE_VARS:
+        bound = type_vars.setdefault(expected, found)
+        return bound == found or _compatible(bound, found, {})
     inner_expected, inner_found = element_type(expected), element_type(found)
     if inner_expected is not None and inner_found is not None:
         return _compatible(inner_expected, inner_found, type_vars)
+    keyed_expected, keyed_found = map_types(expected), map_types(found)
+    if keyed_expected is not None and keyed_found is not None:
+        return _compatible(keyed_expected[0], keyed_found[0], type_vars) and _compatible(
+            keyed_expected[1], keyed_found[1], type_vars
+        )
     return expected == found
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from coh_core.effects.registry import CONTEXTS, TYPES, Declarations, Kind, TraitSpec, signatures
+from coh_core.effects.registry import CONTEXTS, TYPES, Declarations, Kind, Signature, TraitSpec, signatures
 from coh_core.limits import (
     CASCADE_LIMIT,
     MAX_DECISIONS,
@@ -39,6 +39,7 @@ let picks = [1, 2, 3]; draw_cards(picks[0])   # lists, indexing from 0
 while is_exhausted(self) { rest(self) }   # again while the test holds
 kill_characters([c for c in characters_at(here) if c != self])   # a list built with for
 if self not in characters_at(here) { no_effect() }   # in, not in
+let zombies_near = {p: zombies(p) for p in locations()}; draw_cards(zombies_near[here])   # a map
 ```
 
 Statements are separated by new lines or `;`; `#` starts a comment that runs to the end
@@ -49,7 +50,18 @@ lists `[a, b]` (every item of one type) and indexing `items[n]` (from 0; past ei
 there is nothing, and the effect stops there as a choice among nothing does), lists built
 with `for` (`[item for name in items if test]`, the test optional; the name is bound only
 inside the brackets, and each item counts as a loop iteration), `x in items` and
-`x not in items`, and `+` on two lists of one type (end to end; at most 10,000 items). A `while` loop
+`x not in items`, and `+` on two lists of one type (end to end; at most 10,000 items). Maps
+`{key: value, ...}` (`{}` is empty) hold values of one type under keys of one type, and the
+keys are names: players, locations, characters, colours, values of an enumeration, never
+numbers, truth values, lists or maps (`EFF-MAP-KEY`), so that a map saves as a JSON object and
+loads back equal; a map keeps its keys in the order they came in, and a key given twice keeps
+its last value. `m[key]` is the value of a key (of a key the map does not hold there is
+nothing, and the effect stops as at an index past the end); maps are built with `for`
+(`{key: value for name in items if test}`, as lists are); `key in m` and `key not in m` test
+its keys; `keys(m)`, `values(m)`, `get(m, key, default)` and `size(m)` read it; `+` on two
+maps of one type is a new map holding the keys of both, the right one's value where both hold
+a key (at most 10,000 keys). In YAML, write an effect holding a map in block style (`|`) or
+quoted: in a plain scalar, `key: value` is YAML's own. A `while` loop
 counts against the same bound of iterations as `for`; checking whether a card or power could
 do anything runs its body once.
 `param(name)` reads a rule parameter of the pack (its `params` section), and a pack may
@@ -84,8 +96,9 @@ def _bindings(bindings: Mapping[str, str]) -> str:
     return ", ".join(f"`{name}`: {type_}" for name, type_ in bindings.items()) or "-"
 
 
-def generate_reference(declared: Declarations) -> str:
-    """The reference: the built-in types and primitives, and the pack's types, traits, events, windows."""
+def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | None = None) -> str:
+    """The reference: the built-in types and primitives, and the pack's own verbs and selectors,
+    types, traits, events and windows."""
     parts = [
         _HEADER,
         _section(
@@ -93,7 +106,9 @@ def generate_reference(declared: Declarations) -> str:
             [
                 *_table(("type", "values"), [(f"`{k}`", v) for k, v in TYPES.items()]),
                 "",
-                "`list[T]` is a list of values of type T; `T` stands for any one type.",
+                "`list[T]` is a list of values of type T; `map[K, V]` is a map from keys of type K"
+                " (names: a player, a location, a value of an enumeration..., never a number) to"
+                " values of type V. `T`, `K` and `V` stand for any one type.",
             ],
         ),
         _section("Verbs (statements)", _signatures(Kind.VERB)),
@@ -107,6 +122,21 @@ def generate_reference(declared: Declarations) -> str:
             ),
         ),
         _DECLARED_INTRO,
+        _section(
+            "Verbs and selectors of the pack (`verbs`)",
+            [
+                *_table(
+                    ("signature", "meaning"),
+                    [
+                        (f"`{v.render()}`", v.doc)
+                        for v in sorted((verbs or {}).values(), key=lambda v: v.name)
+                    ],
+                ),
+                "",
+                "They are written in the effect language in the pack (the base pack's procedures of the"
+                " turn structure among them: content/base/procedures-*.yaml); an overlay may patch them.",
+            ],
+        ),
         _section(
             "Timing windows (`windows`; `window:` of powers and cards)",
             _table(
@@ -160,10 +190,11 @@ def generate_reference(declared: Declarations) -> str:
 
 _DECLARED_INTRO = """## Declared by the base pack
 
-The sections below are not built into coh: the base pack declares them in
-content/base/declarations.yaml (sections `types`, `traits`, `events`, `windows`), and another
-pack or an overlay may declare others. Effects write an enumeration's values as plain names
-(`until=end_of_turn`); `trait` is the built-in type whose values are the pack's traits.
+The sections below are not built into coh: the base pack defines its verbs in `verbs`
+sections and declares the rest in content/base/declarations.yaml (sections `types`,
+`traits`, `events`, `windows`); another pack or an overlay may declare others. Effects write
+an enumeration's values as plain names (`until=end_of_turn`); `trait` is the built-in type
+whose values are the pack's traits.
 """
 
 
@@ -184,10 +215,16 @@ def _bounds() -> list[str]:
     rows = [
         ("answers offered by one decision (`choose`, `choose_number`)", f"{MAX_OPTIONS:,}", "ENGINE-LIMIT"),
         ("size of a number an effect writes or computes", f"{MAX_NUMBER:,}", "ENGINE-LIMIT"),
-        ("items of a list put together with `+`", f"{MAX_LIST_ITEMS:,}", "ENGINE-LIMIT"),
         (
-            "loop iterations in one run of one effect (`for`, `while`, items of a list built with"
-            " `for`), all its loops together",
+            "items of a list or map an effect builds (`[...]`, `{...}`, with `for` or `+`), those of"
+            " the lists and maps inside it included each time one appears",
+            f"{MAX_LIST_ITEMS:,}",
+            "ENGINE-LIMIT",
+        ),
+        ("numbers in one `range(low, high)`", f"{MAX_LIST_ITEMS:,}", "ENGINE-LIMIT"),
+        (
+            "loop iterations in one run of one effect (`for`, `while`, items of a list or map built"
+            " with `for`), all its loops together",
             f"{MAX_LOOP_STEPS:,}",
             "ENGINE-LIMIT",
         ),
@@ -200,7 +237,8 @@ def _bounds() -> list[str]:
     return [
         "Packs come from strangers, so what one effect or one game may do is bounded. Going past a",
         "bound stops the game with the code below, at the effect in the pack (`file:line:col`); where",
-        "the source itself shows it (a number literal, a `choose_number` between two literals),",
+        "the source itself shows it (a number literal, a `choose_number` or `range` between two",
+        "literals),",
         "`coh validate` reports it first (`EFF-RANGE`, `EFF-LIMIT`).",
         "",
         *_table(("bound", "at most", "code"), rows),

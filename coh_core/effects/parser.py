@@ -166,6 +166,16 @@ class _ToAst(Transformer[Token, Any]):
         item, name, iterable, *test = children
         return ast.ListComp(item, str(name), iterable, test[0] if test else None, _span(meta))
 
+    def map_entry(self, meta: Meta, children: list[Any]) -> tuple[ast.Expr, ast.Expr]:
+        return (children[0], children[1])
+
+    def map_lit(self, meta: Meta, children: list[Any]) -> ast.MapLit:
+        return ast.MapLit(tuple(c for c in children if c is not None), _span(meta))
+
+    def map_comp(self, meta: Meta, children: list[Any]) -> ast.MapComp:
+        key, value, name, iterable, *test = children
+        return ast.MapComp(key, value, str(name), iterable, test[0] if test else None, _span(meta))
+
     def index(self, meta: Meta, children: list[Any]) -> ast.Index:
         return ast.Index(children[0], children[1], _span(meta))
 
@@ -299,6 +309,8 @@ def _syntax_error(text: str, exc: UnexpectedInput) -> EffectSyntaxError:
             found = repr(str(token))
         expected = sorted(_TOKEN_LABELS.get(name, name.lower()) for name in exc.expected)
         message = f"unexpected {found}; expected {', '.join(expected[:6])}"
+        if token.type == "COLON" and "EQUAL" in exc.expected:  # `at: here` where `at=here` fits
+            message += "; keyword arguments are written name=value"
     else:  # pragma: no cover - lark raises only the three kinds above
         message = str(exc)
     line, col = _position(text, offset)

@@ -26,7 +26,20 @@ _INDENT = "  "
 
 def format_effect(block: ast.Block, indent: int = 0) -> str:
     """One statement per line, blocks indented."""
-    return "\n".join(_statement(s, indent) for s in block.statements) or f"{_INDENT * indent}(nothing)"
+    last = len(block.statements) - 1
+    lines = [
+        # a bare `return` before another statement: `;` ends it, or it would return the next one
+        _statement(s, indent) + (";" if isinstance(s, ast.Return) and s.value is None and i < last else "")
+        for i, s in enumerate(block.statements)
+    ]
+    return "\n".join(lines) or f"{_INDENT * indent}(nothing)"
+
+
+def _block(block: ast.Block, indent: int) -> str:
+    """A block after `if`, `else`, `for` or `while`, its statements one level further in."""
+    if not block.statements:
+        return "{}"
+    return f"{{\n{format_effect(block, indent + 1)}\n{_INDENT * indent}}}"
 
 
 def format_expr(expr: ast.Expr, parent: int = 0) -> str:
@@ -49,6 +62,13 @@ def format_expr(expr: ast.Expr, parent: int = 0) -> str:
     if isinstance(expr, ast.ListComp):
         test = "" if expr.test is None else f" if {format_expr(expr.test)}"
         return f"[{format_expr(expr.item)} for {expr.name} in {format_expr(expr.iterable)}{test}]"
+    if isinstance(expr, ast.MapLit):
+        entries = (f"{format_expr(key)}: {format_expr(value)}" for key, value in expr.entries)
+        return "{" + ", ".join(entries) + "}"
+    if isinstance(expr, ast.MapComp):
+        test = "" if expr.test is None else f" if {format_expr(expr.test)}"
+        entry = f"{format_expr(expr.key)}: {format_expr(expr.value)}"
+        return f"{{{entry} for {expr.name} in {format_expr(expr.iterable)}{test}}}"
     if isinstance(expr, ast.UnaryOp):
         mine = _PRECEDENCE["not"] if expr.op == "not" else 7
         text = (
@@ -82,12 +102,10 @@ def _statement(node: ast.Statement, indent: int) -> str:
     if isinstance(node, ast.Return):
         return f"{pad}return" if node.value is None else f"{pad}return {format_expr(node.value)}"
     if isinstance(node, ast.While):
-        body = format_effect(node.body, indent + 1)
-        return f"{pad}while {format_expr(node.test)} {{\n{body}\n{pad}}}"
+        return f"{pad}while {format_expr(node.test)} {_block(node.body, indent)}"
     if isinstance(node, ast.For):
-        body = format_effect(node.body, indent + 1)
-        return f"{pad}for {node.name} in {format_expr(node.iterable)} {{\n{body}\n{pad}}}"
-    text = f"{pad}if {format_expr(node.test)} {{\n{format_effect(node.then, indent + 1)}\n{pad}}}"
+        return f"{pad}for {node.name} in {format_expr(node.iterable)} {_block(node.body, indent)}"
+    text = f"{pad}if {format_expr(node.test)} {_block(node.then, indent)}"
     if node.otherwise is not None:
-        text += f" else {{\n{format_effect(node.otherwise, indent + 1)}\n{pad}}}"
+        text += f" else {_block(node.otherwise, indent)}"
     return text

@@ -109,7 +109,9 @@ class ContextSpec:
 # --- declarations -----------------------------------------------------------------
 
 _SIG = re.compile(r"^(?P<name>[a-z_][a-z0-9_]*)\((?P<params>.*)\)\s*(?:->\s*(?P<ret>.+))?$")
-_PARAM = re.compile(r"^(?P<name>[a-z_]+)\s*:\s*(?P<type>[A-Za-z_\[\]]+)(?:\s*=\s*(?P<default>.+))?$")
+_PARAM = re.compile(
+    r"^(?P<name>[a-z_]+)\s*:\s*(?P<type>[A-Za-z_]+(?:\[[A-Za-z_\[\], ]*\])?)\s*(?:=\s*(?P<default>.+))?$"
+)
 
 _SIGNATURES: dict[str, Signature] = {}
 
@@ -117,7 +119,23 @@ _SIGNATURES: dict[str, Signature] = {}
 def parse_param(name: str, spec: str) -> Param | None:
     """A parameter written `type` or `type = default` (as in a pack's verb), or None if malformed."""
     match = _PARAM.match(f"{name}: {spec.strip()}")
-    return None if match is None else Param(match["name"], match["type"], match["default"])
+    return None if match is None else Param(match["name"], normalize_type(match["type"]), match["default"])
+
+
+def _split_top(text: str) -> list[str]:
+    """Split at the commas outside brackets: `a: list[T], b: map[K, V]` -> two parts."""
+    parts: list[str] = []
+    depth = start = 0
+    for index, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:index])
+            start = index + 1
+    parts.append(text[start:])
+    return parts
 
 
 def _declare(kind: Kind, spec: str, doc: str, value_type_from: str | None = None, asks: bool = False) -> None:
@@ -126,7 +144,7 @@ def _declare(kind: Kind, spec: str, doc: str, value_type_from: str | None = None
         raise ValueError(f"bad registry signature {spec!r}")
     params: list[Param] = []
     if match["params"].strip():
-        for part in match["params"].split(","):
+        for part in _split_top(match["params"]):
             pm = _PARAM.match(part.strip())
             if pm is None:
                 raise ValueError(f"bad registry parameter {part!r} in {spec!r}")
@@ -301,6 +319,14 @@ _selector(
     asks=True,
 )
 _selector(
+    "ask_each(options: map[player, list[T]]) -> map[player, T]",
+    "Several players answer at once, none seeing the others' answers: `ask_each(options,"
+    " question=q, answer=a, name=value)`, `options` giving each player their own options. A"
+    " player with one option takes it without being asked; one with none is left out. The value"
+    " maps each player, in the order of `options`, to the option they picked.",
+    asks=True,
+)
+_selector(
     "random_movement_card(player: player) -> location",
     "Shuffle the player's movement cards and draw one.",
 )
@@ -333,6 +359,34 @@ _selector(
 )
 _selector("first(items: list[T]) -> T", "The first of the items (lists of characters are in turn order).")
 _selector("count(items: list[T]) -> int", "How many items there are.")
+_selector("keys(map: map[K, V]) -> list[K]", "The keys of a map, in the order they came into it.")
+_selector("values(map: map[K, V]) -> list[V]", "The values of a map, in the order of its keys.")
+_selector(
+    "get(map: map[K, V], key: K, default: V) -> V",
+    "The value of a key, or the default when the map does not hold the key (`map[key]` stops the"
+    " effect there).",
+)
+_selector("size(map: map[K, V]) -> int", "How many keys a map holds (`count` counts a list's items).")
+_selector("sum(items: list[int]) -> int", "The numbers added up (0 for none).")
+_selector(
+    "max(items: list[int]) -> int",
+    "The largest of the numbers; of none there is nothing, and the effect stops (as with `first`).",
+)
+_selector(
+    "min(items: list[int]) -> int",
+    "The smallest of the numbers; of none there is nothing, and the effect stops (as with `first`).",
+)
+_selector(
+    "range(low: int, high: int) -> list[int]",
+    "The whole numbers from low to high, both included, as `choose_number` offers them:"
+    " `range(1, 3)` is `[1, 2, 3]`; none when low is above high.",
+)
+_selector("reversed(items: list[T]) -> list[T]", "The items in the opposite order.")
+_selector(
+    "index_of(items: list[T], item: T) -> int",
+    "Where the item first is in the list, counted from 0 as `items[n]` counts; if it is not there,"
+    " the effect stops (test with `in` first).",
+)
 _selector("zombies(at: location) -> int", "The number of zombies at a location.")
 _selector(
     "characters(at: location) -> int",
@@ -490,7 +544,8 @@ CONTEXTS: dict[str, ContextSpec] = {
     )
 }
 
-# Built-in types and what their values are. `list[T]` is a list of T; `T` a type variable.
+# Built-in types and what their values are. `list[T]` is a list of T, `map[K, V]` a map from
+# keys of type K to values of type V; `T`, `K` and `V` are type variables of the signatures.
 TYPES: dict[str, str] = {
     "int": "a whole number",
     "count": "a whole number of things, zero or more (a computed count below zero counts as zero)",
@@ -531,6 +586,43 @@ def element_type(type_name: str) -> str | None:
     return None
 
 
+# Type variables of the registry's signatures: `first(items: list[T]) -> T`, `keys(m: map[K, V])`.
+TYPE_VARS = frozenset({"T", "K", "V"})
+# Types whose values are no names, so no map has them as keys: numbers, truth values, a pending
+# event (and lists and maps). A map's keys are text: a map saves as a JSON object and loads equal.
+_NOT_KEYS = frozenset({"int", "count", "bool", "event"})
+
+
+def type_parts(type_name: str) -> tuple[str, list[str]]:
+    """`map[player, list[int]]` -> ("map", ["player", "list[int]"]); a plain type has no arguments."""
+    head, bracket, rest = type_name.partition("[")
+    if not bracket or not rest.endswith("]"):
+        return type_name.strip(), []
+    return head.strip(), [part.strip() for part in _split_top(rest[:-1])]
+
+
+def normalize_type(type_name: str) -> str:
+    """A type as the registry writes it: `map[player,int]` -> `map[player, int]`."""
+    head, args = type_parts(type_name)
+    return f"{head}[{', '.join(normalize_type(a) for a in args)}]" if args else head
+
+
+def map_types(type_name: str) -> tuple[str, str] | None:
+    """The K and V of `map[K, V]`, or None for a type that is no map."""
+    head, args = type_parts(type_name)
+    return (args[0], args[1]) if head == "map" and len(args) == 2 else None
+
+
+def map_of(key: str, value: str) -> str:
+    return f"map[{key}, {value}]"
+
+
+def is_key_type(type_name: str) -> bool:
+    """Whether values of a type can be the keys of a map: names (players, colours, characters,
+    locations, values of an enumeration, ids), not numbers, truth values, lists or maps."""
+    return type_name not in _NOT_KEYS and not type_parts(type_name)[1]
+
+
 @dataclass(frozen=True)
 class Declarations:
     """What a pack declares for its effects besides verbs: enumerations, traits, events, windows.
@@ -566,6 +658,11 @@ class Declarations:
         return sorted({TRAIT_TYPE, *self.types})
 
     def is_known_type(self, type_name: str) -> bool:
-        """A type a parameter may have: a built-in type, an enumeration, or a list of one."""
-        inner = element_type(type_name) or type_name
-        return inner != "any" and (inner in TYPES or self.is_enum(inner))
+        """A type a parameter may have: a built-in type, an enumeration, a list of a known type,
+        or a map from a known type of names to a known type."""
+        head, args = type_parts(type_name)
+        if head == "list" and len(args) == 1:
+            return self.is_known_type(args[0])
+        if head == "map" and len(args) == 2:
+            return is_key_type(args[0]) and self.is_known_type(args[0]) and self.is_known_type(args[1])
+        return not args and type_name != "any" and (type_name in TYPES or self.is_enum(type_name))

@@ -25,7 +25,7 @@ from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
 from coh_core.effects.registry import Kind, Signature, asking_selectors, signature
 from coh_core.engine.machine import SWITCH, Call, Frame, NativeFrame, Op, Program, finish_frame, run_sync
-from coh_core.engine.runtime import Decision, EngineError, NoOptions, Rt, Steps
+from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt, Steps
 from coh_core.errors import Location
 from coh_core.limits import MAX_FRAMES, MAX_LIST_ITEMS, MAX_LOOP_STEPS, MAX_NUMBER, MAX_OPTIONS
 from coh_core.packs.model import EffectSlot
@@ -33,7 +33,7 @@ from coh_core.packs.model import EffectSlot
 Fn = Callable[..., Any]
 Filter = Callable[[Rt, Any], bool]
 _CHOICES = asking_selectors()  # selectors that ask a player: worked out into a name first
-COMPILED = frozenset({"choose", "choose_number", "ask"})  # instructions of their own: no implementation
+COMPILED = frozenset({"choose", "choose_number", "ask", "ask_each"})  # instructions of their own
 _NAMED_VALUES = frozenset({"emit", "window", "offer_cancel"})  # their last values are given by name
 _O = TypeVar("_O", bound=Op)
 
@@ -166,11 +166,16 @@ class Compiler:
             return self._unary(node, scope, slot)
         if isinstance(node, ast.ListLit):
             items = [self._pure(item, scope, slot, "an item of a list") for item in node.items]
-            return lambda rt: [item(rt) for item in items]
+            where = _Where(node.span, slot)
+            return lambda rt: _bounded([item(rt) for item in items], where)
         if isinstance(node, ast.Index):
             return self._index(node, scope, slot)
         if isinstance(node, ast.ListComp):
             return self._list_comp(node, scope, slot)
+        if isinstance(node, ast.MapLit):
+            return self._map(node, scope, slot)
+        if isinstance(node, ast.MapComp):
+            return self._map_comp(node, scope, slot)
         if isinstance(node, ast.BinOp):
             return self._binary(node, scope, slot)
         return self._call(node, scope, slot)
@@ -195,12 +200,15 @@ class Compiler:
         return lambda rt: -operand(rt)
 
     def _index(self, node: ast.Index, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """`items[n]`; past either end there is nothing: the effect stops, as with the first of none."""
+        """`items[n]`; past either end there is nothing: the effect stops, as with the first of none.
+        `m[key]` of a map; a key it does not hold is nothing too."""
         target = self._pure(node.target, scope, slot, "an indexed list")
         index = self._pure(node.index, scope, slot, "an index")
 
         def read(rt: Rt) -> Any:
             items, at = target(rt), index(rt)
+            if type(items) is dict:
+                return _lookup(items, at)
             if not 0 <= at < len(items):
                 raise NoOptions(f"index {at}")
             return items[at]
@@ -231,7 +239,53 @@ class Compiler:
                     env.pop(name, None)
                 else:
                     env[name] = outer
-            return found
+            return _bounded(found, where)
+
+        return build
+
+    def _map(self, node: ast.MapLit, scope: set[str], slot: EffectSlot | None) -> Fn:
+        """`{key: value, ...}`: a new map (a key written twice keeps its last value)."""
+        entries = [
+            (
+                self._pure(key, scope, slot, "a key of a map"),
+                self._pure(value, scope, slot, "a value of a map"),
+                _Where(key.span, slot),
+            )
+            for key, value in node.entries
+        ]
+
+        where = _Where(node.span, slot)
+
+        def build(rt: Rt) -> dict[str, Any]:
+            return _bounded({_map_key(key(rt), at): value(rt) for key, value, at in entries}, where)
+
+        return build
+
+    def _map_comp(self, node: ast.MapComp, scope: set[str], slot: EffectSlot | None) -> Fn:
+        """`{key: value for name in items if test}`, bound and counted as a list built with `for` is."""
+        items = self._pure(node.iterable, scope, slot, "a map built with `for`")
+        inner = scope | {node.name}
+        key = self._pure(node.key, inner, slot, "a map built with `for`")
+        value = self._pure(node.value, inner, slot, "a map built with `for`")
+        test = None if node.test is None else self._pure(node.test, inner, slot, "a map built with `for`")
+        name, where, key_where = node.name, _Where(node.span, slot), _Where(node.key.span, slot)
+
+        def build(rt: Rt) -> dict[str, Any]:
+            env = rt.env
+            outer = env.get(name, _UNBOUND)
+            found: dict[str, Any] = {}
+            try:
+                for item in items(rt):
+                    _count_iteration(rt, where)
+                    env[name] = item
+                    if test is None or test(rt):
+                        found[_map_key(key(rt), key_where)] = value(rt)
+            finally:
+                if outer is _UNBOUND:
+                    env.pop(name, None)
+                else:
+                    env[name] = outer
+            return _bounded(found, where)
 
         return build
 
@@ -495,7 +549,7 @@ class _Emitter:
             self.emit(_CallVerb(c.body(node.name), [p.name for p in params], args, dest))
             c._asked[id(node)] = dest
             return
-        if node.name == "ask":
+        if node.name in ("ask", "ask_each"):
             self.emit(self.ask(node, scope, dest, where))
             c._asked[id(node)] = dest
             return
@@ -516,22 +570,19 @@ class _Emitter:
         c._asked[id(node)] = dest
 
     def ask(self, node: ast.Call, scope: set[str], dest: str, where: _Where) -> _Ask:
-        """`ask(player, options, question=q, answer=a, name=value...)` (its values never ask)."""
-        player, options, *_ = [arg.value for arg in node.args if arg.keyword is None]
+        """`ask(player, options, question=q, answer=a, name=value...)` and `ask_each(options, ...)`
+        (their values never ask)."""
+        firsts = [arg.value for arg in node.args if arg.keyword is None]
         named = {arg.keyword: arg.value for arg in node.args if arg.keyword is not None}
         question, answer = named.pop("question"), named.pop("answer")
         assert isinstance(question, ast.Name) and isinstance(answer, ast.Name)
         pure = self.c._pure
         prompt = [(name, pure(value, scope, self.slot, "a value of `ask`")) for name, value in named.items()]
-        return _Ask(
-            pure(player, scope, self.slot, "the player of `ask`"),
-            pure(options, scope, self.slot, "the options of `ask`"),
-            question.name,
-            answer.name,
-            prompt,
-            dest,
-            where,
-        )
+        options = pure(firsts[-1], scope, self.slot, "the options of `ask`")
+        if node.name == "ask_each":
+            return _AskEach(_constant(None), options, question.name, answer.name, prompt, dest, where)
+        player = pure(firsts[0], scope, self.slot, "the player of `ask`")
+        return _Ask(player, options, question.name, answer.name, prompt, dest, where)
 
     def temp(self) -> str:
         """A name no effect can write (`.0`, `.1`...): where a worked-out value waits."""
@@ -854,6 +905,43 @@ class _Ask(Op):
         frame.env[self.dest] = list(answer[1:]) if frame.env[self.dest] else answer[1]
 
 
+class _AskEach(_Ask):
+    """Several players answer at once, each among their own options, unseen by the others."""
+
+    __slots__ = ()
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        by_player: dict[str, list[Any]] = self.options(rt)
+        answer = self.answer
+        picked: dict[str, Any] = {}
+        asked: dict[str, list[Action]] = {}
+        spread = False
+        for player, options in by_player.items():
+            if len(options) > MAX_OPTIONS:
+                raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+            if rt.dry and options:
+                picked[player] = options[rt.dry_choice(len(options))]
+            elif len(options) == 1:
+                picked[player] = options[0]
+            elif options:
+                spread = isinstance(options[0], list)
+                asked[player] = [(answer, *o) if isinstance(o, list) else (answer, o) for o in options]
+        if not asked:
+            frame.env[self.dest] = picked
+            return None
+        prompt = {name: read(rt) for name, read in self.prompt}
+        # what is known before the answers: the lone options, where each answer goes, how it reads
+        frame.env[self.dest] = {"picked": picked, "order": list(by_player), "spread": spread}
+        return Decision(self.question, asked, prompt)
+
+    def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
+        known = frame.env[self.dest]
+        picked = dict(known["picked"])
+        for player, action in answers.items():
+            picked[player] = list(action[1:]) if known["spread"] else action[1]
+        frame.env[self.dest] = {player: picked[player] for player in known["order"] if player in picked}
+
+
 def _direct(ops: list[Op]) -> Callable[[Rt], None] | None:
     """Plain statements one after the other, as one function; None if anything else is there."""
     *body, end = ops
@@ -996,15 +1084,15 @@ def _arithmetic(op: Callable[[int, int], int], left: Fn, right: Fn, where: _Wher
 
 
 def _plus(left: Fn, right: Fn, where: _Where) -> Fn:
-    """Numbers add up (within MAX_NUMBER); lists are put end to end (at most MAX_LIST_ITEMS)."""
+    """Numbers add up (within MAX_NUMBER); lists are put end to end and maps merged, the right
+    one's values winning (either at most MAX_LIST_ITEMS items)."""
 
     def run(rt: Rt) -> Any:
         a, b = left(rt), right(rt)
+        if isinstance(a, dict):
+            return _bounded({**a, **b}, where)
         if isinstance(a, list):
-            joined = a + b
-            if len(joined) > MAX_LIST_ITEMS:
-                raise where.error("ENGINE-LIMIT", f"a list of more than {MAX_LIST_ITEMS:,} items")
-            return joined
+            return _bounded(a + b, where)
         value = a + b
         if not -MAX_NUMBER <= value <= MAX_NUMBER:
             raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
@@ -1014,6 +1102,55 @@ def _plus(left: Fn, right: Fn, where: _Where) -> Fn:
 
 
 _UNBOUND = object()
+_C = TypeVar("_C", list[Any], dict[str, Any])
+
+
+def _bounded(value: _C, where: _Where) -> _C:
+    """A list or map an effect builds holds at most MAX_LIST_ITEMS items, those of the lists and
+    maps inside it included, each time it appears there: without the inner ones, a value put
+    twice into the next one (`let xs = [xs, xs]` in a loop) doubles unseen at each step."""
+    if _size(value, MAX_LIST_ITEMS) > MAX_LIST_ITEMS:
+        kind, items = ("map", "entries") if type(value) is dict else ("list", "items")
+        inside = "" if len(value) > MAX_LIST_ITEMS else ", counting those of the lists and maps inside it"
+        raise where.error("ENGINE-LIMIT", f"a {kind} of more than {MAX_LIST_ITEMS:,} {items}{inside}")
+    return value
+
+
+def _size(value: list[Any] | dict[str, Any], limit: int) -> int:
+    """The items of a list or map and of every list and map inside it (one held twice counts
+    twice); the count stops soon after `limit`, so this costs at most about `limit` steps."""
+    total = 0
+    stack = [value]
+    while stack and total <= limit:
+        top = stack.pop()
+        items = top.values() if type(top) is dict else top
+        total += len(items)
+        stack.extend(item for item in items if type(item) is list or type(item) is dict)
+    return total
+
+
+def _map_key(value: Any, where: _Where) -> str:
+    """A key of a map is a name, so that the map saves as a JSON object and loads back equal (the
+    checker refuses other keys where it sees them: this guards what it could not see)."""
+    if type(value) is not str:
+        if isinstance(value, bool):
+            what = ", not true" if value else ", not false"
+        elif isinstance(value, int):
+            what = f", not the number {value}"
+        elif isinstance(value, list | dict):
+            what = ", not a list" if isinstance(value, list) else ", not a map"
+        else:
+            what = ""
+        raise where.error("EFF-MAP-KEY", f"the key of a map must be a name{what}")
+    return value
+
+
+def _lookup(items: dict[str, Any], key: Any) -> Any:
+    """`m[key]`: a key the map does not hold is nothing, and the effect stops there."""
+    try:
+        return items[key]
+    except (KeyError, TypeError):
+        raise NoOptions(f"key {key}") from None
 
 
 def _name(name: str) -> Fn:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 from typing import Any
 
 from coh_core.engine.flow import action_end_frame, event_frame, run_frame, window_frame
-from coh_core.engine.machine import execute, run_sync
+from coh_core.engine.machine import execute, frames_data, frames_from_json, frames_to_json, resume, run_sync
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Trigger
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt, Steps
@@ -23,6 +24,7 @@ from coh_core.engine.views import PlayerView
 from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS, MAX_OPTIONS
 
 PASS: Action = ("pass",)
+GAME_FORMAT = "coh-game/1"  # the layout of `Game.to_json`
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
 
 
@@ -37,10 +39,7 @@ class Game:
     """One game. `decision` says who must answer; `submit` answers; `over` ends it."""
 
     def __init__(self, rules: Rules, state: dict[str, Any], start: dict[str, Any] | None = None):
-        self.rules = rules
-        self.state = state
-        self.start = start
-        self.rng = Rng.from_state(int(state["rng"]))
+        self._setup(rules, state, start)
         self.log: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []  # answered decisions, in order
         self.initial = json.loads(json.dumps(state))
@@ -50,15 +49,22 @@ class Game:
         self.pending: dict[str, dict[str, Any]] = {}  # plays and moves that may yet be cancelled, by id
         self._pending_count = 0
         self.decision: Decision | None = None
+        assert rules.flow is not None
+        self.frames: list[Any] = [rules.flow.frame(self, start)]  # the machine's: see machine.py
+        self._resume(None)
+
+    def _setup(self, rules: Rules, state: dict[str, Any], start: dict[str, Any] | None) -> None:
+        """What a game keeps besides its position: the rules, the state and what is read from them."""
+        self.rules = rules
+        self.state = state
+        self.start = start
+        self.rng = Rng.from_state(int(state["rng"]))
         self._living_cache: dict[str, list[str]] = {}
         self._living_key = -1  # number of characters the cache was built from; -1: stale
         self._order: list[str] = []
         self._rank: dict[str, int] = {}
         self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
         self._index_triggers()
-        assert rules.flow is not None
-        self.frames: list[Any] = [rules.flow.frame(self, start)]  # the machine's: see machine.py
-        self._resume(None)
 
     # --- the public decision API ---------------------------------------------------
 
@@ -102,14 +108,88 @@ class Game:
 
     def _resume(self, answers: dict[str, Action] | None) -> None:
         """Hand the answers to whatever asked, and run until the next question or the end."""
-        frames = self.frames
         if answers is not None:
-            top = frames[-1]
-            if top.native:
-                top.send = answers
-            else:
-                top.program.ops[top.pc - 1].resume(top, answers)
-        self.decision = execute(frames)
+            resume(self.frames, answers)
+        self.decision = execute(self.frames)
+
+    # --- the position as data ---------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole game at this decision as JSON: `Game.from_json` goes on from it exactly.
+
+        Raises GAME-NOT-SAVEABLE while engine code written in Python is running.
+        """
+        self.state["rng"] = self.rng.state
+        decision = self.decision
+        doc = {
+            "format": GAME_FORMAT,
+            "state": self.state,
+            "frames": frames_to_json(self.frames),
+            "decision": None
+            if decision is None
+            else {
+                "kind": decision.kind,
+                "options": {c: [list(a) for a in acts] for c, acts in decision.options.items()},
+                "prompt": decision.prompt,
+                "answers": {c: list(a) for c, a in decision.answers.items()},
+            },
+            "after": self.after,
+            "fired": self.fired,
+            "depth": self.depth,
+            "pending": self.pending,
+            "pending_count": self._pending_count,
+            "log": self.log,
+            "history": self.history,
+            "initial": self.initial,
+            "start": self.start,
+        }
+        copy: dict[str, Any] = json.loads(json.dumps(doc))  # it shares nothing with this game
+        return copy
+
+    @classmethod
+    def from_json(cls, rules: Rules, doc: dict[str, Any]) -> Game:
+        """A game saved by `to_json`, for the same rules; nothing runs until it is answered."""
+        doc = json.loads(json.dumps(doc))
+        game = cls.__new__(cls)
+        game._setup(rules, doc["state"], doc["start"])
+        game.initial = doc["initial"]
+        game.log, game.history = doc["log"], doc["history"]
+        game.after, game.fired, game.depth = doc["after"], doc["fired"], doc["depth"]
+        game.pending, game._pending_count = doc["pending"], doc["pending_count"]
+        game.frames = frames_from_json(doc["frames"], rules.programs, game)
+        saved = doc["decision"]
+        if saved is None:
+            game.decision = None
+        else:
+            options = {c: [as_action(a) for a in acts] for c, acts in saved["options"].items()}
+            game.decision = Decision(saved["kind"], options, saved["prompt"])
+            game.decision.answers = {c: as_action(a) for c, a in saved["answers"].items()}
+        return game
+
+    def fork(self) -> Game:
+        """An independent copy at this decision: answering one changes nothing in the other.
+
+        As `from_json(to_json())`, but faster: the state and the frames are copied as data, and
+        the log, the answers and the starting state, which only ever grow or never change, are
+        shared entry by entry.
+        """
+        self.state["rng"] = self.rng.state
+        frames = frames_data(self.frames)  # raises GAME-NOT-SAVEABLE as to_json does
+        game = Game.__new__(Game)
+        state, frames, pending, after = _copied((self.state, frames, self.pending, self.after))
+        game._setup(self.rules, state, self.start)
+        game.initial = self.initial
+        game.log, game.history = list(self.log), list(self.history)
+        game.after, game.fired, game.depth = after, list(self.fired), self.depth
+        game.pending, game._pending_count = pending, self._pending_count
+        game.frames = frames_from_json(frames, self.rules.programs, game)
+        decision = self.decision
+        if decision is None:
+            game.decision = None
+        else:
+            game.decision = Decision(decision.kind, decision.options, decision.prompt)
+            game.decision.answers = dict(decision.answers)
+        return game
 
     # --- asking ---------------------------------------------------------------------
 
@@ -487,6 +567,11 @@ class Game:
         for ch in self.state["characters"].values():
             if any(v[1] == duration for v in ch["traits"].values()):
                 ch["traits"] = {k: v for k, v in ch["traits"].items() if v[1] != duration}
+
+
+def _copied(data: Any) -> Any:
+    """A deep copy of plain data (pickle is the fastest deep copy Python has for it)."""
+    return pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
 
 
 def _bounded(options: list[Action]) -> None:

@@ -13,6 +13,7 @@ from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import action_end_frame, event_frame, window_frame
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
+from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
 
 IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
@@ -503,6 +504,10 @@ _plain("other_players", lambda rt, player: [p for p in rt.game.turn_order() if p
 _plain("colours_in_play", lambda rt: list(rt.game.state["wheel"]))
 _plain("owner", lambda rt, target: rt.game.state["characters"][target]["owner"])
 _plain("count", lambda rt, items: len(items))
+_plain("keys", lambda rt, map: list(map))
+_plain("values", lambda rt, map: list(map.values()))
+_plain("get", lambda rt, map, key, default: map.get(key, default))
+_plain("size", lambda rt, map: len(map))
 _plain("zombies", lambda rt, at: rt.game.state["locations"][at]["zombies"])
 _plain("characters", lambda rt, at: len(rt.game.at(at)))
 _plain("markers", lambda rt, at: rt.game.state["locations"][at]["markers"])
@@ -524,6 +529,52 @@ def first(rt: Rt, items: list[Any]) -> Any:
     return items[0]
 
 
+# --- lists of numbers and lists in general -------------------------------------------------
+
+
+@_impl("sum")
+def sum_of(rt: Rt, items: list[int]) -> int:
+    total = sum(items)
+    if not -MAX_NUMBER <= total <= MAX_NUMBER:
+        raise EngineError("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
+    return total
+
+
+@_impl("max")
+def max_of(rt: Rt, items: list[int]) -> int:
+    if not items:
+        raise NoOptions("max of nothing")
+    return max(items)
+
+
+@_impl("min")
+def min_of(rt: Rt, items: list[int]) -> int:
+    if not items:
+        raise NoOptions("min of nothing")
+    return min(items)
+
+
+@_impl("range")
+def range_of(rt: Rt, low: int, high: int) -> list[int]:
+    if high - low + 1 > MAX_LIST_ITEMS:  # refused before the list is built
+        raise EngineError(
+            "ENGINE-LIMIT",
+            f"a range of {high - low + 1:,} numbers; a list holds at most {MAX_LIST_ITEMS:,} items",
+        )
+    return list(range(low, high + 1))
+
+
+@_impl("reversed")
+def reversed_of(rt: Rt, items: list[Any]) -> list[Any]:
+    return items[::-1]
+
+
+@_impl("index_of")
+def index_of(rt: Rt, items: list[Any], item: Any) -> int:
+    try:
+        return items.index(item)
+    except ValueError:
+        raise NoOptions("index of an item not there") from None
 # --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------
 
 _plain("players", lambda rt: rt.game.turn_order())

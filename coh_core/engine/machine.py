@@ -251,12 +251,18 @@ class NotSaveable(EngineError):
 
 
 def frames_to_json(frames: list[Any]) -> dict[str, Any]:
-    """The place of a machine stopped at a question, as JSON: each frame's program, position,
+    """The place of a machine stopped at a question, as JSON (see `frames_data`)."""
+    copy: dict[str, Any] = json.loads(json.dumps(frames_data(frames)))
+    return copy  # it shares nothing with the frames
+
+
+def frames_data(frames: list[Any]) -> dict[str, Any]:
+    """The place of a machine stopped at a question, as JSON data: each frame's program, position,
     names, loops and catch, the runs they belong to (frames of one run share their player,
     source and loop bound) and the tables of names they read (frames that share one table, as
-    a cost and the effect after it do, share it again once loaded). The top frame is saved at
-    the instruction that asked: run on a copy of the same state, it asks the same question
-    again, so the question itself need not be saved."""
+    a cost and the effect after it do, share it again once loaded). The top frame's pc is just
+    past the instruction that asked: loaded, it takes the answers with that instruction's
+    `resume` (the question itself is saved by whoever keeps it: `Game.to_json`)."""
     runs: list[dict[str, Any]] = []
     envs: list[dict[str, Any]] = []
     run_index: dict[int, int] = {}
@@ -277,7 +283,7 @@ def frames_to_json(frames: list[Any]) -> dict[str, Any]:
         saved.append(
             {
                 "program": frame.program.id,
-                "pc": frame.pc - 1 if frame is frames[-1] else frame.pc,
+                "pc": frame.pc,
                 "env": env_index[id(frame.env)],
                 "loops": frame.loops,
                 "ret": frame.ret,
@@ -285,8 +291,7 @@ def frames_to_json(frames: list[Any]) -> dict[str, Any]:
                 "run": run_index[id(rt)],
             }
         )
-    copy: dict[str, Any] = json.loads(json.dumps({"runs": runs, "envs": envs, "frames": saved}))
-    return copy  # it shares nothing with the frames
+    return {"runs": runs, "envs": envs, "frames": saved}  # it shares the names and loops of the frames
 
 
 def frames_from_json(doc: dict[str, Any], programs: dict[str, Program], game: Game) -> list[Any]:
@@ -306,6 +311,15 @@ def frames_from_json(doc: dict[str, Any], programs: dict[str, Program], game: Ga
         frame.pc, frame.loops = saved["pc"], saved["loops"]
         frames.append(frame)
     return frames
+
+
+def resume(frames: list[Any], answers: dict[str, Any]) -> None:
+    """Hand the answers to the instruction (or engine code) that asked; `execute` then goes on."""
+    top = frames[-1]
+    if top.native:
+        top.send = answers
+    else:
+        top.program.ops[top.pc - 1].resume(top, answers)
 
 
 def finish_frame(frames: list[Any], value: Any) -> Any:

@@ -13,7 +13,14 @@ from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
-from coh_core.effects.registry import TYPES, Declarations, parse_param, signature
+from coh_core.effects.registry import (
+    TYPES,
+    Declarations,
+    is_key_type,
+    map_types,
+    parse_param,
+    signature,
+)
 from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
 from coh_core.messages import (
@@ -159,13 +166,20 @@ def _check_verbs(pack: Pack) -> Iterator[Problem]:
             if param is None:
                 yield Problem("VERB-PARAM", f"`{name}: {spec}` is not `type` or `type = default`", where)
             elif not declared.is_known_type(param.type):
-                known = [*TYPES, *declared.enum_names()]
-                yield Problem(
-                    "VERB-PARAM",
-                    f"`{name}` has the unknown type `{param.type}`" + suggest(param.type, known),
-                    where,
-                )
+                yield Problem("VERB-PARAM", _unknown_type(str(name), param.type, declared), where)
     yield from _verb_cycles(pack)
+
+
+def _unknown_type(name: str, type_name: str, declared: Declarations) -> str:
+    """Why a parameter's type is refused: a map keyed by what is no name, or a type unknown."""
+    keyed = map_types(type_name)
+    if keyed is not None and not is_key_type(keyed[0]):
+        return (
+            f"`{name}` is a map with keys of type `{keyed[0]}`; the keys of a map are names"
+            " (players, locations, characters, values of an enumeration...)"
+        )
+    known = [*TYPES, *declared.enum_names()]
+    return f"`{name}` has the unknown type `{type_name}`" + suggest(type_name, known)
 
 
 def _verb_cycles(pack: Pack) -> Iterator[Problem]:

@@ -20,6 +20,7 @@ from coh_core.effects.registry import (
     EventSpec,
     TraitSpec,
     WindowSpec,
+    normalize_type,
 )
 from coh_core.errors import Location, Problem
 from coh_core.limits import MAX_NUMBER
@@ -88,7 +89,7 @@ def _window(name: str, entry: dict[str, Any], known: Declarations) -> WindowSpec
 
 def _names(entry: dict[str, Any], known: Declarations) -> dict[str, str]:
     names = {str(k): str(v) for k, v in (entry.get("names") or {}).items()}
-    return {k: v if known.is_known_type(v) else "any" for k, v in names.items()}
+    return {k: normalize_type(v) if known.is_known_type(v) else "any" for k, v in names.items()}
 
 
 # -- values of a declared type ---------------------------------------------------------------

@@ -8,7 +8,15 @@ from typing import Any
 
 from coh_core.effects.checker import Checker, Symbols
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
-from coh_core.effects.registry import Declarations, Kind, Param, Signature, parse_param, signature
+from coh_core.effects.registry import (
+    Declarations,
+    Kind,
+    Param,
+    Signature,
+    normalize_type,
+    parse_param,
+    signature,
+)
 from coh_core.errors import Location, Problem
 from coh_core.messages import declared_messages
 from coh_core.packs.declarations import declarations_of
@@ -63,7 +71,7 @@ def pack_verbs(pack: Pack, declared: Declarations) -> dict[str, Signature]:
             returns = entity.data.get("returns")
             kind = Kind.VERB if returns is None else Kind.SELECTOR
             known = declared.is_known_type(str(returns))
-            typed = None if returns is None else (str(returns) if known else "any")
+            typed = None if returns is None else (normalize_type(str(returns)) if known else "any")
             doc = str(entity.data.get("doc", ""))
             found[entity.id] = Signature(entity.id, kind, params, typed, doc, asks=_asks(entity))
     return found

@@ -1,0 +1,139 @@
+"""A game's position is data: saved as JSON at a decision, loaded, or forked, it goes on exactly
+as the original does with the same answers."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from coh_core.engine import RandomAgent, new_game, rules_for
+from coh_core.engine.game import Game
+from coh_core.engine.runtime import Action
+from coh_core.packs.model import Pack
+
+GAMES = range(20)
+# Decisions still asked by engine code written in Python (procedures not yet written in the pack):
+# they cannot be saved yet. Each port to the pack removes its kinds from here.
+STILL_IN_PYTHON = frozenset(
+    {
+        "activate",
+        "before_own_move",
+        "cancel_card",
+        "cancel_move",
+        "choose",
+        "discard",
+        "discard_food",
+        "draft",
+        "marker",
+        "move",
+        "movement_card",
+        "own_move",
+        "place",
+        "take_food",
+        "take_from_discard",
+        "unvaccinated",
+        "vote",
+        "vote_for",
+    }
+)
+
+Answer = tuple[str, Action]
+
+
+Played = tuple[Game, list[Answer], list[tuple[int, dict[str, Any]]]]
+_PLAYED: dict[tuple[int, int], Played] = {}
+
+
+def _play(pack: Pack, seed: int) -> Played:
+    """A game of random players to its end: its answers in order, and a save at each decision
+    that can be saved (with how many answers came before it). Played once per test session."""
+    key = (id(pack), seed)
+    if key not in _PLAYED:
+        _PLAYED[key] = _played(pack, seed)
+    return _PLAYED[key]
+
+
+def _played(pack: Pack, seed: int) -> Played:
+    game = new_game(pack, players=4, seed=seed)
+    agents = {c: RandomAgent(seed=seed * 1000 + i) for i, c in enumerate(game.players)}
+    answers: list[Answer] = []
+    saves: list[tuple[int, dict[str, Any]]] = []
+    while game.decision is not None:
+        decision = game.decision
+        if any(frame.native for frame in game.frames):
+            assert decision.kind in STILL_IN_PYTHON, f"a `{decision.kind}` decision cannot be saved"
+        else:
+            saves.append((len(answers), game.to_json()))
+        for colour in decision.waiting:
+            action = agents[colour].act(game.view(colour), decision.legal(colour))
+            game.submit(colour, action)
+            answers.append((colour, action))
+    return game, answers, saves
+
+
+def _finish(game: Game, answers: list[Answer]) -> Game:
+    for colour, action in answers:
+        game.submit(colour, action)
+    assert game.over
+    return game
+
+
+def _same_game(copy: Game, original: Game) -> None:
+    assert copy.digest() == original.digest()
+    assert copy.log == original.log
+    assert copy.history == original.history
+    assert copy.state["result"] == original.state["result"]
+
+
+@pytest.mark.parametrize("seed", GAMES)
+def test_a_game_saved_at_a_decision_loads_and_goes_on_as_the_original(base_pack: Pack, seed: int) -> None:
+    rules = rules_for(base_pack)
+    original, answers, saves = _play(base_pack, seed)
+    assert saves, "no decision of the game could be saved"
+    for index, (done, doc) in enumerate(saves):
+        loaded = Game.from_json(rules, doc)
+        assert loaded.to_json() == doc  # nothing is lost or changed by a round trip
+        if index % 10 == 0 or index == len(saves) - 1:
+            _same_game(_finish(loaded, answers[done:]), original)
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("seed", GAMES)
+def test_every_saved_decision_goes_on_as_the_original(base_pack: Pack, seed: int) -> None:
+    rules = rules_for(base_pack)
+    original, answers, saves = _play(base_pack, seed)
+    for done, doc in saves:
+        _same_game(_finish(Game.from_json(rules, doc), answers[done:]), original)
+
+
+@pytest.mark.parametrize("seed", GAMES)
+def test_a_fork_at_a_random_decision_plays_on_as_the_original_with_the_same_answers(
+    base_pack: Pack, seed: int
+) -> None:
+    original, answers, saves = _play(base_pack, seed)
+    done, doc = random.Random(seed).choice(saves)
+    game = Game.from_json(rules_for(base_pack), doc)
+    fork = game.fork()
+    _finish(game, answers[done:])
+    assert fork.decision is not None and not fork.over  # answering the game left its fork where it was
+    _same_game(_finish(fork, answers[done:]), original)
+
+
+def test_a_saved_decision_keeps_the_answers_already_given(base_pack: Pack) -> None:
+    """A decision put to several players at once, saved after some of them answered."""
+    game = new_game(base_pack, players=4, seed=3)
+    agents = {c: RandomAgent(seed=i) for i, c in enumerate(game.players)}
+    while game.decision is not None:
+        decision = game.decision
+        if len(decision.waiting) > 1 and not any(frame.native for frame in game.frames):
+            first = decision.waiting[0]
+            game.submit(first, agents[first].act(game.view(first), decision.legal(first)))
+            loaded = Game.from_json(rules_for(base_pack), game.to_json())
+            assert loaded.decision is not None and loaded.decision.waiting == decision.waiting
+            assert loaded.decision.answers == decision.answers
+            return
+        for colour in decision.waiting:
+            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+    pytest.skip("no decision put to several players at once can be saved yet (votes, movement cards)")

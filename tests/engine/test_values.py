@@ -1,0 +1,59 @@
+"""Lists and maps at play time: the guards that hold where the checker could not look."""
+
+from __future__ import annotations
+
+import pytest
+
+from coh_core.effects.parser import parse_effect
+from coh_core.engine import new_game
+from coh_core.engine.compiler import Compiler
+from coh_core.engine.library import IMPLS
+from coh_core.engine.machine import run_sync
+from coh_core.engine.runtime import EngineError, Rt
+from coh_core.packs.effects_index import symbols_of
+from coh_core.packs.model import Pack
+
+
+def _run(pack: Pack, source: str) -> dict[str, object]:
+    """Run an effect unchecked (as the checker never lets it through) and return its names."""
+    game = new_game(pack, 4, 1)
+    compiler = Compiler(IMPLS, symbols_of(pack).refs)
+    program = compiler.block(parse_effect(source), None, frozenset()).program
+    env: dict[str, object] = {}
+    run_sync(program, Rt(game, env, game.players[0]), env)
+    return env
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("let m = {1: 2}", "the number 1"),
+        ("let m = {true: 2}", "true"),
+        ("let m = {[1]: 2}", "a list"),
+        ("let m = {k: 1 for k in [{}]}", "a map"),
+    ],
+)
+def test_a_key_that_is_no_name_stops_the_effect(base_pack: Pack, source: str, shown: str) -> None:
+    with pytest.raises(EngineError) as raised:
+        _run(base_pack, source)
+    assert raised.value.code == "EFF-MAP-KEY"
+    assert raised.value.message == f"the key of a map must be a name, not {shown}"
+
+
+def test_a_value_held_twice_counts_twice(base_pack: Pack) -> None:
+    """Nested lists and maps count their inner items each time they appear: 2 + 2 * 4,999."""
+    grow = "let xs = [1, 2, 3, 4]; while count(xs) < {n} {{ let xs = xs + [0] }}; let ys = [xs, xs]"
+    names = _run(base_pack, grow.format(n=4999))
+    assert len(names["ys"]) == 2  # type: ignore[arg-type]
+    with pytest.raises(EngineError) as raised:
+        _run(base_pack, grow.format(n=5000))
+    assert raised.value.code == "ENGINE-LIMIT"
+    assert "counting those of the lists and maps inside it" in raised.value.message
+
+
+def test_a_sum_stays_within_the_largest_number(base_pack: Pack) -> None:
+    assert _run(base_pack, "let s = sum([1000000000, -1])")["s"] == 999_999_999
+    with pytest.raises(EngineError) as raised:
+        _run(base_pack, "let s = sum([1000000000, 1])")
+    assert raised.value.code == "ENGINE-LIMIT"
+    assert raised.value.message == "a number beyond 1,000,000,000 in magnitude"
