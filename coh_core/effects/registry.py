@@ -450,11 +450,14 @@ _verb(
     " action card into their hand (no log entry: the pack writes its own).",
 )
 _selector(
-    "ballot(at: location, purpose: vote_purpose, candidates: list[player]) -> list[player]",
-    "The players with votes at a location vote in secret for one of the candidates, then those"
-    " who vote in another's place cast those votes one by one; the votes are shown with their"
-    " count. The candidates with the most votes, in their order.",
-    asks=True,
+    "extra_votes(at: location) -> map[player, int]",
+    "The votes players have at a location besides their characters' (`add_votes`), each player's"
+    " added up, in the order they were given.",
+)
+_selector(
+    "vote_proxies(at: location) -> list[list[player]]",
+    "Who casts another player's votes at a location (`vote_in_place_of`): `[voter, player]` pairs,"
+    " in the order they were set.",
 )
 
 # Procedures: the steps of the turn structure, usable only in turn.yaml.

@@ -575,6 +575,8 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
         return items.index(item)
     except ValueError:
         raise NoOptions("index of an item not there") from None
+
+
 # --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------
 
 _plain("players", lambda rt: rt.game.turn_order())
@@ -619,6 +621,21 @@ def items_at(rt: Rt, at: str) -> list[list[str]]:
     place = rt.game.state["locations"][at]
     found = [["antidote"]] if place["antidotes"] else []
     return found + [["card", kind] for kind in sorted(set(place["cards"]))]
+
+
+@_impl("extra_votes")
+def extra_votes(rt: Rt, at: str) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for player, votes, where, _ in rt.game.state["vote_bonus"]:
+        if where == at:
+            found[player] = found.get(player, 0) + votes
+    return found
+
+
+_plain(
+    "vote_proxies",
+    lambda rt, at: [[voter, player] for voter, player, where in rt.game.state["vote_proxies"] if where == at],
+)
 
 
 @_impl("take_item")

@@ -6,7 +6,6 @@ in what order and with which parameters (tie rules, sharing rules, placement ord
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -14,7 +13,7 @@ from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import window_frame
 from coh_core.engine.game import PASS, Game
 from coh_core.engine.library import IMPLS, add_zombies_raw, move_leader_raw, move_zombies_raw
-from coh_core.engine.machine import Frame, NativeFrame
+from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import Rt, Steps
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -307,75 +306,6 @@ def action_window(rt: Rt, gifts: int) -> Frame:
 
 
 IMPLS["action_window"] = Impl(action_window, frame=True)
-
-
-def _selectable_at(game: Game, location: str) -> list[str]:
-    return [c for c in game.at(location) if game.selectable(c)]
-
-
-def _weights(game: Game, location: str) -> dict[str, int]:
-    chars = game.state["characters"]
-    weights: Counter[str] = Counter()
-    for character in _selectable_at(game, location):
-        weights[chars[character]["owner"]] += int(game.trait(character, "votes"))
-    # extra votes count whether or not their player has a character there that votes
-    for player, votes, at, _ in game.state["vote_bonus"]:
-        if at == location:
-            weights[player] += votes
-    active = set(game.turn_order())
-    return {p: w for p, w in weights.items() if w > 0 and p in active}
-
-
-def _casters(game: Game, location: str, weights: dict[str, int]) -> dict[str, str]:
-    """Who casts each player's votes here: the player, or whoever votes in their place."""
-    casts = {p: p for p in game.turn_order() if p in weights}
-    active = set(game.turn_order())
-    for voter, owner, at in game.state["vote_proxies"]:
-        if at == location and owner in casts and voter in active:
-            casts[owner] = voter
-    return casts
-
-
-def _ballots(
-    game: Game, location: str, purpose: str, candidates: list[str], weights: dict[str, int]
-) -> Steps:
-    """Every ballot's answer, by whose votes it holds: together, then those cast for others."""
-    options = [("vote", c) for c in candidates]
-    casts = _casters(game, location, weights)
-    own = {p: list(options) for p, caster in casts.items() if caster == p}
-    answers: dict[str, Any] = yield from game.ask_all("vote", own, location=location, purpose=purpose)
-    for owner, caster in casts.items():
-        if caster != owner:
-            answers[owner] = yield from game.ask(
-                caster, "vote_for", list(options), location=location, purpose=purpose, player=owner
-            )
-            game.note("votes_cast_for", player=caster, victim=owner, location=location)
-    return {p: answers[p] for p in casts}
-
-
-def ballot(rt: Rt, at: str, purpose: str, candidates: list[str], _call: str) -> NativeFrame:
-    """The secret votes at a location and their count: the candidates with the most votes.
-
-    Python until the pack can ask several players at once (`ask_each`) and count with mappings:
-    the vote itself (`vote` in procedures-votes.yaml) is the pack's.
-    """
-    return NativeFrame(_ballot(rt.game, at, purpose, list(candidates)), None, rt)
-
-
-def _ballot(game: Game, location: str, purpose: str, candidates: list[str]) -> Steps:
-    weights = _weights(game, location)
-    answers = yield from _ballots(game, location, purpose, candidates, weights)
-    tally: Counter[str] = Counter({c: 0 for c in candidates})
-    for voter, answer in answers.items():
-        tally[answer[1]] += weights[voter]
-    game.note(
-        "votes_revealed", location=location, votes={v: a[1] for v, a in answers.items()}, tally=dict(tally)
-    )
-    top = max(tally.values())
-    return [c for c in candidates if tally[c] == top]
-
-
-IMPLS["ballot"] = Impl(ballot, frame=True)
 
 
 # --- the end of the game ---------------------------------------------------------------------------

@@ -34,8 +34,6 @@ STILL_IN_PYTHON = frozenset(
         "take_food",
         "take_from_discard",
         "unvaccinated",
-        "vote",
-        "vote_for",
     }
 )
 

@@ -13,8 +13,8 @@ from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
 from coh_core.packs import load_pack_checked
 
-# The questions the pack's procedures ask (the secret ballot is Python until `ask_each`).
-PORTED = frozenset({"victim", "break_tie", "share"})
+# The questions the pack's procedures ask.
+PORTED = frozenset({"vote", "vote_for", "break_tie", "victim", "share"})
 
 
 def _play(game: Game, answers: list[tuple[str, Any]]) -> None:
