@@ -34,7 +34,8 @@ What is not renamed yet, and why:
 - The words of the effect language the pack declares (its enumerations and their values, traits,
   events, windows) and its rule parameters: the engine still gives some events and windows their
   names and reads some traits itself (`ENGINE-DECLARATION`).
-- Verbs: the built-in ones are the registry's; the base pack defines none of its own.
+- Verbs: the built-in ones are the registry's; those the base pack defines (its procedures, in
+  `procedures-*.yaml`) are words of its effect language, as its enumerations are.
 - Location slots (`tower`, `corner`, `centre`), card symbols (`explosion`), `attack_victim` values and
   trigger timings: enumerations of the schema, that is of the engine.
 - Message ids (`log.*`, `ui.*`): keys of text, not ids of the game.
@@ -103,7 +104,8 @@ def _defined_ids(pack: Pack) -> dict[str, str]:
     """Every id the pack defines, with its kind: entities, location sides, phases and steps."""
     found: dict[str, str] = {}
     for kind, by_id in pack.entities.items():
-        found.update(dict.fromkeys(by_id, kind))
+        if kind != "verb":  # words of the pack's language, as the built-in verbs are (see the module doc)
+            found.update(dict.fromkeys(by_id, kind))
     for location in pack.entities_of("location"):
         found.update(dict.fromkeys((str(side["side"]) for side in location.data["sides"]), "side"))
     turn = pack.section("turn")

@@ -12,7 +12,7 @@ from coh_core.engine.library import IMPLS
 from coh_core.engine.rules import Rules, build_rules
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction
 from coh_core.engine.state import initial_state
-from coh_core.packs.effects_index import symbols_of
+from coh_core.packs.effects_index import VERB_CONTEXTS, symbols_of
 from coh_core.packs.model import Pack
 
 __all__ = [
@@ -35,17 +35,22 @@ def rules_for(pack: Pack) -> Rules:
     """The pack compiled for play, once per loaded pack."""
     cached = _RULES.get(id(pack))
     if cached is None or cached[0] is not pack:
-        symbols = symbols_of(pack)
-        verbs = {
-            effect.slot.owner: PackVerb(symbols.verbs[effect.slot.owner], effect.tree, effect.slot)
-            for effect in pack.effects
-            if effect.slot.context in ("verb", "selector")
-            and effect.slot.owner in symbols.verbs
-            and isinstance(effect.tree, ast.Block)
-        }
-        cached = (pack, build_rules(pack, Compiler(IMPLS, symbols.refs, verbs)))
+        cached = (pack, build_rules(pack, compiler_for(pack)))
         _RULES[id(pack)] = cached
     return cached[1]
+
+
+def compiler_for(pack: Pack) -> Compiler:
+    """A compiler of the pack's effects, over the engine's implementations and the pack's verbs."""
+    symbols = symbols_of(pack)
+    verbs = {
+        effect.slot.owner: PackVerb(symbols.verbs[effect.slot.owner], effect.tree, effect.slot)
+        for effect in pack.effects
+        if effect.slot.context in VERB_CONTEXTS
+        and effect.slot.owner in symbols.verbs
+        and isinstance(effect.tree, ast.Block)
+    }
+    return Compiler(IMPLS, symbols.refs, verbs)
 
 
 def new_game(

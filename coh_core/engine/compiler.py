@@ -105,6 +105,9 @@ class Compiler:
         self.refs = dict(refs or {})
         self.verbs = dict(verbs or {})  # verbs the pack defines, compiled on first use
         self._bodies: dict[str, Program] = {}
+        # calls that ask a question, worked out into a name first: the built-in choices and the
+        # selectors of the pack that ask (`asks: true`)
+        self.asking = _CHOICES | {name for name, verb in self.verbs.items() if verb.signature.asks}
         self.programs: dict[str, Program] = {}  # every program compiled, by its id
         self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
 
@@ -145,7 +148,7 @@ class Compiler:
     # --- expressions ------------------------------------------------------------
 
     def _pure(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, what: str) -> Fn:
-        unasked = [call for call in _choices(node) if id(call) not in self._asked]
+        unasked = [call for call in _choices(node, self.asking) if id(call) not in self._asked]
         if unasked:
             raise _Where(unasked[0].span, slot).error(
                 "EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question"
@@ -456,7 +459,7 @@ class _Emitter:
 
     def let(self, node: ast.Let, scope: set[str]) -> None:
         value = node.value
-        if isinstance(value, ast.Call) and value.name in _CHOICES:
+        if isinstance(value, ast.Call) and value.name in self.c.asking:
             self.choose(value, None, scope, node.name, node.name)
         else:
             read = self.read(value, scope)
@@ -496,7 +499,7 @@ class _Emitter:
 
     def call(self, node: ast.Call, scope: set[str]) -> None:
         c, where = self.c, _Where(node.span, self.slot)
-        if node.name in _CHOICES:  # a choice whose answer nobody reads: still asked
+        if node.name in c.asking:  # a choice whose answer nobody reads: still asked
             self.choose(node, None, scope, node.name, self.temp())
             return
         pack_verb = c.verbs.get(node.name)
@@ -521,7 +524,7 @@ class _Emitter:
         """Arguments in declaration order. When one asks a question, each is worked out into a
         name first, in the order written, so that questions and reads keep their order."""
         given = _bind(node, [p.name for p in sig.params])
-        if not any(_choices(expr) for expr in given.values()):
+        if not any(_choices(expr, self.c.asking) for expr in given.values()):
             return self.c.arguments(node, scope, self.slot, sig)
         found: list[Fn] = []
         for param in sig.params:
@@ -530,7 +533,7 @@ class _Emitter:
                 read = self.c._expr(_default(param.default or ""), scope, self.slot)
             else:
                 temp = self.temp()
-                if isinstance(expr, ast.Call) and expr.name in _CHOICES:
+                if isinstance(expr, ast.Call) and expr.name in self.c.asking:
                     keep = impl.filters.get(param.name) if expr.name == "choose" else None
                     self.choose(expr, keep, scope, f"{node.name}.{param.name}", temp)
                 else:
@@ -541,7 +544,7 @@ class _Emitter:
 
     def read(self, expr: ast.Expr, scope: set[str]) -> Fn:
         """An expression's value, its choices (if any) asked first into names, innermost first."""
-        for call in _choices(expr):
+        for call in _choices(expr, self.c.asking):
             if id(call) not in self.c._asked:
                 self.choose(call, None, scope, call.name, self.temp())
         return self.c._expr(expr, scope, self.slot)
@@ -550,6 +553,13 @@ class _Emitter:
         """Ask the acting player to choose; the answer is bound to `dest`. (`_Choose` reports a
         failure in working out the options at the choice.)"""
         c, where = self.c, _Where(node.span, self.slot)
+        verb = c.verbs.get(node.name)
+        if verb is not None:  # a selector of the pack that asks: its frame returns the value
+            params = verb.signature.params
+            args = self.arguments(node, scope, verb.signature, _NO_IMPL)
+            self.emit(_CallVerb(c.body(node.name), [p.name for p in params], args, dest))
+            c._asked[id(node)] = dest
+            return
         if node.name in ("ask", "ask_each"):
             self.emit(self.ask(node, scope, dest, where))
             c._asked[id(node)] = dest
@@ -734,21 +744,24 @@ class _FallOff(Op):
 
 
 class _CallVerb(Op):
-    """Run a verb the pack defines, in a frame of its own: its parameters are its only names."""
+    """Run a verb the pack defines, in a frame of its own: its parameters are its only names.
 
-    __slots__ = ("args", "asks", "names", "program")
+    Of a selector that asks, the caller's name `ret` receives the value it returns."""
 
-    def __init__(self, program: Program, names: list[str], args: list[Fn]):
+    __slots__ = ("args", "asks", "names", "program", "ret")
+
+    def __init__(self, program: Program, names: list[str], args: list[Fn], ret: str | None = None):
         self.program = program
         self.asks = program.asks
         self.names = names
         self.args = args
+        self.ret = ret
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         env = dict(zip(self.names, [arg(rt) for arg in self.args], strict=True))
         if len(frames) >= MAX_FRAMES:
             raise EngineError("ENGINE-LIMIT", f"more than {MAX_FRAMES:,} verbs running inside each other")
-        frames.append(Frame(self.program, rt, env, None))
+        frames.append(Frame(self.program, rt, env, self.ret))
         return SWITCH
 
 
@@ -1025,14 +1038,14 @@ def _number_range(low: Fn, high: Fn) -> Fn:
     return options
 
 
-def _choices(expr: ast.Expr) -> list[ast.Call]:
+def _choices(expr: ast.Expr, asking: frozenset[str]) -> list[ast.Call]:
     """The choices inside an expression, innermost first, in the order they are asked."""
     found: list[ast.Call] = []
 
     def visit(node: ast.Node) -> None:
         for child in ast.children(node):
             visit(child)
-        if isinstance(node, ast.Call) and node.name in _CHOICES:
+        if isinstance(node, ast.Call) and node.name in asking:
             found.append(node)
 
     visit(expr)

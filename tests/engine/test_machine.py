@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from coh_core.effects.parser import parse_effect
-from coh_core.engine import new_game, rules_for
+from coh_core.engine import compiler_for, new_game, rules_for
 from coh_core.engine.compiler import Compiler
 from coh_core.engine.game import Game
 from coh_core.engine.library import IMPLS
@@ -103,7 +103,7 @@ def test_a_program_saved_at_any_question_goes_on_as_the_original(base_pack: Pack
 
 def test_program_ids_are_the_same_on_every_load_and_name_one_program_each(base_pack: Pack) -> None:
     first = rules_for(base_pack).programs
-    again = Compiler(IMPLS, symbols_of(base_pack).refs)
+    again = compiler_for(base_pack)
     second = build_rules(base_pack, again).programs
     assert sorted(first) == sorted(second)
     assert len(first) == len({id(p) for p in first.values()})

@@ -20,7 +20,6 @@ STILL_IN_PYTHON = frozenset(
     {
         "activate",
         "before_own_move",
-        "break_tie",
         "cancel_card",
         "cancel_move",
         "choose",
@@ -32,13 +31,9 @@ STILL_IN_PYTHON = frozenset(
         "movement_card",
         "own_move",
         "place",
-        "share",
         "take_food",
         "take_from_discard",
         "unvaccinated",
-        "victim",
-        "vote",
-        "vote_for",
     }
 )
 
