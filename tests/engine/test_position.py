@@ -18,7 +18,6 @@ GAMES = range(20)
 # they cannot be saved yet. Each port to the pack removes its kinds from here.
 STILL_IN_PYTHON = frozenset(
     {
-        "break_tie",
         "cancel_card",
         "choose",
         "discard",
@@ -26,12 +25,8 @@ STILL_IN_PYTHON = frozenset(
         "draft",
         "marker",
         "movement_card",  # still, where the Teen changes hers (change_movement_card)
-        "share",
         "take_food",
         "take_from_discard",
-        "victim",
-        "vote",
-        "vote_for",
     }
 )
 
