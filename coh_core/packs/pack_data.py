@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from coh_core.packs.model import REF_TYPES, Pack
+from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 # The sections effects may read (`params` are read with `param(name)`).
 READABLE_SECTIONS = ("setup", "components")
@@ -45,6 +46,8 @@ def _unify(known: str, found: str) -> str:
     """One type for two values: the same, or `list[any]` (an empty list) with a list of anything."""
     if known == "any" or known == found:
         return found
+    if found == "any":
+        return known
     if known == "list[any]" and found.startswith("list["):
         return found
     if found == "list[any]" and known.startswith("list["):
@@ -57,15 +60,24 @@ def section_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, st
     a section the pack lacks has no keys."""
     found: dict[str, dict[str, str]] = {}
     for name in READABLE_SECTIONS:
-        data = pack.section(name)
-        types = {str(key): value_type(value, refs) for key, value in data.items()}
+        section = pack.sections.get(name)
+        if section is None:
+            found[name] = {}
+            continue
+        data = section.data
+        types = {
+            str(key): _typed(section.doc, (*section.path, key), value, refs) for key, value in data.items()
+        }
         rows = data.get(PLAYER_TABLE)
         if isinstance(rows, list):
             columns: dict[str, str] = {}
-            for row in rows:
+            for index, row in enumerate(rows):
                 for key, value in row.items() if isinstance(row, dict) else ():
                     if key != PLAYER_COLUMN:
-                        columns[str(key)] = _unify(columns.get(str(key), "any"), value_type(value, refs))
+                        where = (*section.path, PLAYER_TABLE, index, key)
+                        columns[str(key)] = _unify(
+                            columns.get(str(key), "any"), _typed(section.doc, where, value, refs)
+                        )
             types.update({key: kind for key, kind in columns.items() if key not in types})
         found[name] = types
     return found
@@ -78,9 +90,18 @@ def field_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, str]
         fields: dict[str, str] = {}
         for entity in pack.entities_of(kind):
             for key, value in entity.data.items():
-                fields[str(key)] = _unify(fields.get(str(key), "any"), value_type(value, refs))
+                typed = _typed(entity.doc, (*entity.path, key), value, refs)
+                fields[str(key)] = _unify(fields.get(str(key), "any"), typed)
         found[type_name] = fields
     return found
+
+
+def _typed(doc: YamlDoc, path: Path_, value: Any, refs: Mapping[str, str]) -> str:
+    """The type of a value, or `any` for one a YAML trap (a tag...) replaced, reported as such."""
+    origin, at = doc.origin(path)
+    if any(trapped[: len(at)] == at for trapped in origin.trapped):
+        return "any"
+    return value_type(value, refs)
 
 
 def section_value(pack: Pack, section: str, key: str, players: int) -> Any:
