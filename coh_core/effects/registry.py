@@ -494,6 +494,17 @@ _selector(
     " turn order): a list of that one player, or an empty list if nobody lost one this turn.",
 )
 
+_selector("food(player: player = me) -> list[int]", "The values of the food tokens the player holds.")
+_selector(
+    "bonus_points(player: player = me) -> int",
+    "The points the player has scored with cards and powers (`score_points`).",
+)
+_verb(
+    "set_result(scores: map[player, int], living: map[player, int], winners: list[player])",
+    "The game's result: every player's score and living characters, and the winners (the game's"
+    " `result`, which the scoreboard shows and a record keeps; no log entry: the pack writes one).",
+)
+
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
 _procedure(
     "choose_movement_cards()",
@@ -515,7 +526,6 @@ _procedure(
     "sharing_vote(tie: tie_rule, winner: sharing_rule)",
     "If items lie here, a vote picks who shares them, one item per player.",
 )
-_procedure("score_game()", "Count every player's points and name the winners.")
 
 
 CONTEXTS: dict[str, ContextSpec] = {

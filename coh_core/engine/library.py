@@ -708,3 +708,14 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
         return items.index(item)
     except ValueError:
         raise NoOptions("index of an item not there") from None
+
+
+# --- the score -----------------------------------------------------------------------------------
+
+_plain("food", lambda rt, player: list(rt.game.state["food"][player]))
+_plain("bonus_points", lambda rt, player: rt.game.state["bonus_points"][player])
+
+
+@_impl("set_result")
+def set_result(rt: Rt, scores: dict[str, int], living: dict[str, int], winners: list[str]) -> None:
+    rt.game.state["result"] = {"scores": dict(scores), "living": dict(living), "winners": list(winners)}

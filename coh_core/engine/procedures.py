@@ -381,31 +381,3 @@ def _hand_out(game: Game, location: str, giver: str, to: list[str], received: se
 
 
 # --- the end of the game ---------------------------------------------------------------------------
-
-
-@_procedure("score_game")
-def score_game(rt: Rt) -> Steps:
-    game = rt.game
-    for player in game.turn_order():
-        yield from game.window_loop(player, ("scoring",), {})
-    scores = {p: score_of(game, p) for p in game.state["players"]}
-    living = {p: len(game.living(p)) for p in game.state["players"]}
-    best = max((scores[p], living[p]) for p in game.state["players"])
-    winners = [p for p in game.state["players"] if (scores[p], living[p]) == best]
-    game.state["result"] = {"scores": scores, "living": living, "winners": winners}
-    game.note("game_scored", scores=scores, living=living, winners=winners)
-
-
-def score_of(game: Game, player: str) -> int:
-    """Characters' shown values, antidotes, food and points scored; 0 with nobody left alive."""
-    state = game.state
-    living = game.living(player)
-    if not living:
-        return 0
-    chars = state["characters"]
-    values = sum(
-        int(game.rules.characters[c]["exhausted" if chars[c]["exhausted"] else "rested"]) for c in living
-    )
-    return int(
-        values + state["antidotes"][player] + sum(state["food"][player]) + state["bonus_points"][player]
-    )
