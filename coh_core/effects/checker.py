@@ -587,7 +587,7 @@ class Checker:
                 f"{self.pure} cannot ask a question; `{sig.name}` asks one{hint}",
                 node.name_span,
             )
-        if sig.name == "ask":
+        if sig.name in ("ask", "ask_each"):
             return self._ask(node)
         if sig.name in _NAMED_VALUES:
             return self._named_values(node, sig)
@@ -784,19 +784,23 @@ class Checker:
         options; `q` is a decision the pack declares, each of its placeholders given by name, and
         `a` an answer it declares: the player answers `[a, option]` (an option that is a list is
         spread: `[a, *option]`). Its value is the option picked. The player and the options come
-        first, unnamed, so that any other name is free for a placeholder."""
-        player, options_expr, named = self._ask_arguments(node)
+        first, unnamed, so that any other name is free for a placeholder.
+
+        `ask_each(options, question=q, answer=a, ...)`: each player of the map answers at once,
+        among their own options; its value maps each of them to the option they picked."""
+        each = node.name == "ask_each"
+        firsts = ("the options",) if each else ("the player", "the options")
+        positional, named = self._ask_arguments(node, firsts)
+        fits = len(positional) == len(firsts)  # else reported: the values are not read as these
+        player = positional[0] if fits and not each else None
+        options_expr = positional[-1] if fits else None
         if player is not None:
-            self._pure_expr(
-                "the player of `ask`", lambda: self._expect(player, "player", "the player of `ask`")
-            )
+            self._pure_expect(player, "player", "the player of `ask`")
         options = None
         if options_expr is not None:
-            options = self._pure_expr("the options of `ask`", lambda: self._expr(options_expr, None))
-            if options is not None and options != "any" and element_type(options) is None:
-                self._report(
-                    "EFF-TYPE", f"the options of `ask` are a list, got {describe(options)}", options_expr.span
-                )
+            what = f"the options of `{node.name}`"
+            found = self._pure_expr(what, lambda: self._expr(options_expr, None))
+            options = self._ask_options(found, each, options_expr)
         question = named.pop("question", None)
         wanted = self._asked_message(question, "question", self.symbols.questions, "decisions")
         answer = named.pop("answer", None)
@@ -814,8 +818,30 @@ class Checker:
             self._ask_value(value)
         lacking = ", ".join(f"`{p}`" for p in wanted or () if p not in named)
         if lacking:
-            self._report("EFF-ARITY", f"`ask` is missing {lacking}: give every placeholder", node.span)
-        return element_type(options) if options not in (None, "any") else "any"
+            self._report(
+                "EFF-ARITY", f"`{node.name}` is missing {lacking}: give every placeholder", node.span
+            )
+        picked = options or "any"
+        return map_of("player", picked) if each else picked
+
+    def _ask_options(self, found: str | None, each: bool, expr: ast.Expr) -> str | None:
+        """The type of one option: of a list (`ask`), of the lists a map gives each player (`ask_each`)."""
+        if found is None or found == "any":
+            return None
+        if each:
+            pair = map_types(found)
+            inner = element_type(pair[1]) if pair is not None and pair[0] in ("player", "any") else None
+            if inner is None:
+                self._report(
+                    "EFF-TYPE",
+                    f"the options of `ask_each` are a map from players to lists, got {describe(found)}",
+                    expr.span,
+                )
+            return inner
+        inner = element_type(found)
+        if inner is None:
+            self._report("EFF-TYPE", f"the options of `ask` are a list, got {describe(found)}", expr.span)
+        return inner
 
     def _named_values(self, node: ast.Call, sig: Signature) -> str | None:
         """`emit`, `window` and `offer_cancel`: their parameters first, unnamed, then the names of
@@ -892,8 +918,10 @@ class Checker:
     def _ask_value(self, value: ast.Expr) -> None:
         self._pure_expr("a value of `ask`", lambda: self._expr(value, None))
 
-    def _ask_arguments(self, node: ast.Call) -> tuple[ast.Expr | None, ast.Expr | None, dict[str, ast.Expr]]:
-        """The player and the options (the first two, unnamed), then the values by name."""
+    def _ask_arguments(
+        self, node: ast.Call, firsts: tuple[str, ...]
+    ) -> tuple[list[ast.Expr], dict[str, ast.Expr]]:
+        """The values that come first, unnamed, then the values by name."""
         positional = [arg.value for arg in node.args if arg.keyword is None]
         named: dict[str, ast.Expr] = {}
         for arg in node.args:
@@ -902,19 +930,17 @@ class Checker:
             if arg.keyword in named:
                 self._report("EFF-DUPLICATE-ARG", f"`{arg.keyword}` is given twice", arg.span)
             named[arg.keyword] = arg.value
-        missing = ["the player", "the options"][len(positional) :]
+        missing = list(firsts[len(positional) :])
         missing += [f"`{p}`" for p in ("question", "answer") if p not in named]
         misplaced = any(arg.keyword is None for arg in node.args[len(positional) :])  # unnamed after named
-        if missing or len(positional) > 2 or misplaced:
+        if missing or len(positional) > len(firsts) or misplaced:
             self._report(
                 "EFF-ARITY",
-                "`ask` takes the player and the options first, then `question=`, `answer=` and the"
+                f"`{node.name}` takes {' and '.join(firsts)} first, then `question=`, `answer=` and the"
                 " question's placeholders by name" + (f" (missing: {', '.join(missing)})" if missing else ""),
                 node.span,
             )
-        player = positional[0] if positional else None
-        options = positional[1] if len(positional) > 1 else None
-        return player, options, named
+        return positional, named
 
     def _asked_message(
         self, value: ast.Expr | None, what: str, declared: Mapping[str, tuple[str, ...]], group: str

@@ -318,6 +318,14 @@ _selector(
     asks=True,
 )
 _selector(
+    "ask_each(options: map[player, list[T]]) -> map[player, T]",
+    "Several players answer at once, none seeing the others' answers: `ask_each(options,"
+    " question=q, answer=a, name=value)`, `options` giving each player their own options. A"
+    " player with one option takes it without being asked; one with none is left out. The value"
+    " maps each player, in the order of `options`, to the option they picked.",
+    asks=True,
+)
+_selector(
     "random_movement_card(player: player) -> location",
     "Shuffle the player's movement cards and draw one.",
 )

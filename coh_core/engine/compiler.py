@@ -25,7 +25,7 @@ from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
 from coh_core.effects.registry import NAME_TYPES, Kind, Signature, asking_selectors, signature
 from coh_core.engine.machine import SWITCH, Call, Frame, NativeFrame, Op, Program, finish_frame, run_sync
-from coh_core.engine.runtime import Decision, EngineError, NoOptions, Rt, Steps
+from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt, Steps
 from coh_core.errors import Location
 from coh_core.limits import MAX_FRAMES, MAX_LIST_ITEMS, MAX_LOOP_STEPS, MAX_NUMBER, MAX_OPTIONS
 from coh_core.packs.model import EffectSlot
@@ -33,7 +33,7 @@ from coh_core.packs.model import EffectSlot
 Fn = Callable[..., Any]
 Filter = Callable[[Rt, Any], bool]
 _CHOICES = asking_selectors()  # selectors that ask a player: worked out into a name first
-COMPILED = frozenset({"choose", "choose_number", "ask"})  # instructions of their own: no implementation
+COMPILED = frozenset({"choose", "choose_number", "ask", "ask_each"})  # instructions of their own
 _NAMED_VALUES = frozenset({"emit", "window", "offer_cancel"})  # their last values are given by name
 _O = TypeVar("_O", bound=Op)
 
@@ -543,7 +543,7 @@ class _Emitter:
     def choose(self, node: ast.Call, keep: Filter | None, scope: set[str], purpose: str, dest: str) -> None:
         """Ask the acting player to choose; the answer is bound to `dest`."""
         c, where = self.c, _Where(node.span, self.slot)
-        if node.name == "ask":
+        if node.name in ("ask", "ask_each"):
             self.emit(self.ask(node, scope, dest, where))
             c._asked[id(node)] = dest
             return
@@ -564,22 +564,19 @@ class _Emitter:
         c._asked[id(node)] = dest
 
     def ask(self, node: ast.Call, scope: set[str], dest: str, where: _Where) -> _Ask:
-        """`ask(player, options, question=q, answer=a, name=value...)` (its values never ask)."""
-        player, options, *_ = [arg.value for arg in node.args if arg.keyword is None]
+        """`ask(player, options, question=q, answer=a, name=value...)` and `ask_each(options, ...)`
+        (their values never ask)."""
+        firsts = [arg.value for arg in node.args if arg.keyword is None]
         named = {arg.keyword: arg.value for arg in node.args if arg.keyword is not None}
         question, answer = named.pop("question"), named.pop("answer")
         assert isinstance(question, ast.Name) and isinstance(answer, ast.Name)
         pure = self.c._pure
         prompt = [(name, pure(value, scope, self.slot, "a value of `ask`")) for name, value in named.items()]
-        return _Ask(
-            pure(player, scope, self.slot, "the player of `ask`"),
-            pure(options, scope, self.slot, "the options of `ask`"),
-            question.name,
-            answer.name,
-            prompt,
-            dest,
-            where,
-        )
+        options = pure(firsts[-1], scope, self.slot, "the options of `ask`")
+        if node.name == "ask_each":
+            return _AskEach(_constant(None), options, question.name, answer.name, prompt, dest, where)
+        player = pure(firsts[0], scope, self.slot, "the player of `ask`")
+        return _Ask(player, options, question.name, answer.name, prompt, dest, where)
 
     def temp(self) -> str:
         """A name no effect can write (`.0`, `.1`...): where a worked-out value waits."""
@@ -897,6 +894,43 @@ class _Ask(Op):
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
         (answer,) = answers.values()
         frame.env[self.dest] = list(answer[1:]) if frame.env[self.dest] else answer[1]
+
+
+class _AskEach(_Ask):
+    """Several players answer at once, each among their own options, unseen by the others."""
+
+    __slots__ = ()
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        by_player: dict[str, list[Any]] = self.options(rt)
+        answer = self.answer
+        picked: dict[str, Any] = {}
+        asked: dict[str, list[Action]] = {}
+        spread = False
+        for player, options in by_player.items():
+            if len(options) > MAX_OPTIONS:
+                raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+            if rt.dry and options:
+                picked[player] = options[rt.dry_choice(len(options))]
+            elif len(options) == 1:
+                picked[player] = options[0]
+            elif options:
+                spread = isinstance(options[0], list)
+                asked[player] = [(answer, *o) if isinstance(o, list) else (answer, o) for o in options]
+        if not asked:
+            frame.env[self.dest] = picked
+            return None
+        prompt = {name: read(rt) for name, read in self.prompt}
+        # what is known before the answers: the lone options, where each answer goes, how it reads
+        frame.env[self.dest] = {"picked": picked, "order": list(by_player), "spread": spread}
+        return Decision(self.question, asked, prompt)
+
+    def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
+        known = frame.env[self.dest]
+        picked = dict(known["picked"])
+        for player, action in answers.items():
+            picked[player] = list(action[1:]) if known["spread"] else action[1]
+        frame.env[self.dest] = {player: picked[player] for player in known["order"] if player in picked}
 
 
 def _direct(ops: list[Op]) -> Callable[[Rt], None] | None:

@@ -165,3 +165,54 @@ def test_a_map_in_a_running_program_saves_as_json_and_loads_equal(base_pack: Pac
     assert again is None
     assert copy.state == game.state
     assert names["doubled"] == original["doubled"] and names["doubled"]
+
+
+# Players answering at once: each among their own options (one with a lone option is not
+# asked, one with none is left out), twice, the second time among pairs.
+EACH_EFFECT = """\
+let players = colours_in_play()
+let lone = first(players)
+let none = players[1]
+let others = {p: locations() for p in players if p != lone and p != none}
+let picks = ask_each(others + {lone: [first(locations())], none: []}, question=marker, answer=marker)
+for p in keys(picks) { add_zombies(1, at=picks[p]) }
+let centre = first(locations())
+let pairs = ask_each({p: [[centre, at] for at in locations() if at != centre] for p in players},
+                     question=marker, answer=marker)
+for p in keys(pairs) { move_zombies(1, from=pairs[p][0], to=pairs[p][1]) }
+"""
+
+
+def _answer_all(frames: list[Any], asked: Decision, rng: random.Random) -> tuple[dict[str, Any], Any]:
+    answers = {colour: rng.choice(options) for colour, options in asked.options.items()}
+    resume(frames, answers)
+    return answers, execute(frames)
+
+
+def test_players_asked_at_once_answer_among_their_own_options_and_save_between(base_pack: Pack) -> None:
+    game = new_game(base_pack, 4, 2)
+    program, programs = _program(base_pack, EACH_EFFECT)
+    frames, asked = _start(game, program)
+    players = [c for c in game.state["wheel"] if c in game.players]
+    lone, none = players[0], players[1]
+    assert asked is not None and sorted(asked.options) == sorted(players[2:])  # the others are not asked
+    rng = random.Random(2)
+    saved = (frames_to_json(frames), json.loads(json.dumps(game.state)), asked)
+    first_answers, asked = _answer_all(frames, asked, rng)
+    picks = frames[-1].env["picks"]
+    assert list(picks) == [*players[2:], lone]  # in the order of the options; `none` left out
+    assert picks[lone] == game.state["order"][0]  # its lone option, taken without asking
+    assert all(picks[p] == first_answers[p][1] for p in players[2:])
+    assert asked is not None and sorted(asked.options) == sorted(players)
+    second_answers, asked = _answer_all(frames, asked, rng)
+    assert asked is None
+    assert all(len(action) == 3 for action in second_answers.values())  # pairs are spread in answers
+    frames_saved, state, question = saved
+    copy = new_game(base_pack, 4, 2)
+    copy.state, copy.log = state, []
+    loaded = frames_from_json(frames_saved, programs, copy)
+    resume(loaded, first_answers)
+    assert execute(loaded) is not None
+    resume(loaded, second_answers)
+    assert execute(loaded) is None
+    assert copy.state == game.state
