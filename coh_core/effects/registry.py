@@ -473,10 +473,19 @@ _verb(
     " (no log entry: the pack writes one).",
 )
 _verb(
-    "draft_action_cards(n: count)",
-    "From the first player clockwise, each player takes a packet of N action cards from the deck;"
-    " together they keep one card of their packet and pass the rest to the left, until every card"
-    " is kept.",
+    "deal_packet(n: count, player: player)",
+    "The player takes a packet of N action cards from the top of the deck, to draft from (no log entry).",
+)
+_selector(
+    "packet(player: player) -> list[card_kind]", "The action cards of the packet the player drafts from."
+)
+_verb(
+    "keep_from_packet(player: player, card: card_kind)",
+    "The player keeps one card of their packet: it goes into their hand (no log entry).",
+)
+_verb(
+    "set_packets(packets: map[player, list[card_kind]])",
+    "The packets the players draft from become these (passed on, or none once the draft is over).",
 )
 
 _verb(

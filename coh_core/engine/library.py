@@ -624,6 +624,26 @@ def set_deck(rt: Rt, cards: list[str]) -> None:
     rt.game.state["deck"] = list(cards)
 
 
+@_impl("deal_packet")
+def deal_packet(rt: Rt, n: int, player: str) -> None:
+    deck = rt.game.state["deck"]
+    rt.game.state["packets"][player] = [deck.pop() for _ in range(min(n, len(deck)))]
+
+
+_plain("packet", lambda rt, player: list(rt.game.state["packets"].get(player, ())))
+
+
+@_impl("keep_from_packet")
+def keep_from_packet(rt: Rt, player: str, card: str) -> None:
+    rt.game.state["packets"][player].remove(card)
+    rt.game.state["hands"][player].append(card)
+
+
+@_impl("set_packets")
+def set_packets(rt: Rt, packets: dict[str, list[str]]) -> None:
+    rt.game.state["packets"] = {player: list(cards) for player, cards in packets.items()}
+
+
 @_impl("deal_cards")
 def deal_cards(rt: Rt, n: int, player: str) -> None:
     deck = rt.game.state["deck"]

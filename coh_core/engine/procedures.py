@@ -31,28 +31,6 @@ def _procedure(name: str) -> Callable[[F], F]:
 # --- setup -------------------------------------------------------------------------------
 
 
-def draft_action_cards(rt: Rt, size: int) -> Steps:
-    """Each player takes a packet of cards from the deck, keeps one, passes the rest on, until
-    every card is kept (engine code until the pack can ask several players at once)."""
-    game = rt.game
-    deck = game.state["deck"]
-    seats = game.seat_order(game.state["first"])
-    packets = {p: [deck.pop() for _ in range(size)] for p in seats}
-    game.state["packets"] = packets  # in the state while the draft lasts: every card has a place
-    for _ in range(size):
-        options = {p: [("draft", k) for k in sorted(set(packets[p]))] for p in seats}
-        answers = yield from game.ask_all("draft", options)
-        for player in seats:
-            packets[player].remove(answers[player][1])
-            game.state["hands"][player].append(answers[player][1])
-        packets = {seats[(i + 1) % len(seats)]: packets[p] for i, p in enumerate(seats)}
-        game.state["packets"] = packets
-    game.state["packets"] = {}
-
-
-IMPLS["draft_action_cards"] = Impl(draft_action_cards, gen=True)
-
-
 def _location_by_number(game: Game, number: int) -> str:
     return str(game.state["order"][number - 1])
 

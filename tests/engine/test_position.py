@@ -26,7 +26,6 @@ STILL_IN_PYTHON = frozenset(
         "choose",
         "discard",
         "discard_food",
-        "draft",
         "marker",
         "move",
         "movement_card",
