@@ -1,4 +1,6 @@
-"""The turn structure's procedures: setup, movement, invasion, resolution, votes, scoring.
+"""The turn structure's procedures still written in Python: movement, invasion, resolution, votes.
+
+Setup and the end of the game are verbs of the base pack (content/base/procedures-setup.yaml).
 
 They are the general mechanics of the game; the pack's `turn` section decides which run,
 in what order and with which parameters (tie rules, sharing rules, placement order).
@@ -28,7 +30,7 @@ def _procedure(name: str) -> Callable[[F], F]:
     return register
 
 
-# --- setup -------------------------------------------------------------------------------
+# --- invasion cards (the base pack's `zombies_arrive` does the same for setup's card) -----------
 
 
 def _location_by_number(game: Game, number: int) -> str:
