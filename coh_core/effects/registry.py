@@ -448,6 +448,8 @@ _verb(
     "Put the zombie-leader token on a colour (no log entry: the pack writes one).",
 )
 
+# The game's pieces at setup and at the end (City of Horror's state until the pack declares its
+# components: these move to the pack then).
 _verb(
     "deal_character(target: character, player: player)",
     "A character of the pack (`pack_ids(character)`) comes into play, the player's, rested and at no"
