@@ -69,9 +69,21 @@ class DeclaredMessages:
     answers: Mapping[str, tuple[Answer, ...]]  # by the verb an answer begins with, in declaration order
 
     def questions(self) -> dict[str, tuple[str, ...]]:
-        """The decisions by id (what `ask(..., question=id)` may put): their placeholders."""
+        """The decisions by id (what `ask(..., question=id)` may put): their placeholders.
+
+        A decision declared only in variants (`vote.attack`, `vote.sharing`) is put as `vote`,
+        its `purpose` naming the variant (the terminal shows `ui.decision.vote.attack`): its
+        placeholders are those of its variants, then `purpose`.
+        """
         prefix = GROUPS["decisions"]
-        return {k[len(prefix) :]: m.params for k, m in self.texts.items() if k.startswith(prefix)}
+        found = {k[len(prefix) :]: m.params for k, m in self.texts.items() if k.startswith(prefix)}
+        variants: dict[str, tuple[str, ...]] = {}
+        for ident, params in found.items():
+            base, dot, _ = ident.rpartition(".")
+            if dot and base not in found:
+                known = variants.get(base, ())
+                variants[base] = (*known, *(p for p in params if p not in known))
+        return {**found, **{base: (*params, PURPOSE) for base, params in variants.items()}}
 
     def plural_param(self, key: str) -> str:
         """The parameter whose number picks the plural form of the text `key`."""
@@ -132,6 +144,8 @@ UI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.scoreboard.row": ("rank", "player", "score", "living", "winner_mark"),
     "ui.winners": ("players",),
 }
+
+PURPOSE = "purpose"  # the value of a question's prompt that names which of its variants it is
 
 # What the terminal asks: `ui.decision.<kind>`, or `ui.decision.<kind>.<purpose>` when the prompt
 # has a purpose the pack has a text for; `ui.decision.other` for a kind without a text. The pack

@@ -54,6 +54,16 @@ verbs:
       let votes = {}
       for p in ballots { let votes = votes + {p: get(votes, p, 0) + 1} }
       return votes
+  - id: noisier
+    params:
+      among: list[location]
+    returns: location
+    asks: true
+    doc: The player picks one of the locations and makes it noisier; the location picked.
+    do: |
+      let place = choose(among)
+      add_zombies(1, at=place)
+      return place
   - id: top_up
     params: {at: location}
     doc: Add zombies up to 4, or stop at once when there are some already.
@@ -157,6 +167,14 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             "{bank: 2, church: 1}",
             ["{red: [play, alarm]}"],
             ["zombies: {bank: 3, church: 1}"],
+        ),
+        (
+            "a selector of the pack that asks is asked first; its value is what it returns",
+            "alarm",
+            "reinforce(noisier([@bank, @church]), n=2); add_zombies(1, at=noisier([@hospital]))",
+            "{}",
+            ["{red: [play, alarm]}", "{red: [choose, church]}"],
+            ["zombies: {church: 3, bank: 0, hospital: 2}"],
         ),
         (
             "return leaves a pack verb early",

@@ -238,13 +238,13 @@ class Checker:
     def _return(self, node: ast.Return) -> None:
         """`return` leaves a pack verb; `return value` gives a pack selector its value."""
         context = self.context.name
-        if context not in ("verb", "selector"):
+        if context not in ("verb", "selector", "asking_selector"):
             self._report("EFF-RETURN", "`return` belongs in a verb or selector the pack defines", node.span)
         elif context == "verb" and node.value is not None:
             self._report(
                 "EFF-RETURN", "a verb gives no value; declare `returns:` to make it a selector", node.span
             )
-        elif context == "selector" and node.value is None:
+        elif context != "verb" and node.value is None:
             self._report("EFF-RETURN", "a selector must return a value: `return ...`", node.span)
         elif node.value is not None:
             self._expect(node.value, self.returns or "any", "`return`")
@@ -533,7 +533,8 @@ class Checker:
             return "int" if node.op in _ARITHMETIC else "bool"
         left = self._expr(node.left, None)
         right = self._expr(node.right, left)
-        if left is not None and right is not None and left != right and "any" not in (left, right):
+        # a value of type `any` (an answer of `ask` among lists, say) compares with anything
+        if left is not None and right is not None and not _compatible(left, right, {}):
             self._report(
                 "EFF-TYPE",
                 f"`{node.op}` compares {describe(left)} with {describe(right)}",
@@ -580,7 +581,7 @@ class Checker:
         if sig.name == "log":
             self._log(node)
             return None
-        if self.pure is not None and sig.name in _CHOICES:
+        if self.pure is not None and (sig.asks or sig.name in _CHOICES):
             hint = "" if self.pure == "a condition" else " (ask it first: `let x = ...`)"
             self._report(
                 "EFF-CHOICE-IN-CONDITION",

@@ -128,7 +128,7 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
                 *_table(
                     ("signature", "meaning"),
                     [
-                        (f"`{v.render()}`", v.doc)
+                        (f"`{v.render()}`", v.doc + (" It asks (`asks: true`)." if v.asks else ""))
                         for v in sorted((verbs or {}).values(), key=lambda v: v.name)
                     ],
                 ),

@@ -44,6 +44,7 @@ class Signature:
     returns: str | None
     doc: str
     value_type_from: str | None = None  # param whose enum member fixes the `value` type
+    asks: bool = False  # a selector that may ask a question: worked out into a name first, never in a test
 
     def param(self, name: str) -> Param | None:
         return next((p for p in self.params if p.name == name), None)
@@ -137,7 +138,7 @@ def _split_top(text: str) -> list[str]:
     return parts
 
 
-def _declare(kind: Kind, spec: str, doc: str, value_type_from: str | None = None) -> None:
+def _declare(kind: Kind, spec: str, doc: str, value_type_from: str | None = None, asks: bool = False) -> None:
     match = _SIG.match(spec)
     if match is None:
         raise ValueError(f"bad registry signature {spec!r}")
@@ -152,7 +153,7 @@ def _declare(kind: Kind, spec: str, doc: str, value_type_from: str | None = None
     if name in _SIGNATURES:
         raise ValueError(f"{name} declared twice in the registry")
     _SIGNATURES[name] = Signature(
-        name, kind, tuple(params), match["ret"], doc, value_type_from=value_type_from
+        name, kind, tuple(params), match["ret"], doc, value_type_from=value_type_from, asks=asks
     )
 
 
@@ -161,7 +162,7 @@ def _verb(spec: str, doc: str, value_type_from: str | None = None) -> None:
 
 
 def _selector(spec: str, doc: str, asks: bool = False) -> None:
-    _declare(Kind.SELECTOR, spec, doc)
+    _declare(Kind.SELECTOR, spec, doc, asks=asks)
     if asks:
         _ASKING.add(spec.split("(", 1)[0])
 
@@ -417,7 +418,7 @@ _selector(
     " `colour`), sorted, whether or not the thing is in play.",
 )
 
-# Seats, the first player and random draws (setup and the end of the game, procedures-setup.yaml).
+# Seats, the first player and random draws (the procedures of setup and the end, and of the votes).
 _selector(
     "seats() -> list[player]",
     "Every seat at the table, clockwise from the first one, players out of the game included.",
@@ -443,9 +444,58 @@ _selector(
 _selector(
     "colour_of(player: player) -> colour", "The colour a player plays, as the zombie leader's wheel names it."
 )
+
+# What the procedures of the attack, the votes and the sharing need (procedures-votes.yaml).
+_selector(
+    "trait(target: character, trait: trait) -> any",
+    "The value of a trait of a character: the one an effect gave it, else its own, else the default.",
+)
+_verb(
+    "refuse_state(reason: string)",
+    "Stop the game with GAME-STATE: its state is one these rules cannot go on from (a state no game"
+    " reaches, such as a record's state changed by hand); the reason says what is wrong.",
+)
+_selector(
+    "attacks(at: location) -> bool",
+    "Whether the zombies at a location attack: the attack condition of the side it shows holds.",
+)
+_selector(
+    "leader_attacks(at: location) -> bool",
+    "Whether the zombie leader's colour, not a vote, says who loses a character at a location.",
+)
+_selector("leader() -> colour", "The colour the zombie-leader token is on.")
+_selector(
+    "wheel_from(colour: colour) -> list[colour]",
+    "The colours of the zombie-leader wheel in play, once round clockwise from this one.",
+)
 _verb(
     "place_leader(colour: colour)",
     "Put the zombie-leader token on a colour (no log entry: the pack writes one).",
+)
+_selector(
+    "cards_at(at: location) -> list[card_kind]",
+    "The action cards lying at a location, in the order they came there.",
+)
+_selector(
+    "items_at(at: location) -> list[any]",
+    'What lies at a location, one item of each kind, as the values of an answer: `["antidote"]` if'
+    ' an antidote lies there, then `["card", kind]` for each kind of action card there, in'
+    " alphabetical order.",
+)
+_verb(
+    "take_item(item: any, from: location, player: player)",
+    "The player takes one item lying at a location (a value of `items_at`): an antidote, or an"
+    " action card into their hand (no log entry: the pack writes its own).",
+)
+_selector(
+    "extra_votes(at: location) -> map[player, int]",
+    "The votes players have at a location besides their characters' (`add_votes`), each player's"
+    " added up, in the order they were given.",
+)
+_selector(
+    "vote_proxies(at: location) -> list[list[player]]",
+    "Who casts another player's votes at a location (`vote_in_place_of`): `[voter, player]` pairs,"
+    " in the order they were set.",
 )
 
 # The game's pieces at setup and at the end (City of Horror's state until the pack declares its
@@ -540,11 +590,6 @@ _procedure(
     "Every player may play cards, use powers and give away cards or antidotes (at most `gifts` each)"
     " until all pass.",
 )
-_procedure("zombie_attack(tie: tie_rule)", "If the attack condition holds, a character present dies.")
-_procedure(
-    "sharing_vote(tie: tie_rule, winner: sharing_rule)",
-    "If items lie here, a vote picks who shares them, one item per player.",
-)
 
 
 CONTEXTS: dict[str, ContextSpec] = {
@@ -582,6 +627,12 @@ CONTEXTS: dict[str, ContextSpec] = {
             "a selector the pack defines (`returns:`): it reads the game and returns a value",
             {},
         ),
+        ContextSpec(
+            "asking_selector",
+            "a selector the pack defines that asks (`returns:` with `asks: true`): it may ask"
+            " questions and change the game, and returns a value",
+            {},
+        ),
     )
 }
 
@@ -602,6 +653,7 @@ TYPES: dict[str, str] = {
     "trait": "a trait the pack declares (its `traits` section)",
     "event_name": "an event the pack declares (its `events` section)",
     "window_name": "a window the pack declares (its `windows` section)",
+    "string": 'a text in double quotes (`"..."`)',
     "any": "a value whose type another parameter fixes",
 }
 # Parameters whose argument is a bare name that is never read as a variable (`param(turns)`).

@@ -12,7 +12,7 @@ from coh_core.engine.library import IMPLS
 from coh_core.engine.rules import Rules, build_rules
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction
 from coh_core.engine.state import initial_state
-from coh_core.packs.effects_index import symbols_of
+from coh_core.packs.effects_index import VERB_CONTEXTS, symbols_of
 from coh_core.packs.model import Pack
 
 __all__ = [
@@ -46,7 +46,7 @@ def compiler_for(pack: Pack) -> Compiler:
     verbs = {
         effect.slot.owner: PackVerb(symbols.verbs[effect.slot.owner], effect.tree, effect.slot)
         for effect in pack.effects
-        if effect.slot.context in ("verb", "selector")
+        if effect.slot.context in VERB_CONTEXTS
         and effect.slot.owner in symbols.verbs
         and isinstance(effect.tree, ast.Block)
     }

@@ -105,6 +105,9 @@ class Compiler:
         self.refs = dict(refs or {})
         self.verbs = dict(verbs or {})  # verbs the pack defines, compiled on first use
         self._bodies: dict[str, Program] = {}
+        # calls that ask a question, worked out into a name first: the built-in choices and the
+        # selectors of the pack that ask (`asks: true`)
+        self.asking = _CHOICES | {name for name, verb in self.verbs.items() if verb.signature.asks}
         self.programs: dict[str, Program] = {}  # every program compiled, by its id
         self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
 
@@ -139,18 +142,26 @@ class Compiler:
         _Emitter(self, program.ops, slot).block(tree, scope)
         program.ops.append(_FallOff(selector))
         program.asks = any(op.asks for op in program.ops)
-        program.direct = _direct(program.ops)
+        program.direct = _direct(program)
         return program
 
     # --- expressions ------------------------------------------------------------
 
     def _pure(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, what: str) -> Fn:
-        unasked = [call for call in _choices(node) if id(call) not in self._asked]
+        unasked = [call for call in _choices(node, self.asking) if id(call) not in self._asked]
         if unasked:
             raise _Where(unasked[0].span, slot).error(
                 "EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question"
             )
-        return _located(self._expr(node, scope, slot), node.span, slot)
+        return self.located(self._expr(node, scope, slot), node, node.span, slot)
+
+    def located(self, fn: Fn, node: ast.Expr, span: ast.Span, slot: EffectSlot | None) -> Fn:
+        """`fn`, the compiled `node`, reporting a failure at `span` (see `_located`). A call of a
+        built-in already reports its failures at itself, the innermost place (see `_apply`): it
+        needs no second wrapper, which would pass on what it raises unchanged."""
+        if isinstance(node, ast.Call) and id(node) not in self._asked and node.name not in self.verbs:
+            return fn
+        return _located(fn, span, slot)
 
     def _expr(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None) -> Fn:
         if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit):
@@ -365,13 +376,15 @@ class Compiler:
         for param in sig.params:
             expr = given.get(param.name)
             if expr is None:
-                found.append(self._expr(_default(param.default or ""), scope, slot))
-            elif param.type in NAME_TYPES and isinstance(expr, ast.Name):
+                expr = _default(param.default or "")
+            if param.type in NAME_TYPES and isinstance(expr, ast.Name):
                 found.append(_constant(expr.name))  # a bare name, never a variable's value
+            elif param.type == "count" and isinstance(expr, ast.IntLit):
+                found.append(_constant(max(0, expr.value)))  # worked out once
+            elif param.type == "count":
+                found.append(_not_below_zero(self._expr(expr, scope, slot)))
             else:
                 found.append(self._expr(expr, scope, slot))
-            if param.type == "count":
-                found[-1] = _not_below_zero(found[-1])
         if node.name in _CHOICES:
             found.append(_constant(node.name))  # what a choice is for: here, nothing more is known
         return found
@@ -448,11 +461,11 @@ class _Emitter:
 
     def let(self, node: ast.Let, scope: set[str]) -> None:
         value = node.value
-        if isinstance(value, ast.Call) and value.name in _CHOICES:
+        if isinstance(value, ast.Call) and value.name in self.c.asking:
             self.choose(value, None, scope, node.name, node.name)
         else:
             read = self.read(value, scope)
-            self.emit(_Let(node.name, _located(read, node.span, self.slot)))
+            self.emit(_Let(node.name, self.c.located(read, value, node.span, self.slot)))
         scope.add(node.name)
 
     def if_(self, node: ast.If, scope: set[str]) -> None:
@@ -488,7 +501,7 @@ class _Emitter:
 
     def call(self, node: ast.Call, scope: set[str]) -> None:
         c, where = self.c, _Where(node.span, self.slot)
-        if node.name in _CHOICES:  # a choice whose answer nobody reads: still asked
+        if node.name in c.asking:  # a choice whose answer nobody reads: still asked
             self.choose(node, None, scope, node.name, self.temp())
             return
         pack_verb = c.verbs.get(node.name)
@@ -513,7 +526,7 @@ class _Emitter:
         """Arguments in declaration order. When one asks a question, each is worked out into a
         name first, in the order written, so that questions and reads keep their order."""
         given = _bind(node, [p.name for p in sig.params])
-        if not any(_choices(expr) for expr in given.values()):
+        if not any(_choices(expr, self.c.asking) for expr in given.values()):
             return self.c.arguments(node, scope, self.slot, sig)
         found: list[Fn] = []
         for param in sig.params:
@@ -524,25 +537,33 @@ class _Emitter:
                 read = _constant(expr.name)
             else:
                 temp = self.temp()
-                if isinstance(expr, ast.Call) and expr.name in _CHOICES:
+                if isinstance(expr, ast.Call) and expr.name in self.c.asking:
                     keep = impl.filters.get(param.name) if expr.name == "choose" else None
                     self.choose(expr, keep, scope, f"{node.name}.{param.name}", temp)
                 else:
-                    self.emit(_Let(temp, _located(self.read(expr, scope), expr.span, self.slot)))
+                    self.emit(_Let(temp, self.c.located(self.read(expr, scope), expr, expr.span, self.slot)))
                 read = _name(temp)
             found.append(_not_below_zero(read) if param.type == "count" else read)
         return found
 
     def read(self, expr: ast.Expr, scope: set[str]) -> Fn:
         """An expression's value, its choices (if any) asked first into names, innermost first."""
-        for call in _choices(expr):
+        for call in _choices(expr, self.c.asking):
             if id(call) not in self.c._asked:
                 self.choose(call, None, scope, call.name, self.temp())
         return self.c._expr(expr, scope, self.slot)
 
     def choose(self, node: ast.Call, keep: Filter | None, scope: set[str], purpose: str, dest: str) -> None:
-        """Ask the acting player to choose; the answer is bound to `dest`."""
+        """Ask the acting player to choose; the answer is bound to `dest`. (`_Choose` reports a
+        failure in working out the options at the choice.)"""
         c, where = self.c, _Where(node.span, self.slot)
+        verb = c.verbs.get(node.name)
+        if verb is not None:  # a selector of the pack that asks: its frame returns the value
+            params = verb.signature.params
+            args = self.arguments(node, scope, verb.signature, _NO_IMPL)
+            self.emit(_CallVerb(c.body(node.name), [p.name for p in params], args, dest))
+            c._asked[id(node)] = dest
+            return
         if node.name in ("ask", "ask_each"):
             self.emit(self.ask(node, scope, dest, where))
             c._asked[id(node)] = dest
@@ -555,11 +576,9 @@ class _Emitter:
             return
         given = _bind(node, [p.name for p in sig.params])
         if node.name == "choose":
-            options = _located(self.read(given["options"], scope), node.span, self.slot)
+            options = self.read(given["options"], scope)
         else:
-            low = _located(self.read(given["low"], scope), node.span, self.slot)
-            high = _located(self.read(given["high"], scope), node.span, self.slot)
-            options = _number_range(low, high)
+            options = _number_range(self.read(given["low"], scope), self.read(given["high"], scope))
         self.emit(_Choose(options, keep, purpose, dest, where))
         c._asked[id(node)] = dest
 
@@ -596,6 +615,9 @@ class _Exec(Op):
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         self.fn(rt)
 
+    def direct(self, program: str) -> Fn:
+        return self.fn
+
 
 class _Let(Op):
     __slots__ = ("fn", "name")
@@ -606,6 +628,14 @@ class _Let(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         frame.env[self.name] = self.fn(rt)
+
+    def direct(self, program: str) -> Fn:
+        name, fn = self.name, self.fn
+
+        def let(rt: Rt) -> None:
+            rt.env[name] = fn(rt)
+
+        return let
 
 
 class _Jump(Op):
@@ -718,21 +748,24 @@ class _FallOff(Op):
 
 
 class _CallVerb(Op):
-    """Run a verb the pack defines, in a frame of its own: its parameters are its only names."""
+    """Run a verb the pack defines, in a frame of its own: its parameters are its only names.
 
-    __slots__ = ("args", "asks", "names", "program")
+    Of a selector that asks, the caller's name `ret` receives the value it returns."""
 
-    def __init__(self, program: Program, names: list[str], args: list[Fn]):
+    __slots__ = ("args", "asks", "names", "program", "ret")
+
+    def __init__(self, program: Program, names: list[str], args: list[Fn], ret: str | None = None):
         self.program = program
         self.asks = program.asks
         self.names = names
         self.args = args
+        self.ret = ret
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         env = dict(zip(self.names, [arg(rt) for arg in self.args], strict=True))
         if len(frames) >= MAX_FRAMES:
             raise EngineError("ENGINE-LIMIT", f"more than {MAX_FRAMES:,} verbs running inside each other")
-        frames.append(Frame(self.program, rt, env, None))
+        frames.append(Frame(self.program, rt, env, self.ret))
         return SWITCH
 
 
@@ -749,9 +782,17 @@ class _Native(Op):
         self.where = where
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        values = self._values(rt)
+        if values is not None:
+            frames.append(NativeFrame(self.fn(rt, *values), None, rt, self.where.located))
+            return SWITCH
+        return None
+
+    def _values(self, rt: Rt) -> list[Any] | None:
+        """The arguments; None in a dry run, which only checks that the verb could happen."""
         try:
             values = [arg(rt) for arg in self.args]
-            if rt.dry:  # a dry run only checks that the verb could happen
+            if rt.dry:
                 if self.check is not None:
                     self.check(rt, *values)
                 return None
@@ -759,8 +800,14 @@ class _Native(Op):
             raise
         except Exception as exc:
             raise self.where.located(exc) from exc
-        frames.append(NativeFrame(self.fn(rt, *values), None, rt, self.where.located))
-        return SWITCH
+        return values
+
+    def direct(self, program: str) -> Fn:
+        def native(rt: Rt) -> None:
+            if self._values(rt) is not None:
+                raise EngineError("ENGINE-INTERNAL", f"{program} started a verb that asks, in a dry run")
+
+        return native
 
 
 class _Push(Op):
@@ -818,19 +865,7 @@ class _Choose(Op):
         self.where = where
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        keep = self.keep
-        try:
-            options = self.options(rt)
-            if keep is not None:
-                options = [value for value in options if keep(rt, value)]
-        except NoOptions:
-            raise
-        except Exception as exc:
-            raise self.where.located(exc) from exc
-        if not options:
-            raise NoOptions(self.purpose)
-        if len(options) > MAX_OPTIONS:
-            raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+        options = self._options(rt)
         if rt.dry:
             frame.env[self.dest] = options[rt.dry_choice(len(options))]
             return None
@@ -845,6 +880,36 @@ class _Choose(Op):
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
         (answer,) = answers.values()
         frame.env[self.dest] = answer[1]
+
+    def _options(self, rt: Rt) -> Any:
+        keep = self.keep
+        try:
+            options = self.options(rt)
+            if keep is not None:
+                options = [value for value in options if keep(rt, value)]
+        except NoOptions:
+            raise
+        except Exception as exc:
+            raise self.where.located(exc) from exc
+        if not options:
+            raise NoOptions(self.purpose)
+        if len(options) > MAX_OPTIONS:
+            raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+        return options
+
+    def direct(self, program: str) -> Fn:
+        dest = self.dest
+
+        def choose(rt: Rt) -> None:
+            options = self._options(rt)
+            if rt.dry:
+                rt.env[dest] = options[rt.dry_choice(len(options))]
+            elif len(options) == 1:
+                rt.env[dest] = options[0]
+            else:
+                raise EngineError("ENGINE-INTERNAL", f"{program} asked a question where none may be asked")
+
+        return choose
 
 
 class _Ask(Op):
@@ -933,23 +998,34 @@ class _AskEach(_Ask):
         frame.env[self.dest] = {player: picked[player] for player in known["order"] if player in picked}
 
 
-def _direct(ops: list[Op]) -> Callable[[Rt], None] | None:
-    """Plain statements one after the other, as one function; None if anything else is there."""
-    *body, end = ops
-    if not isinstance(end, _FallOff) or end.selector or not all(type(op) in (_Exec, _Let) for op in body):
+def _direct(program: Program) -> Fn | None:
+    """A program without jumps, loops, verb calls or returns, as one function for `run_sync`,
+    where nothing may stop: a dry run explores its choices and only checks its asking verbs.
+    None for any other program."""
+    *body, end = program.ops
+    if not isinstance(end, _FallOff) or not all(type(op) in _STRAIGHT for op in body):
         return None
-    steps = [
-        (op.name if isinstance(op, _Let) else None, op.fn) for op in body if isinstance(op, _Exec | _Let)
-    ]
+    steps: list[Fn] = [op.direct(program.name) for op in body if isinstance(op, _STRAIGHT)]
+    if end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
+        nothing = f"{program.name} returned nothing"
+
+        def select(rt: Rt) -> None:
+            for step in steps:
+                step(rt)
+            raise NoOptions(nothing)
+
+        return select
+    if len(steps) == 1:
+        return steps[0]  # what it returns is not read
 
     def run(rt: Rt) -> None:
-        for name, fn in steps:
-            if name is None:
-                fn(rt)
-            else:
-                rt.env[name] = fn(rt)
+        for step in steps:
+            step(rt)
 
     return run
+
+
+_STRAIGHT = (_Exec, _Let, _Choose, _Native)
 
 
 def _too_many(count: int) -> str:
@@ -966,14 +1042,14 @@ def _number_range(low: Fn, high: Fn) -> Fn:
     return options
 
 
-def _choices(expr: ast.Expr) -> list[ast.Call]:
+def _choices(expr: ast.Expr, asking: frozenset[str]) -> list[ast.Call]:
     """The choices inside an expression, innermost first, in the order they are asked."""
     found: list[ast.Call] = []
 
     def visit(node: ast.Node) -> None:
         for child in ast.children(node):
             visit(child)
-        if isinstance(node, ast.Call) and node.name in _CHOICES:
+        if isinstance(node, ast.Call) and node.name in asking:
             found.append(node)
 
     visit(expr)
@@ -1152,28 +1228,89 @@ def _apply(impl: Impl, args: list[Fn], changes_game: bool, where: _Where) -> Fn:
     """Call an implementation that asks nothing.
 
     In a dry run a verb only checks that it could happen; selectors still read. A failure
-    inside is reported at the call (the innermost call that knew nothing of it).
+    inside is reported at the call (the innermost call that knew nothing of it). Calls of up
+    to two arguments (selectors) or of two (verbs), the most run, get closures that build no
+    list of arguments.
     """
     fn, check = impl.fn, impl.check
+    if changes_game and len(args) == 2:
+        first, second = args
 
-    def call(rt: Rt) -> Any:
+        def verb2(rt: Rt) -> Any:
+            try:
+                a, b = first(rt), second(rt)
+                if rt.dry:
+                    if check is not None:
+                        check(rt, a, b)
+                    return None
+                return fn(rt, a, b)
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return verb2
+    if changes_game:
+
+        def verb(rt: Rt) -> Any:
+            try:
+                values = [arg(rt) for arg in args]
+                if rt.dry:
+                    if check is not None:
+                        check(rt, *values)
+                    return None
+                return fn(rt, *values)
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return verb
+    if not args:
+
+        def select0(rt: Rt) -> Any:
+            try:
+                return fn(rt)
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return select0
+    if len(args) == 1:
+        (first,) = args
+
+        def select1(rt: Rt) -> Any:
+            try:
+                return fn(rt, first(rt))
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return select1
+    if len(args) == 2:
+        first, second = args
+
+        def select2(rt: Rt) -> Any:
+            try:
+                return fn(rt, first(rt), second(rt))
+            except NoOptions:
+                raise
+            except Exception as exc:
+                where.fail(exc)
+
+        return select2
+
+    def select(rt: Rt) -> Any:
         try:
-            values = [arg(rt) for arg in args]
-            return _verb(rt, fn, check, values) if changes_game else fn(rt, *values)
+            return fn(rt, *[arg(rt) for arg in args])
         except NoOptions:
             raise
         except Exception as exc:
             where.fail(exc)
 
-    return call
-
-
-def _verb(rt: Rt, fn: Fn, check: Fn | None, values: list[Any]) -> Any:
-    if rt.dry:
-        if check is not None:
-            check(rt, *values)
-        return None
-    return fn(rt, *values)
+    return select
 
 
 def _located(fn: Fn, span: ast.Span, slot: EffectSlot | None) -> Fn:

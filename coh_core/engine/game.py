@@ -62,6 +62,7 @@ class Game:
         self._living_cache: dict[str, list[str]] = {}
         self._living_key = -1  # number of characters the cache was built from; -1: stale
         self._order: list[str] = []
+        self._seats: list[str] = []  # every player, from the first player clockwise
         self._rank: dict[str, int] = {}
         self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
         self._index_triggers()
@@ -227,14 +228,19 @@ class Game:
 
     def turn_order(self) -> list[str]:
         """Players still in the game, from the first player clockwise."""
-        key = (self.state["first"], len(self.state["eliminated"]))
+        return list(self._seated())
+
+    def _seated(self) -> list[str]:
+        """`turn_order` itself, to read and not to change; refreshes the seat ranks too."""
+        state = self.state
+        key = (state["first"], len(state["eliminated"]))
         if self._order_key != key:
-            out = self.state["eliminated"]
-            seats = self.seat_order(key[0])
+            out = state["eliminated"]
+            seats = self._seats = self.seat_order(key[0])
             self._order = [p for p in seats if p not in out]
             self._rank = {p: i for i, p in enumerate(seats)}
             self._order_key = key
-        return list(self._order)
+        return self._order
 
     def seat_order(self, first: str) -> list[str]:
         players: list[str] = self.state["players"]
@@ -260,14 +266,17 @@ class Game:
         return self._living_cache
 
     def in_turn_order(self, ids: list[str]) -> list[str]:
-        self.turn_order()  # refreshes the seat ranks when the first player has changed
+        self._seated()  # refreshes the seat ranks when the first player has changed
         rank = self._rank
         chars = self.state["characters"]
         return sorted(ids, key=lambda c: rank[chars[c]["owner"]])
 
     def at(self, location: str) -> list[str]:
+        """The living characters at a location, in turn order (as `in_turn_order` sorts them)."""
         chars = self.state["characters"]
-        return self.in_turn_order([c for c, ch in chars.items() if ch["alive"] and ch["at"] == location])
+        living = self._living_by_player()
+        self._seated()  # refreshes the seats when the first player has changed
+        return [c for player in self._seats for c in living.get(player, ()) if chars[c]["at"] == location]
 
     def owner(self, character: str) -> str:
         return str(self.state["characters"][character]["owner"])
@@ -369,6 +378,8 @@ class Game:
             *(t for triggers in rules.character_triggers.values() for t in triggers),
         ]
         self._triggers_by_id = {trigger.effect.program.id: trigger for trigger in every}
+        # events some side of a location has a trigger on: for the others no side is looked at
+        self._side_events = {t.event for side in rules.sides.values() for t in side.triggers}
 
     def trigger(self, ident: str) -> Trigger:
         """A trigger by the id of its effect's program (the queues of triggers hold ids)."""
@@ -385,7 +396,7 @@ class Game:
         queue: list[list[Any]] = [
             [t.effect.program.id, dict(names), None] for t in self.rule_triggers.get(event, ())
         ]
-        for location in self.state["order"]:
+        for location in self.state["order"] if event in self._side_events else ():
             if located and location != at:
                 continue
             for trigger in self.side(location).triggers:
@@ -441,27 +452,30 @@ class Game:
 
     def offers(self, colour: str, windows: str | tuple[str, ...], names: dict[str, Any]) -> list[Action]:
         """What the player could play or use now in these windows (cards, then powers)."""
-        if isinstance(windows, str):
+        if type(windows) is str:
             windows = (windows,)
+        cards, powers = self.rules.cards, self.rules.powers
+        hand = self.state["hands"][colour]
+        living = self._living_by_player().get(colour)
+        # (an empty hand, no living character: often; no comprehension runs for them)
+        playable = [kind for kind in hand if cards[kind].window in windows] if hand else []
+        mine = [c for c in living if c in powers and powers[c].window in windows] if living else []
         found: list[Action] = []
-        cards = self.rules.cards
-        playable = sorted({kind for kind in self.state["hands"][colour] if cards[kind].window in windows})
-        powers = self.rules.powers
-        mine = [
-            c for c in self._living_by_player().get(colour, ()) if c in powers and powers[c].window in windows
-        ]
         if not (playable or mine):
             return found
         for window in windows:
             self.rules.check_names("windows", window, names)
         if playable:
             env = {**names, "me": colour}
-            found.extend(("play", kind) for kind in playable if self._could(cards[kind], env, colour))
+            for kind in sorted(set(playable)):
+                if self._could(cards[kind], env, colour):
+                    found.append(("play", kind))
         chars = self.state["characters"]
         for character in mine:
-            if not self._can_flip(character, exhaust=True):
+            ch = chars[character]
+            if ch["exhausted"] or not self._can_flip(character, exhaust=True):  # most are exhausted
                 continue
-            env = {**names, "self": character, "here": chars[character]["at"], "me": colour}
+            env = {**names, "self": character, "here": ch["at"], "me": colour}
             if self._could(powers[character], env, colour):
                 found.append(("power", character))
         return found
@@ -469,21 +483,24 @@ class Game:
     def _could(self, playable: Playable, env: dict[str, Any], actor: str) -> bool:
         """Whether its condition holds and some answers to its choices let its cost and effect happen.
 
-        Dry runs change nothing and ask nobody; each choice is explored option by option.
+        Dry runs change nothing and ask nobody; each choice is explored option by option. One
+        `Rt` serves the condition and every dry run, each run starting from the names given.
         """
-        if playable.condition is not None and not playable.condition(Rt(self, env, actor)):
-            return False
-        path: list[int] = []
-        counts: list[int] = []
-        loops = MAX_LOOP_STEPS  # one check shares the loop bound of one run: it cannot multiply it
+        rt = Rt(self, env, actor)
+        if playable.condition is not None:
+            if not playable.condition(rt):
+                return False
+            rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
+        rt.dry = True
+        path, counts = rt.path, rt.counts
         for _ in range(DRY_RUN_LIMIT):
-            rt = Rt(self, dict(env), actor, dry=True)
-            rt.path, rt.counts, rt.loops = path, counts, loops
+            rt.env = dict(env)
+            rt.step = 0
             try:
                 self._dry_run(playable, rt)
                 return True
             except NoOptions:
-                loops = rt.loops
+                pass
             # depth first: the deepest choice with an untried option takes its next one
             while path and path[-1] + 1 >= counts[-1]:
                 path.pop()
@@ -496,10 +513,12 @@ class Game:
 
     def _dry_run(self, playable: Playable, rt: Rt) -> None:
         env = rt.env
-        for block in (playable.cost, playable.effect):
-            if block is not None:
-                rt.paying = block is playable.cost
-                run_sync(block.program, rt, env)
+        if playable.cost is not None:
+            rt.paying = True
+            run_sync(playable.cost.program, rt, env)
+        if playable.effect is not None:
+            rt.paying = False
+            run_sync(playable.effect.program, rt, env)
 
     def _can_flip(self, character: str, exhaust: bool) -> bool:
         ch = self.state["characters"][character]
@@ -543,12 +562,13 @@ class Game:
         self.note("gift", player=colour, recipient=to, item=what)
 
     def gifts(self, colour: str) -> list[Action]:
-        others = [p for p in self.turn_order() if p != colour]
-        found: list[Action] = [
-            ("give", to, "card", kind) for kind in sorted(set(self.state["hands"][colour])) for to in others
-        ]
+        others = [p for p in self._seated() if p != colour]
+        hand = self.state["hands"][colour]
+        found: list[Action] = (
+            [("give", to, "card", kind) for kind in sorted(set(hand)) for to in others] if hand else []
+        )
         if self.state["antidotes"][colour]:
-            found.extend(("give", to, "antidote") for to in others)
+            found += [("give", to, "antidote") for to in others]
         return found
 
     def window_loop(self, colour: str, windows: tuple[str, ...], names: dict[str, Any]) -> Steps:

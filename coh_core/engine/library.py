@@ -739,3 +739,68 @@ _plain("bonus_points", lambda rt, player: rt.game.state["bonus_points"][player])
 @_impl("set_result")
 def set_result(rt: Rt, scores: dict[str, int], living: dict[str, int], winners: list[str]) -> None:
     rt.game.state["result"] = {"scores": dict(scores), "living": dict(living), "winners": list(winners)}
+
+
+# --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------
+# (players, seats_from, first_player, colour_of, place_leader: above, with setup's)
+
+_plain("trait", lambda rt, target, trait: rt.game.trait(target, trait))
+
+
+@_impl("refuse_state")
+def refuse_state(rt: Rt, reason: str) -> None:
+    raise EngineError("GAME-STATE", reason)
+
+
+def _attacks(rt: Rt, at: str) -> bool:
+    side = rt.game.side(at)
+    return side.attack_if is not None and bool(side.attack_if(Rt(rt.game, {"here": at}, None)))
+
+
+_plain("attacks", _attacks)
+_plain("leader_attacks", lambda rt, at: bool(rt.game.side(at).leader_attack))
+_plain("leader", lambda rt: rt.game.state["leader"])
+
+
+@_impl("wheel_from")
+def wheel_from(rt: Rt, colour: str) -> list[str]:
+    wheel: list[str] = rt.game.state["wheel"]
+    start = wheel.index(colour)
+    return wheel[start:] + wheel[:start]
+
+
+_plain("cards_at", lambda rt, at: list(rt.game.state["locations"][at]["cards"]))
+
+
+@_impl("items_at")
+def items_at(rt: Rt, at: str) -> list[list[str]]:
+    place = rt.game.state["locations"][at]
+    found = [["antidote"]] if place["antidotes"] else []
+    return found + [["card", kind] for kind in sorted(set(place["cards"]))]
+
+
+@_impl("extra_votes")
+def extra_votes(rt: Rt, at: str) -> dict[str, int]:
+    found: dict[str, int] = {}
+    for player, votes, where, _ in rt.game.state["vote_bonus"]:
+        if where == at:
+            found[player] = found.get(player, 0) + votes
+    return found
+
+
+_plain(
+    "vote_proxies",
+    lambda rt, at: [[voter, player] for voter, player, where in rt.game.state["vote_proxies"] if where == at],
+)
+
+
+@_impl("take_item")
+def take_item(rt: Rt, item: list[str], source: str, player: str) -> None:
+    state = rt.game.state
+    place = state["locations"][source]
+    if item[0] == "antidote":
+        place["antidotes"] -= 1
+        state["antidotes"][player] += 1
+    else:
+        place["cards"].remove(item[1])
+        state["hands"][player].append(item[1])

@@ -39,9 +39,10 @@ class Program:
         self.id = ident  # the same for the same pack on every load: where a saved frame points
         self.ops: list[Op] = []
         self.asks = True  # whether running it may stop for a question (known once compiled)
-        # A program of plain statements one after the other, as one Python function: run without
-        # frames, because nothing in it can stop or jump (most effects and costs).
-        self.direct: Callable[[Rt], None] | None = None
+        # A program of statements one after the other, as one Python function that `run_sync` calls
+        # without frames: nothing in it jumps, and nothing may stop there (most effects and costs,
+        # and in dry runs those that choose). What it returns is not read.
+        self.direct: Callable[[Rt], Any] | None = None
 
 
 class Op(ABC):

@@ -18,6 +18,8 @@ from coh_core.packs.model import CompiledEffect, Entity, Pack
 from coh_core.packs.pack_data import ids_of_type
 from coh_core.packs.yamlsrc import Path_
 
+_UNKNOWN = object()  # not found in a cache (where None is a value)
+
 
 @dataclass(frozen=True)
 class Playable:
@@ -92,19 +94,29 @@ class Rules:
     ids: dict[str, list[str]] = field(default_factory=dict)  # per type of entity, its ids sorted
     programs: dict[str, Program] = field(default_factory=dict)  # every compiled program, by its id
     flow: Flow | None = None  # the game's flow, built from the steps above
+    # trait_default's answers, by (character, trait): the pack does not change during play
+    _trait_defaults: dict[tuple[str, str], Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     def trait_default(self, character: str, trait: str) -> Any:
+        found = self._trait_defaults.get((character, trait), _UNKNOWN)
+        if found is not _UNKNOWN:
+            return found
         own = self.characters[character].get("traits") or {}
         if trait in own:
-            return own[trait]
-        spec = self.declared.traits.get(trait)
-        if spec is None:  # the engine's own procedures read traits by name (until the pack writes them)
-            raise EngineError(
-                "ENGINE-DECLARATION",
-                f"the engine reads the trait `{trait}`, which the pack does not declare (`traits`)",
-                self.declared_at("traits", trait),
-            )
-        return spec.default
+            found = own[trait]
+        else:
+            spec = self.declared.traits.get(trait)
+            if spec is None:  # the engine's own procedures read traits by name (until the pack writes them)
+                raise EngineError(
+                    "ENGINE-DECLARATION",
+                    f"the engine reads the trait `{trait}`, which the pack does not declare (`traits`)",
+                    self.declared_at("traits", trait),
+                )
+            found = spec.default
+        self._trait_defaults[(character, trait)] = found
+        return found
 
     def check_names(self, section: str, name: str, given: Collection[str]) -> None:
         """The names the pack declares for an event or window are among those the engine gives.
@@ -114,7 +126,9 @@ class Rules:
         """
         declared = self.declared.events if section == "events" else self.declared.windows
         spec = declared.get(name)
-        lacking = [bound for bound in spec.bindings if bound not in given] if spec else []
+        if spec is None or not spec.bindings:  # most bind nothing: nothing to check
+            return
+        lacking = [bound for bound in spec.bindings if bound not in given]
         if lacking:
             what = section[:-1]
             offered = ", ".join(f"`{g}`" for g in given) or "none"

@@ -29,7 +29,8 @@ class Decision:
 
     @property
     def waiting(self) -> list[str]:
-        return [c for c in self.options if c not in self.answers]
+        answers = self.answers
+        return [c for c in self.options if c not in answers] if answers else list(self.options)
 
     def legal(self, colour: str) -> list[Action]:
         return self.options.get(colour, [])

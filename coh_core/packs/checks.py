@@ -42,6 +42,7 @@ from coh_core.packs.declarations import (
     number_bounds,
     value_hint,
 )
+from coh_core.packs.effects_index import VERB_CONTEXTS
 from coh_core.packs.i18n_check import check_translations, plural_problems
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_, YamlDoc
@@ -187,7 +188,7 @@ def _verb_cycles(pack: Pack) -> Iterator[Problem]:
     calls = {
         effect.slot.owner: {call.name for call in ast.calls(effect.tree) if call.name in verbs}
         for effect in pack.effects
-        if effect.slot.context in ("verb", "selector") and effect.slot.owner in verbs
+        if effect.slot.context in VERB_CONTEXTS and effect.slot.owner in verbs
     }
     for start in sorted(calls):
         path = _cycle_from(start, calls)

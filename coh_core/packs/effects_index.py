@@ -24,6 +24,9 @@ from coh_core.packs.model import REF_TYPES, CompiledEffect, EffectSlot, Entity, 
 from coh_core.packs.pack_data import field_types, section_types
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
+# The contexts of the bodies of the verbs a pack defines.
+VERB_CONTEXTS = frozenset({"verb", "selector", "asking_selector"})
+
 
 def symbols_of(pack: Pack) -> Symbols:
     refs = {
@@ -72,8 +75,21 @@ def pack_verbs(pack: Pack, declared: Declarations) -> dict[str, Signature]:
             kind = Kind.VERB if returns is None else Kind.SELECTOR
             known = declared.is_known_type(str(returns))
             typed = None if returns is None else (normalize_type(str(returns)) if known else "any")
-            found[entity.id] = Signature(entity.id, kind, params, typed, str(entity.data.get("doc", "")))
+            doc = str(entity.data.get("doc", ""))
+            found[entity.id] = Signature(entity.id, kind, params, typed, doc, asks=_asks(entity))
     return found
+
+
+def _asks(entity: Entity) -> bool:
+    """A selector of the pack that may ask questions and change the game (`asks: true`)."""
+    return entity.data.get("returns") is not None and entity.data.get("asks") is True
+
+
+def verb_context(entity: Entity) -> str:
+    """The context a pack verb's body is checked in: a verb, a selector, or a selector that asks."""
+    if entity.data.get("returns") is None:
+        return "verb"
+    return "asking_selector" if _asks(entity) else "selector"
 
 
 def verb_params(entity: Entity, declared: Declarations) -> tuple[Param, ...] | None:
@@ -106,7 +122,7 @@ def effect_slots(pack: Pack, declared: Declarations | None = None) -> Iterator[E
         params = verb_params(entity, declared) or ()
         names = ({p.name: p.type for p in params}, False)
         body = entity.data.get("do")
-        context = "verb" if entity.data.get("returns") is None else "selector"
+        context = verb_context(entity)
         yield from _slot(entity.id, entity.doc, (*entity.path, "do"), body, "effect", context, names)
 
 
@@ -245,7 +261,7 @@ def compile_slot(slot: EffectSlot, symbols: Symbols) -> tuple[CompiledEffect | N
         tree: Any = parse_effect(slot.source) if slot.entry == "effect" else parse_condition(slot.source)
     except EffectSyntaxError as exc:
         return None, [_located(slot, exc.code, exc.message, exc.offset)]
-    verb = symbols.verbs.get(slot.owner) if slot.context in ("verb", "selector") else None
+    verb = symbols.verbs.get(slot.owner) if slot.context in VERB_CONTEXTS else None
     returns = verb.returns if verb is not None else None
     checker = Checker(symbols, slot.context, slot.extra, lenient=slot.lenient, returns=returns)
     findings = checker.check_effect(tree) if slot.entry == "effect" else checker.check_condition(tree)

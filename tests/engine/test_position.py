@@ -20,7 +20,6 @@ STILL_IN_PYTHON = frozenset(
     {
         "activate",
         "before_own_move",
-        "break_tie",
         "cancel_card",
         "cancel_move",
         "choose",
@@ -30,12 +29,8 @@ STILL_IN_PYTHON = frozenset(
         "move",
         "movement_card",
         "own_move",
-        "share",
         "take_food",
         "take_from_discard",
-        "victim",
-        "vote",
-        "vote_for",
     }
 )
 
