@@ -262,7 +262,7 @@ class Checker:
     def _for(self, node: ast.For) -> None:
         found = self._pure_expr("the list of `for`", lambda: self._expr(node.iterable, None))
         inner = element_type(found) if found else None
-        if found is not None and inner is None:
+        if found is not None and found != "any" and inner is None:
             self._report("EFF-TYPE", _not_a_list("`for`", found), node.iterable.span)
         self.scopes.append({node.name: inner or "any"})
         self._block(node.body)
@@ -711,8 +711,10 @@ class Checker:
         """The type of a key of the pack's data, reported when it is missing or cannot be read (not
         when the data itself is missing: a section the pack lacks is reported as such)."""
         found = types.get(key.name)
+        if not types:
+            return "any"  # the data did not load: its type cannot be known
         if found is None:
-            if self.symbols.complete and types:
+            if self.symbols.complete:
                 readable = [k for k, t in types.items() if t]
                 self._report(
                     "EFF-ENUM",

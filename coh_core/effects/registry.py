@@ -398,16 +398,61 @@ _selector("is_exhausted(target: character) -> bool", "Whether a character shows 
 _selector("has_items(at: location) -> bool", "Whether antidotes or action cards lie at a location.")
 _selector("is_side(at: location, side: side) -> bool", "Whether a location shows a given side or state.")
 
-# What the procedures of the attack, the votes and the sharing need (procedures-votes.yaml).
-_selector("players() -> list[player]", "The players still in the game, in turn order from the first player.")
+# Reading the pack's own data (setup and the end of the game, procedures-setup.yaml).
+_selector(
+    "pack_data(section: pack_section, key: data_key) -> any",
+    "A value of the pack's `setup` or `components` section (`pack_data(setup, hours)`), typed as it is"
+    " written there: a number, true or false, an id of the pack, or a list of one of those. A column"
+    " of a table with a row per number of players (`pack_data(setup, characters)`) gives the value"
+    " in the row for the number of seats at this game.",
+)
+_selector(
+    "entity_data(entity: any, key: data_key) -> any",
+    "A field of the pack's entry for a character, card, location, invasion card or colour"
+    " (`entity_data(card, zombies)`), typed as it is written in every entry of that kind; an entry"
+    " without that field has nothing there, and the effect stops, as with the first of nothing. A"
+    " field of records (`entity_data(card, moves)`) gives records whose fields it reads in turn"
+    " (`entity_data(move, to)`).",
+)
+_selector(
+    "has_entity_data(entity: any, key: data_key) -> bool",
+    "Whether the pack's entry for a character, card, location, invasion card or colour, or a record"
+    " inside one, has a field (`has_entity_data(card, leader)`): a field an entry may leave out.",
+)
+_selector(
+    "pack_ids(type: entity_type) -> list[any]",
+    "Every id the pack defines of a type (`character`, `card_kind`, `location`, `invasion`,"
+    " `colour`), sorted, whether or not the thing is in play.",
+)
+
+# Seats, the first player and random draws (the procedures of setup and the end, and of the votes).
+_selector(
+    "seats() -> list[player]",
+    "Every seat at the table, clockwise from the first one, players out of the game included.",
+)
 _selector(
     "seats_from(player: player) -> list[player]",
     "Every seat at the table, clockwise from this player's, players out of the game included.",
 )
+_selector("players() -> list[player]", "The players still in the game, in turn order from the first player.")
 _selector("first_player() -> player", "The player who holds the first-player token.")
+_verb(
+    "set_first_player(player: player)",
+    "The player holds the first-player token, with or without characters (no log entry: the pack"
+    " writes one).",
+)
+_selector(
+    "random_item(items: list[T]) -> T",
+    "One of the items at random, from the game's random generator (of none, the effect stops).",
+)
+_selector(
+    "shuffle(items: list[T]) -> list[T]", "The items in a random order, from the game's random generator."
+)
 _selector(
     "colour_of(player: player) -> colour", "The colour a player plays, as the zombie leader's wheel names it."
 )
+
+# What the procedures of the attack, the votes and the sharing need (procedures-votes.yaml).
 _selector(
     "trait(target: character, trait: trait) -> any",
     "The value of a trait of a character: the one an effect gave it, else its own, else the default.",
@@ -460,120 +505,21 @@ _selector(
     " in the order they were set.",
 )
 
-# Reading the pack's own data (setup and the end of the game, procedures-setup.yaml).
-_selector(
-    "pack_data(section: pack_section, key: data_key) -> any",
-    "A value of the pack's `setup` or `components` section (`pack_data(setup, hours)`), typed as it is"
-    " written there: a number, true or false, an id of the pack, or a list of one of those. A column"
-    " of a table with a row per number of players (`pack_data(setup, characters)`) gives the value"
-    " in the row for the number of seats at this game.",
-)
-_selector(
-    "entity_data(entity: any, key: data_key) -> any",
-    "A field of the pack's entry for a character, card, location, invasion card or colour"
-    " (`entity_data(card, zombies)`), typed as it is written in every entry of that kind; an entry"
-    " without that field has nothing there, and the effect stops, as with the first of nothing. A"
-    " field of records (`entity_data(card, moves)`) gives records whose fields it reads in turn"
-    " (`entity_data(move, to)`).",
-)
-_selector(
-    "has_entity_data(entity: any, key: data_key) -> bool",
-    "Whether the pack's entry for a character, card, location, invasion card or colour, or a record"
-    " inside one, has a field (`has_entity_data(card, leader)`): a field an entry may leave out.",
-)
-_selector(
-    "pack_ids(type: entity_type) -> list[any]",
-    "Every id the pack defines of a type (`character`, `card_kind`, `location`, `invasion`,"
-    " `colour`), sorted, whether or not the thing is in play.",
-)
-
-# Seats, the first player and random draws (setup and the end of the game, procedures-setup.yaml).
-_selector(
-    "seats() -> list[player]",
-    "Every seat at the table, clockwise from the first one, players out of the game included.",
-)
-_verb(
-    "set_first_player(player: player)",
-    "The player holds the first-player token, with or without characters (no log entry: the pack"
-    " writes one).",
-)
-_selector(
-    "random_item(items: list[T]) -> T",
-    "One of the items at random, from the game's random generator (of none, the effect stops).",
-)
-_selector(
-    "shuffle(items: list[T]) -> list[T]", "The items in a random order, from the game's random generator."
-)
-
+# The game's pieces at setup and at the end (City of Horror's state until the pack declares its
+# components: these move to the pack then).
 _verb(
     "deal_character(target: character, player: player)",
     "A character of the pack (`pack_ids(character)`) comes into play, the player's, rested and at no"
     " location yet.",
-)
-
-# --- what the procedures of movement, invasion and activation need (procedures-movement.yaml) ---
-_selector("log_length() -> int", "How many entries the game's log holds: a point of the game's history.")
-_selector(
-    "traits(target: character) -> any",
-    "The traits effects have given a character, with how long each lasts (for `restore_traits`).",
-)
-_selector(
-    "traits_set_since(target: character, since: int) -> list[trait]",
-    "The traits an effect has set on a character since a point of the game's history"
-    " (`log_length()`), that the character still holds.",
-)
-_selector(
-    "locked(at: location) -> bool",
-    "Whether nobody may leave a location (the side it shows is locked).",
 )
 _selector(
     "arrives_at(target: character, to: location) -> location",
     "Where a character going to a location arrives: there, if it has room for the character (its"
     " capacity, a closed board), else at the setup's overflow location.",
 )
-_selector("movement_card(player: player) -> location", "The location on the player's movement card.")
-_selector(
-    "deferred_players() -> list[player]",
-    "The players who choose their movement card after the others' are revealed (`defer_movement_choice`).",
-)
-_selector(
-    "may(player: player, option: T) -> bool",
-    "The player takes the option or passes: `may(player, option, question=q, answer=a, name=value)`"
-    " asks `q`, one of the pack's `decisions`, its placeholders given by name, answered `[pass]`"
-    " or `[a, option]` (`[a, *option]` for an option that is a list); true if they took it.",
-    asks=True,
-)
-_selector(
-    "can_activate(at: location, player: player) -> bool",
-    "Whether the player could use the activation of the side a location shows: they have a"
-    " character there, the side has an activation, its condition holds, and its cost and effect"
-    " could happen.",
-)
-_verb(
-    "leave_location(target: character, keeping: list[trait])",
-    "The character leaves its location: the traits given until it leaves end, but those in"
-    " `keeping` (given for the move, they belong to where it goes). It stands where it was until"
-    " `place_character`.",
-)
 _verb(
     "place_character(target: character, at: location)",
     "Put a character at a location, nothing more: no capacity, no log entry, no event.",
-)
-_verb(
-    "restore_traits(target: character, traits: any)",
-    "Give a character back the traits it had (read by `traits`), in place of those it has.",
-)
-_selector("invasion_deck() -> list[invasion]", "The invasion cards not yet revealed, the next one first.")
-_verb(
-    "airdrop(at: location, antidotes: count, cards: count)",
-    "Supplies land at a location: up to N antidotes from the supply and the top N action cards of"
-    " the deck, as many as are left of each.",
-)
-_verb("clear_movement_cards()", "Nobody has chosen a movement card this turn yet.")
-_verb("set_movement_card(player: player, card: location)", "The player's movement card this turn.")
-_verb(
-    "activate(at: location, player: player)",
-    "The player uses the activation of the side a location shows: its cost, then its effect.",
 )
 
 _verb(
@@ -586,10 +532,19 @@ _verb(
     " (no log entry: the pack writes one).",
 )
 _verb(
-    "draft_action_cards(n: count)",
-    "From the first player clockwise, each player takes a packet of N action cards from the deck;"
-    " together they keep one card of their packet and pass the rest to the left, until every card"
-    " is kept.",
+    "deal_packet(n: count, player: player)",
+    "The player takes a packet of N action cards from the top of the deck, to draft from (no log entry).",
+)
+_selector(
+    "packet(player: player) -> list[card_kind]", "The action cards of the packet the player drafts from."
+)
+_verb(
+    "keep_from_packet(player: player, card: card_kind)",
+    "The player keeps one card of their packet: it goes into their hand (no log entry).",
+)
+_verb(
+    "set_packets(packets: map[player, list[card_kind]])",
+    "The packets the players draft from become these (passed on, or none once the draft is over).",
 )
 
 _verb(
@@ -615,13 +570,82 @@ _selector(
     " turn order): a list of that one player, or an empty list if nobody lost one this turn.",
 )
 
+_selector("food(player: player = me) -> list[int]", "The values of the food tokens the player holds.")
+_selector(
+    "bonus_points(player: player = me) -> int",
+    "The points the player has scored with cards and powers (`score_points`).",
+)
+_verb(
+    "set_result(scores: map[player, int], living: map[player, int], winners: list[player])",
+    "The game's result: every player's score and living characters, and the winners (the game's"
+    " `result`, which the scoreboard shows and a record keeps; no log entry: the pack writes one).",
+)
+
+# Movement, the invasion and the activation of locations (procedures-movement.yaml).
+_selector("log_length() -> int", "How many entries the game's log holds: a point of the game's history.")
+_selector(
+    "may(player: player, option: T) -> bool",
+    "The player takes the option or passes: `may(player, option, question=q, answer=a, name=value)`"
+    " asks `q`, one of the pack's `decisions`, its placeholders given by name, answered `[pass]`"
+    " or `[a, option]` (`[a, *option]` for an option that is a list); true if they took it.",
+    asks=True,
+)
+_selector(
+    "can_activate(at: location, player: player) -> bool",
+    "Whether the player could use the activation of the side a location shows: they have a"
+    " character there, the side has an activation, its condition holds, and its cost and effect"
+    " could happen.",
+)
+_verb(
+    "activate(at: location, player: player)",
+    "The player uses the activation of the side a location shows: its cost, then its effect.",
+)
+
+# The characters' traits and places, the movement cards, the invasion deck and the supplies
+# (City of Horror's state until the pack declares its components: these move to the pack then).
+_selector(
+    "traits(target: character) -> any",
+    "The traits effects have given a character, with how long each lasts (for `restore_traits`).",
+)
+_selector(
+    "traits_set_since(target: character, since: int) -> list[trait]",
+    "The traits an effect has set on a character since a point of the game's history"
+    " (`log_length()`), that the character still holds.",
+)
+_verb(
+    "restore_traits(target: character, traits: any)",
+    "Give a character back the traits it had (read by `traits`), in place of those it has.",
+)
+_verb(
+    "leave_location(target: character, keeping: list[trait])",
+    "The character leaves its location: the traits given until it leaves end, but those in"
+    " `keeping` (given for the move, they belong to where it goes). It stands where it was until"
+    " `place_character`.",
+)
+_selector(
+    "locked(at: location) -> bool",
+    "Whether nobody may leave a location (the side it shows is locked).",
+)
+_selector("movement_card(player: player) -> location", "The location on the player's movement card.")
+_selector(
+    "deferred_players() -> list[player]",
+    "The players who choose their movement card after the others' are revealed (`defer_movement_choice`).",
+)
+_verb("clear_movement_cards()", "Nobody has chosen a movement card this turn yet.")
+_verb("set_movement_card(player: player, card: location)", "The player's movement card this turn.")
+_selector("invasion_deck() -> list[invasion]", "The invasion cards not yet revealed, the next one first.")
+_verb(
+    "airdrop(at: location, antidotes: count, cards: count)",
+    "Supplies land at a location: up to N antidotes from the supply and the top N action cards of"
+    " the deck, as many as are left of each.",
+)
+
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
 _procedure(
     "action_window(gifts: count = 1)",
     "Every player may play cards, use powers and give away cards or antidotes (at most `gifts` each)"
     " until all pass.",
 )
-_procedure("score_game()", "Count every player's points and name the winners.")
 
 
 CONTEXTS: dict[str, ContextSpec] = {

@@ -632,6 +632,26 @@ def set_deck(rt: Rt, cards: list[str]) -> None:
     rt.game.state["deck"] = list(cards)
 
 
+@_impl("deal_packet")
+def deal_packet(rt: Rt, n: int, player: str) -> None:
+    deck = rt.game.state["deck"]
+    rt.game.state["packets"][player] = [deck.pop() for _ in range(min(n, len(deck)))]
+
+
+_plain("packet", lambda rt, player: list(rt.game.state["packets"].get(player, ())))
+
+
+@_impl("keep_from_packet")
+def keep_from_packet(rt: Rt, player: str, card: str) -> None:
+    rt.game.state["packets"][player].remove(card)
+    rt.game.state["hands"][player].append(card)
+
+
+@_impl("set_packets")
+def set_packets(rt: Rt, packets: dict[str, list[str]]) -> None:
+    rt.game.state["packets"] = {player: list(cards) for player, cards in packets.items()}
+
+
 @_impl("deal_cards")
 def deal_cards(rt: Rt, n: int, player: str) -> None:
     deck = rt.game.state["deck"]
@@ -801,6 +821,21 @@ def activate(rt: Rt, at: str, player: str) -> Frame | None:
 
 
 # --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------
+
+
+# --- the score -----------------------------------------------------------------------------------
+
+_plain("food", lambda rt, player: list(rt.game.state["food"][player]))
+_plain("bonus_points", lambda rt, player: rt.game.state["bonus_points"][player])
+
+
+@_impl("set_result")
+def set_result(rt: Rt, scores: dict[str, int], living: dict[str, int], winners: list[str]) -> None:
+    rt.game.state["result"] = {"scores": dict(scores), "living": dict(living), "winners": list(winners)}
+
+
+# --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------
+# (players, seats_from, first_player, colour_of, place_leader: above, with setup's)
 
 _plain("trait", lambda rt, target, trait: rt.game.trait(target, trait))
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from coh_core.packs.model import REF_TYPES, Pack
+from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 # The sections effects may read (`params` are read with `param(name)`).
 READABLE_SECTIONS = ("setup", "components")
@@ -48,6 +49,8 @@ def _unify(known: str, found: str) -> str:
     """One type for two values: the same, or `list[any]` (an empty list) with a list of anything."""
     if known == "any" or known == found:
         return found
+    if found == "any":
+        return known
     if known == "list[any]" and found.startswith("list["):
         return found
     if found == "list[any]" and known.startswith("list["):
@@ -60,15 +63,24 @@ def section_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, st
     a section the pack lacks has no keys."""
     found: dict[str, dict[str, str]] = {}
     for name in READABLE_SECTIONS:
-        data = pack.section(name)
-        types = {str(key): value_type(value, refs) for key, value in data.items()}
+        section = pack.sections.get(name)
+        if section is None:
+            found[name] = {}
+            continue
+        data = section.data
+        types = {
+            str(key): _typed(section.doc, (*section.path, key), value, refs) for key, value in data.items()
+        }
         rows = data.get(PLAYER_TABLE)
         if isinstance(rows, list):
             columns: dict[str, str] = {}
-            for row in rows:
+            for index, row in enumerate(rows):
                 for key, value in row.items() if isinstance(row, dict) else ():
                     if key != PLAYER_COLUMN:
-                        columns[str(key)] = _unify(columns.get(str(key), "any"), value_type(value, refs))
+                        where = (*section.path, PLAYER_TABLE, index, key)
+                        columns[str(key)] = _unify(
+                            columns.get(str(key), "any"), _typed(section.doc, where, value, refs)
+                        )
             types.update({key: kind for key, kind in columns.items() if key not in types})
         found[name] = types
     return found
@@ -79,28 +91,43 @@ def field_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, str]
     the type of each field its entries have."""
     found: dict[str, dict[str, str]] = {}
     for kind, type_name in REF_TYPES.items():
-        _record_fields(type_name, [entity.data for entity in pack.entities_of(kind)], refs, found)
+        _record_fields(type_name, [(e.doc, e.path, e.data) for e in pack.entities_of(kind)], refs, found)
     return found
 
 
+Record = tuple[YamlDoc, Path_, dict[str, Any]]  # a record, and where it is written
+
+
 def _record_fields(
-    type_name: str, records: list[Any], refs: Mapping[str, str], found: dict[str, dict[str, str]]
+    type_name: str, records: list[Record], refs: Mapping[str, str], found: dict[str, dict[str, str]]
 ) -> None:
     """The fields of records of one type, and of the records inside them, into `found`."""
     fields: dict[str, str] = {}
-    inner: dict[str, list[Any]] = {}
-    for record in records:
+    inner: dict[str, list[Record]] = {}
+    for doc, path, record in records:
         for key, value in record.items():
-            kind = value_type(value, refs)
+            at = (*path, key)
+            kind = _typed(doc, at, value, refs)
             held = _records(value)
-            if held is not None:
+            if held is not None and kind != "any":
                 record_type = f"{type_name}.{key}"
                 kind = record_type if isinstance(value, dict) else f"list[{record_type}]"
-                inner.setdefault(str(key), []).extend(held)
+                places = [at] if isinstance(value, dict) else [(*at, i) for i in range(len(held))]
+                inner.setdefault(str(key), []).extend(
+                    (doc, where, item) for where, item in zip(places, held, strict=True)
+                )
             fields[str(key)] = _unify(fields.get(str(key), "any"), kind)
     found[type_name] = fields
-    for key, held in inner.items():
-        _record_fields(f"{type_name}.{key}", held, refs, found)
+    for key, nested in inner.items():
+        _record_fields(f"{type_name}.{key}", nested, refs, found)
+
+
+def _typed(doc: YamlDoc, path: Path_, value: Any, refs: Mapping[str, str]) -> str:
+    """The type of a value, or `any` for one a YAML trap (a tag...) replaced, reported as such."""
+    origin, at = doc.origin(path)
+    if any(trapped[: len(at)] == at for trapped in origin.trapped):
+        return "any"
+    return value_type(value, refs)
 
 
 def _records(value: Any) -> list[dict[str, Any]] | None:

@@ -22,7 +22,6 @@ STILL_IN_PYTHON = frozenset(
         "choose",
         "discard",
         "discard_food",
-        "draft",
         "marker",
         "movement_card",  # still, where the Teen changes hers (change_movement_card)
         "take_food",
