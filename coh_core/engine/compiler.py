@@ -162,6 +162,8 @@ class Compiler:
         needs no second wrapper, which would pass on what it raises unchanged."""
         if isinstance(node, ast.Call) and id(node) not in self._asked and node.name not in self.verbs:
             return fn
+        if isinstance(node, _PLAIN) or (isinstance(node, ast.Call) and id(node) in self._asked):
+            return fn  # a literal, `@id` or a name read: what can fail there is NoOptions, never wrapped
         return _located(fn, span, slot)
 
     def _expr(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None) -> Fn:
@@ -1246,6 +1248,11 @@ def _lookup(items: dict[str, Any], key: Any) -> Any:
         return items[key]
     except (KeyError, TypeError):
         raise NoOptions(f"key {key}") from None
+
+
+# Expressions whose reading cannot fail but by NoOptions (names are bound wherever the checker
+# lets them be read; an `@id` out of play stops the effect).
+_PLAIN = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref, ast.Name)
 
 
 def _name(name: str) -> Fn:
