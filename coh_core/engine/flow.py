@@ -154,11 +154,15 @@ class _Emit(Op):
         self.names = names
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        found = event_frame(rt.game, self.event, None, self.names(frame.env))
-        if found is None:
-            return None
-        frames.append(found)
-        return SWITCH
+        return _push(frames, event_frame(rt.game, self.event, None, self.names(frame.env)))
+
+
+def _push(frames: list[Any], found: Frame | None) -> Any:
+    """Run a frame of the engine's next, if there is one to run."""
+    if found is None:
+        return None
+    frames.append(found)
+    return SWITCH
 
 
 # --- a card's or a power's run -------------------------------------------------------------
@@ -374,11 +378,7 @@ class _PerformEmit(Op):
     asks = True
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        found = event_frame(rt.game, "card_played", None, {"player": frame.env["player"]})
-        if found is None:
-            return None
-        frames.append(found)
-        return SWITCH
+        return _push(frames, event_frame(rt.game, "card_played", None, {"player": frame.env["player"]}))
 
 
 class _PerformEnd(Op):
