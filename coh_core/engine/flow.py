@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from coh_core.effects.ast import Span
+from coh_core.engine.compiler import _ForNext, _ForStart, _Jump, _Where
 from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Decision, EngineError, NoOptions, Rt
 from coh_core.limits import MAX_WINDOW_ACTIONS
@@ -466,51 +468,6 @@ class _RunStep(Op):
         return SWITCH
 
 
-class _Loop(Op):
-    """`for name in items`: the flow's loops (turns, locations); `start` begins one."""
-
-    __slots__ = ("exit", "items", "name")
-
-    def __init__(self, name: str, items: Callable[[Game], list[Any]]):
-        self.name = name
-        self.items = items
-        self.exit = -1
-
-    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        assert frame.loops is not None
-        loop = frame.loops[-1]
-        items, index = loop
-        if index >= len(items):
-            frame.loops.pop()
-            frame.pc = self.exit
-            return None
-        loop[1] = index + 1
-        frame.env[self.name] = items[index]
-        return None
-
-
-class _LoopStart(Op):
-    __slots__ = ("loop",)
-
-    def __init__(self, loop: _Loop):
-        self.loop = loop
-
-    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        if frame.loops is None:
-            frame.loops = []
-        frame.loops.append([self.loop.items(rt.game), 0])
-
-
-class _Back(Op):
-    __slots__ = ("target",)
-
-    def __init__(self, target: int):
-        self.target = target
-
-    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        frame.pc = self.target
-
-
 class _Call(Op):
     """Engine bookkeeping of the flow that reads or changes the game (a turn begins or ends)."""
 
@@ -549,8 +506,8 @@ class Flow:
         self._steps(SETUP, rules.setup_steps, False)
         self._emit(_Emit("setup_end", _no_names))
         self._emit(_EndAction())
-        turns = _Loop("turn", lambda game: list(range(1, game.rules.turns + 1)))
-        self._emit(_LoopStart(turns))
+        self._emit(_ForStart(lambda rt: range(1, rt.game.rules.turns + 1)))
+        turns = _ForNext("turn", _FLOW)
         self.turn_loop = self._emit(turns)
         self._emit(_Call(_turn_starts))
         self._emit(_Emit("turn_start", lambda env: {"turn": env["turn"]}))
@@ -560,16 +517,16 @@ class Flow:
             if not phase.per_location:
                 self._steps(phase.id, phase.steps, False)
                 continue
-            places = _Loop("here", lambda game: list(game.state["order"]))
-            self._emit(_LoopStart(places))
+            self._emit(_ForStart(lambda rt: rt.game.state["order"]))
+            places = _ForNext("here", _FLOW)
             self.location_loop[phase.id] = self._emit(places)
             self._steps(phase.id, phase.steps, True)
-            self._emit(_Back(self.location_loop[phase.id]))
+            self._emit(_Jump(self.location_loop[phase.id]))
             places.exit = len(self.ops)
         self._emit(_Emit("turn_end", _no_names))
         self._emit(_EndAction())
         self._emit(_Call(_turn_ends))
-        self._emit(_Back(self.turn_loop))
+        self._emit(_Jump(self.turn_loop))
         turns.exit = len(self.ops)
         self.phase_at[END] = self._emit(_Phase(END))
         self._steps(END, rules.end_steps, False)
@@ -583,7 +540,9 @@ class Flow:
         and optionally `step` and, in a per-location phase, `at`.
         """
         env: dict[str, Any] = {}
-        frame = Frame(self.program, Rt(game, env, None), env, None)
+        run = Rt(game, env, None)
+        run.loops = _FLOW_LOOPS  # turns times locations: bounded by the pack, not by an effect's bound
+        frame = Frame(self.program, run, env, None)
         if start is None:
             return frame
         phase, step = start.get("phase"), start.get("step")
@@ -613,6 +572,10 @@ class Flow:
             if not step:
                 frame.pc = self.location_loop[phase] + 1
         return frame
+
+
+_FLOW = _Where(Span(1, 1, 0, 0), None)  # the flow's loops are the engine's: no place in a pack
+_FLOW_LOOPS = 2**62
 
 
 def _no_names(env: dict[str, Any]) -> dict[str, Any]:
