@@ -342,18 +342,12 @@ class Checker:
 
     def _map_comp(self, node: ast.MapComp) -> str | None:
         """`{key: value for name in items if test}`: a map of the key's and the value's types."""
-        found = self._expr(node.iterable, None)
-        inner = element_type(found) if found else None
-        if found is not None and found != "any" and inner is None:
-            self._report("EFF-TYPE", _not_a_list("`for`", found), node.iterable.span)
-        self.scopes.append({node.name: inner or "any"})
-        try:
-            if node.test is not None:
-                self._expect(node.test, "bool", "the test of `if`")
-            key = self._key(node.key, None, None)
-            value = self._expr(node.value, None)
-        finally:
-            self.scopes.pop()
+        key, value = self._for_each(
+            node.iterable,
+            node.name,
+            node.test,
+            lambda: (self._key(node.key, None, None), self._expr(node.value, None)),
+        )
         return map_of(key, value) if key is not None and value is not None else None
 
     def _key(self, expr: ast.Expr, hint: str | None, wanted: str | None) -> str | None:
@@ -379,18 +373,22 @@ class Checker:
 
     def _list_comp(self, node: ast.ListComp) -> str | None:
         """`[item for name in items if test]`: a list of the item's type."""
-        found = self._expr(node.iterable, None)
+        item = self._for_each(node.iterable, node.name, node.test, lambda: self._expr(node.item, None))
+        return list_of(item) if item is not None else None
+
+    def _for_each(self, items: ast.Expr, name: str, test: ast.Expr | None, body: Callable[[], _R]) -> _R:
+        """A list or map built with `for`: `name` bound to each item of `items`, inside only."""
+        found = self._expr(items, None)
         inner = element_type(found) if found else None
         if found is not None and found != "any" and inner is None:
-            self._report("EFF-TYPE", _not_a_list("`for`", found), node.iterable.span)
-        self.scopes.append({node.name: inner or "any"})
+            self._report("EFF-TYPE", _not_a_list("`for`", found), items.span)
+        self.scopes.append({name: inner or "any"})
         try:
-            if node.test is not None:
-                self._expect(node.test, "bool", "the test of `if`")
-            item = self._expr(node.item, None)
+            if test is not None:
+                self._expect(test, "bool", "the test of `if`")
+            return body()
         finally:
             self.scopes.pop()
-        return list_of(item) if item is not None else None
 
     def _list(self, node: ast.ListLit, expected: str | None) -> str | None:
         """`[a, b]`: every item of the type of the first (or of the list expected)."""
