@@ -339,17 +339,16 @@ def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[st
 def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
     """Keys of `given` the scenario format does not have are kinds of counters or places the pack
     declares; their places and kinds must be ones the game has."""
-    declared = rules.declared
     places = set(state["counts"])
     for key, value in given.items():
         if key in _given_keys():
             continue
-        if key in declared.counters:
+        if key in rules.counters:
             members, what = places, "place (a location, a player at the table or a place of the pack)"
-        elif key in declared.places:
-            members, what = set(declared.counters), "kind of counter"
+        elif key in rules.places:
+            members, what = set(rules.counters), "kind of counter"
         else:
-            known = sorted({*_given_keys(), *declared.counters, *declared.places})
+            known = sorted({*_given_keys(), *rules.counters, *rules.places})
             raise EngineError(
                 "SCENARIO-GIVEN",
                 f"`{key}` is not part of a scenario's `given`, nor a kind of counter or a place of the pack"
