@@ -16,7 +16,7 @@ import pickle
 from typing import Any
 
 from coh_core.engine.flow import action_end_frame, event_frame, run_frame, window_frame
-from coh_core.engine.machine import execute, frames_data, frames_from_json, frames_to_json, resume, run_sync
+from coh_core.engine.machine import Frame, execute, frames_data, frames_from_json, frames_to_json, resume, run_sync
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Trigger
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt, Steps
@@ -341,10 +341,11 @@ class Game:
             self.leave(character)
         self.place(character, location)
 
-    def kill(self, victims: list[str]) -> Steps:
+    def kill(self, victims: list[str]) -> Frame | None:
+        """The living ones among the victims die at once; the frame of the triggers their death fires."""
         victims = self.in_turn_order([v for v in victims if self.state["characters"][v]["alive"]])
         if not victims:
-            return
+            return None
         self._living_key = -1
         # of several lost at once, the first in turn order counts as the last loser
         self.state["last_loser"] = [self.state["turn"], self.owner(victims[0])]
@@ -353,7 +354,7 @@ class Game:
             ch["alive"] = False
             self.note("character_died", character=victim, player=ch["owner"], location=ch["at"])
         self._eliminate()
-        yield from self.emit("characters_died", None, victims=victims)
+        return event_frame(self, "characters_died", None, {"victims": victims})
 
     def _eliminate(self) -> None:
         for player in self.state["players"]:

@@ -153,24 +153,26 @@ def _selectable(rt: Rt, character: Any) -> bool:
     return rt.game.selectable(character)
 
 
-@_impl("kill_character", gen=True, target=_selectable)
-def kill_character(rt: Rt, target: str) -> Steps:
-    yield from rt.game.kill([target])
+@_impl("kill_character", frame=True, target=_selectable)
+def kill_character(rt: Rt, target: str) -> Frame | None:
+    """The character dies; the frame that runs the triggers of its death (None: none fire)."""
+    return rt.game.kill([target])
 
 
-@_impl("kill_characters", gen=True)
-def kill_characters(rt: Rt, targets: list[str]) -> Steps:
-    yield from rt.game.kill(list(targets))
+@_impl("kill_characters", frame=True)
+def kill_characters(rt: Rt, targets: list[str]) -> Frame | None:
+    return rt.game.kill(list(targets))
 
 
-@_impl("move_character", gen=True, target=_alive)
-def move_character(rt: Rt, target: str, to: str) -> Steps:
+@_impl("move_character", frame=True, target=_alive)
+def move_character(rt: Rt, target: str, to: str) -> Frame | None:
+    """The character moves; the frame that runs the triggers of its move (None: none fire)."""
     game = rt.game
     if not game.has_room(target, to):
         to = game.rules.setup["overflow_location"]
     game.relocate(target, to)
     game.note("character_moved", character=target, location=to)
-    yield from game.emit("character_moved", to, mover=target)
+    return event_frame(game, "character_moved", to, {"mover": target})
 
 
 @_impl("move_characters")
