@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
-from coh_core.engine.flow import action_end_frame, event_frame, run_frame, window_frame
+from coh_core.engine.flow import action_end_frame, action_window, event_frame, run_frame, window_frame
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
 from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
@@ -91,6 +91,9 @@ def end_action(rt: Rt) -> Frame | None:
 @_impl("window", frame=True)
 def window(rt: Rt, player: str, windows: list[str], names: dict[str, Any]) -> Frame:
     return window_frame(rt.game, "one", tuple(windows), dict(names), player=player)
+
+
+IMPLS["action_window"] = Impl(action_window, frame=True)
 
 
 @_impl("offer_cancel", frame=True)
