@@ -228,23 +228,6 @@ def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
 # --- cards, antidotes, food -----------------------------------------------------------------
 
 
-def _check_discard(rt: Rt, n: int, player: str) -> None:
-    _need(len(rt.game.state["hands"][player]) >= n)
-
-
-@_impl("discard_cards", gen=True, check=_check_discard)
-def discard_cards(rt: Rt, n: int, player: str) -> Steps:
-    game = rt.game
-    hand = game.state["hands"][player]
-    _need(len(hand) >= n)
-    for _ in range(n):
-        options = [("discard", kind) for kind in sorted(set(hand))]
-        answer = yield from game.ask(player, "discard", options)
-        hand.remove(answer[1])
-        game.state["discard"].append(answer[1])
-        game.note("card_discarded", player=player, card=answer[1])
-
-
 @_impl("draw_cards")
 def draw_cards(rt: Rt, n: int, player: str) -> None:
     deck = rt.game.state["deck"]
@@ -253,17 +236,6 @@ def draw_cards(rt: Rt, n: int, player: str) -> None:
     rt.game.note("cards_drawn", player=player, count=len(drawn))
     if drawn:
         rt.game.note("cards_seen", to=[player], player=player, cards=drawn)
-
-
-@_impl("take_from_discard", gen=True)
-def take_from_discard(rt: Rt, n: int, player: str) -> Steps:
-    game = rt.game
-    pile = game.state["discard"]
-    for _ in range(min(n, len(pile))):
-        answer = yield from game.ask(player, "take_from_discard", [("take", k) for k in sorted(set(pile))])
-        pile.remove(answer[1])
-        game.state["hands"][player].append(answer[1])
-        game.note("card_taken_from_discard", player=player, card=answer[1])
 
 
 def _check_steal(rt: Rt, source: str, player: str) -> None:
@@ -288,49 +260,6 @@ def take_antidotes(rt: Rt, n: int, player: str) -> None:
     reserve["antidotes"] -= taken
     rt.game.state["antidotes"][player] += taken
     rt.game.note("antidotes_taken", player=player, count=taken)
-
-
-def _check_food(rt: Rt, source: str, player: str) -> None:
-    truck = rt.game.state["food_truck"]
-    _need(bool(truck["down"] or (source != "face_down" and truck["up"])))
-
-
-@_impl("take_food", gen=True, check=_check_food)
-def take_food(rt: Rt, source: str, player: str) -> Steps:
-    game = rt.game
-    truck = game.state["food_truck"]
-    options: list[tuple[Any, ...]] = []
-    if source != "face_down":
-        options = [("food", value) for value in sorted(set(truck["up"]))]
-    if truck["down"]:
-        options.append(("food", "face_down"))
-    answer = yield from game.ask(player, "take_food", options)
-    if answer[1] == "face_down":
-        value = truck["down"].pop(game.rng.randbelow(len(truck["down"])))
-        game.note("food_taken", player=player)
-        game.note("food_seen", to=[player], player=player, value=value)
-    else:
-        value = answer[1]
-        truck["up"].remove(value)
-        game.note("food_taken_face_up", player=player, value=value)
-    game.state["food"][player].append(value)
-    here = rt.env.get("here")
-    yield from game.emit("food_taken", here)
-
-
-def _check_food_held(rt: Rt, n: int, player: str) -> None:
-    _need(len(rt.game.state["food"][player]) >= n)
-
-
-@_impl("discard_food", gen=True, check=_check_food_held)
-def discard_food(rt: Rt, n: int, player: str) -> Steps:
-    food = rt.game.state["food"][player]
-    _need(len(food) >= n)
-    for _ in range(n):
-        answer = yield from rt.game.ask(player, "discard_food", [("food", v) for v in sorted(set(food))])
-        food.remove(answer[1])
-        rt.game.state["removed_food"].append(answer[1])
-        rt.game.note("food_discarded", player=player, value=answer[1])
 
 
 @_impl("keep_face_up_food")
@@ -391,16 +320,6 @@ def peek_invasion(rt: Rt, n: int, player: str) -> None:
     rt.game.note("invasion_seen", to=[player], player=player, invasions=cards)
 
 
-@_impl("change_movement_card", gen=True)
-def change_movement_card(rt: Rt, player: str) -> Steps:
-    game = rt.game
-    current = game.state["movement"].get(player)
-    cards = [c for c in game.rules.components["movement_cards"] if c != current]
-    answer = yield from game.ask(player, "movement_card", [("card", c) for c in cards])
-    game.state["movement"][player] = answer[1]
-    game.note("movement_card_changed", player=player, location=answer[1])
-
-
 @_impl("defer_movement_choice")
 def defer_movement_choice(rt: Rt, players: list[str]) -> None:
     rt.game.state["deferred"] = list(players)
@@ -440,28 +359,6 @@ def cancel(rt: Rt, what: str) -> None:
 
 
 # --- explosions, boards, points ------------------------------------------------------------------
-
-
-def _marker_targets(rt: Rt) -> list[str]:
-    game = rt.game
-    if game.state["reserve"]["markers"] <= 0:
-        return []
-    return [loc for loc in game.state["order"] if game.side(loc).explosion_target]
-
-
-@_impl("place_explosion_marker", gen=True)
-def place_explosion_marker(rt: Rt, player: str) -> Steps:
-    game = rt.game
-    targets = _marker_targets(rt)
-    if not targets:
-        game.note("no_marker_target")
-        return
-    answer = yield from game.ask(player, "marker", [("marker", t) for t in targets])
-    target = answer[1]
-    game.state["locations"][target]["markers"] += 1
-    game.state["reserve"]["markers"] -= 1
-    game.note("marker_placed", player=player, location=target)
-    yield from game.emit("marker_placed", target)
 
 
 @_impl("remove_markers")
@@ -902,3 +799,60 @@ def take_item(rt: Rt, item: list[str], source: str, player: str) -> None:
     else:
         place["cards"].remove(item[1])
         state["hands"][player].append(item[1])
+
+
+# --- what the procedures of cards, food and markers need (procedures-items.yaml) ---------------
+
+
+def _require(rt: Rt, test: bool) -> None:
+    _need(test)
+
+
+IMPLS["require"] = Impl(_require, check=_require)
+_plain("sorted", lambda rt, items: sorted(items))
+_plain("distinct", lambda rt, items: list(dict.fromkeys(items)))
+
+# City of Horror's hands, discard pile, tokens and markers, until the pack declares
+# its piles and counters (these go then).
+_plain("hand", lambda rt, player: list(rt.game.state["hands"][player]))
+_plain("discard_pile", lambda rt: list(rt.game.state["discard"]))
+
+
+@_impl("hand_to_discard")
+def hand_to_discard(rt: Rt, card: str, player: str) -> None:
+    rt.game.state["hands"][player].remove(card)
+    rt.game.state["discard"].append(card)
+
+
+@_impl("discard_to_hand")
+def discard_to_hand(rt: Rt, card: str, player: str) -> None:
+    rt.game.state["discard"].remove(card)
+    rt.game.state["hands"][player].append(card)
+
+
+_plain("food_truck", lambda rt, face_up: list(rt.game.state["food_truck"]["up" if face_up else "down"]))
+
+
+@_impl("take_food_token")
+def take_food_token(rt: Rt, face_up: bool, index: int, player: str) -> None:
+    value = rt.game.state["food_truck"]["up" if face_up else "down"].pop(index)
+    rt.game.state["food"][player].append(value)
+
+
+@_impl("remove_food_token")
+def remove_food_token(rt: Rt, index: int, player: str) -> None:
+    rt.game.state["removed_food"].append(rt.game.state["food"][player].pop(index))
+
+
+@_impl("marker_targets")
+def marker_targets(rt: Rt) -> list[str]:
+    game = rt.game
+    if game.state["reserve"]["markers"] <= 0:
+        return []
+    return [loc for loc in game.state["order"] if game.side(loc).explosion_target]
+
+
+@_impl("add_marker")
+def add_marker(rt: Rt, at: str) -> None:
+    rt.game.state["locations"][at]["markers"] += 1
+    rt.game.state["reserve"]["markers"] -= 1
