@@ -636,7 +636,9 @@ _selector(
     "hand(player: player = me) -> list[card_kind]",
     "The action cards in the player's hand, in the order they came into it.",
 )
-_selector("discard_pile() -> list[card_kind]", "The action cards in the discard pile, the last discarded last.")
+_selector(
+    "discard_pile() -> list[card_kind]", "The action cards in the discard pile, the last discarded last."
+)
 _verb(
     "hand_to_discard(card: card_kind, player: player)",
     "One card of this kind goes from the player's hand to the discard pile (no log entry: the pack"

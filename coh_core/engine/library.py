@@ -1,7 +1,8 @@
 """The engine's implementation of every verb and selector the registry declares.
 
-Each function takes the runtime first and its arguments in declaration order. Verbs that
-ask a question are generators. Nothing here names a card, a character or a location.
+Each function takes the runtime first and its arguments in declaration order. None asks a
+question: verbs that ask are the pack's, and built-ins that run an engine program (an event's
+triggers, a window) return its frame. Nothing here names a card, a character or a location.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, TypeVar
 from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import action_end_frame, action_window, event_frame, run_frame, window_frame
 from coh_core.engine.machine import Frame
-from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
+from coh_core.engine.runtime import EngineError, NoOptions, Rt
 from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
 from coh_core.packs.pack_data import section_value
 
@@ -20,11 +21,9 @@ IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _impl(
-    name: str, gen: bool = False, check: Any = None, frame: bool = False, **filters: Any
-) -> Callable[[F], F]:
+def _impl(name: str, check: Any = None, frame: bool = False, **filters: Any) -> Callable[[F], F]:
     def register(fn: F) -> F:
-        IMPLS[name] = Impl(fn, gen, filters, check, frame)
+        IMPLS[name] = Impl(fn, filters, check, frame)
         return fn
 
     return register
