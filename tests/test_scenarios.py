@@ -19,6 +19,14 @@ def test_scenario(base_pack: Pack, path: Path) -> None:
     assert outcome.ok, "\n".join(p.render() for p in outcome.problems)
 
 
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(SCENARIOS)) for p in FILES])
+def test_a_scenario_saved_and_loaded_before_each_answer_ends_as_it_says(base_pack: Pack, path: Path) -> None:
+    """Every question a scenario answers (of cards, powers, locations and the turn's procedures) is
+    asked where the game is data: saved and loaded there, it goes on the same."""
+    outcome = run_file(base_pack, path, str(path.relative_to(SCENARIOS)), reload=True)
+    assert outcome.ok, "\n".join(p.render() for p in outcome.problems)
+
+
 def test_a_failing_check_is_reported_at_its_line(base_pack: Pack, tmp_path: Path) -> None:
     source = (SCENARIOS / "rulebook" / "tie_broken_by_first_player.yaml").read_text()
     broken = tmp_path / "broken.yaml"

@@ -225,25 +225,12 @@ _verb(
     "Flip a rested character to its exhausted side; as a cost, only characters that may pay so.",
 )
 _verb(
-    "discard_cards(n: count, player: player = me)",
-    "The player discards N action cards of their choice.",
-)
-_verb(
     "draw_cards(n: count, player: player = me)",
     "The player draws N action cards from the deck, if any are left.",
 )
 _verb(
-    "take_from_discard(n: count, player: player = me)",
-    "The player takes N action cards of their choice from the discard pile.",
-)
-_verb(
     "steal_random_card(from: player, player: player = me)",
     "Take a random action card from another player's hand.",
-)
-_verb("take_food(source: food_source, player: player = me)", "Take a food token from the truck.")
-_verb(
-    "discard_food(n: count, player: player = me)",
-    "Remove N of the player's food tokens from the game.",
 )
 _verb("keep_face_up_food(n: count)", "Turn food tokens from the truck face up until N lie face up.")
 _verb("set_leader(colour: colour)", "Put the zombie-leader token on a colour of the wheel.")
@@ -253,10 +240,6 @@ _verb("take_first_player(player: player = me)", "The player takes the first-play
 _verb(
     "peek_invasion(n: count, player: player = me)",
     "The player secretly looks at the next N invasion cards.",
-)
-_verb(
-    "change_movement_card(player: player = me)",
-    "The player picks another movement card before moving.",
 )
 _verb(
     "defer_movement_choice(players: list[player])",
@@ -617,6 +600,50 @@ _verb(
     "drop_cards(n: count, at: location)",
     "The top N action cards of the deck (as many as are left) land face up at a location (no log"
     " entry: the pack writes its own).",
+)
+
+# Cards in hand and in the discard pile, food tokens (procedures-items.yaml); but `require`, `sorted`
+# and `distinct`, City of Horror's state until the pack declares its piles.
+_verb(
+    "require(test: bool)",
+    "The effect stops here unless the test holds, as a choice among nothing stops it: in play (a"
+    " cost not paid, an effect that fizzles) and when the engine tries whether a card or power"
+    " could be used now (`needs` stops it only then).",
+)
+_selector(
+    "sorted(items: list[T]) -> list[T]",
+    "The items from the smallest to the largest (numbers by value, names alphabetically).",
+)
+_selector("distinct(items: list[T]) -> list[T]", "The items, each once, in the order they first come.")
+_selector(
+    "hand(player: player = me) -> list[card_kind]",
+    "The action cards in the player's hand, in the order they came into it.",
+)
+_selector(
+    "discard_pile() -> list[card_kind]", "The action cards in the discard pile, the last discarded last."
+)
+_verb(
+    "hand_to_discard(card: card_kind, player: player)",
+    "One card of this kind goes from the player's hand to the discard pile (no log entry: the pack"
+    " writes one).",
+)
+_verb(
+    "discard_to_hand(card: card_kind, player: player)",
+    "One card of this kind goes from the discard pile to the player's hand (no log entry).",
+)
+_selector(
+    "food_truck(face_up: bool) -> list[int]",
+    "The values of the food tokens on the truck, face up or face down, in the order they lie there.",
+)
+_verb(
+    "take_food_token(face_up: bool, index: count, player: player)",
+    "The player takes the food token at this place (from 0) among the truck's face-up or face-down"
+    " ones (`food_truck`; no log entry).",
+)
+_verb(
+    "remove_food_token(index: count, player: player)",
+    "The player's food token at this place (from 0) among theirs (`food(player)`) leaves the game"
+    " (no log entry).",
 )
 
 # Procedures: the steps of the turn structure, usable only in turn.yaml.

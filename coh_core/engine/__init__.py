@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from coh_core.effects import ast
-from coh_core.engine import procedures as _procedures  # noqa: F401 - registers the procedures
 from coh_core.engine.compiler import Compiler, PackVerb
 from coh_core.engine.game import PASS, Game
 from coh_core.engine.library import IMPLS

@@ -24,8 +24,8 @@ from typing import Any, NoReturn, TypeVar
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
 from coh_core.effects.registry import NAME_TYPES, Kind, Signature, asking_selectors, signature
-from coh_core.engine.machine import SWITCH, Call, Frame, NativeFrame, Op, Program, finish_frame, run_sync
-from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt, Steps
+from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
+from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt
 from coh_core.errors import Location
 from coh_core.limits import MAX_FRAMES, MAX_LIST_ITEMS, MAX_LOOP_STEPS, MAX_NUMBER, MAX_OPTIONS
 from coh_core.packs.model import EffectSlot
@@ -44,7 +44,6 @@ class Impl:
     """How the engine runs one verb or selector of the registry."""
 
     fn: Fn  # called as fn(rt, *arguments in declaration order)
-    gen: bool = False  # fn returns a generator (engine code in Python that asks a question)
     filters: dict[str, Filter] = field(default_factory=dict)  # narrows a direct `choose` argument
     check: Fn | None = None  # in a dry run: raise NoOptions when the verb could not happen
     frame: bool = False  # fn returns a frame of an engine program to run (or None: nothing to run)
@@ -67,22 +66,13 @@ _BINARY: dict[str, Callable[[Any, Any], Any]] = {
 
 
 class CompiledBlock:
-    """An effect ready to run: engine code in Python runs it with `yield from block.run(rt)`."""
+    """An effect ready to run: its program, and where its text is in the pack."""
 
     __slots__ = ("program", "slot")
 
     def __init__(self, program: Program, slot: EffectSlot | None):
         self.program = program
         self.slot = slot
-
-    def run(self, rt: Rt) -> Steps:
-        """Ask the machine to run this block with `rt`'s names; returns what it returns.
-
-        A block that cannot ask anything runs at once, without a frame of the machine's.
-        """
-        if not self.program.asks:
-            return run_sync(self.program, rt, rt.env)
-        return (yield Call(self.program, rt))
 
     def location(self) -> Location | None:
         """Where the effect's text begins in its pack."""
@@ -331,8 +321,8 @@ class Compiler:
             args = self.arguments(node, scope, slot, verb.signature)
             return self._pack_selector(node.name, args, where)
         sig, impl = self.builtin(node, where)
-        if impl.gen:
-            raise where.error("ENGINE-INTERNAL", f"`{node.name}` asks a question and has no value to read")
+        if impl.frame:
+            raise where.error("ENGINE-INTERNAL", f"`{node.name}` runs a program and has no value to read")
         return _apply(impl, self.arguments(node, scope, slot, sig), sig.kind != Kind.SELECTOR, where)
 
     def builtin(self, node: ast.Call, where: _Where) -> tuple[Signature, Impl]:
@@ -520,8 +510,6 @@ class _Emitter:
             self.emit(_Exec(c._pack_selector(node.name, args, where)))
         elif impl.frame:
             self.emit(_Push(impl, args, None, where))
-        elif impl.gen:
-            self.emit(_Native(impl, args, where))
         else:
             self.emit(_Exec(_apply(impl, args, sig.kind != Kind.SELECTOR, where)))
 
@@ -773,47 +761,6 @@ class _CallVerb(Op):
         return SWITCH
 
 
-class _Native(Op):
-    """A built-in verb that asks questions: engine code in Python, run as a frame of its own."""
-
-    __slots__ = ("args", "check", "fn", "where")
-    asks = True
-
-    def __init__(self, impl: Impl, args: list[Fn], where: _Where):
-        self.fn = impl.fn
-        self.check = impl.check
-        self.args = args
-        self.where = where
-
-    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        values = self._values(rt)
-        if values is not None:
-            frames.append(NativeFrame(self.fn(rt, *values), None, rt, self.where.located))
-            return SWITCH
-        return None
-
-    def _values(self, rt: Rt) -> list[Any] | None:
-        """The arguments; None in a dry run, which only checks that the verb could happen."""
-        try:
-            values = [arg(rt) for arg in self.args]
-            if rt.dry:
-                if self.check is not None:
-                    self.check(rt, *values)
-                return None
-        except NoOptions:
-            raise
-        except Exception as exc:
-            raise self.where.located(exc) from exc
-        return values
-
-    def direct(self, program: str) -> Fn:
-        def native(rt: Rt) -> None:
-            if self._values(rt) is not None:
-                raise EngineError("ENGINE-INTERNAL", f"{program} started a verb that asks, in a dry run")
-
-        return native
-
-
 class _Push(Op):
     """A built-in that runs as an engine program (an event's triggers, a window): its frame is
     pushed; a selector's value is what the program ends with."""
@@ -832,10 +779,7 @@ class _Push(Op):
         try:
             values = [arg(rt) for arg in self.args]
             if rt.dry:  # a dry run only checks that it could happen
-                if self.check is not None:
-                    self.check(rt, *values)
-                if self.dest is not None:
-                    frame.env[self.dest] = None
+                self._check(rt, values)
                 return None
             pushed = self.fn(rt, *values)
         except NoOptions:
@@ -854,8 +798,30 @@ class _Push(Op):
         frames.append(pushed)
         return SWITCH
 
+    def _check(self, rt: Rt, values: list[Any]) -> None:
+        """In a dry run: whether it could happen; a selector's value is none."""
+        if self.check is not None:
+            self.check(rt, *values)
+        if self.dest is not None:
+            rt.env[self.dest] = None
+
     def report(self, exc: Exception) -> Exception:
         return self.where.located(exc)
+
+    def direct(self, program: str) -> Fn:
+        """Only a dry run runs a program that pushes frames without them (`run_sync`)."""
+
+        def check(rt: Rt) -> None:
+            if not rt.dry:
+                raise EngineError("ENGINE-INTERNAL", f"{program} started an engine program outside a dry run")
+            try:
+                self._check(rt, [arg(rt) for arg in self.args])
+            except NoOptions:
+                raise
+            except Exception as exc:
+                raise self.where.located(exc) from exc
+
+        return check
 
 
 class _Choose(Op):
@@ -1055,7 +1021,7 @@ def _direct(program: Program) -> Fn | None:
     return run
 
 
-_STRAIGHT = (_Exec, _Let, _Choose, _Native)
+_STRAIGHT = (_Exec, _Let, _Choose, _Push)
 
 
 def _too_many(count: int) -> str:

@@ -332,6 +332,13 @@ def window_frame(
     return Frame(WINDOW, Rt(game, env, None), env, more.get("ret"))
 
 
+def action_window(rt: Rt, gifts: int) -> Frame:
+    """The built-in `action_window`: every player in turn order may act, up to `gifts` gifts each,
+    until all pass in a row (at the step's location, if it is run at one)."""
+    here = rt.env.get("here")
+    return window_frame(rt.game, "round", ("anytime",), {}, gifts=gifts, here=here, question="act")
+
+
 class _PerformStart(Op):
     """Carry out the play, power or gift chosen in a window; a card's play may be cancelled."""
 

@@ -1,11 +1,9 @@
 """A game in play: plain-data state, the flow read from the pack, decisions and answers.
 
-The game runs on the machine of `machine.py`: effects are programs whose frames say where
-each one stands; the flow and the procedures still written in Python (`_program` and
-`procedures.py`) run on it as native frames that yield a `Decision` whenever a player must
-answer and call programs by yielding a `Call`. A save is still the starting state plus the
-answers given, and loading replays them, until the flow and the procedures are programs too
-(docs/design/rules-as-data.md).
+The game runs on the machine of `machine.py`: the flow, the engine's procedures and every
+effect and verb of the pack are programs whose frames say where each one stands, so the
+game's position at any decision is data: `to_json`, `from_json` and `fork` copy it without
+replaying the game (docs/design/rules-as-data.md).
 """
 
 from __future__ import annotations
@@ -15,13 +13,21 @@ import json
 import pickle
 from typing import Any
 
-from coh_core.engine.flow import action_end_frame, event_frame, run_frame, window_frame
-from coh_core.engine.machine import execute, frames_data, frames_from_json, frames_to_json, resume, run_sync
+from coh_core.engine.flow import event_frame
+from coh_core.engine.machine import (
+    Frame,
+    execute,
+    frames_data,
+    frames_from_json,
+    frames_to_json,
+    resume,
+    run_sync,
+)
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Trigger
-from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt, Steps
+from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt
 from coh_core.engine.views import PlayerView
-from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS, MAX_OPTIONS
+from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS
 
 PASS: Action = ("pass",)
 GAME_FORMAT = "coh-game/1"  # the layout of `Game.to_json`
@@ -192,29 +198,6 @@ class Game:
             game.decision.answers = dict(decision.answers)
         return game
 
-    # --- asking ---------------------------------------------------------------------
-
-    def ask(self, colour: str, kind: str, options: list[Action], **prompt: Any) -> Steps:
-        """One player's answer; a lone option is taken without asking."""
-        if not options:
-            raise NoOptions(kind)
-        _bounded(options)
-        if len(options) == 1:
-            return options[0]
-        answers = yield Decision(kind, {colour: options}, prompt)
-        return answers[colour]
-
-    def ask_all(self, kind: str, options: dict[str, list[Action]], **prompt: Any) -> Steps:
-        """Several players answer at once, unseen by each other (movement cards, votes)."""
-        for acts in options.values():
-            _bounded(acts)
-        chosen = {c: acts[0] for c, acts in options.items() if len(acts) == 1}
-        open_ = {c: acts for c, acts in options.items() if len(acts) > 1}
-        if open_:
-            answers = yield Decision(kind, open_, prompt)
-            chosen.update(answers)
-        return chosen
-
     # --- log -------------------------------------------------------------------------
 
     def note(self, key: str, to: list[str] | None = None, **params: Any) -> None:
@@ -344,10 +327,11 @@ class Game:
             self.leave(character)
         self.place(character, location)
 
-    def kill(self, victims: list[str]) -> Steps:
+    def kill(self, victims: list[str]) -> Frame | None:
+        """The living ones among the victims die at once; the frame of the triggers their death fires."""
         victims = self.in_turn_order([v for v in victims if self.state["characters"][v]["alive"]])
         if not victims:
-            return
+            return None
         self._living_key = -1
         # of several lost at once, the first in turn order counts as the last loser
         self.state["last_loser"] = [self.state["turn"], self.owner(victims[0])]
@@ -356,7 +340,7 @@ class Game:
             ch["alive"] = False
             self.note("character_died", character=victim, player=ch["owner"], location=ch["at"])
         self._eliminate()
-        yield from self.emit("characters_died", None, victims=victims)
+        return event_frame(self, "characters_died", None, {"victims": victims})
 
     def _eliminate(self) -> None:
         for player in self.state["players"]:
@@ -417,12 +401,6 @@ class Game:
                     queue.append([trigger.effect.program.id, env, ch["owner"]])
         return queue
 
-    def emit(self, event: str, at: str | None = None, **names: Any) -> Steps:
-        """Announce an event: matching triggers run now, or once the current action ends."""
-        found = event_frame(self, event, at, names)
-        if found is not None:
-            yield found
-
     def count_fired(self, trigger: Trigger) -> None:
         """One more trigger fired in this action; past the bound, the cascade stops the game."""
         self.fired.append(f"{trigger.owner} on {trigger.event}")
@@ -444,12 +422,6 @@ class Game:
         """A location side's trigger is gone once the board has turned that location over."""
         owner_location, _, owner_side = trigger.owner.partition("/")
         return not owner_side or self.state["locations"][owner_location]["side"] == owner_side
-
-    def end_action(self) -> Steps:
-        """The current action is over: run the triggers that waited for it (explosions)."""
-        found = action_end_frame(self)
-        if found is not None:
-            yield found
 
     # --- playing cards and powers -----------------------------------------------------------
 
@@ -550,10 +522,6 @@ class Game:
         self.pending[ident] = {**what, "cancelled": False}
         return ident
 
-    def _run(self, playable: Playable, names: dict[str, Any], actor: str | None) -> Steps:
-        """Pay the cost, then the effect; if either fizzles, the rest is skipped."""
-        yield run_frame(self, playable, names, actor)
-
     def give(self, colour: str, action: Action) -> None:
         _, to, what, *rest = action
         if what == "card":
@@ -578,10 +546,6 @@ class Game:
                 found += [("give", to, item) for to in others]
         return found
 
-    def window_loop(self, colour: str, windows: tuple[str, ...], names: dict[str, Any]) -> Steps:
-        """The player may use cards and powers of these windows, one at a time, until they pass."""
-        yield window_frame(self, "one", windows, names, player=colour)
-
     # --- the flow -----------------------------------------------------------------------------
 
     def turn_over(self) -> None:
@@ -599,12 +563,3 @@ class Game:
 def _copied(data: Any) -> Any:
     """A deep copy of plain data (pickle is the fastest deep copy Python has for it)."""
     return pickle.loads(pickle.dumps(data, pickle.HIGHEST_PROTOCOL))
-
-
-def _bounded(options: list[Action]) -> None:
-    """No decision offers more than MAX_OPTIONS answers."""
-    if len(options) > MAX_OPTIONS:
-        raise EngineError(
-            "ENGINE-LIMIT",
-            f"a decision with {len(options):,} answers; a decision offers at most {MAX_OPTIONS:,}",
-        )

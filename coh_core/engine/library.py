@@ -1,7 +1,8 @@
 """The engine's implementation of every verb and selector the registry declares.
 
-Each function takes the runtime first and its arguments in declaration order. Verbs that
-ask a question are generators. Nothing here names a card, a character or a location.
+Each function takes the runtime first and its arguments in declaration order. None asks a
+question: verbs that ask are the pack's, and built-ins that run an engine program (an event's
+triggers, a window) return its frame. Nothing here names a card, a character or a location.
 """
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
-from coh_core.engine.flow import action_end_frame, event_frame, run_frame, window_frame
+from coh_core.engine.flow import action_end_frame, action_window, event_frame, run_frame, window_frame
 from coh_core.engine.machine import Frame
-from coh_core.engine.runtime import EngineError, NoOptions, Rt, Steps
+from coh_core.engine.runtime import EngineError, NoOptions, Rt
 from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
 from coh_core.packs.pack_data import section_value
 
@@ -20,11 +21,9 @@ IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _impl(
-    name: str, gen: bool = False, check: Any = None, frame: bool = False, **filters: Any
-) -> Callable[[F], F]:
+def _impl(name: str, check: Any = None, frame: bool = False, **filters: Any) -> Callable[[F], F]:
     def register(fn: F) -> F:
-        IMPLS[name] = Impl(fn, gen, filters, check, frame)
+        IMPLS[name] = Impl(fn, filters, check, frame)
         return fn
 
     return register
@@ -115,6 +114,9 @@ def window(rt: Rt, player: str, windows: list[str], names: dict[str, Any]) -> Fr
     return window_frame(rt.game, "one", tuple(windows), dict(names), player=player)
 
 
+IMPLS["action_window"] = Impl(action_window, frame=True)
+
+
 @_impl("offer_cancel", frame=True)
 def offer_cancel(rt: Rt, window: str, player: str, values: dict[str, Any]) -> Frame:
     """Each other player may cancel: the window ends with whether one did."""
@@ -133,24 +135,26 @@ def _selectable(rt: Rt, character: Any) -> bool:
     return rt.game.selectable(character)
 
 
-@_impl("kill_character", gen=True, target=_selectable)
-def kill_character(rt: Rt, target: str) -> Steps:
-    yield from rt.game.kill([target])
+@_impl("kill_character", frame=True, target=_selectable)
+def kill_character(rt: Rt, target: str) -> Frame | None:
+    """The character dies; the frame that runs the triggers of its death (None: none fire)."""
+    return rt.game.kill([target])
 
 
-@_impl("kill_characters", gen=True)
-def kill_characters(rt: Rt, targets: list[str]) -> Steps:
-    yield from rt.game.kill(list(targets))
+@_impl("kill_characters", frame=True)
+def kill_characters(rt: Rt, targets: list[str]) -> Frame | None:
+    return rt.game.kill(list(targets))
 
 
-@_impl("move_character", gen=True, target=_alive)
-def move_character(rt: Rt, target: str, to: str) -> Steps:
+@_impl("move_character", frame=True, target=_alive)
+def move_character(rt: Rt, target: str, to: str) -> Frame | None:
+    """The character moves; the frame that runs the triggers of its move (None: none fire)."""
     game = rt.game
     if not game.has_room(target, to):
         to = game.rules.setup["overflow_location"]
     game.relocate(target, to)
     game.note("character_moved", character=target, location=to)
-    yield from game.emit("character_moved", to, mover=target)
+    return event_frame(game, "character_moved", to, {"mover": target})
 
 
 @_impl("move_characters")
@@ -203,23 +207,6 @@ def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
 # --- cards and food ------------------------------------------------------------------------
 
 
-def _check_discard(rt: Rt, n: int, player: str) -> None:
-    _need(len(rt.game.state["hands"][player]) >= n)
-
-
-@_impl("discard_cards", gen=True, check=_check_discard)
-def discard_cards(rt: Rt, n: int, player: str) -> Steps:
-    game = rt.game
-    hand = game.state["hands"][player]
-    _need(len(hand) >= n)
-    for _ in range(n):
-        options = [("discard", kind) for kind in sorted(set(hand))]
-        answer = yield from game.ask(player, "discard", options)
-        hand.remove(answer[1])
-        game.state["discard"].append(answer[1])
-        game.note("card_discarded", player=player, card=answer[1])
-
-
 @_impl("draw_cards")
 def draw_cards(rt: Rt, n: int, player: str) -> None:
     deck = rt.game.state["deck"]
@@ -228,17 +215,6 @@ def draw_cards(rt: Rt, n: int, player: str) -> None:
     rt.game.note("cards_drawn", player=player, count=len(drawn))
     if drawn:
         rt.game.note("cards_seen", to=[player], player=player, cards=drawn)
-
-
-@_impl("take_from_discard", gen=True)
-def take_from_discard(rt: Rt, n: int, player: str) -> Steps:
-    game = rt.game
-    pile = game.state["discard"]
-    for _ in range(min(n, len(pile))):
-        answer = yield from game.ask(player, "take_from_discard", [("take", k) for k in sorted(set(pile))])
-        pile.remove(answer[1])
-        game.state["hands"][player].append(answer[1])
-        game.note("card_taken_from_discard", player=player, card=answer[1])
 
 
 def _check_steal(rt: Rt, source: str, player: str) -> None:
@@ -254,49 +230,6 @@ def steal_random_card(rt: Rt, source: str, player: str) -> None:
     rt.game.state["hands"][player].append(card)
     rt.game.note("card_stolen", player=player, victim=source)
     rt.game.note("cards_seen", to=[player, source], player=player, cards=[card])
-
-
-def _check_food(rt: Rt, source: str, player: str) -> None:
-    truck = rt.game.state["food_truck"]
-    _need(bool(truck["down"] or (source != "face_down" and truck["up"])))
-
-
-@_impl("take_food", gen=True, check=_check_food)
-def take_food(rt: Rt, source: str, player: str) -> Steps:
-    game = rt.game
-    truck = game.state["food_truck"]
-    options: list[tuple[Any, ...]] = []
-    if source != "face_down":
-        options = [("food", value) for value in sorted(set(truck["up"]))]
-    if truck["down"]:
-        options.append(("food", "face_down"))
-    answer = yield from game.ask(player, "take_food", options)
-    if answer[1] == "face_down":
-        value = truck["down"].pop(game.rng.randbelow(len(truck["down"])))
-        game.note("food_taken", player=player)
-        game.note("food_seen", to=[player], player=player, value=value)
-    else:
-        value = answer[1]
-        truck["up"].remove(value)
-        game.note("food_taken_face_up", player=player, value=value)
-    game.state["food"][player].append(value)
-    here = rt.env.get("here")
-    yield from game.emit("food_taken", here)
-
-
-def _check_food_held(rt: Rt, n: int, player: str) -> None:
-    _need(len(rt.game.state["food"][player]) >= n)
-
-
-@_impl("discard_food", gen=True, check=_check_food_held)
-def discard_food(rt: Rt, n: int, player: str) -> Steps:
-    food = rt.game.state["food"][player]
-    _need(len(food) >= n)
-    for _ in range(n):
-        answer = yield from rt.game.ask(player, "discard_food", [("food", v) for v in sorted(set(food))])
-        food.remove(answer[1])
-        rt.game.state["removed_food"].append(answer[1])
-        rt.game.note("food_discarded", player=player, value=answer[1])
 
 
 @_impl("keep_face_up_food")
@@ -355,16 +288,6 @@ def peek_invasion(rt: Rt, n: int, player: str) -> None:
     known.extend(c for c in cards if c not in known)
     rt.game.note("invasion_peeked", player=player)
     rt.game.note("invasion_seen", to=[player], player=player, invasions=cards)
-
-
-@_impl("change_movement_card", gen=True)
-def change_movement_card(rt: Rt, player: str) -> Steps:
-    game = rt.game
-    current = game.state["movement"].get(player)
-    cards = [c for c in game.rules.components["movement_cards"] if c != current]
-    answer = yield from game.ask(player, "movement_card", [("card", c) for c in cards])
-    game.state["movement"][player] = answer[1]
-    game.note("movement_card_changed", player=player, location=answer[1])
 
 
 @_impl("defer_movement_choice")
@@ -803,3 +726,46 @@ def take_item(rt: Rt, item: list[str], source: str, player: str) -> None:
     else:
         state["locations"][source]["cards"].remove(item[1])
         state["hands"][player].append(item[1])
+
+
+# --- what the procedures of cards and food need (procedures-items.yaml) ------------------------
+
+
+def _require(rt: Rt, test: bool) -> None:
+    _need(test)
+
+
+IMPLS["require"] = Impl(_require, check=_require)
+_plain("sorted", lambda rt, items: sorted(items))
+_plain("distinct", lambda rt, items: list(dict.fromkeys(items)))
+
+# City of Horror's hands, discard pile and food tokens, until the pack declares its piles (these
+# go then).
+_plain("hand", lambda rt, player: list(rt.game.state["hands"][player]))
+_plain("discard_pile", lambda rt: list(rt.game.state["discard"]))
+
+
+@_impl("hand_to_discard")
+def hand_to_discard(rt: Rt, card: str, player: str) -> None:
+    rt.game.state["hands"][player].remove(card)
+    rt.game.state["discard"].append(card)
+
+
+@_impl("discard_to_hand")
+def discard_to_hand(rt: Rt, card: str, player: str) -> None:
+    rt.game.state["discard"].remove(card)
+    rt.game.state["hands"][player].append(card)
+
+
+_plain("food_truck", lambda rt, face_up: list(rt.game.state["food_truck"]["up" if face_up else "down"]))
+
+
+@_impl("take_food_token")
+def take_food_token(rt: Rt, face_up: bool, index: int, player: str) -> None:
+    value = rt.game.state["food_truck"]["up" if face_up else "down"].pop(index)
+    rt.game.state["food"][player].append(value)
+
+
+@_impl("remove_food_token")
+def remove_food_token(rt: Rt, index: int, player: str) -> None:
+    rt.game.state["removed_food"].append(rt.game.state["food"][player].pop(index))

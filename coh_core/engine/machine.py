@@ -7,18 +7,16 @@ the machine with the question a player must answer. A `Frame` holds what a runni
 needs to go on (its program, its position, its names, the loops in progress), so the place
 of an effect in play is data, not a Python generator's hidden state.
 
-Engine code written in Python (the procedures not yet written in a pack) runs as a
-`NativeFrame`: a generator that yields a question (`Decision`), a `Call` of a program or a
-`Frame` ready to run, and
-receives the answers or the program's result. A failure inside a program unwinds its frames
-to the nearest native frame, which receives it as an exception where it made the call.
+The engine's own procedures (the flow, event cascades, windows: `flow.py`) are programs too, and
+so is every procedure a pack writes: nothing runs as a Python generator, so the frames of a game
+stopped at any question are data (`frames_to_json`).
 """
 
 from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Generator
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
@@ -73,7 +71,7 @@ class Frame:
 
     __slots__ = ("catch", "env", "loops", "pc", "program", "ret", "rt")
 
-    native = False
+    sink = False  # only the bottom of a synchronous run is (`_Sink`)
 
     def __init__(
         self,
@@ -94,74 +92,13 @@ class Frame:
         self.catch = catch
 
 
-class NativeFrame:
-    """Engine code in Python, as a generator of questions and calls."""
-
-    __slots__ = ("env", "gen", "ret", "rt", "send", "throw", "where")
-
-    native = True
-
-    def __init__(
-        self,
-        gen: Generator[Any, Any, Any] | None,
-        ret: str | None = None,
-        rt: Rt | None = None,
-        where: Callable[[Exception], Exception] | None = None,
-    ):
-        self.gen = gen  # None: the bottom of a synchronous run, which only collects the result
-        self.ret = ret
-        self.rt = rt
-        self.env = rt.env if rt is not None else None
-        self.send: Any = None  # what the generator receives next
-        self.throw: BaseException | None = None  # or the exception it receives instead
-        self.where = where  # locates a failure inside this code at the call that started it
-
-
-class Call:
-    """A native frame's request: run this program in this run (its names are `rt.env`)."""
-
-    __slots__ = ("program", "rt")
-
-    def __init__(self, program: Program, rt: Rt):
-        self.program = program
-        self.rt = rt
-
-
 def execute(frames: list[Any]) -> Any:
     """Run until a question must be answered (returned) or the frames are done (None).
 
-    The top frame may hold what to send on (`send`/`throw` of a native frame). A failure no
-    native frame takes is raised to the caller, the frames unwound.
+    A failure no frame catches is raised to the caller, the frames unwound.
     """
     while frames:
         frame = frames[-1]
-        if frame.native:
-            gen = frame.gen
-            if gen is None:  # the bottom of a synchronous run: its result has arrived
-                return None
-            if frame.rt is not None:
-                frame.rt.env = frame.env
-            try:
-                if frame.throw is not None:
-                    exc, frame.throw = frame.throw, None
-                    request = gen.throw(exc)
-                else:
-                    value, frame.send = frame.send, None
-                    request = gen.send(value)
-            except StopIteration as stop:
-                _finish(frames, frame.ret, stop.value)
-                continue
-            except Exception as exc:
-                frames.pop()
-                _fail(frames, exc if frame.where is None else _caused(frame.where(exc), exc))
-                continue
-            if type(request) is Call:
-                frames.append(Frame(request.program, request.rt, request.rt.env, None))
-                continue
-            if type(request) is Frame:  # an engine program the native code has set up
-                frames.append(request)
-                continue
-            return request
         try:
             signal = _run_ops(frames, frame)
         except Exception as exc:
@@ -197,28 +134,25 @@ def _finish(frames: list[Any], ret: str | None, value: Any) -> None:
     if not frames:
         return
     caller = frames[-1]
-    if caller.native:
+    if caller.sink:
         caller.send = value
     elif ret is not None:
         caller.env[ret] = value
 
 
 def _fail(frames: list[Any], exc: Exception) -> None:
-    """Unwind to the nearest frame that catches it (an effect that fizzled) or the nearest
-    native frame, which receives the exception; none left: raise it."""
-    while frames and not frames[-1].native:
+    """Unwind to the nearest frame that catches it (an effect that fizzled); none left: raise it."""
+    while frames:
         frame = frames.pop()
         if frame.catch is not None and isinstance(exc, NoOptions):
             source, resume = frame.catch
             frame.rt.game.fizzled(source)
             frames[-1].pc = resume
             return
-        if frames and not frames[-1].native:  # the instruction that pushed the frame locates it
+        if frames:  # the instruction that pushed the frame locates it
             caller = frames[-1]
             exc = _caused(caller.program.ops[caller.pc - 1].report(exc), exc)
-    if not frames or frames[-1].gen is None:
-        raise exc
-    frames[-1].throw = exc
+    raise exc
 
 
 def run_sync(program: Program, rt: Rt, env: dict[str, Any]) -> Any:
@@ -237,8 +171,6 @@ def run_sync(program: Program, rt: Rt, env: dict[str, Any]) -> Any:
         frame = frames[-1]
         if frame is sink:
             return sink.send
-        if frame.native:
-            raise EngineError("ENGINE-INTERNAL", f"{program.name} started a verb that asks, in a dry run")
         if _run_ops(frames, frame) is not SWITCH:
             raise EngineError("ENGINE-INTERNAL", f"{program.name} asked a question where none may be asked")
 
@@ -248,15 +180,10 @@ class _Sink:
 
     __slots__ = ("send",)
 
-    native = True
-    gen = None
+    sink = True
 
     def __init__(self) -> None:
         self.send: Any = None
-
-
-class NotSaveable(EngineError):
-    """Engine code in Python is running: its place is a Python generator's, not data."""
 
 
 def frames_to_json(frames: list[Any]) -> dict[str, Any]:
@@ -278,10 +205,6 @@ def frames_data(frames: list[Any]) -> dict[str, Any]:
     env_index: dict[int, int] = {}
     saved: list[dict[str, Any]] = []
     for frame in frames:
-        if frame.native:
-            raise NotSaveable(
-                "GAME-NOT-SAVEABLE", "engine code written in Python is running at this decision"
-            )
         rt = frame.rt
         if id(rt) not in run_index:
             run_index[id(rt)] = len(runs)
@@ -323,12 +246,9 @@ def frames_from_json(doc: dict[str, Any], programs: dict[str, Program], game: Ga
 
 
 def resume(frames: list[Any], answers: dict[str, Any]) -> None:
-    """Hand the answers to the instruction (or engine code) that asked; `execute` then goes on."""
+    """Hand the answers to the instruction that asked; `execute` then goes on."""
     top = frames[-1]
-    if top.native:
-        top.send = answers
-    else:
-        top.program.ops[top.pc - 1].resume(top, answers)
+    top.program.ops[top.pc - 1].resume(top, answers)
 
 
 def finish_frame(frames: list[Any], value: Any) -> Any:
@@ -338,4 +258,4 @@ def finish_frame(frames: list[Any], value: Any) -> Any:
     return SWITCH
 
 
-__all__ = ["SWITCH", "Call", "Frame", "NativeFrame", "NoOptions", "Op", "Program", "execute", "run_sync"]
+__all__ = ["SWITCH", "Frame", "NoOptions", "Op", "Program", "execute", "run_sync"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
 
 from coh_core.errors import CohError, Location
@@ -11,8 +10,6 @@ from coh_core.limits import MAX_LOOP_STEPS
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
 
-# Engine code in Python is a generator: it yields a decision and receives the answers.
-Steps = Generator[Any, Any, Any]
 Action = tuple[Any, ...]
 
 

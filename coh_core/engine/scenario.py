@@ -45,7 +45,9 @@ class Outcome:
         return not self.problems
 
 
-def run_file(pack: Pack, path: Path, display: str | None = None) -> Outcome:
+def run_file(pack: Pack, path: Path, display: str | None = None, reload: bool = False) -> Outcome:
+    """Play a scenario file and check it. `reload`: the game is saved and loaded (`Game.to_json`,
+    `Game.from_json`) before each answer of `when`, which must change nothing."""
     shown = display or str(path)
     try:
         doc, problems = load_yaml(readable_file(path), shown)
@@ -61,8 +63,7 @@ def run_file(pack: Pack, path: Path, display: str | None = None) -> Outcome:
     if outcome.problems:
         return outcome
     try:
-        game = _given(_under_rules(pack, doc), doc)
-        _when(game, doc, outcome)
+        game = _when(_given(_under_rules(pack, doc), doc), doc, outcome, reload)
         if outcome.ok:
             _then(game, doc, outcome)
     except EngineError as exc:
@@ -394,34 +395,38 @@ def _pass_while_possible(game: Game, once: bool) -> None:
             return
 
 
-def _when(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
+def _when(game: Game, doc: YamlDoc, outcome: Outcome, reload: bool) -> Game:
+    """Give the scripted answers; the game at the end (a copy of it, when `reload`)."""
     for index, answers in enumerate(doc.data.get("when") or []):
         where = doc.location(("when", index))
+        if reload and game.decision is not None:
+            game = Game.from_json(game.rules, game.to_json())
         if answers in ("pass", "passes"):
             _pass_while_possible(game, once=answers == "pass")
             continue
         decision = game.decision
         if decision is None:
             outcome.problems.append(Problem("SCENARIO-OVER", "the game ended before this answer", where))
-            return
+            return game
         missing = [c for c in answers if c not in decision.waiting]
         if missing:
             message = (
                 f"{missing[0]} is not asked now; the engine waits for {decision.waiting} ({decision.kind})"
             )
             outcome.problems.append(Problem("SCENARIO-NOT-ASKED", message, where))
-            return
+            return game
         for colour, action in answers.items():
             try:
                 game.submit(colour, action)
             except IllegalAction as exc:
                 legal = [list(a) for a in decision.legal(colour)]
                 outcome.problems.append(Problem(exc.code, f"{exc.message}; legal: {legal}", where))
-                return
+                return game
         if game.decision is decision:
             message = f"the decision also waits for {decision.waiting}"
             outcome.problems.append(Problem("SCENARIO-INCOMPLETE", message, where))
-            return
+            return game
+    return game
 
 
 # --- then ---------------------------------------------------------------------------------------

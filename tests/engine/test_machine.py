@@ -13,8 +13,6 @@ from coh_core.engine import compiler_for, new_game, rules_for
 from coh_core.engine.game import Game
 from coh_core.engine.machine import (
     Frame,
-    NativeFrame,
-    NotSaveable,
     Program,
     execute,
     frames_from_json,
@@ -105,13 +103,6 @@ def test_program_ids_are_the_same_on_every_load_and_name_one_program_each(base_p
     assert sorted(first) == sorted(second)
     assert len(first) == len({id(p) for p in first.values()})
     assert all(ident == program.id for ident, program in first.items())
-
-
-def test_engine_code_in_python_cannot_be_saved(base_pack: Pack) -> None:
-    game = new_game(base_pack, 4, 1)
-    with pytest.raises(NotSaveable) as raised:
-        frames_to_json([NativeFrame(iter(()), None, Rt(game, {}, None))])  # type: ignore[arg-type]
-    assert raised.value.code == "GAME-NOT-SAVEABLE"
 
 
 def test_a_frame_of_a_program_the_pack_lacks_is_refused(base_pack: Pack) -> None:

@@ -13,8 +13,8 @@ from coh_core.engine import Game, new_game, rules_for
 from coh_core.packs.model import Pack
 
 # The questions the ported procedures put: the movement cards chosen together, the characters' move,
-# the windows before and during it, the cancel of a move, a location's activation. (A movement card
-# picked again by the Teen's power is still asked by engine code in Python: `change_movement_card`.)
+# the windows before and during it, the cancel of a move, a location's activation (and a movement card
+# picked again by the Teen's power: `change_movement_card`).
 KINDS = frozenset({"movement_card", "move", "before_own_move", "own_move", "cancel_move", "activate"})
 RARE = frozenset({"own_move", "cancel_move"})
 GAMES = [(3, 1), (3, 2), (4, 3), (5, 4), (5, 5), (6, 6), (6, 7)]
@@ -27,8 +27,7 @@ def _play(game: Game, seed: int) -> tuple[list[tuple[int, str, dict[str, Any]]],
     answers: list[tuple[str, Any]] = []
     while game.decision is not None:
         decision = game.decision
-        native = any(frame.native for frame in game.frames)
-        if decision.kind in KINDS and not (native and decision.kind == "movement_card"):
+        if decision.kind in KINDS:
             saves.append((len(answers), decision.kind, game.to_json()))  # GAME-NOT-SAVEABLE if it cannot
         for colour in decision.waiting:
             answer = agents[colour].act(game.view(colour), decision.legal(colour))
