@@ -332,6 +332,11 @@ def window_frame(
     return Frame(WINDOW, Rt(game, env, None), env, more.get("ret"))
 
 
+def in_window(frames: list[Any]) -> bool:
+    """Whether the decision the frames wait for is put by a window (play, use, give or pass)."""
+    return bool(frames) and getattr(frames[-1], "program", None) is WINDOW
+
+
 class _PerformStart(Op):
     """Carry out the play, power or gift chosen in a window; a card's play may be cancelled."""
 
@@ -600,4 +605,15 @@ def engine_programs() -> dict[str, Program]:
     return {program.id: program for program in (CASCADE, AFTER, RUN, WINDOW, PERFORM)}
 
 
-__all__ = ["AFTER", "CASCADE", "END", "RUN", "SETUP", "EngineError", "Flow", "engine_programs", "fire"]
+__all__ = [
+    "AFTER",
+    "CASCADE",
+    "END",
+    "RUN",
+    "SETUP",
+    "EngineError",
+    "Flow",
+    "engine_programs",
+    "fire",
+    "in_window",
+]
