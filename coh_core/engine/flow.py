@@ -274,8 +274,16 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
         if env["given"].get(player, 0) < env["gifts"]:
             options += game.gifts(player)
         if options:
-            return player, options, {"location": env["here"]}
+            return player, options, _round_prompt(env)
         env["passes"] += 1
+
+
+def _round_prompt(env: dict[str, Any]) -> dict[str, Any]:
+    """The question of a round window: its purpose is its first window, at its location if it has one."""
+    prompt: dict[str, Any] = {"purpose": env["windows"][0]}
+    if env["here"] is not None:
+        prompt["location"] = env["here"]
+    return prompt
 
 
 class _WindowAct(Op):

@@ -16,10 +16,10 @@ from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import Rt
 
 
-def action_window(rt: Rt, gifts: int) -> Frame:
+def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame:
     """Every player in turn order may act, up to `gifts` gifts each, until all pass in a row."""
     here = rt.env.get("here")
-    return window_frame(rt.game, "round", ("anytime",), {}, gifts=gifts, here=here, question="act")
+    return window_frame(rt.game, "round", tuple(windows), {}, gifts=gifts, here=here, question="act")
 
 
 IMPLS["action_window"] = Impl(action_window, frame=True)
