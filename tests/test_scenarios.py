@@ -184,7 +184,7 @@ when:
   - {red: [activate, hospital]}
   - {red: [discard, alarm]}
 then:
-  antidotes_held: {red: 1}
+  antidotes: {red: 1}
   hands: {red: [gun]}
   log_lacks: [card_played]
 """
