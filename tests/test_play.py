@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -108,7 +109,7 @@ def test_the_human_sees_only_their_own_hand(runner: CliRunner) -> None:
     """Red sees the cards Red looks at, and the card another player steals from Red, no other."""
     out = _play(runner, "--players", "3", "--seed", "2", "--human", "red", answers=_random_answers(2))
     lines = [line.strip() for line in out.splitlines()]
-    seen = [(before, line) for before, line in zip(lines, lines[1:], strict=False) if " sees: " in line]
+    seen = [(before, line) for before, line in pairwise(lines) if " sees: " in line]
     assert seen and all(
         line.startswith("Red sees: ") or before.endswith(" steals an action card from Red.")
         for before, line in seen
