@@ -37,8 +37,8 @@ TEXTS = """\
 STEPS = [
     ("      do: build_city()\n", "      do: build_city(); log(streets_counted, count=count(locations()))\n"),
     (
-        "          do: activate_location(here)\n",
-        "          do: activate_location(here); log(onlookers, location=here, count=characters(here),"
+        "            activate_location(here)\n",
+        "            activate_location(here); log(onlookers, location=here, count=characters(here),"
         " to=players_at(here))\n",
     ),
 ]

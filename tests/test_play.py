@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -105,9 +106,15 @@ def test_an_answer_out_of_range_is_asked_again(runner: CliRunner) -> None:
 
 
 def test_the_human_sees_only_their_own_hand(runner: CliRunner) -> None:
+    """Red sees the cards Red looks at, and the card another player steals from Red, no other."""
     out = _play(runner, "--players", "3", "--seed", "2", "--human", "red", answers=_random_answers(2))
-    seen = [line for line in out.splitlines() if " sees: " in line]
-    assert seen and all(line.strip().startswith("Red sees: ") for line in seen)
+    lines = [line.strip() for line in out.splitlines()]
+    seen = [(before, line) for before, line in pairwise(lines) if " sees: " in line]
+    assert seen and all(
+        line.startswith("Red sees: ") or before.endswith(" steals an action card from Red.")
+        for before, line in seen
+    )
+    assert any(line.startswith("Red sees: ") for _, line in seen)
 
 
 def test_every_question_and_answer_of_random_games_reads_as_words(base_pack: Pack) -> None:

@@ -263,7 +263,8 @@ class _Eager:
 
 def test_a_window_that_never_closes_is_stopped_where_it_opens(base_copy: Path) -> None:
     """A power that rests its own character (once it is used) can be used again and again; the
-    window the movement procedure opens, in the pack's own code, is where the game stops."""
+    first window of the movement procedure that asks its owner (the action window after the first
+    move), in the pack's own code, is where the game stops."""
     (base_copy / "characters.yaml").write_text(
         (base_copy / "characters.yaml")
         .read_text(encoding="utf-8")
@@ -282,7 +283,7 @@ def test_a_window_that_never_closes_is_stopped_where_it_opens(base_copy: Path) -
     text = (base_copy / "procedures-movement.yaml").read_text(encoding="utf-8").splitlines()
     assert Path(error.location.file).name == "procedures-movement.yaml"
     assert text[error.location.line - 1][error.location.col - 1 :].startswith(
-        "window(player, [before_own_move, anytime])"
+        "action_window([after_move, anytime]"
     )
 
 

@@ -174,3 +174,50 @@ def test_a_card_of_rules_not_in_play_is_a_located_error(base_pack: Pack, tmp_pat
     line = next(n for n, row in enumerate(rows, start=1) if row.startswith("  hands: {red: [lawn"))
     assert (problem.code, problem.location.line) == ("SCENARIO-REF", line)
     assert "`lawn_mower`" in problem.message
+
+
+ACTIVATING = """\
+name: red uses the Hospital; red holds a Gun, so the window before the activation asks red first
+players: [red, blue, green]
+given:
+  turn: 1
+  phase: location_resolution
+  at: hospital
+  step: activation
+  zombies: {hospital: 1}
+  characters:
+    red: {housewife: {at: hospital, exhausted: true}}
+  hands: {red: [gun, alarm]}
+when:
+  - {red: [activate, hospital]}
+  - {red: [discard, alarm]}
+then:
+  antidotes: {red: 1}
+  hands: {red: [gun]}
+  log_lacks: [card_played]
+"""
+
+
+def test_a_window_the_script_leaves_out_is_passed(base_pack: Pack, tmp_path: Path) -> None:
+    assert _problems(base_pack, tmp_path, ACTIVATING) == []
+
+
+def test_an_answer_no_window_leads_to_is_reported_with_the_windows_passed(
+    base_pack: Pack, tmp_path: Path
+) -> None:
+    """red holds no Shotgun: the window before the activation passes, and the activation refuses it."""
+    text = ACTIVATING.replace("  - {red: [activate, hospital]}\n", "  - {red: [play, shotgun]}\n")
+    [(code, line, message)] = _problems(base_pack, tmp_path, text)
+    assert (code, line) == ("ACTION-ILLEGAL", 13)
+    assert "['activate', 'hospital']" in message
+    assert message.endswith("(after passing 1 window decision the script leaves out)")
+
+
+def test_a_question_that_is_not_a_window_is_never_passed(base_pack: Pack, tmp_path: Path) -> None:
+    """At the activation itself, an answer of a window is refused there and then."""
+    text = ACTIVATING.replace(
+        "  - {red: [activate, hospital]}\n", "  - {red: [pass]}\n  - {red: [play, gun]}\n"
+    )
+    [(code, line, message)] = _problems(base_pack, tmp_path, text)
+    assert (code, line) == ("ACTION-ILLEGAL", 14)
+    assert "after passing" not in message

@@ -113,7 +113,7 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
         ),
         _section("Verbs (statements)", _signatures(Kind.VERB)),
         _section("Selectors (expressions)", _signatures(Kind.SELECTOR)),
-        _section("Procedures (turn structure steps only)", _signatures(Kind.PROCEDURE)),
+        _section("Procedures (turn structure steps and pack verbs only)", _signatures(Kind.PROCEDURE)),
         _section(
             "Contexts and implicit names",
             _table(

@@ -646,11 +646,13 @@ _verb(
     " (no log entry).",
 )
 
-# Procedures: the steps of the turn structure, usable only in turn.yaml.
+# Procedures: the steps of the turn structure, usable in turn.yaml and in the pack's own verbs.
 _procedure(
-    "action_window(gifts: count = 1)",
-    "Every player may play cards, use powers and give away cards or antidotes (at most `gifts` each)"
-    " until all pass.",
+    "action_window(windows: list[window_name] = [anytime], gifts: count = 1)",
+    "Every player still in the game, in turn order and round again, may play the cards and use the"
+    " powers of these windows and give away cards or antidotes (at most `gifts` each), until all"
+    " pass in a row. The question is `act`, its purpose the first window"
+    " (`action_window([before_attack, anytime])`); in a per-location step, its location `here`.",
 )
 
 
@@ -683,7 +685,12 @@ CONTEXTS: dict[str, ContextSpec] = {
             procedures_allowed=True,
         ),
         ContextSpec("rule_trigger", "a trigger of the turn structure", {}),
-        ContextSpec("verb", "a verb the pack defines: its parameters are its only names", {}),
+        ContextSpec(
+            "verb",
+            "a verb the pack defines: its parameters are its only names",
+            {},
+            procedures_allowed=True,
+        ),
         ContextSpec(
             "selector",
             "a selector the pack defines (`returns:`): it reads the game and returns a value",

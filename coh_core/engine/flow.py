@@ -274,8 +274,16 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
         if env["given"].get(player, 0) < env["gifts"]:
             options += game.gifts(player)
         if options:
-            return player, options, {"location": env["here"]}
+            return player, options, _round_prompt(env)
         env["passes"] += 1
+
+
+def _round_prompt(env: dict[str, Any]) -> dict[str, Any]:
+    """The question of a round window: its purpose is its first window, at its location if it has one."""
+    prompt: dict[str, Any] = {"purpose": env["windows"][0]}
+    if env["here"] is not None:
+        prompt["location"] = env["here"]
+    return prompt
 
 
 class _WindowAct(Op):
@@ -332,11 +340,16 @@ def window_frame(
     return Frame(WINDOW, Rt(game, env, None), env, more.get("ret"))
 
 
-def action_window(rt: Rt, gifts: int) -> Frame:
-    """The built-in `action_window`: every player in turn order may act, up to `gifts` gifts each,
-    until all pass in a row (at the step's location, if it is run at one)."""
+def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame:
+    """The built-in `action_window`: every player in turn order may act in these windows, up to
+    `gifts` gifts each, until all pass in a row (at the step's location, if it is run at one)."""
     here = rt.env.get("here")
-    return window_frame(rt.game, "round", ("anytime",), {}, gifts=gifts, here=here, question="act")
+    return window_frame(rt.game, "round", tuple(windows), {}, gifts=gifts, here=here, question="act")
+
+
+def in_window(frames: list[Any]) -> bool:
+    """Whether the decision the frames wait for is put by a window (play, use, give or pass)."""
+    return bool(frames) and getattr(frames[-1], "program", None) is WINDOW
 
 
 class _PerformStart(Op):
@@ -607,4 +620,15 @@ def engine_programs() -> dict[str, Program]:
     return {program.id: program for program in (CASCADE, AFTER, RUN, WINDOW, PERFORM)}
 
 
-__all__ = ["AFTER", "CASCADE", "END", "RUN", "SETUP", "EngineError", "Flow", "engine_programs", "fire"]
+__all__ = [
+    "AFTER",
+    "CASCADE",
+    "END",
+    "RUN",
+    "SETUP",
+    "EngineError",
+    "Flow",
+    "engine_programs",
+    "fire",
+    "in_window",
+]

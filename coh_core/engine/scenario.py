@@ -18,7 +18,7 @@ import jsonschema
 
 from coh_core.effects.checker import suggest
 from coh_core.engine.compiler import walk_calls
-from coh_core.engine.flow import END, SETUP
+from coh_core.engine.flow import END, SETUP, in_window
 from coh_core.engine.game import Game, as_action
 from coh_core.engine.rules import Rules, Step
 from coh_core.engine.runtime import EngineError, IllegalAction
@@ -395,6 +395,40 @@ def _pass_while_possible(game: Game, once: bool) -> None:
             return
 
 
+def _answers(game: Game, answers: dict[str, Any]) -> bool:
+    """Whether the entry answers the decision waiting: each player it names is asked, and may do that."""
+    decision = game.decision
+    if decision is None:
+        return False
+    for colour, action in answers.items():
+        if colour not in decision.waiting:
+            return False
+        try:
+            if as_action(action) not in decision.legal(colour):
+                return False
+        except IllegalAction:
+            return True  # not an action at all: `submit` reports it
+    return True
+
+
+def _pass_windows_before(game: Game, answers: dict[str, Any]) -> int:
+    """Everyone passes the windows before the decision the entry answers; how many decisions were passed.
+
+    A window (cards, powers and gifts, or a pass) that the entry does not answer is one the
+    script leaves out: its players pass, as they would with nothing to do.
+    """
+    passed = 0
+    while not _answers(game, answers) and in_window(game.frames):
+        decision = game.decision
+        assert decision is not None  # a window waits for an answer
+        if not all(("pass",) in decision.legal(c) for c in decision.waiting):
+            break
+        for colour in decision.waiting:
+            game.submit(colour, ["pass"])
+        passed += 1
+    return passed
+
+
 def _when(game: Game, doc: YamlDoc, outcome: Outcome, reload: bool) -> Game:
     """Give the scripted answers; the game at the end (a copy of it, when `reload`)."""
     for index, answers in enumerate(doc.data.get("when") or []):
@@ -404,14 +438,19 @@ def _when(game: Game, doc: YamlDoc, outcome: Outcome, reload: bool) -> Game:
         if answers in ("pass", "passes"):
             _pass_while_possible(game, once=answers == "pass")
             continue
+        passed = _pass_windows_before(game, answers)
+        plural = "s" if passed > 1 else ""
+        after = f" (after passing {passed} window decision{plural} the script leaves out)" if passed else ""
         decision = game.decision
         if decision is None:
-            outcome.problems.append(Problem("SCENARIO-OVER", "the game ended before this answer", where))
+            message = f"the game ended before this answer{after}"
+            outcome.problems.append(Problem("SCENARIO-OVER", message, where))
             return game
         missing = [c for c in answers if c not in decision.waiting]
         if missing:
             message = (
-                f"{missing[0]} is not asked now; the engine waits for {decision.waiting} ({decision.kind})"
+                f"{missing[0]} is not asked now; the engine waits for {decision.waiting}"
+                f" ({decision.kind}){after}"
             )
             outcome.problems.append(Problem("SCENARIO-NOT-ASKED", message, where))
             return game
@@ -420,7 +459,7 @@ def _when(game: Game, doc: YamlDoc, outcome: Outcome, reload: bool) -> Game:
                 game.submit(colour, action)
             except IllegalAction as exc:
                 legal = [list(a) for a in decision.legal(colour)]
-                outcome.problems.append(Problem(exc.code, f"{exc.message}; legal: {legal}", where))
+                outcome.problems.append(Problem(exc.code, f"{exc.message}; legal: {legal}{after}", where))
                 return game
         if game.decision is decision:
             message = f"the decision also waits for {decision.waiting}"
