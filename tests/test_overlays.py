@@ -113,6 +113,9 @@ def _pack_ids(pack: Pack) -> list[str]:
     return [pack.id, *pack.rules_id]
 
 
+SHIPPED = sorted(p.parent.name for p in content_root().glob("*/pack.yaml") if p.parent.name != "base")
+
+
 def test_shipped_overlays_together(runner: CliRunner) -> None:
     rules = ["rulebook-fr", "expert-draft", "promo-lawn-mower", "zombie-horde", "placement-clockwise"]
     pack = load_pack_checked(rules=rules)
@@ -146,6 +149,19 @@ def test_parameter_overlays_compose_with_the_french_rules(runner: CliRunner) -> 
     assert _json(runner, "validate", str(content_root() / "base"), *args)["ok"] is True
     played = _json(runner, "play", "--players", "4", "--seed", "5", *args)
     assert played["result"] is not None
+
+
+@pytest.mark.parametrize("overlay", SHIPPED)
+def test_the_shipped_content_validates_under_each_shipped_overlay(runner: CliRunner, overlay: str) -> None:
+    """Every pack is checked under the rules; an overlay that declares a conflict with them (or
+    that they conflict with) is checked under the rest of them, as it cannot be played with them."""
+    report = _json(runner, "validate", "--rules", overlay)
+    assert report["ok"] is True, report["problems"][:3]
+
+
+def test_an_overlay_named_with_rules_it_conflicts_with_is_refused(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["validate", str(content_root() / "rulebook-es"), "--rules", "rulebook-fr"])
+    assert result.exit_code == 2 and "OVERLAY-CONFLICTS" in result.output, result.output
 
 
 def _winged_overlay(root: Path, effect: str) -> Path:

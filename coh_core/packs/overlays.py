@@ -130,6 +130,11 @@ def order_overlays(overlays: list[Pack], available: set[str]) -> list[Pack]:
     return ordered
 
 
+def declare_conflict(one: Pack, other: Pack) -> bool:
+    """Whether either overlay declares that it cannot be used with the other."""
+    return other.id in _ids(one, "conflicts") or one.id in _ids(other, "conflicts")
+
+
 def _ids(pack: Pack, key: str) -> list[str]:
     value = pack.manifest.get(key)
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
