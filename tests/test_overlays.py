@@ -86,6 +86,7 @@ def test_rules_change_the_game(runner: CliRunner) -> None:
     ("rules", "code"),
     [
         (["rulebook-fr", "rulebook-es"], "OVERLAY-CONFLICTS"),
+        (["auction-sharing", "rulebook-fr"], "OVERLAY-CONFLICTS"),
         (["rulebook-fx"], "OVERLAY-UNKNOWN"),
         (["base"], "OVERLAY-KIND"),
     ],
@@ -113,8 +114,19 @@ def _pack_ids(pack: Pack) -> list[str]:
     return [pack.id, *pack.rules_id]
 
 
-def test_shipped_overlays_together(runner: CliRunner) -> None:
-    rules = ["rulebook-fr", "expert-draft", "promo-lawn-mower", "zombie-horde", "placement-clockwise"]
+HOUSE_RULES = ["hunger", "curfew", "rescue-helicopter"]
+SHIPPED = sorted(p.parent.name for p in content_root().glob("*/pack.yaml") if p.parent.name != "base")
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        ["rulebook-fr", "expert-draft", "promo-lawn-mower", "zombie-horde", "placement-clockwise"],
+        ["rulebook-fr", "expert-draft", "promo-lawn-mower", "zombie-horde", *HOUSE_RULES],
+        ["rulebook-es", "auction-sharing", "placement-clockwise", *HOUSE_RULES],
+    ],
+)
+def test_shipped_overlays_together(runner: CliRunner, rules: list[str]) -> None:
     pack = load_pack_checked(rules=rules)
     assert sorted(_pack_ids(pack)[1:]) == sorted(rules)
     result = runner.invoke(main, ["play", "--seed", "5", *(a for r in rules for a in ("--rules", r))])
@@ -127,6 +139,7 @@ def test_shipped_overlays_together(runner: CliRunner) -> None:
         ("zombie-horde", "zombie_cap", 10),
         ("expert-draft", "draft", True),
         ("placement-clockwise", "placement_order", "clockwise"),
+        ("curfew", "movement_order", "counter_clockwise"),
         ("rulebook-fr", "sharing_tie", "nobody"),
         ("rulebook-fr", "sharing_winner", "take_one_then_distribute"),
     ],
@@ -146,6 +159,33 @@ def test_parameter_overlays_compose_with_the_french_rules(runner: CliRunner) -> 
     assert _json(runner, "validate", str(content_root() / "base"), *args)["ok"] is True
     played = _json(runner, "play", "--players", "4", "--seed", "5", *args)
     assert played["result"] is not None
+
+
+@pytest.mark.parametrize("overlay", SHIPPED)
+def test_the_shipped_content_validates_under_each_shipped_overlay(runner: CliRunner, overlay: str) -> None:
+    """Every pack is checked under the rules; an overlay that declares a conflict with them (or
+    that they conflict with) is checked under the rest of them, as it cannot be played with them."""
+    report = _json(runner, "validate", "--rules", overlay)
+    assert report["ok"] is True, report["problems"][:3]
+
+
+def test_an_overlay_named_with_rules_it_conflicts_with_is_refused(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["validate", str(content_root() / "rulebook-es"), "--rules", "rulebook-fr"])
+    assert result.exit_code == 2 and "OVERLAY-CONFLICTS" in result.output, result.output
+
+
+def test_house_rules_that_add_messages_and_change_the_turn_compose_without_an_order() -> None:
+    """Each adds its own messages (merges of different keys); the auction changes a step of a phase
+    that the hunger's insert leaves where it is: neither needs to say it comes after the other."""
+    overlays = load_pack_checked(rules=["auction-sharing", "hunger", "rescue-helicopter", "curfew"]).overlays
+    assert {o.id: o.manifest.get("after", []) for o in overlays} == {
+        "auction-sharing": [],
+        "hunger": ["rulebook-fr"],  # both insert a phase after the location resolution: an order is needed
+        "rescue-helicopter": [],
+        "curfew": [],
+    }
+    french = load_pack_checked(rules=["hunger", "rulebook-fr"])
+    assert [o.id for o in french.overlays] == ["rulebook-fr", "hunger"]
 
 
 def _winged_overlay(root: Path, effect: str) -> Path:

@@ -11,7 +11,7 @@ from coh_core.packs.checks import semantic_problems
 from coh_core.packs.effects_index import compile_effects
 from coh_core.packs.loader import CONTENT_SCHEMA, MANIFEST, PACK_ID, collect, find_pack_roots, load_pack
 from coh_core.packs.model import Pack
-from coh_core.packs.overlays import ComposedDoc, compose, order_overlays, overlay_roots
+from coh_core.packs.overlays import ComposedDoc, compose, declare_conflict, order_overlays, overlay_roots
 from coh_core.packs.schema import validate_document
 from coh_core.resources import content_root
 
@@ -117,13 +117,36 @@ def validate_paths(paths: Iterable[Path], rules: Sequence[str] = ()) -> Validati
     """
     report = ValidationReport()
     loads = _Loads()
+    paths = list(paths)
+    named = {r for p in paths if p.is_file() or (p / MANIFEST).is_file() for r in find_pack_roots([p])}
     for root in find_pack_roots(paths):
-        pack, problems = check_pack(root, rules, loads)
+        # An overlay found among others (not named) is checked under the rules it can be played with.
+        playable = rules if root in named else _playable_with(root, rules, loads)
+        pack, problems = check_pack(root, playable, loads)
         if pack is not None:
             report.packs.append(pack)
         report.problems.extend(problems)
     report.problems = _ordered(report.problems)
     return report
+
+
+def _playable_with(root: Path, rules: Sequence[str], loads: _Loads) -> list[str]:
+    """The rules that the pack at `root` can be played with: all of them, unless it is an overlay
+    that declares a conflict with one of them, or one of them declares a conflict with it."""
+    pack, _ = loads(root)
+    if pack is None or pack.manifest.get("kind") != "overlay":
+        return list(rules)
+    playable = []
+    for rule in rules:
+        try:
+            (rule_root,) = overlay_roots([rule], content_root())
+        except UsageError:  # reported when the rules are applied
+            playable.append(rule)
+            continue
+        other, _ = loads(rule_root)
+        if other is None or not declare_conflict(pack, other):
+            playable.append(rule)
+    return playable
 
 
 def load_pack_checked(root: Path | None = None, rules: Sequence[str] = ()) -> Pack:

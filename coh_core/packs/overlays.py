@@ -72,11 +72,14 @@ def compose_doc(doc: YamlDoc) -> ComposedDoc:
 
 @dataclass
 class Change:
-    """One applied patch: which overlay, which field (by name), and where it is written."""
+    """One applied patch: which overlay, which field (by name), and where it is written; its
+    operation, and the name of the item an `insert` adds."""
 
     overlay: str
     target: str
     location: Location
+    op: str = "set"
+    item: str | None = None
 
 
 @dataclass
@@ -125,6 +128,11 @@ def order_overlays(overlays: list[Pack], available: set[str]) -> list[Pack]:
     for overlay in overlays:
         place(overlay)
     return ordered
+
+
+def declare_conflict(one: Pack, other: Pack) -> bool:
+    """Whether either overlay declares that it cannot be used with the other."""
+    return other.id in _ids(one, "conflicts") or one.id in _ids(other, "conflicts")
 
 
 def _ids(pack: Pack, key: str) -> list[str]:
@@ -181,11 +189,14 @@ class Patcher:
         if op != "set" and not _exists(host.data, path):
             raise PatchError("OVERLAY-PATH", f"`{named}` does not exist: nothing to {op}", here)
         host.touched = True
-        self.result.changes.append(Change(overlay.id, named, here))
+        if op == "merge":  # a change of each value it sets: merges that add different keys agree
+            for target, source in self._merge(host, path, doc, (*at, "with"), patch["with"], named):
+                self.result.changes.append(Change(overlay.id, target, doc.location(source, key=True)))
+            return
+        added = _names([patch["item"]]) if op == "insert" else []
+        self.result.changes.append(Change(overlay.id, named, here, op, added[0] if added else None))
         if op == "set":
             self._set(host, path, doc, (*at, "to"), patch["to"])
-        elif op == "merge":
-            self._merge(host, path, doc, (*at, "with"), patch["with"], named)
         elif op == "remove":
             self._remove(host, path)
         elif op == "insert":
@@ -260,16 +271,20 @@ class Patcher:
 
     def _merge(
         self, host: ComposedDoc, path: Path_, doc: YamlDoc, source: Path_, value: Any, named: str
-    ) -> None:
+    ) -> list[tuple[str, Path_]]:
+        """Merge key by key; the fields set (by name) and where the overlay writes each."""
         current = _get(host.data, path)
         if not isinstance(current, dict):
             message = f"`{named}` is not a mapping to merge into"
             raise PatchError("OVERLAY-TYPE", message, doc.location(source))
+        written: list[tuple[str, Path_]] = []
         for key, item in value.items():
             if isinstance(item, dict) and isinstance(current.get(key), dict):
-                self._merge(host, (*path, key), doc, (*source, key), item, f"{named}/{key}")
+                written += self._merge(host, (*path, key), doc, (*source, key), item, f"{named}/{key}")
             else:
                 self._set(host, (*path, key), doc, (*source, key), item)
+                written.append((f"{named}/{key}", (*source, key)))
+        return written
 
     def _remove(self, host: ComposedDoc, path: Path_) -> None:
         parent = _get(host.data, path[:-1])
@@ -417,7 +432,7 @@ def conflicts(composition: Composition, overlays: list[Pack]) -> Iterator[Proble
         for earlier in seen:
             if earlier.overlay == change.overlay or _ordered(earlier.overlay, change.overlay, before):
                 continue
-            if _overlaps(earlier.target, change.target):
+            if _overlaps(earlier.target, change.target) and not _apart(earlier, change):
                 yield Problem(
                     "OVERLAY-CONFLICT",
                     f"`{change.overlay}` and `{earlier.overlay}` (at {earlier.location}) both change"
@@ -435,6 +450,19 @@ def _ordered(first: str, second: str, before: dict[str, set[str]]) -> bool:
 
 def _overlaps(a: str, b: str) -> bool:
     return a == b or a.startswith(b + "/") or b.startswith(a + "/")
+
+
+def _apart(one: Change, other: Change) -> bool:
+    """An insert into a list and a value set inside another of its items, named by its id: the
+    item is found by name wherever the insert puts the new one, so their order does not matter.
+    (Named by position, removed or moved, the item's place would depend on their order.)"""
+    for insert, inside in ((one, other), (other, one)):
+        if insert.op != "insert" or inside.op not in ("set", "merge"):
+            continue
+        name = inside.target[len(insert.target) + 1 :].split("/")[0]
+        if inside.target.startswith(insert.target + "/") and not name.isdigit() and name != insert.item:
+            return True
+    return False
 
 
 def compose(base: Pack, overlays: list[Pack]) -> tuple[Pack, Composition]:
