@@ -13,9 +13,9 @@ iterations.
 from __future__ import annotations
 
 import itertools
-import operator
 import re
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import PurePath
@@ -24,6 +24,7 @@ from typing import Any, NoReturn, TypeVar
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
 from coh_core.effects.registry import NAME_TYPES, Kind, Signature, asking_selectors, signature
+from coh_core.engine.codegen import Source
 from coh_core.engine.machine import SWITCH, Call, Frame, NativeFrame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt, Steps
 from coh_core.errors import Location
@@ -48,22 +49,6 @@ class Impl:
     filters: dict[str, Filter] = field(default_factory=dict)  # narrows a direct `choose` argument
     check: Fn | None = None  # in a dry run: raise NoOptions when the verb could not happen
     frame: bool = False  # fn returns a frame of an engine program to run (or None: nothing to run)
-
-
-_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "//": operator.floordiv,
-}
-_BINARY: dict[str, Callable[[Any, Any], Any]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
 
 
 class CompiledBlock:
@@ -110,6 +95,7 @@ class Compiler:
         # selectors of the pack that ask (`asks: true`)
         self.asking = _CHOICES | {name for name, verb in self.verbs.items() if verb.signature.asks}
         self.programs: dict[str, Program] = {}  # every program compiled, by its id
+        self._selectors: dict[str, Fn] = {}  # the pack's selectors as functions (see `selector_call`)
         self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
@@ -117,15 +103,13 @@ class Compiler:
 
     def condition(self, tree: ast.Expr, slot: EffectSlot | None, names: frozenset[str]) -> Fn:
         """A test; false when what it reads is not there (the first of nothing, a piece out of play)."""
-        test = self._pure(tree, set(names), slot, "a condition")
-
-        def holds(rt: Rt) -> bool:
-            try:
-                return bool(test(rt))
-            except NoOptions:
-                return False
-
-        return holds
+        writer = _Writer(self, set(names), slot)
+        src = writer.src
+        with src.block("try:"):
+            src.line(f"return bool({writer.pure(tree, 'a condition')})")
+        with src.block("except NoOptions:"):
+            src.line("return False")
+        return src.function(None)
 
     def program(
         self,
@@ -149,191 +133,16 @@ class Compiler:
     # --- expressions ------------------------------------------------------------
 
     def _pure(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, what: str) -> Fn:
-        unasked = [call for call in _choices(node, self.asking) if id(call) not in self._asked]
-        if unasked:
-            raise _Where(unasked[0].span, slot).error(
-                "EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question"
-            )
-        return self.located(self._expr(node, scope, slot), node, node.span, slot)
+        """An expression that may not ask, reporting a failure at itself (see `_Writer.located`)."""
+        writer = _Writer(self, scope, slot)
+        return writer.src.function(writer.pure(node, what))
 
-    def located(self, fn: Fn, node: ast.Expr, span: ast.Span, slot: EffectSlot | None) -> Fn:
-        """`fn`, the compiled `node`, reporting a failure at `span` (see `_located`). A call of a
-        built-in already reports its failures at itself, the innermost place (see `_apply`): it
-        needs no second wrapper, which would pass on what it raises unchanged."""
-        if isinstance(node, ast.Call) and id(node) not in self._asked and node.name not in self.verbs:
-            return fn
-        if isinstance(node, _PLAIN) or (isinstance(node, ast.Call) and id(node) in self._asked):
-            return fn  # a literal, `@id` or a name read: what can fail there is NoOptions, never wrapped
-        return _located(fn, span, slot)
-
-    def _expr(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None) -> Fn:
-        if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit):
-            return _constant(node.value)
-        if isinstance(node, ast.Ref):
-            return self._ref(node)
-        if isinstance(node, ast.Name):
-            return _name(node.name) if node.name in scope else _constant(node.name)
-        if isinstance(node, ast.UnaryOp):
-            return self._unary(node, scope, slot)
-        if isinstance(node, ast.ListLit):
-            items = [self._pure(item, scope, slot, "an item of a list") for item in node.items]
-            where = _Where(node.span, slot)
-            return lambda rt: _bounded([item(rt) for item in items], where)
-        if isinstance(node, ast.Index):
-            return self._index(node, scope, slot)
-        if isinstance(node, ast.ListComp):
-            return self._list_comp(node, scope, slot)
-        if isinstance(node, ast.MapLit):
-            return self._map(node, scope, slot)
-        if isinstance(node, ast.MapComp):
-            return self._map_comp(node, scope, slot)
-        if isinstance(node, ast.BinOp):
-            return self._binary(node, scope, slot)
-        return self._call(node, scope, slot)
-
-    def _ref(self, node: ast.Ref) -> Fn:
-        """`@id`; of a piece that may be out of play, the effect stops where it is used without it."""
-        kind, ident = self.refs.get(node.id), node.id
-        if kind is None or kind not in _IN_PLAY_TYPES:
-            return _constant(ident)
-
-        def read(rt: Rt) -> str:
-            if not rt.game.in_play(kind, ident):
-                raise NoOptions(ident)
-            return ident
-
-        return read
-
-    def _unary(self, node: ast.UnaryOp, scope: set[str], slot: EffectSlot | None) -> Fn:
-        operand = self._pure(node.operand, scope, slot, "an operand")
-        if node.op == "not":
-            return lambda rt: not operand(rt)
-        return lambda rt: -operand(rt)
-
-    def _index(self, node: ast.Index, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """`items[n]`; past either end there is nothing: the effect stops, as with the first of none.
-        `m[key]` of a map; a key it does not hold is nothing too."""
-        target = self._pure(node.target, scope, slot, "an indexed list")
-        index = self._pure(node.index, scope, slot, "an index")
-
-        def read(rt: Rt) -> Any:
-            items, at = target(rt), index(rt)
-            if type(items) is dict:
-                return _lookup(items, at)
-            if not 0 <= at < len(items):
-                raise NoOptions(f"index {at}")
-            return items[at]
-
-        return read
-
-    def _list_comp(self, node: ast.ListComp, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """`[item for name in items if test]`; each item counts against the loop bound, and the
-        name is bound only inside (a name of the same name outside keeps its value)."""
-        items = self._pure(node.iterable, scope, slot, "a list built with `for`")
-        inner = scope | {node.name}
-        item = self._pure(node.item, inner, slot, "a list built with `for`")
-        test = None if node.test is None else self._pure(node.test, inner, slot, "a list built with `for`")
-        name, where = node.name, _Where(node.span, slot)
-
-        def build(rt: Rt) -> list[Any]:
-            env = rt.env
-            outer = env.get(name, _UNBOUND)
-            found = []
-            try:
-                for value in items(rt):
-                    _count_iteration(rt, where)
-                    env[name] = value
-                    if test is None or test(rt):
-                        found.append(item(rt))
-            finally:
-                if outer is _UNBOUND:
-                    env.pop(name, None)
-                else:
-                    env[name] = outer
-            return _bounded(found, where)
-
-        return build
-
-    def _map(self, node: ast.MapLit, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """`{key: value, ...}`: a new map (a key written twice keeps its last value)."""
-        entries = [
-            (
-                self._pure(key, scope, slot, "a key of a map"),
-                self._pure(value, scope, slot, "a value of a map"),
-                _Where(key.span, slot),
-            )
-            for key, value in node.entries
-        ]
-
-        where = _Where(node.span, slot)
-
-        def build(rt: Rt) -> dict[str, Any]:
-            return _bounded({_map_key(key(rt), at): value(rt) for key, value, at in entries}, where)
-
-        return build
-
-    def _map_comp(self, node: ast.MapComp, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """`{key: value for name in items if test}`, bound and counted as a list built with `for` is."""
-        items = self._pure(node.iterable, scope, slot, "a map built with `for`")
-        inner = scope | {node.name}
-        key = self._pure(node.key, inner, slot, "a map built with `for`")
-        value = self._pure(node.value, inner, slot, "a map built with `for`")
-        test = None if node.test is None else self._pure(node.test, inner, slot, "a map built with `for`")
-        name, where, key_where = node.name, _Where(node.span, slot), _Where(node.key.span, slot)
-
-        def build(rt: Rt) -> dict[str, Any]:
-            env = rt.env
-            outer = env.get(name, _UNBOUND)
-            found: dict[str, Any] = {}
-            try:
-                for item in items(rt):
-                    _count_iteration(rt, where)
-                    env[name] = item
-                    if test is None or test(rt):
-                        found[_map_key(key(rt), key_where)] = value(rt)
-            finally:
-                if outer is _UNBOUND:
-                    env.pop(name, None)
-                else:
-                    env[name] = outer
-            return _bounded(found, where)
-
-        return build
-
-    def _binary(self, node: ast.BinOp, scope: set[str], slot: EffectSlot | None) -> Fn:
-        left = self._pure(node.left, scope, slot, "an operand")
-        right = self._pure(node.right, scope, slot, "an operand")
-        if node.op == "and":
-            return lambda rt: left(rt) and right(rt)
-        if node.op == "or":
-            return lambda rt: left(rt) or right(rt)
-        if node.op == "+":
-            return _plus(left, right, _Where(node.span, slot))
-        if node.op in _ARITHMETIC:
-            return _arithmetic(_ARITHMETIC[node.op], left, right, _Where(node.span, slot))
-        if node.op == "in":
-            return lambda rt: left(rt) in right(rt)
-        if node.op == "not_in":
-            return lambda rt: left(rt) not in right(rt)
-        op = _BINARY[node.op]
-        return lambda rt: op(left(rt), right(rt))
-
-    def _call(self, node: ast.Call, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """A call read for its value: a selector (a choice already asked is read from its name)."""
-        asked = self._asked.get(id(node))
-        if asked is not None:
-            return _name(asked)
-        where = _Where(node.span, slot)
-        if node.name in self.verbs:
-            verb = self.verbs[node.name]
-            if verb.signature.kind is not Kind.SELECTOR:
-                raise where.error("ENGINE-INTERNAL", f"the verb `{node.name}` has no value to read")
-            args = self.arguments(node, scope, slot, verb.signature)
-            return self._pack_selector(node.name, args, where)
-        sig, impl = self.builtin(node, where)
-        if impl.gen:
-            raise where.error("ENGINE-INTERNAL", f"`{node.name}` asks a question and has no value to read")
-        return _apply(impl, self.arguments(node, scope, slot, sig), sig.kind != Kind.SELECTOR, where)
+    def _expr(
+        self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, at: ast.Span | None = None
+    ) -> Fn:
+        """An expression's value (its choices already asked), reporting a failure at `at` if given."""
+        writer = _Writer(self, scope, slot)
+        return writer.src.function(writer.expr(node) if at is None else writer.located(node, at))
 
     def builtin(self, node: ast.Call, where: _Where) -> tuple[Signature, Impl]:
         sig = signature(node.name)
@@ -342,19 +151,29 @@ class Compiler:
             raise where.error("ENGINE-UNIMPLEMENTED", f"`{node.name}` has no implementation in the engine")
         return sig, impl
 
-    def _pack_selector(self, name: str, args: list[Fn], where: _Where) -> Fn:
-        """A selector the pack defines: read at once (its body neither asks nor changes anything)."""
+    def _pack_selector(self, name: str, args: list[Fn]) -> Fn:
+        """A selector the pack defines, called for nothing but what it checks (its value unread)."""
+        call = self.selector_call(name)
+        return lambda rt: call(rt, *[fn(rt) for fn in args])
+
+    def selector_call(self, name: str) -> Fn:
+        """A selector the pack defines, as a function of `rt` and its arguments' values: read at once
+        (its body neither asks nor changes anything), in a table of names of its own."""
+        found = self._selectors.get(name)
+        if found is not None:
+            return found
         names = [param.name for param in self.verbs[name].signature.params]
         body = self.body(name)
 
-        def read(rt: Rt) -> Any:
+        def call(rt: Rt, *values: Any) -> Any:
             caller = rt.env
             try:
-                return run_sync(body, rt, dict(zip(names, [fn(rt) for fn in args], strict=True)))
+                return run_sync(body, rt, dict(zip(names, values, strict=True)))
             finally:
                 rt.env = caller
 
-        return read
+        self._selectors[name] = call
+        return call
 
     def body(self, name: str) -> Program:
         """A pack verb's program, compiled once; the checks refuse verbs that call themselves."""
@@ -369,62 +188,307 @@ class Compiler:
         return self._bodies[name]
 
     def arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature) -> list[Fn]:
-        """The call's arguments in declaration order, defaults filled in (none of them asks)."""
-        if node.name == "log" and node.name not in self.verbs:
-            return self._log_arguments(node, scope, slot)
-        if node.name in _NAMED_VALUES and node.name not in self.verbs:
-            return self._named_arguments(node, scope, slot, sig)
-        given = _bind(node, [p.name for p in sig.params])
+        """The call's arguments in declaration order, defaults filled in (none of them asks), each a
+        function of its own."""
+        writer = _Writer(self, scope, slot)
         found: list[Fn] = []
+        for argument in writer.arguments(node, sig):
+            writer.src = Source(_HELPERS)
+            found.append(writer.src.function(argument()))
+        return found
+
+
+class _Writer:
+    """Writes one expression as the Python source of a function of `rt` (see `codegen.py`).
+
+    Each method writes the lines that work out a node, in the order the language evaluates it,
+    and returns what holds its value: a literal, a name read, or a local that nothing changes
+    afterwards. A failure is reported at the innermost place that locates it, as the `try`
+    blocks nest: the call of a built-in, or an expression checked on its own (`pure`).
+    """
+
+    def __init__(self, compiler: Compiler, scope: set[str], slot: EffectSlot | None):
+        self.c = compiler
+        self.scope = scope  # names of the effect that may be read
+        self.slot = slot
+        self.src = Source(_HELPERS)
+        self.loop_names: dict[str, str] = {}  # names bound by a `for` inside the expression -> their locals
+
+    def where(self, span: ast.Span) -> str:
+        return self.src.constant(_Where(span, self.slot))
+
+    def pure(self, node: ast.Expr, what: str) -> str:
+        """An expression that cannot ask, reporting a failure at itself."""
+        unasked = [call for call in _choices(node, self.c.asking) if id(call) not in self.c._asked]
+        if unasked:
+            raise _Where(unasked[0].span, self.slot).error(
+                "EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question"
+            )
+        return self.located(node, node.span)
+
+    def located(self, node: ast.Expr, span: ast.Span) -> str:
+        """`node`, reporting a failure at `span`. A call of a built-in already reports its failures at
+        itself, the innermost place (see `call`); a literal, `@id` or name read fails only by
+        NoOptions, never located: neither needs a `try` of its own."""
+        if isinstance(node, ast.Call) and id(node) not in self.c._asked and node.name not in self.c.verbs:
+            return self.expr(node)
+        if isinstance(node, _PLAIN) or (isinstance(node, ast.Call) and id(node) in self.c._asked):
+            return self.expr(node)
+        src, value = self.src, self.src.temp()
+        with src.block("try:"):
+            src.line(f"{value} = {self.expr(node)}")
+        self._report_at(self.where(span))
+        return value
+
+    def _report_at(self, where: str) -> None:
+        """The `except` clauses of a `try`: NoOptions passes; anything else is reported at `where`."""
+        with self.src.block("except NoOptions:"):
+            self.src.line("raise")
+        with self.src.block("except Exception as _e:"):
+            self.src.line(f"{where}.fail(_e)")
+
+    def let(self, text: str) -> str:
+        """A local that holds the value of `text`, worked out now."""
+        value = self.src.temp()
+        self.src.line(f"{value} = {text}")
+        return value
+
+    def expr(self, node: ast.Expr) -> str:
+        if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit):
+            return repr(node.value)
+        if isinstance(node, ast.Ref):
+            return self.ref(node)
+        if isinstance(node, ast.Name):
+            return self.name(node.name)
+        if isinstance(node, ast.UnaryOp):
+            operand = self.pure(node.operand, "an operand")
+            return self.let(f"not {operand}" if node.op == "not" else f"-{operand}")
+        if isinstance(node, ast.ListLit):
+            items = [self.pure(item, "an item of a list") for item in node.items]
+            return self.let(f"_bounded([{', '.join(items)}], {self.where(node.span)})")
+        if isinstance(node, ast.Index):
+            return self.index(node)
+        if isinstance(node, ast.ListComp):
+            return self.list_comp(node)
+        if isinstance(node, ast.MapLit):
+            return self.map(node)
+        if isinstance(node, ast.MapComp):
+            return self.map_comp(node)
+        if isinstance(node, ast.BinOp):
+            return self.binary(node)
+        return self.call(node)
+
+    def name(self, name: str) -> str:
+        """A name bound by a `for` of the expression, one of the effect's, or a bare name (a value)."""
+        if name in self.loop_names:
+            return self.loop_names[name]
+        return f"env[{name!r}]" if name in self.scope else repr(name)
+
+    def ref(self, node: ast.Ref) -> str:
+        """`@id`; of a piece that may be out of play, the effect stops where it is used without it."""
+        kind, ident = self.c.refs.get(node.id), node.id
+        if kind is not None and kind in _IN_PLAY_TYPES:
+            with self.src.block(f"if not rt.game.in_play({kind!r}, {ident!r}):"):
+                self.src.line(f"raise NoOptions({ident!r})")
+        return repr(ident)
+
+    def index(self, node: ast.Index) -> str:
+        """`items[n]`; past either end there is nothing: the effect stops, as with the first of none.
+        `m[key]` of a map; a key it does not hold is nothing too."""
+        items = self.pure(node.target, "an indexed list")
+        at = self.pure(node.index, "an index")
+        src, value = self.src, self.src.temp()
+        with src.block(f"if type({items}) is dict:"):
+            src.line(f"{value} = _lookup({items}, {at})")
+        with src.block(f"elif not 0 <= {at} < len({items}):"):
+            src.line(f'raise NoOptions(f"index {{{at}}}")')
+        with src.block("else:"):
+            src.line(f"{value} = {items}[{at}]")
+        return value
+
+    @contextmanager
+    def loop(self, node: ast.ListComp | ast.MapComp, what: str) -> Iterator[None]:
+        """The loop of a list or map built with `for`: each item counts against the loop bound, and
+        the name is bound only inside (a name of the same name outside keeps its value)."""
+        items = self.pure(node.iterable, what)
+        src, item = self.src, self.src.temp()
+        with src.block(f"for {item} in {items}:"):
+            src.line("rt.loops -= 1")
+            with src.block("if rt.loops < 0:"):
+                src.line(f"_loop_limit({self.where(node.span)})")
+            outer = self.loop_names.get(node.name)
+            self.loop_names[node.name] = item
+            try:
+                if node.test is None:
+                    yield
+                else:
+                    with src.block(f"if {self.pure(node.test, what)}:"):
+                        yield
+            finally:
+                if outer is None:
+                    del self.loop_names[node.name]
+                else:
+                    self.loop_names[node.name] = outer
+
+    def list_comp(self, node: ast.ListComp) -> str:
+        """`[item for name in items if test]`."""
+        what = "a list built with `for`"
+        found = self.let("[]")
+        with self.loop(node, what):
+            self.src.line(f"{found}.append({self.pure(node.item, what)})")
+        self.src.line(f"_bounded({found}, {self.where(node.span)})")
+        return found
+
+    def map(self, node: ast.MapLit) -> str:
+        """`{key: value, ...}`: a new map (a key written twice keeps its last value)."""
+        entries = []
+        for key, value in node.entries:
+            written = self.map_key(self.pure(key, "a key of a map"), key)
+            entries.append(f"{written}: {self.pure(value, 'a value of a map')}")
+        return self.let(f"_bounded({{{', '.join(entries)}}}, {self.where(node.span)})")
+
+    def map_comp(self, node: ast.MapComp) -> str:
+        """`{key: value for name in items if test}`, bound and counted as a list built with `for` is
+        (the value is worked out before the key)."""
+        what = "a map built with `for`"
+        found = self.let("{}")
+        with self.loop(node, what):
+            value = self.pure(node.value, what)
+            key = self.map_key(self.pure(node.key, what), node.key)
+            self.src.line(f"{found}[{key}] = {value}")
+        self.src.line(f"_bounded({found}, {self.where(node.span)})")
+        return found
+
+    def map_key(self, key: str, node: ast.Expr) -> str:
+        """A key checked to be a name (`_map_key`), unless it is written as one."""
+        if isinstance(node, ast.StrLit) or (isinstance(node, ast.Name) and key == repr(node.name)):
+            return key
+        self.src.line(f"_map_key({key}, {self.where(node.span)})")
+        return key
+
+    def binary(self, node: ast.BinOp) -> str:
+        src = self.src
+        left = self.pure(node.left, "an operand")
+        if node.op in ("and", "or"):
+            value = self.let(left)
+            with src.block(f"if {value}:" if node.op == "and" else f"if not {value}:"):
+                src.line(f"{value} = {self.pure(node.right, 'an operand')}")
+            return value
+        right = self.pure(node.right, "an operand")
+        if node.op == "in":
+            return self.let(f"{left} in {right}")
+        if node.op == "not_in":
+            return self.let(f"{left} not in {right}")
+        if node.op in _COMPARISONS:
+            return self.let(f"{left} {node.op} {right}")
+        where = self.where(node.span)
+        if node.op == "+":  # numbers; lists put end to end; maps merged, the right one's values winning
+            value = src.temp()
+            with src.block(f"if isinstance({left}, dict):"):
+                src.line(f"{value} = _bounded({{**{left}, **{right}}}, {where})")
+            with src.block(f"elif isinstance({left}, list):"):
+                src.line(f"{value} = _bounded({left} + {right}, {where})")
+            with src.block("else:"):
+                self.number(value, f"{left} + {right}", where)
+            return value
+        if node.op == "//":
+            with src.block(f"if {right} == 0:"):
+                src.line(f'raise {where}.error("EFF-RUNTIME", "division by zero")')
+        value = src.temp()
+        self.number(value, f"{left} {node.op} {right}", where)
+        return value
+
+    def number(self, value: str, text: str, where: str) -> None:
+        """`value = text`, a number that stays within MAX_NUMBER, so that no loop can grow one without end."""
+        self.src.line(f"{value} = {text}")
+        with self.src.block(f"if not {-MAX_NUMBER} <= {value} <= {MAX_NUMBER}:"):
+            self.src.line(f"_too_large({where})")
+
+    def call(self, node: ast.Call) -> str:
+        """A call read for its value: a selector (a choice already asked is read from its name)."""
+        asked = self.c._asked.get(id(node))
+        if asked is not None:
+            return f"env[{asked!r}]"
+        where = _Where(node.span, self.slot)
+        src = self.src
+        if node.name in self.c.verbs:
+            verb = self.c.verbs[node.name]
+            if verb.signature.kind is not Kind.SELECTOR:
+                raise where.error("ENGINE-INTERNAL", f"the verb `{node.name}` has no value to read")
+            values = [argument() for argument in self.arguments(node, verb.signature)]
+            return self.let(f"{src.constant(self.c.selector_call(node.name))}(rt, {', '.join(values)})")
+        sig, impl = self.c.builtin(node, where)
+        if impl.gen:
+            raise where.error("ENGINE-INTERNAL", f"`{node.name}` asks a question and has no value to read")
+        value = src.temp()
+        with src.block("try:"):  # a failure in the arguments or the call is reported at the call
+            args = ", ".join(["rt", *(argument() for argument in self.arguments(node, sig))])
+            if sig.kind is Kind.SELECTOR:
+                src.line(f"{value} = {src.constant(impl.fn)}({args})")
+            else:  # in a dry run a verb only checks that it could happen
+                with src.block("if rt.dry:"):
+                    if impl.check is not None:
+                        src.line(f"{src.constant(impl.check)}({args})")
+                    src.line(f"{value} = None")
+                with src.block("else:"):
+                    src.line(f"{value} = {src.constant(impl.fn)}({args})")
+        self._report_at(src.constant(where))
+        return value
+
+    def arguments(self, node: ast.Call, sig: Signature) -> list[Callable[[], str]]:
+        """How to write each argument of a call, in declaration order, defaults filled in (none of
+        them asks): each writes its lines when called and returns what holds its value."""
+        if node.name == "log" and node.name not in self.c.verbs:
+            return self._log_arguments(node)
+        if node.name in _NAMED_VALUES and node.name not in self.c.verbs:
+            return self._named_arguments(node, sig)
+        given = _bind(node, [p.name for p in sig.params])
+        found: list[Callable[[], str]] = []
         for param in sig.params:
             expr = given.get(param.name)
             if expr is None:
                 expr = _default(param.default or "")
             if param.type in NAME_TYPES and isinstance(expr, ast.Name):
-                found.append(_constant(expr.name))  # a bare name, never a variable's value
+                found.append(_literal(expr.name))  # a bare name, never a variable's value
             elif param.type == "count" and isinstance(expr, ast.IntLit):
-                found.append(_constant(max(0, expr.value)))  # worked out once
-            elif param.type == "count":
-                found.append(_not_below_zero(self._expr(expr, scope, slot)))
+                found.append(_literal(max(0, expr.value)))  # worked out once
+            elif param.type == "count":  # a computed count below zero counts as zero
+                found.append(lambda expr=expr: self.let(f"max(0, {self.expr(expr)})"))  # type: ignore[misc]
             else:
-                found.append(self._expr(expr, scope, slot))
+                found.append(lambda expr=expr: self.expr(expr))  # type: ignore[misc]
         if node.name in _CHOICES:
-            found.append(_constant(node.name))  # what a choice is for: here, nothing more is known
+            found.append(_literal(node.name))  # what a choice is for: here, nothing more is known
         return found
 
-    def _log_arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None) -> list[Fn]:
+    def _log_arguments(self, node: ast.Call) -> list[Callable[[], str]]:
         """`log(message, name=value, ..., to=players)` as the message, who sees the entry (None:
         everyone) and the placeholders' values by name (the checker made sure none of them asks)."""
         head, *rest = node.args
         assert isinstance(head.value, ast.Name)
-        named = {
-            arg.keyword: self._pure(arg.value, scope, slot, "a value of `log`")
-            for arg in rest
-            if arg.keyword is not None
-        }
+        named = {arg.keyword: arg.value for arg in rest if arg.keyword is not None}
         audience = named.pop("to", None)
-        values = list(named.items())
         return [
-            _constant(head.value.name),
-            _constant(None) if audience is None else audience,
-            lambda rt: {name: read(rt) for name, read in values},
+            _literal(head.value.name),
+            _literal(None) if audience is None else lambda: self.pure(audience, "a value of `log`"),
+            lambda: self._values([(name, value) for name, value in named.items()], "a value of `log`"),
         ]
 
-    def _named_arguments(
-        self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature
-    ) -> list[Fn]:
+    def _named_arguments(self, node: ast.Call, sig: Signature) -> list[Callable[[], str]]:
         """The parameters of `emit`, `window` or `offer_cancel` in order, then the values given by
         name as one mapping (the checker made sure none of them asks)."""
-        found = [
-            self._pure(arg.value, scope, slot, f"a value of `{node.name}`")
+        what = f"a value of `{node.name}`"
+        found: list[Callable[[], str]] = [
+            lambda value=arg.value: self.pure(value, what)  # type: ignore[misc]
             for arg in node.args[: len(sig.params)]
         ]
-        named = [
-            (arg.keyword, self._pure(arg.value, scope, slot, f"a value of `{node.name}`"))
-            for arg in node.args[len(sig.params) :]
-        ]
-        found.append(lambda rt: {name: read(rt) for name, read in named})
+        named = [(str(arg.keyword), arg.value) for arg in node.args[len(sig.params) :]]
+        found.append(lambda: self._values(named, what))
         return found
+
+    def _values(self, named: list[tuple[str, ast.Expr]], what: str) -> str:
+        """A new mapping of names to values, worked out in the order written."""
+        entries = [f"{name!r}: {self.pure(value, what)}" for name, value in named]
+        return self.let(f"{{{', '.join(entries)}}}")
 
 
 class _Emitter:
@@ -467,8 +531,7 @@ class _Emitter:
         if isinstance(value, ast.Call) and value.name in self.c.asking:
             self.choose(value, None, scope, node.name, node.name)
         else:
-            read = self.read(value, scope)
-            self.emit(_Let(node.name, self.c.located(read, value, node.span, self.slot)))
+            self.emit(_Let(node.name, self.read(value, scope, node.span)))
         scope.add(node.name)
 
     def if_(self, node: ast.If, scope: set[str]) -> None:
@@ -512,12 +575,16 @@ class _Emitter:
             sig, impl = pack_verb.signature, _NO_IMPL
         else:
             sig, impl = c.builtin(node, where)
+            given = _bind(node, [p.name for p in sig.params]).values()
+            if not (impl.frame or impl.gen or any(_choices(expr, c.asking) for expr in given)):
+                self.emit(_Exec(c._expr(node, scope, self.slot)))  # the call and its arguments, as one
+                return
         args = self.arguments(node, scope, sig, impl)
         if pack_verb is not None and sig.kind is not Kind.SELECTOR:
             names = [param.name for param in sig.params]
             self.emit(_CallVerb(c.body(node.name), names, args))
         elif pack_verb is not None:
-            self.emit(_Exec(c._pack_selector(node.name, args, where)))
+            self.emit(_Exec(c._pack_selector(node.name, args)))
         elif impl.frame:
             self.emit(_Push(impl, args, None, where))
         elif impl.gen:
@@ -544,17 +611,18 @@ class _Emitter:
                     keep = impl.filters.get(param.name) if expr.name == "choose" else None
                     self.choose(expr, keep, scope, f"{node.name}.{param.name}", temp)
                 else:
-                    self.emit(_Let(temp, self.c.located(self.read(expr, scope), expr, expr.span, self.slot)))
+                    self.emit(_Let(temp, self.read(expr, scope, expr.span)))
                 read = _name(temp)
             found.append(_not_below_zero(read) if param.type == "count" else read)
         return found
 
-    def read(self, expr: ast.Expr, scope: set[str]) -> Fn:
-        """An expression's value, its choices (if any) asked first into names, innermost first."""
+    def read(self, expr: ast.Expr, scope: set[str], at: ast.Span | None = None) -> Fn:
+        """An expression's value, its choices (if any) asked first into names, innermost first; a
+        failure in working it out is reported at `at`, if given."""
         for call in _choices(expr, self.c.asking):
             if id(call) not in self.c._asked:
                 self.choose(call, None, scope, call.name, self.temp())
-        return self.c._expr(expr, scope, self.slot)
+        return self.c._expr(expr, scope, self.slot, at)
 
     def choose(self, node: ast.Call, keep: Filter | None, scope: set[str], purpose: str, dest: str) -> None:
         """Ask the acting player to choose; the answer is bound to `dest`. (`_Choose` reports a
@@ -1165,40 +1233,6 @@ def _not_below_zero(fn: Fn) -> Fn:
     return lambda rt: max(0, fn(rt))
 
 
-def _arithmetic(op: Callable[[int, int], int], left: Fn, right: Fn, where: _Where) -> Fn:
-    """`+ - * //` on numbers that stay within MAX_NUMBER, so that no loop can grow one without end."""
-
-    def run(rt: Rt) -> int:
-        a, b = left(rt), right(rt)
-        if op is operator.floordiv and b == 0:
-            raise where.error("EFF-RUNTIME", "division by zero")
-        value = op(a, b)
-        if not -MAX_NUMBER <= value <= MAX_NUMBER:
-            raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
-        return value
-
-    return run
-
-
-def _plus(left: Fn, right: Fn, where: _Where) -> Fn:
-    """Numbers add up (within MAX_NUMBER); lists are put end to end and maps merged, the right
-    one's values winning (either at most MAX_LIST_ITEMS items)."""
-
-    def run(rt: Rt) -> Any:
-        a, b = left(rt), right(rt)
-        if isinstance(a, dict):
-            return _bounded({**a, **b}, where)
-        if isinstance(a, list):
-            return _bounded(a + b, where)
-        value = a + b
-        if not -MAX_NUMBER <= value <= MAX_NUMBER:
-            raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
-        return value
-
-    return run
-
-
-_UNBOUND = object()
 _C = TypeVar("_C", list[Any], dict[str, Any])
 
 
@@ -1206,6 +1240,10 @@ def _bounded(value: _C, where: _Where) -> _C:
     """A list or map an effect builds holds at most MAX_LIST_ITEMS items, those of the lists and
     maps inside it included, each time it appears there: without the inner ones, a value put
     twice into the next one (`let xs = [xs, xs]` in a loop) doubles unseen at each step."""
+    if len(value) <= MAX_LIST_ITEMS:
+        kinds = set(map(type, value.values() if type(value) is dict else value))  # (in C: most are flat)
+        if list not in kinds and dict not in kinds:
+            return value
     if _size(value, MAX_LIST_ITEMS) > MAX_LIST_ITEMS:
         kind, items = ("map", "entries") if type(value) is dict else ("list", "items")
         inside = "" if len(value) > MAX_LIST_ITEMS else ", counting those of the lists and maps inside it"
@@ -1249,6 +1287,31 @@ def _lookup(items: dict[str, Any], key: Any) -> Any:
     except (KeyError, TypeError):
         raise NoOptions(f"key {key}") from None
 
+
+def _loop_limit(where: _Where) -> NoReturn:
+    """Nested loops multiply: every iteration of every loop of one run counts against the bound."""
+    raise where.error("ENGINE-LIMIT", f"more than {MAX_LOOP_STEPS:,} loop iterations in one run of an effect")
+
+
+def _too_large(where: _Where) -> NoReturn:
+    raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
+
+
+def _literal(value: Any) -> Callable[[], str]:
+    """How to write a value known at compile time (a name, a number, None) into the source."""
+    return lambda: repr(value)
+
+
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+# What the source of an expression may read besides its constants (see `_Writer`).
+_HELPERS: dict[str, Any] = {
+    "NoOptions": NoOptions,
+    "_bounded": _bounded,
+    "_lookup": _lookup,
+    "_map_key": _map_key,
+    "_loop_limit": _loop_limit,
+    "_too_large": _too_large,
+}
 
 # Expressions whose reading cannot fail but by NoOptions (names are bound wherever the checker
 # lets them be read; an `@id` out of play stops the effect).
@@ -1346,21 +1409,6 @@ def _apply(impl: Impl, args: list[Fn], changes_game: bool, where: _Where) -> Fn:
             where.fail(exc)
 
     return select
-
-
-def _located(fn: Fn, span: ast.Span, slot: EffectSlot | None) -> Fn:
-    """Wrap a plain expression so a failure names the entity and the source position."""
-    where = _Where(span, slot)
-
-    def run(rt: Rt) -> Any:
-        try:
-            return fn(rt)
-        except NoOptions:
-            raise
-        except Exception as exc:
-            where.fail(exc)
-
-    return run
 
 
 class _Where:

@@ -1,0 +1,71 @@
+"""Python source written at pack load, compiled once into functions the machine calls.
+
+The compiler writes each expression of an effect as the body of one Python function
+(`Source`), instead of a tree of closures that call each other: a list built with `for` is a
+Python loop, a read of a name is a lookup in the effect's names, a call of a built-in is a
+call of its implementation, each inline. What the source refers to (the implementations,
+the places errors point at, values worked out once) it names as constants, so that the
+same effect compiles to the same text on every load of the pack: the text is compiled to
+Python code once per process (`_CODE`), and each load only binds its own constants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+_CODE: dict[str, Any] = {}  # source text -> its compiled code, shared by every load of every pack
+_MAX_CODE = 20_000  # sources kept (a process that loads many different packs does not grow without end)
+
+
+class Source:
+    """The body of one function of `rt` being written: its lines, its temporaries, its constants."""
+
+    def __init__(self, helpers: dict[str, Any]):
+        self.lines: list[str] = []
+        self.depth = 1
+        self.names: dict[str, Any] = dict(helpers)  # the globals the code reads
+        self._constants: dict[int, str] = {}
+        self._temps = 0
+
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.depth + text)
+
+    @contextmanager
+    def block(self, header: str) -> Iterator[None]:
+        """`header:` and the lines written inside the `with` indented under it."""
+        self.line(header)
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+
+    def temp(self) -> str:
+        """A fresh local variable."""
+        self._temps += 1
+        return f"_t{self._temps}"
+
+    def constant(self, value: Any) -> str:
+        """A global that holds `value` (the same object always gets the same name)."""
+        found = self._constants.get(id(value))
+        if found is None:
+            found = self._constants[id(value)] = f"_k{len(self._constants)}"
+            self.names[found] = value
+        return found
+
+    def function(self, result: str | None) -> Callable[..., Any]:
+        """The function `(rt) -> result` of the lines written (None: the lines return)."""
+        text = "def _f(rt):\n    env = rt.env\n" + "".join(line + "\n" for line in self.lines)
+        if result is not None:
+            text += f"    return {result}\n"
+        code = _CODE.get(text)
+        if code is None:
+            if len(_CODE) >= _MAX_CODE:
+                _CODE.clear()
+            code = _CODE[text] = compile(text, "<effect>", "exec")
+        namespace = dict(self.names)
+        exec(code, namespace)  # defines _f over this load's constants
+        fn: Callable[..., Any] = namespace["_f"]
+        return fn
