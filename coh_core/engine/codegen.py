@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
 
 _CODE: dict[str, Any] = {}  # source text -> its compiled code, shared by every load of every pack
@@ -22,10 +23,11 @@ _MAX_CODE = 20_000  # sources kept (a process that loads many different packs do
 class Source:
     """The body of one function of `rt` being written: its lines, its temporaries, its constants."""
 
-    def __init__(self, helpers: dict[str, Any]):
+    def __init__(self, helpers: dict[str, Any], prefix: str = ""):
         self.lines: list[str] = []
-        self.depth = 1
+        self.depth = 0
         self.names: dict[str, Any] = dict(helpers)  # the globals the code reads
+        self.prefix = prefix  # in the names of its temporaries and constants: see `Fragment`
         self._constants: dict[int, str] = {}
         self._temps = 0
 
@@ -45,27 +47,53 @@ class Source:
     def temp(self) -> str:
         """A fresh local variable."""
         self._temps += 1
-        return f"_t{self._temps}"
+        return f"_t{self.prefix}{self._temps}"
 
     def constant(self, value: Any) -> str:
         """A global that holds `value` (the same object always gets the same name)."""
         found = self._constants.get(id(value))
         if found is None:
-            found = self._constants[id(value)] = f"_k{len(self._constants)}"
+            found = self._constants[id(value)] = f"_k{self.prefix}{len(self._constants)}"
             self.names[found] = value
         return found
 
     def function(self, result: str | None) -> Callable[..., Any]:
         """The function `(rt) -> result` of the lines written (None: the lines return)."""
-        text = "def _f(rt):\n    env = rt.env\n" + "".join(line + "\n" for line in self.lines)
-        if result is not None:
-            text += f"    return {result}\n"
-        code = _CODE.get(text)
-        if code is None:
-            if len(_CODE) >= _MAX_CODE:
-                _CODE.clear()
-            code = _CODE[text] = compile(text, "<effect>", "exec")
-        namespace = dict(self.names)
-        exec(code, namespace)  # defines _f over this load's constants
-        fn: Callable[..., Any] = namespace["_f"]
+        return self.fragment(result).function()
+
+    def fragment(self, result: str | None) -> Fragment:
+        return Fragment(self.lines, result, self.names)
+
+
+@dataclass(frozen=True)
+class Fragment:
+    """Lines that work out a value, what holds it then, and the globals they read.
+
+    Besides being the body of a function of its own, a fragment can be written into a longer
+    function with others (`Program.blocks`): its temporaries and constants, named with the
+    prefix of its `Source`, are its own there when no other fragment has the same prefix.
+    """
+
+    lines: list[str]  # from column 0; the names of the effect are `env`, the run `rt`
+    result: str | None  # None: the lines return
+    names: dict[str, Any]
+
+    def function(self) -> Callable[..., Any]:
+        """The function `(rt) -> result`."""
+        text = "def _f(rt):\n    env = rt.env\n" + "".join(f"    {line}\n" for line in self.lines)
+        if self.result is not None:
+            text += f"    return {self.result}\n"
+        fn: Callable[..., Any] = define(text, self.names)["_f"]
         return fn
+
+
+def define(text: str, names: dict[str, Any]) -> dict[str, Any]:
+    """The globals after running `text` (definitions) over `names`, which it may read."""
+    code = _CODE.get(text)
+    if code is None:
+        if len(_CODE) >= _MAX_CODE:
+            _CODE.clear()
+        code = _CODE[text] = compile(text, "<effect>", "exec")
+    namespace = dict(names)
+    exec(code, namespace)  # defines the functions over this load's constants
+    return namespace

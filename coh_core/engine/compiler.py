@@ -24,7 +24,7 @@ from typing import Any, NoReturn, TypeVar
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
 from coh_core.effects.registry import NAME_TYPES, Kind, Signature, asking_selectors, signature
-from coh_core.engine.codegen import Source
+from coh_core.engine.codegen import Fragment, Source, define
 from coh_core.engine.machine import SWITCH, Call, Frame, NativeFrame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt, Steps
 from coh_core.errors import Location
@@ -95,6 +95,7 @@ class Compiler:
         # selectors of the pack that ask (`asks: true`)
         self.asking = _CHOICES | {name for name, verb in self.verbs.items() if verb.signature.asks}
         self.programs: dict[str, Program] = {}  # every program compiled, by its id
+        self.fragments: dict[int, Fragment] = {}  # by id of the function: see `_function`
         self._selectors: dict[str, Fn] = {}  # the pack's selectors as functions (see `selector_call`)
         self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
 
@@ -127,22 +128,41 @@ class Compiler:
         _Emitter(self, program.ops, slot).block(tree, scope)
         program.ops.append(_FallOff(selector))
         program.asks = any(op.asks for op in program.ops)
-        program.direct = _direct(program)
+        program.direct = _direct(program, self.fragments)
+        program.blocks = _blocks(program, self.fragments)
         return program
 
     # --- expressions ------------------------------------------------------------
 
-    def _pure(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, what: str) -> Fn:
-        """An expression that may not ask, reporting a failure at itself (see `_Writer.located`)."""
-        writer = _Writer(self, scope, slot)
-        return writer.src.function(writer.pure(node, what))
+    def _pure(
+        self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, what: str, prefix: str = ""
+    ) -> Fn:
+        """An expression that may not ask, reporting a failure at itself (see `_Writer.located`).
+        (`prefix`: see `_function`.)"""
+        writer = _Writer(self, scope, slot, prefix)
+        return self._function(writer.src.fragment(writer.pure(node, what)), prefix)
 
     def _expr(
-        self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, at: ast.Span | None = None
+        self,
+        node: ast.Expr,
+        scope: set[str],
+        slot: EffectSlot | None,
+        at: ast.Span | None = None,
+        prefix: str = "",
     ) -> Fn:
         """An expression's value (its choices already asked), reporting a failure at `at` if given."""
-        writer = _Writer(self, scope, slot)
-        return writer.src.function(writer.expr(node) if at is None else writer.located(node, at))
+        writer = _Writer(self, scope, slot, prefix)
+        value = writer.expr(node) if at is None else writer.located(node, at)
+        return self._function(writer.src.fragment(value), prefix)
+
+    def _function(self, fragment: Fragment, prefix: str) -> Fn:
+        """The function of a fragment. With a prefix (one no other instruction of the program has), the
+        fragment is kept: an instruction that calls the function is written into a block of its
+        program with the fragment instead (`_blocks`)."""
+        fn = fragment.function()
+        if prefix:
+            self.fragments[id(fn)] = fragment
+        return fn
 
     def builtin(self, node: ast.Call, where: _Where) -> tuple[Signature, Impl]:
         sig = signature(node.name)
@@ -207,11 +227,11 @@ class _Writer:
     blocks nest: the call of a built-in, or an expression checked on its own (`pure`).
     """
 
-    def __init__(self, compiler: Compiler, scope: set[str], slot: EffectSlot | None):
+    def __init__(self, compiler: Compiler, scope: set[str], slot: EffectSlot | None, prefix: str = ""):
         self.c = compiler
         self.scope = scope  # names of the effect that may be read
         self.slot = slot
-        self.src = Source(_HELPERS)
+        self.src = Source(_HELPERS, prefix)
         self.loop_names: dict[str, str] = {}  # names bound by a `for` inside the expression -> their locals
 
     def where(self, span: ast.Span) -> str:
@@ -500,6 +520,10 @@ class _Emitter:
         self.slot = slot
         self.temps = 0
 
+    def prefix(self) -> str:
+        """A prefix for the names of the source of the instruction emitted next (see `_blocks`)."""
+        return f"{len(self.ops)}_"
+
     def emit(self, op: _O) -> _O:
         self.ops.append(op)
         return op
@@ -520,7 +544,9 @@ class _Emitter:
             self.while_(node, scope)
         elif isinstance(node, ast.Return):
             value = (
-                None if node.value is None else self.c._pure(node.value, scope, self.slot, "a returned value")
+                None
+                if node.value is None
+                else self.c._pure(node.value, scope, self.slot, "a returned value", self.prefix())
             )
             self.emit(_Return(value))
         else:
@@ -535,7 +561,7 @@ class _Emitter:
         scope.add(node.name)
 
     def if_(self, node: ast.If, scope: set[str]) -> None:
-        test = self.c._pure(node.test, scope, self.slot, "an if test")
+        test = self.c._pure(node.test, scope, self.slot, "an if test", self.prefix())
         branch = self.emit(_JumpUnless(test))
         self.block(node.then, scope)
         if node.otherwise is None:
@@ -547,7 +573,7 @@ class _Emitter:
         skip.target = len(self.ops)
 
     def for_(self, node: ast.For, scope: set[str]) -> None:
-        self.emit(_ForStart(self.c._pure(node.iterable, scope, self.slot, "a for list")))
+        self.emit(_ForStart(self.c._pure(node.iterable, scope, self.slot, "a for list", self.prefix())))
         head = len(self.ops)
         step = self.emit(_ForNext(node.name, _Where(node.span, self.slot)))
         self.block(node.body, scope | {node.name})
@@ -558,7 +584,8 @@ class _Emitter:
         head = len(self.ops)
         test = self.emit(
             _WhileTest(
-                self.c._pure(node.test, scope, self.slot, "a while test"), _Where(node.span, self.slot)
+                self.c._pure(node.test, scope, self.slot, "a while test", self.prefix()),
+                _Where(node.span, self.slot),
             )
         )
         self.block(node.body, scope)
@@ -577,7 +604,7 @@ class _Emitter:
             sig, impl = c.builtin(node, where)
             given = _bind(node, [p.name for p in sig.params]).values()
             if not (impl.frame or impl.gen or any(_choices(expr, c.asking) for expr in given)):
-                self.emit(_Exec(c._expr(node, scope, self.slot)))  # the call and its arguments, as one
+                self.emit(_Exec(c._expr(node, scope, self.slot, None, self.prefix())))  # with its arguments
                 return
         args = self.arguments(node, scope, sig, impl)
         if pack_verb is not None and sig.kind is not Kind.SELECTOR:
@@ -622,7 +649,7 @@ class _Emitter:
         for call in _choices(expr, self.c.asking):
             if id(call) not in self.c._asked:
                 self.choose(call, None, scope, call.name, self.temp())
-        return self.c._expr(expr, scope, self.slot, at)
+        return self.c._expr(expr, scope, self.slot, at, self.prefix())
 
     def choose(self, node: ast.Call, keep: Filter | None, scope: set[str], purpose: str, dest: str) -> None:
         """Ask the acting player to choose; the answer is bound to `dest`. (`_Choose` reports a
@@ -1096,34 +1123,182 @@ class _AskEach(_Ask):
         frame.env[self.dest] = {player: picked[player] for player in known["order"] if player in picked}
 
 
-def _direct(program: Program) -> Fn | None:
-    """A program without jumps, loops, verb calls or returns, as one function for `run_sync`,
-    where nothing may stop: a dry run explores its choices and only checks its asking verbs.
-    None for any other program."""
+def _direct(program: Program, fragments: dict[int, Fragment]) -> Fn | None:
+    """A program without jumps, loops or verb calls, that may end with `return`, as one function
+    of `rt` for `run_sync`, where nothing may stop (a dry run explores its choices and only checks
+    its asking verbs): it returns what the program returns. None for any other program."""
     *body, end = program.ops
-    if not isinstance(end, _FallOff) or not all(type(op) in _STRAIGHT for op in body):
+    if body and isinstance(body[-1], _Return):
+        *body, end = body
+    if not isinstance(end, _Return | _FallOff) or not all(type(op) in _STRAIGHT for op in body):
         return None
-    steps: list[Fn] = [op.direct(program.name) for op in body if isinstance(op, _STRAIGHT)]
-    if end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
-        nothing = f"{program.name} returned nothing"
-
-        def select(rt: Rt) -> None:
-            for step in steps:
-                step(rt)
-            raise NoOptions(nothing)
-
-        return select
-    if len(steps) == 1:
-        return steps[0]  # what it returns is not read
-
-    def run(rt: Rt) -> None:
-        for step in steps:
-            step(rt)
-
-    return run
+    names: dict[str, Any] = {"NoOptions": NoOptions}
+    writer = _BlockWriter(program, set(), fragments, names)
+    lines = ["def _d(rt):", "    env = rt.env"]
+    for pc, op in enumerate(body):
+        names[f"_o{pc}"] = op
+        if isinstance(op, _Choose | _Native):  # its own way of running where nothing may stop
+            names[f"_d{pc}"] = op.direct(program.name)
+            lines.append(f"    _d{pc}(rt)")
+        else:
+            lines += [f"    {line}" for line in writer.inline(op, f"_o{pc}")]
+    if isinstance(end, _Return):
+        names["_r"] = end.value
+        step: list[str] = []
+        value = writer.value(end.value, step, "_r(rt)")
+        lines += [f"    {line}" for line in step]
+        lines.append(f"    return {value}")
+    elif end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
+        lines.append(f"    raise NoOptions({f'{program.name} returned nothing'!r})")
+    direct: Fn = define("\n".join(lines) + "\n", names)["_d"]
+    return direct
 
 
 _STRAIGHT = (_Exec, _Let, _Choose, _Native)
+
+
+def _blocks(program: Program, fragments: dict[int, Fragment]) -> list[Callable[..., Any]]:
+    """Per pc, the function that runs a program's instructions from there on (`Program.blocks`).
+
+    A block begins where a jump lands or an instruction that may stop has just run (where a
+    frame may stand between two runs); it runs the instructions that only compute and jump one
+    after the other, written into one function, up to a jump, the next beginning, or an
+    instruction that may stop, switch frames or end the frame, which it runs last. Any other pc
+    (no frame stops there, but nothing forbids it) runs one instruction at a time. The value an
+    instruction works out is written in too, from its fragment, where it has one.
+    """
+    ops = program.ops
+    starts = _block_starts(ops)
+    names: dict[str, Any] = {"NoOptions": NoOptions, "finish_frame": finish_frame, "_loop_limit": _loop_limit}
+    writer = _BlockWriter(program, starts, fragments, names)
+    text = "".join(writer.source(pc) for pc in sorted(starts))
+    defined = define(text, names)
+    return [defined[f"_b{pc}"] if pc in starts else _one_op(op, pc) for pc, op in enumerate(ops)]
+
+
+def _block_starts(ops: list[Op]) -> set[int]:
+    """The first pc, every pc a jump lands on, and every pc after an instruction that may stop."""
+    starts = {0}
+    for pc, op in enumerate(ops):
+        if isinstance(op, _Jump | _JumpUnless):
+            starts.add(op.target)
+        elif isinstance(op, _ForNext | _WhileTest):
+            starts.add(op.exit)
+        elif isinstance(op, _WhileBack):
+            starts.update((op.head, op.exit))
+        if not isinstance(op, _INLINE) or isinstance(op, _ENDS):
+            starts.add(pc + 1)
+    return {pc for pc in starts if pc < len(ops)}
+
+
+def _one_op(op: Op, pc: int) -> Callable[..., Any]:
+    def step(frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        frame.pc = pc + 1
+        return op.run(frames, frame, rt)
+
+    return step
+
+
+class _BlockWriter:
+    """Writes the source of the blocks of one program (see `_blocks`)."""
+
+    def __init__(
+        self, program: Program, starts: set[int], fragments: dict[int, Fragment], names: dict[str, Any]
+    ):
+        self.program = program
+        self.starts = starts
+        self.fragments = fragments
+        self.names = names  # the globals of the blocks: each instruction, and what its fragments read
+
+    def source(self, start: int) -> str:
+        """The source of the block that begins at `start`."""
+        lines = [f"def _b{start}(frames, frame, rt):", "    env = frame.env"]
+        ops, pc = self.program.ops, start
+        while True:
+            op, k = ops[pc], f"_o{pc}"
+            self.names[k] = op
+            if not isinstance(op, _INLINE):  # it may stop or switch frames: the block ends with it
+                lines += [f"    frame.pc = {pc + 1}", f"    return {k}.run(frames, frame, rt)"]
+                break
+            lines += [f"    {line}" for line in self.inline(op, k)]
+            if isinstance(op, _ENDS):
+                break
+            pc += 1
+            if pc in self.starts:
+                lines += [f"    frame.pc = {pc}", "    return None"]
+                break
+        return "\n".join(lines) + "\n\n"
+
+    def value(self, fn: Fn | None, lines: list[str], call: str) -> str:
+        """What holds the value of an instruction's function: its fragment's lines are added to
+        `lines` and its result returned; without a fragment, the call of the function (`call`)."""
+        if fn is None:
+            return "None"
+        fragment = self.fragments.get(id(fn))
+        if fragment is None or fragment.result is None:
+            return call
+        self.names.update(fragment.names)
+        lines += fragment.lines
+        return fragment.result
+
+    def inline(self, op: Op, k: str) -> list[str]:
+        """What one instruction does (its `run`), as lines of the block (`k`: the instruction's name)."""
+        lines: list[str] = []
+        if isinstance(op, _Let):
+            lines.append(f"env[{op.name!r}] = {self.value(op.fn, lines, f'{k}.fn(rt)')}")
+        elif isinstance(op, _Exec):
+            lines.append(self.value(op.fn, lines, f"{k}.fn(rt)"))
+        elif isinstance(op, _Jump):
+            lines += [f"frame.pc = {op.target}", "return None"]
+        elif isinstance(op, _JumpUnless):
+            test = self.value(op.test, lines, f"{k}.test(rt)")
+            lines += [f"if not {test}:", f"    frame.pc = {op.target}", "    return None"]
+        elif isinstance(op, _ForStart):
+            items = self.value(op.items, lines, f"{k}.items(rt)")
+            lines += [
+                "if frame.loops is None:",
+                "    frame.loops = []",
+                f"frame.loops.append([list({items}), 0])",
+            ]
+        elif isinstance(op, _ForNext):
+            lines += [
+                "loop = frame.loops[-1]",
+                "items, index = loop",
+                "if index >= len(items):",
+                "    frame.loops.pop()",
+                f"    frame.pc = {op.exit}",
+                "    return None",
+                "rt.loops -= 1",
+                "if rt.loops < 0:",
+                f"    _loop_limit({k}.where)",
+                "loop[1] = index + 1",
+                f"env[{op.name!r}] = items[index]",
+            ]
+        elif isinstance(op, _WhileTest):
+            test = self.value(op.test, lines, f"{k}.test(rt)")
+            lines += [f"if not {test}:", f"    frame.pc = {op.exit}", "    return None"]
+            lines += [
+                "if not rt.dry:",
+                "    rt.loops -= 1",
+                "    if rt.loops < 0:",
+                f"        _loop_limit({k}.where)",
+            ]
+        elif isinstance(op, _WhileBack):
+            lines += [f"frame.pc = {op.exit} if rt.dry else {op.head}", "return None"]
+        elif isinstance(op, _Return):
+            lines.append(f"return finish_frame(frames, {self.value(op.value, lines, f'{k}.value(rt)')})")
+        else:
+            assert isinstance(op, _FallOff)
+            if op.selector:  # a selector that returned nothing stops the effect, as the first of nothing
+                lines.append(f"raise NoOptions({f'{self.program.name} returned nothing'!r})")
+            else:
+                lines.append("return finish_frame(frames, None)")
+        return lines
+
+
+# Instructions a block writes out; after those of _ENDS, nothing more of the block runs.
+_INLINE = (_Let, _Exec, _Jump, _JumpUnless, _ForStart, _ForNext, _WhileTest, _WhileBack, _Return, _FallOff)
+_ENDS = (_Jump, _WhileBack, _Return, _FallOff)
 
 
 def _too_many(count: int) -> str:

@@ -32,7 +32,7 @@ Fn = Callable[..., Any]
 class Program:
     """One compiled block: its instructions, and what falling off its end means."""
 
-    __slots__ = ("asks", "direct", "id", "name", "ops")
+    __slots__ = ("asks", "blocks", "direct", "id", "name", "ops")
 
     def __init__(self, name: str, ident: str = ""):
         self.name = name  # who the code belongs to, for messages
@@ -41,8 +41,14 @@ class Program:
         self.asks = True  # whether running it may stop for a question (known once compiled)
         # A program of statements one after the other, as one Python function that `run_sync` calls
         # without frames: nothing in it jumps, and nothing may stop there (most effects and costs,
-        # and in dry runs those that choose). What it returns is not read.
+        # and in dry runs those that choose; selectors that return what they work out). It returns
+        # what the program returns.
         self.direct: Callable[[Rt], Any] | None = None
+        # Per pc, a Python function that runs the instructions from there on as one (up to a jump,
+        # an instruction that may stop or switch frames, or the next place another jump lands),
+        # leaves the frame's pc where they left it, and returns what `Op.run` returns. None: the
+        # instructions run one by one. (The instructions stay what a saved frame's pc counts.)
+        self.blocks: list[Callable[[list[Any], Frame, Rt], Any]] | None = None
 
 
 class Op(ABC):
@@ -176,7 +182,14 @@ def _run_ops(frames: list[Any], frame: Frame) -> Any:
     """Run the top frame's instructions until one changes the frames or asks a question."""
     rt = frame.rt
     rt.env = frame.env
-    ops = frame.program.ops
+    program = frame.program
+    blocks = program.blocks
+    if blocks is not None:
+        while True:
+            signal = blocks[frame.pc](frames, frame, rt)
+            if signal is not None:
+                return signal
+    ops = program.ops
     while True:
         op = ops[frame.pc]
         frame.pc += 1
@@ -229,8 +242,7 @@ def run_sync(program: Program, rt: Rt, env: dict[str, Any]) -> Any:
     direct = program.direct
     if direct is not None:
         rt.env = env
-        direct(rt)
-        return None
+        return direct(rt)
     sink = _Sink()
     frames: list[Any] = [sink, Frame(program, rt, env, None)]
     while True:
