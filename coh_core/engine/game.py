@@ -455,11 +455,12 @@ class Game:
         if type(windows) is str:
             windows = (windows,)
         cards, powers = self.rules.cards, self.rules.powers
+        kinds, characters = self.rules.usable_in(windows)
         hand = self.state["hands"][colour]
         living = self._living_by_player().get(colour)
         # (an empty hand, no living character: often; no comprehension runs for them)
-        playable = [kind for kind in hand if cards[kind].window in windows] if hand else []
-        mine = [c for c in living if c in powers and powers[c].window in windows] if living else []
+        playable = [kind for kind in hand if kind in kinds] if hand else []
+        mine = [c for c in living if c in characters] if living else []
         found: list[Action] = []
         if not (playable or mine):
             return found
