@@ -7,13 +7,17 @@ the game: `id017_location`. What is renamed:
 - the entities: characters, action cards, locations, invasion cards and colours (`pack.entities`),
   with the sides and states of each location (`A`, `B`, `collapsed`...);
 - the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`);
+- the component kinds the pack declares: its kinds of counters (zombies, antidotes, explosion
+  markers...) and the places it names (the reserve, the box);
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
-  the city's corners and sides, the overflow location), `@id` references and side names in effect
-  text, and the keys of the text files (`character.<id>.name`, `location.<id>.<side>.effect`,
-  `step.<phase>.<step>.name`...), in every language.
+  the city's corners and sides, the overflow location), `@id` references and the bare names given
+  for parameters of type `side`, `counter` or `place` in effect text, and the keys of the text
+  files (`character.<id>.name`, `location.<id>.<side>.effect`, `step.<phase>.<step>.name`...), in
+  every language.
 
 Effect text is parsed (`coh_core.effects.parser`) and only the nodes that name an id are rewritten,
-at their source spans: an `@id` reference, and a bare name given for a parameter of type `side`
+at their source spans: an `@id` reference, and a bare name given for a parameter of type `side`,
+`counter` or `place`
 (`flip_board(here, collapsed)`). Nothing is replaced as a substring. The YAML files are rewritten from
 their loaded data, so comments (prose about the game) are not copied.
 
@@ -26,16 +30,17 @@ play exactly the games of the original.
 
 What is not renamed yet, and why:
 
-- Component kinds and counters (zombies, antidotes, food tokens, explosion markers, the leader and
-  its wheel): they are engine vocabulary today (the state's `zombies`, `antidotes`, `food` fields;
-  the `components` keys the engine reads; verbs such as `kill_zombies` and `take_antidotes`). Once
-  the pack declares its component kinds, rename them in `_component_kinds` (the extension point:
-  it returns the words to rename and the kind of each, like `_defined_ids`).
+- The name a counter has as an item (`antidote`): message keys are made of it (`give.antidote`,
+  `item.antidote`), and text keys of messages are not renamed (below).
+- Components not yet declared as such (food tokens, the leader and its wheel, the piles of cards):
+  they are engine vocabulary today (the state's `food`, `hands`, `deck` fields; the `components`
+  keys the engine reads). As the pack declares them, rename them in `_component_kinds`.
 - The words of the effect language the pack declares (its enumerations and their values, traits,
   events, windows) and its rule parameters: the engine still gives some events and windows their
   names and reads some traits itself (`ENGINE-DECLARATION`).
 - Verbs: the built-in ones are the registry's; those the base pack defines (its procedures, in
-  `procedures-*.yaml`) are words of its effect language, as its enumerations are.
+  `procedures-*.yaml`, and its selectors named after its counters, `zombies(at)`) are words of its
+  effect language, as its enumerations are.
 - Location slots (`tower`, `corner`, `centre`), card symbols (`explosion`), `attack_victim` values and
   trigger timings: enumerations of the schema, that is of the engine.
 - Message ids (`log.*`, `ui.*`): keys of text, not ids of the game.
@@ -81,7 +86,8 @@ class Renaming:
 def rename_pack(source: Path, target: Path) -> Renaming:
     """Write the pack at `source`, with every id renamed, into the directory `target`."""
     pack = load_pack_checked(source)
-    kinds = {**_defined_ids(pack), **_component_kinds(pack)}
+    # a word that is both a step and a kind of counter (`zombies`) gets one new name, of the step
+    kinds = {**_component_kinds(pack), **_defined_ids(pack)}
     names = {old: f"id{n:03d}_{kinds[old]}" for n, old in enumerate(sorted(kinds))}
     effects = _renamed_effects(pack, names)
     target.mkdir(parents=True, exist_ok=True)
@@ -118,13 +124,14 @@ def _defined_ids(pack: Pack) -> dict[str, str]:
 
 
 def _component_kinds(pack: Pack) -> dict[str, str]:
-    """The component kinds the pack declares (zombie, antidote...): none yet, see the module doc.
-
-    When the pack declares them, return them here with their kind and rename their declarations
-    and references in `_rename_content` (and the pack's verbs named after them, `kill_zombies`,
-    in `_edits`); `tests/test_renamed_pack.py` then checks them like every other id.
-    """
-    return {}
+    """The component kinds the pack declares: its kinds of counters (zombies, antidotes...) and the
+    places it names (the reserve, the box). Not yet the names counters have as items (`antidote`):
+    message keys are made of them (`answers: give.antidote`, `parts: item.antidote`)."""
+    components = pack.section("components")
+    return {
+        **dict.fromkeys(map(str, components.get("places", {})), "place"),
+        **dict.fromkeys(map(str, components.get("counters", {})), "counter"),
+    }
 
 
 # --- content -----------------------------------------------------------------------------------
@@ -148,6 +155,12 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
     for key in ("colours", "leader_wheel", "movement_cards"):
         if key in components:
             components[key] = [new(v) for v in components[key]]
+    if "places" in components:
+        components["places"] = {new(place): doc for place, doc in components["places"].items()}
+    if "counters" in components:
+        components["counters"] = {
+            new(kind): _counter(entry, new) for kind, entry in components["counters"].items()
+        }
     setup = data.get("setup", {})
     if "overflow_location" in setup:
         setup["overflow_location"] = new(setup["overflow_location"])
@@ -163,6 +176,10 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
         phase["id"] = new(phase["id"])
         for step in phase["steps"]:
             step["id"] = new(step["id"])
+
+
+def _counter(entry: dict[str, Any], new: Any) -> dict[str, Any]:
+    return {key: new(value) if key in ("at", "item") else value for key, value in entry.items()}
 
 
 def _set(data: Any, path: Path_, value: Any) -> None:
@@ -192,7 +209,8 @@ def _renamed_effects(pack: Pack, names: Mapping[str, str]) -> dict[int, dict[Pat
 def _edits(
     tree: ast.Node, names: Mapping[str, str], verbs: Mapping[str, Signature]
 ) -> Iterator[tuple[ast.Span, str]]:
-    """(span, new text) for every `@id` reference and every side name given to a `side` parameter."""
+    """(span, new text) for every `@id` reference and every bare name given to a parameter of a type
+    the pack's names make: a side, a kind of counter, a place."""
     stack: list[ast.Node] = [tree]
     while stack:
         node = stack.pop()
@@ -201,8 +219,12 @@ def _edits(
             yield node.span, f"@{names[node.id]}"
         if isinstance(node, ast.Call):
             for arg, type_name in _typed_args(node, verbs.get(node.name) or signature(node.name)):
-                if type_name == "side" or element_type(type_name) == "side":
+                if type_name in _NAMED_TYPES or element_type(type_name) in _NAMED_TYPES:
                     yield from _side_names(arg.value, names)
+
+
+# Types whose values are bare names the pack defines (`flip_board(here, burnt)`, `count_of(zombies, at)`).
+_NAMED_TYPES = frozenset({"side", "counter", "place"})
 
 
 def _typed_args(call: ast.Call, sig: Signature | None) -> Iterator[tuple[ast.Arg, str]]:

@@ -22,13 +22,11 @@ SOAK_GAMES = 1000
 OVERLAY_GAMES = 8
 
 
-def _totals(state: dict[str, Any]) -> dict[str, int]:
+def _totals(state: dict[str, Any], counters: dict[str, int]) -> dict[str, int]:
+    """Every counter of a kind with a supply, wherever it is; every food token; every action card."""
     places = state["locations"].values()
     return {
-        "zombies": sum(p["zombies"] for p in places) + state["reserve"]["zombies"],
-        "antidotes": sum(p["antidotes"] for p in places)
-        + sum(state["antidotes"].values())
-        + state["reserve"]["antidotes"],
+        **{kind: sum(held[kind] for held in state["counts"].values()) for kind in counters},
         "food": len(state["food_truck"]["down"])
         + len(state["food_truck"]["up"])
         + sum(len(f) for f in state["food"].values())
@@ -39,7 +37,6 @@ def _totals(state: dict[str, Any]) -> dict[str, int]:
         + sum(len(p["cards"]) for p in places)
         + len(state["removed_cards"])
         + sum(len(p) for p in state["packets"].values()),
-        "markers": sum(p["markers"] for p in places) + state["reserve"]["markers"] + state["removed_markers"],
     }
 
 
@@ -48,12 +45,13 @@ class Watcher:
 
     def __init__(self, pack: Pack):
         components = pack.section("components")
+        self.counters = {
+            kind: counter["supply"] for kind, counter in components["counters"].items() if "supply" in counter
+        }
         self.expected = {
-            "zombies": components["zombies"],
-            "antidotes": components["antidotes"],
+            **self.counters,
             "food": len(components["food_tokens"]),
             "action_cards": components["action_cards"],
-            "markers": components["explosion_markers"],
         }
         self.cap = pack.section("params")["zombie_cap"]["value"]
         self.dead: set[str] = set()
@@ -64,9 +62,11 @@ class Watcher:
     def check(self, game: Game) -> None:
         state = game.state
         if state["turn"] > 0 or state["deck"]:
-            assert _totals(state) == self.expected
-        for location, place in state["locations"].items():
-            assert 0 <= place["zombies"] <= self.cap, (location, place["zombies"])
+            assert _totals(state, self.counters) == self.expected
+        assert all(n >= 0 for held in state["counts"].values() for n in held.values()), state["counts"]
+        for location in state["locations"]:
+            zombies = state["counts"][location]["zombies"]
+            assert 0 <= zombies <= self.cap, (location, zombies)
             side = game.side(location)
             crowd = [c for c in game.at(location) if not game.trait(c, "ignores_capacity")]
             if side.capacity is not None and not side.closed:

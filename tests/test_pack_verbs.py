@@ -226,7 +226,7 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             " take_antidotes(share[me]); take_antidotes(share[blue], player=blue)",
             "{}",
             ["{red: [play, alarm]}"],
-            ["antidotes_held: {red: 2, blue: 1, green: 0}"],
+            ["antidotes: {red: 2, blue: 1, green: 0}"],
         ),
         (
             "a map built with for keeps an entry per item its test lets through",
@@ -300,7 +300,7 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             " for p in keys(votes) { take_antidotes(votes[p], player=p) }",
             "{}",
             ["{red: [play, alarm]}"],
-            ["antidotes_held: {red: 2, blue: 1, green: 0}"],
+            ["antidotes: {red: 2, blue: 1, green: 0}"],
         ),
         (
             "sum, max and min of numbers",

@@ -27,10 +27,18 @@ def _verbs_by_owner(pack: Pack | None) -> dict[str, set[str]]:
     return found
 
 
+def _counters_of_role(pack: Pack | None, role: str) -> list[str]:
+    """The kinds of counters the pack marks for bots as a `threat` or a `prize`."""
+    counters = pack.section("components").get("counters", {}) if pack is not None else {}
+    return [str(kind) for kind, entry in counters.items() if entry.get("bots") == role]
+
+
 class HeuristicAgent:
     def __init__(self, seed: int = 0, pack: Pack | None = None):
         self.rng = Rng(seed)
         self.verbs = _verbs_by_owner(pack)
+        self.threats = _counters_of_role(pack, "threat")
+        self.prizes = _counters_of_role(pack, "prize")
         self.values = (
             {e.id: int(e.data.get("rested", 0)) for e in pack.entities_of("character")} if pack else {}
         )
@@ -53,7 +61,13 @@ class HeuristicAgent:
 
     def _danger(self, state: dict[str, Any], location: str) -> int:
         people = sum(1 for ch in state["characters"].values() if ch["alive"] and ch["at"] == location)
-        return int(state["locations"][location]["zombies"]) - people
+        return self._threat(state, location) - people
+
+    def _threat(self, state: dict[str, Any], location: str) -> int:
+        return sum(int(state["counts"][location][kind]) for kind in self.threats)
+
+    def _prize(self, state: dict[str, Any], location: str) -> int:
+        return sum(int(state["counts"][location][kind]) for kind in self.prizes)
 
     def _my_places(self, state: dict[str, Any]) -> set[str]:
         return {self._where(state, c) for c in self._mine(state)}
@@ -65,13 +79,13 @@ class HeuristicAgent:
 
     def _on_movement_card(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
         def appeal(action: Action) -> tuple[int, int]:
-            place = state["locations"][action[1]]
-            return (place["antidotes"] * 2 - self._danger(state, action[1]), -place["zombies"])
+            place = action[1]
+            return (self._prize(state, place) * 2 - self._danger(state, place), -self._threat(state, place))
 
         return max(legal, key=appeal)
 
     def _on_place(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
-        return min(legal, key=lambda a: state["locations"][a[2]]["zombies"])
+        return min(legal, key=lambda a: self._threat(state, a[2]))
 
     def _on_move(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
         return max(legal, key=lambda a: self._danger(state, self._where(state, a[1])))
@@ -94,11 +108,11 @@ class HeuristicAgent:
             if purpose.startswith(("kill_zombies", "target")):
                 return (
                     "choose",
-                    max(locations, key=lambda loc: (loc in mine, state["locations"][loc]["zombies"])),
+                    max(locations, key=lambda loc: (loc in mine, self._threat(state, loc))),
                 )
             return (
                 "choose",
-                min(locations, key=lambda loc: (loc in mine, -state["locations"][loc]["zombies"])),
+                min(locations, key=lambda loc: (loc in mine, -self._threat(state, loc))),
             )
         players = [v for v in values if v in state["players"]]
         if players and len(players) == len(values):

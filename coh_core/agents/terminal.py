@@ -129,17 +129,18 @@ class TerminalAgent:
                 "ui.table.location",
                 location=location,
                 side=place["side"],
-                zombies=place["zombies"],
+                zombies=state["counts"][location]["zombies"],
                 characters=Verbatim(", ".join(people) or "-"),
             )
-            if place["antidotes"] or place["cards"]:
-                line += " " + ui("ui.table.items", antidotes=place["antidotes"], cards=place["cards"])
+            lying = state["counts"][location]["antidotes"]
+            if lying or place["cards"]:
+                line += " " + ui("ui.table.items", antidotes=lying, cards=place["cards"])
             rows.append("  " + line)
         rows.append(ui("ui.table.hand", cards=list(state["hand"])))
         rows.append(
             ui(
                 "ui.table.tokens",
-                antidotes=state["antidotes"][state["me"]],
+                antidotes=state["counts"][state["me"]]["antidotes"],
                 food=Verbatim(_food(state["food"])),
             )
         )

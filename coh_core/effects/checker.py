@@ -15,6 +15,8 @@ from coh_core.effects import ast
 from coh_core.effects.registry import (
     CONTEXTS,
     NAME_TYPES,
+    PLACE_TYPE,
+    PLACE_VALUE_TYPES,
     TYPE_VARS,
     TYPES,
     Declarations,
@@ -1138,6 +1140,8 @@ def _compatible(expected: str, found: str, type_vars: dict[str, str]) -> bool:
         return True
     if expected in _NUMBERS and found in _NUMBERS:
         return True
+    if expected == PLACE_TYPE and found in PLACE_VALUE_TYPES:
+        return True  # a location or a player is a place counters sit at
     if expected in TYPE_VARS:
         bound = type_vars.setdefault(expected, found)
         return bound == found or _compatible(bound, found, {})

@@ -200,16 +200,14 @@ _verb(
     " the entry to those players only.",
 )
 _verb(
-    "kill_zombies(n: count, at: location)",
-    "Kill up to N zombies at a location; they return to the reserve.",
+    "move_counters(n: count, kind: counter, from: place, to: place)",
+    "Move up to N counters of a kind from one place to another, as many as are there (from a"
+    " supply that never runs out, all N; into it, they are gone).",
 )
 _verb(
-    "add_zombies(n: count, at: location)",
-    "Put N zombies from the reserve at a location, never above the zombie cap.",
-)
-_verb(
-    "move_zombies(n: count, from: location, to: location)",
-    "Move up to N zombies between locations; those that would exceed the cap stay.",
+    "needs(test: bool)",
+    "What follows could do nothing unless the test holds: when the engine tries whether a card or"
+    " power can be used now, the effect stops here if it does not; in play, it does nothing.",
 )
 _verb("kill_character(target: character)", "A character dies.")
 _verb("kill_characters(targets: list[character])", "Several characters die at once, in turn order.")
@@ -241,10 +239,6 @@ _verb(
 _verb(
     "steal_random_card(from: player, player: player = me)",
     "Take a random action card from another player's hand.",
-)
-_verb(
-    "take_antidotes(n: count, player: player = me)",
-    "Take N antidotes from the supply, if any are left.",
 )
 _verb("take_food(source: food_source, player: player = me)", "Take a food token from the truck.")
 _verb(
@@ -287,16 +281,7 @@ _verb(
     "The player has N extra votes at the location until the duration ends.",
 )
 _verb("cancel(what: event)", "Cancel the pending card play or movement before any of it happens.")
-_verb(
-    "place_explosion_marker(player: player = me)",
-    "The player adds an explosion marker to a location that still takes them.",
-)
-_verb("remove_markers(at: location)", "Take every explosion marker off a location.")
 _verb("flip_board(at: location, side: side)", "Turn a location board to another side or state.")
-_verb(
-    "score_points(n: int, player: player = me)",
-    "The player scores N points at the end of the game.",
-)
 
 # Selectors: expressions that read the game or ask a player to choose.
 _selector("choose(options: list[T]) -> T", "The acting player chooses one of the options.", asks=True)
@@ -387,12 +372,14 @@ _selector(
     "Where the item first is in the list, counted from 0 as `items[n]` counts; if it is not there,"
     " the effect stops (test with `in` first).",
 )
-_selector("zombies(at: location) -> int", "The number of zombies at a location.")
+_selector(
+    "count_of(kind: counter, at: place) -> count",
+    "How many counters of a kind are at a place (of a supply that never runs out: 0).",
+)
 _selector(
     "characters(at: location) -> int",
     "The number of characters at a location, hidden ones included.",
 )
-_selector("markers(at: location) -> int", "The number of explosion markers on a location.")
 _selector("is_rested(target: character) -> bool", "Whether a character shows its rested side.")
 _selector("is_exhausted(target: character) -> bool", "Whether a character shows its exhausted side.")
 _selector("has_items(at: location) -> bool", "Whether antidotes or action cards lie at a location.")
@@ -485,14 +472,15 @@ _selector(
 )
 _selector(
     "items_at(at: location) -> list[any]",
-    'What lies at a location, one item of each kind, as the values of an answer: `["antidote"]` if'
-    ' an antidote lies there, then `["card", kind]` for each kind of action card there, in'
-    " alphabetical order.",
+    "What lies at a location, one item of each kind, as the values of an answer: `[name]` for each"
+    " kind of counter that is an item (its `item` name in the pack's components) with some there,"
+    ' in the order the pack declares them, then `["card", kind]` for each kind of action card'
+    " there, in alphabetical order.",
 )
 _verb(
     "take_item(item: any, from: location, player: player)",
-    "The player takes one item lying at a location (a value of `items_at`): an antidote, or an"
-    " action card into their hand (no log entry: the pack writes its own).",
+    "The player takes one item lying at a location (a value of `items_at`): one counter of that kind,"
+    " or an action card into their hand (no log entry: the pack writes its own).",
 )
 _selector(
     "extra_votes(at: location) -> map[player, int]",
@@ -548,21 +536,10 @@ _verb(
 )
 
 _verb(
-    "place_zombies(n: count, at: location)",
-    "Put up to N zombies from the reserve at a location, never above the zombie cap (no log entry:"
-    " the pack writes one).",
-)
-_verb(
     "set_invasion_deck(cards: list[invasion])",
     "The invasion deck becomes these cards, the first of them on top.",
 )
 
-_selector("antidotes(player: player = me) -> int", "How many antidotes the player holds.")
-_verb(
-    "return_antidotes(n: count, player: player = me)",
-    "The player puts N of their antidotes (as many as they hold) back in the supply (no log entry:"
-    " the pack writes one).",
-)
 
 _selector(
     "last_loser() -> list[player]",
@@ -571,10 +548,6 @@ _selector(
 )
 
 _selector("food(player: player = me) -> list[int]", "The values of the food tokens the player holds.")
-_selector(
-    "bonus_points(player: player = me) -> int",
-    "The points the player has scored with cards and powers (`score_points`).",
-)
 _verb(
     "set_result(scores: map[player, int], living: map[player, int], winners: list[player])",
     "The game's result: every player's score and living characters, and the winners (the game's"
@@ -623,6 +596,11 @@ _verb(
     " `place_character`.",
 )
 _selector(
+    "side_has(at: location, flag: string) -> bool",
+    "Whether the side or state a location shows has this flag set to true in the pack"
+    ' (`side_has(at, "explosion_target")`); a flag it does not set is false.',
+)
+_selector(
     "locked(at: location) -> bool",
     "Whether nobody may leave a location (the side it shows is locked).",
 )
@@ -634,10 +612,11 @@ _selector(
 _verb("clear_movement_cards()", "Nobody has chosen a movement card this turn yet.")
 _verb("set_movement_card(player: player, card: location)", "The player's movement card this turn.")
 _selector("invasion_deck() -> list[invasion]", "The invasion cards not yet revealed, the next one first.")
+_selector("deck_size() -> count", "How many action cards are left in the deck.")
 _verb(
-    "airdrop(at: location, antidotes: count, cards: count)",
-    "Supplies land at a location: up to N antidotes from the supply and the top N action cards of"
-    " the deck, as many as are left of each.",
+    "drop_cards(n: count, at: location)",
+    "The top N action cards of the deck (as many as are left) land face up at a location (no log"
+    " entry: the pack writes its own).",
 )
 
 # Procedures: the steps of the turn structure, usable only in turn.yaml.
@@ -709,6 +688,8 @@ TYPES: dict[str, str] = {
     "trait": "a trait the pack declares (its `traits` section)",
     "event_name": "an event the pack declares (its `events` section)",
     "window_name": "a window the pack declares (its `windows` section)",
+    "counter": "a kind of counter the pack declares (`components: counters`)",
+    "place": "where counters sit: a location, a player, or a place the pack declares (`components: places`)",
     "string": 'a text in double quotes (`"..."`)',
     "any": "a value whose type another parameter fixes",
 }
@@ -718,7 +699,11 @@ NAME_TYPES = frozenset({"param", "pack_section", "data_key", "entity_type"})
 TRAIT_TYPE = "trait"
 EVENT_TYPE = "event_name"
 WINDOW_TYPE = "window_name"
-_DECLARED_TYPES = frozenset({TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE})
+COUNTER_TYPE = "counter"
+PLACE_TYPE = "place"
+_DECLARED_TYPES = frozenset({TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE, COUNTER_TYPE, PLACE_TYPE})
+# The types whose values are places counters sit at, besides the places a pack names.
+PLACE_VALUE_TYPES = frozenset({"location", "player", PLACE_TYPE})
 
 
 def signature(name: str) -> Signature | None:
@@ -785,6 +770,8 @@ class Declarations:
     traits: Mapping[str, TraitSpec] = field(default_factory=dict)
     events: Mapping[str, EventSpec] = field(default_factory=dict)
     windows: Mapping[str, WindowSpec] = field(default_factory=dict)
+    counters: Mapping[str, str] = field(default_factory=dict)  # kind -> what they are
+    places: Mapping[str, str] = field(default_factory=dict)  # a place's name -> what it is
     # False when a section of them failed to load: a name not found may be declared there.
     complete: bool = True
 
@@ -797,6 +784,10 @@ class Declarations:
             return {name: spec.doc for name, spec in self.events.items()}
         if type_name == WINDOW_TYPE:
             return {name: spec.doc for name, spec in self.windows.items()}
+        if type_name == COUNTER_TYPE:
+            return self.counters
+        if type_name == PLACE_TYPE:
+            return self.places
         spec = self.types.get(type_name)
         return None if spec is None else spec.values
 

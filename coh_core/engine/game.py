@@ -290,8 +290,11 @@ class Game:
         return True
 
     def has_items(self, location: str) -> bool:
-        place = self.state["locations"][location]
-        return bool(place["antidotes"] or place["cards"])
+        """Whether anything players share lies there: counters that are items, or cards."""
+        counts = self.state["counts"][location]
+        return any(counts[kind] for kind in self.rules.items.values()) or bool(
+            self.state["locations"][location]["cards"]
+        )
 
     def trait(self, character: str, name: str) -> Any:
         own = self.state["characters"][character]["traits"].get(name)
@@ -558,8 +561,10 @@ class Game:
             self.state["hands"][colour].remove(rest[0])
             self.state["hands"][to].append(rest[0])
         else:
-            self.state["antidotes"][colour] -= 1
-            self.state["antidotes"][to] += 1
+            counts = self.state["counts"]
+            kind = self.rules.items[what]
+            counts[colour][kind] -= 1
+            counts[to][kind] += 1
         self.note("gift", player=colour, recipient=to, item=what)
 
     def gifts(self, colour: str) -> list[Action]:
@@ -568,8 +573,10 @@ class Game:
         found: list[Action] = (
             [("give", to, "card", kind) for kind in sorted(set(hand)) for to in others] if hand else []
         )
-        if self.state["antidotes"][colour]:
-            found += [("give", to, "antidote") for to in others]
+        held = self.state["counts"][colour]
+        for item, kind in self.rules.items.items():
+            if held[kind]:
+                found += [("give", to, item) for to in others]
         return found
 
     def window_loop(self, colour: str, windows: tuple[str, ...], names: dict[str, Any]) -> Steps:

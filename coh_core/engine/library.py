@@ -48,11 +48,33 @@ def random_movement_card(rt: Rt, player: str) -> str:
     return drawn
 
 
-# --- zombies ---------------------------------------------------------------------------
+# --- counters at places ---------------------------------------------------------------------
 
 
-def _cap(rt: Rt) -> int:
-    return int(rt.game.rules.params["zombie_cap"])
+@_impl("count_of")
+def count_of(rt: Rt, kind: str, at: str) -> int:
+    return int(rt.game.state["counts"][at][kind])
+
+
+@_impl("move_counters")
+def move_counters(rt: Rt, n: int, kind: str, source: str, to: str) -> None:
+    """As many as are at `source` (a supply that never runs out has all N; N into it are gone)."""
+    counts, counter = rt.game.state["counts"], rt.game.rules.counters[kind]
+    endless = counter.supply_at if counter.supply is None else None
+    moved = max(0, n if source == endless else min(n, counts[source][kind]))
+    if source != endless:
+        counts[source][kind] -= moved
+    if to != endless:
+        counts[to][kind] += moved
+
+
+def _needs(rt: Rt, test: bool) -> None:
+    _need(test)
+
+
+@_impl("needs", check=_needs)
+def needs(rt: Rt, test: bool) -> None:
+    """In play nothing: what it tests matters only when the engine tries a card or power (`_needs`)."""
 
 
 @_impl("no_effect")
@@ -98,48 +120,6 @@ def offer_cancel(rt: Rt, window: str, player: str, values: dict[str, Any]) -> Fr
     """Each other player may cancel: the window ends with whether one did."""
     pending = rt.game.open_pending({"kind": window, "player": player, **values})
     return window_frame(rt.game, "others", (window,), {"pending": pending})
-
-
-def _has_zombies(rt: Rt, n: int, at: str) -> None:
-    _need(n > 0 and rt.game.state["locations"][at]["zombies"] > 0)
-
-
-@_impl("kill_zombies", check=_has_zombies)
-def kill_zombies(rt: Rt, n: int, at: str) -> None:
-    state = rt.game.state
-    place = state["locations"][at]
-    killed = max(0, min(n, place["zombies"]))
-    place["zombies"] -= killed
-    state["reserve"]["zombies"] += killed
-    rt.game.note("zombies_killed", count=killed, location=at)
-
-
-def add_zombies_raw(rt: Rt, n: int, at: str) -> int:
-    state = rt.game.state
-    place = state["locations"][at]
-    added = int(max(0, min(n, _cap(rt) - place["zombies"], state["reserve"]["zombies"])))
-    place["zombies"] += added
-    state["reserve"]["zombies"] -= added
-    return added
-
-
-@_impl("add_zombies")
-def add_zombies(rt: Rt, n: int, at: str) -> None:
-    rt.game.note("zombies_added", count=add_zombies_raw(rt, n, at), location=at)
-
-
-def move_zombies_raw(rt: Rt, n: int, source: str, to: str) -> int:
-    places = rt.game.state["locations"]
-    moved = int(max(0, min(n, places[source]["zombies"], _cap(rt) - places[to]["zombies"])))
-    places[source]["zombies"] -= moved
-    places[to]["zombies"] += moved
-    return moved
-
-
-@_impl("move_zombies")
-def move_zombies(rt: Rt, n: int, source: str, to: str) -> None:
-    moved = move_zombies_raw(rt, n, source, to)
-    rt.game.note("zombies_moved", count=moved, origin=source, location=to)
 
 
 # --- characters --------------------------------------------------------------------------
@@ -220,7 +200,7 @@ def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
     rt.game.note("trait_set", character=target, trait=trait, value=value, until=until)
 
 
-# --- cards, antidotes, food -----------------------------------------------------------------
+# --- cards and food ------------------------------------------------------------------------
 
 
 def _check_discard(rt: Rt, n: int, player: str) -> None:
@@ -274,15 +254,6 @@ def steal_random_card(rt: Rt, source: str, player: str) -> None:
     rt.game.state["hands"][player].append(card)
     rt.game.note("card_stolen", player=player, victim=source)
     rt.game.note("cards_seen", to=[player, source], player=player, cards=[card])
-
-
-@_impl("take_antidotes")
-def take_antidotes(rt: Rt, n: int, player: str) -> None:
-    reserve = rt.game.state["reserve"]
-    taken = max(0, min(n, reserve["antidotes"]))
-    reserve["antidotes"] -= taken
-    rt.game.state["antidotes"][player] += taken
-    rt.game.note("antidotes_taken", player=player, count=taken)
 
 
 def _check_food(rt: Rt, source: str, player: str) -> None:
@@ -437,45 +408,10 @@ def cancel(rt: Rt, what: str) -> None:
 # --- explosions, boards, points ------------------------------------------------------------------
 
 
-def _marker_targets(rt: Rt) -> list[str]:
-    game = rt.game
-    if game.state["reserve"]["markers"] <= 0:
-        return []
-    return [loc for loc in game.state["order"] if game.side(loc).explosion_target]
-
-
-@_impl("place_explosion_marker", gen=True)
-def place_explosion_marker(rt: Rt, player: str) -> Steps:
-    game = rt.game
-    targets = _marker_targets(rt)
-    if not targets:
-        game.note("no_marker_target")
-        return
-    answer = yield from game.ask(player, "marker", [("marker", t) for t in targets])
-    target = answer[1]
-    game.state["locations"][target]["markers"] += 1
-    game.state["reserve"]["markers"] -= 1
-    game.note("marker_placed", player=player, location=target)
-    yield from game.emit("marker_placed", target)
-
-
-@_impl("remove_markers")
-def remove_markers(rt: Rt, at: str) -> None:
-    place = rt.game.state["locations"][at]
-    rt.game.state["removed_markers"] += place["markers"]
-    place["markers"] = 0
-
-
 @_impl("flip_board")
 def flip_board(rt: Rt, at: str, side: str) -> None:
     rt.game.state["locations"][at]["side"] = side
     rt.game.note("board_flipped", location=at, side=side)
-
-
-@_impl("score_points")
-def score_points(rt: Rt, n: int, player: str) -> None:
-    rt.game.state["bonus_points"][player] += n
-    rt.game.note("points_scored", player=player, count=n)
 
 
 # --- selectors ------------------------------------------------------------------------------------
@@ -509,17 +445,10 @@ _plain("keys", lambda rt, map: list(map))
 _plain("values", lambda rt, map: list(map.values()))
 _plain("get", lambda rt, map, key, default: map.get(key, default))
 _plain("size", lambda rt, map: len(map))
-_plain("zombies", lambda rt, at: rt.game.state["locations"][at]["zombies"])
 _plain("characters", lambda rt, at: len(rt.game.at(at)))
-_plain("markers", lambda rt, at: rt.game.state["locations"][at]["markers"])
 _plain("is_rested", lambda rt, target: not rt.game.state["characters"][target]["exhausted"])
 _plain("is_exhausted", lambda rt, target: bool(rt.game.state["characters"][target]["exhausted"]))
-_plain(
-    "has_items",
-    lambda rt, at: bool(
-        rt.game.state["locations"][at]["antidotes"] or rt.game.state["locations"][at]["cards"]
-    ),
-)
+_plain("has_items", lambda rt, at: rt.game.has_items(at))
 _plain("is_side", lambda rt, at, side: rt.game.state["locations"][at]["side"] == side)
 
 
@@ -658,30 +587,12 @@ def deal_cards(rt: Rt, n: int, player: str) -> None:
     rt.game.state["hands"][player].extend(deck.pop() for _ in range(min(n, len(deck))))
 
 
-# --- zombies and invasion cards at setup --------------------------------------------------------
-
-
-@_impl("place_zombies")
-def place_zombies(rt: Rt, n: int, at: str) -> None:
-    add_zombies_raw(rt, n, at)
+# --- invasion cards at setup --------------------------------------------------------------------
 
 
 @_impl("set_invasion_deck")
 def set_invasion_deck(rt: Rt, cards: list[str]) -> None:
     rt.game.state["invasion_deck"] = list(cards)
-
-
-# --- antidotes at the end of the game ----------------------------------------------------------
-
-_plain("antidotes", lambda rt, player: rt.game.state["antidotes"][player])
-
-
-@_impl("return_antidotes")
-def return_antidotes(rt: Rt, n: int, player: str) -> None:
-    state = rt.game.state
-    paid = max(0, min(n, state["antidotes"][player]))
-    state["antidotes"][player] -= paid
-    state["reserve"]["antidotes"] += paid
 
 
 @_impl("last_loser")
@@ -743,6 +654,7 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
 
 _plain("log_length", lambda rt: len(rt.game.log))
 _plain("locked", lambda rt, at: rt.game.side(at).locked)
+_plain("side_has", lambda rt, at, flag: rt.game.side(at).data.get(flag) is True)
 _plain("movement_card", lambda rt, player: rt.game.state["movement"][player])
 _plain("deferred_players", lambda rt: list(rt.game.state["deferred"]))
 
@@ -750,17 +662,13 @@ _plain("deferred_players", lambda rt: list(rt.game.state["deferred"]))
 _plain("invasion_deck", lambda rt: list(rt.game.state["invasion_deck"]))
 
 
-@_impl("airdrop")
-def airdrop(rt: Rt, at: str, antidotes: int, cards: int) -> None:
-    state = rt.game.state
-    place = state["locations"][at]
-    antidotes = min(antidotes, state["reserve"]["antidotes"])
-    state["reserve"]["antidotes"] -= antidotes
-    place["antidotes"] += antidotes
-    deck = state["deck"]
-    dropped = [deck.pop() for _ in range(min(cards, len(deck)))]
-    place["cards"].extend(dropped)
-    rt.game.note("airdrop", location=at, antidotes=antidotes, cards=len(dropped))
+_plain("deck_size", lambda rt: len(rt.game.state["deck"]))
+
+
+@_impl("drop_cards")
+def drop_cards(rt: Rt, n: int, at: str) -> None:
+    deck = rt.game.state["deck"]
+    rt.game.state["locations"][at]["cards"].extend(deck.pop() for _ in range(min(n, len(deck))))
 
 
 @_impl("clear_movement_cards")
@@ -826,7 +734,6 @@ def activate(rt: Rt, at: str, player: str) -> Frame | None:
 # --- the score -----------------------------------------------------------------------------------
 
 _plain("food", lambda rt, player: list(rt.game.state["food"][player]))
-_plain("bonus_points", lambda rt, player: rt.game.state["bonus_points"][player])
 
 
 @_impl("set_result")
@@ -867,9 +774,9 @@ _plain("cards_at", lambda rt, at: list(rt.game.state["locations"][at]["cards"]))
 
 @_impl("items_at")
 def items_at(rt: Rt, at: str) -> list[list[str]]:
-    place = rt.game.state["locations"][at]
-    found = [["antidote"]] if place["antidotes"] else []
-    return found + [["card", kind] for kind in sorted(set(place["cards"]))]
+    counts = rt.game.state["counts"][at]
+    found = [[item] for item, kind in rt.game.rules.items.items() if counts[kind]]
+    return found + [["card", kind] for kind in sorted(set(rt.game.state["locations"][at]["cards"]))]
 
 
 @_impl("extra_votes")
@@ -890,10 +797,9 @@ _plain(
 @_impl("take_item")
 def take_item(rt: Rt, item: list[str], source: str, player: str) -> None:
     state = rt.game.state
-    place = state["locations"][source]
-    if item[0] == "antidote":
-        place["antidotes"] -= 1
-        state["antidotes"][player] += 1
+    kind = rt.game.rules.items.get(item[0])
+    if kind is not None:
+        move_counters(rt, 1, kind, source, player)
     else:
-        place["cards"].remove(item[1])
+        state["locations"][source]["cards"].remove(item[1])
         state["hands"][player].append(item[1])

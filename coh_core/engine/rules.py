@@ -57,6 +57,16 @@ class Side:
 
 
 @dataclass(frozen=True)
+class Counter:
+    """A kind of counter the pack declares: where its supply is, how many, its name as an item."""
+
+    kind: str
+    supply_at: str
+    supply: int | None  # None: the supply never runs out
+    item: str | None  # the name one of them has in a gift or a share; None: not an item
+
+
+@dataclass(frozen=True)
 class Step:
     id: str
     key: str  # text key of its name
@@ -89,6 +99,9 @@ class Rules:
     params: dict[str, Any] = field(default_factory=dict)  # rule parameters by name: their values
     declared: Declarations = field(default_factory=Declarations)  # enumerations, traits, events...
     components: dict[str, Any] = field(default_factory=dict)
+    places: tuple[str, ...] = ()  # places the pack names, besides locations and players
+    counters: dict[str, Counter] = field(default_factory=dict)  # kinds of counters, by name
+    items: dict[str, str] = field(default_factory=dict)  # a counter's name as an item -> its kind
     setup: dict[str, Any] = field(default_factory=dict)
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # every entity's data, by id
     ids: dict[str, list[str]] = field(default_factory=dict)  # per type of entity, its ids sorted
@@ -241,6 +254,12 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
         )
     rules = Rules(pack)
     rules.components = pack.section("components")
+    rules.places = tuple(str(p) for p in rules.components.get("places") or {})
+    rules.counters = {
+        str(kind): Counter(str(kind), str(entry["at"]), entry.get("supply"), entry.get("item"))
+        for kind, entry in (rules.components.get("counters") or {}).items()
+    }
+    rules.items = {c.item: c.kind for c in rules.counters.values() if c.item is not None}
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)

@@ -16,6 +16,7 @@ from typing import Any
 
 import jsonschema
 
+from coh_core.effects.checker import suggest
 from coh_core.engine.compiler import walk_calls
 from coh_core.engine.flow import END, SETUP
 from coh_core.engine.game import Game, as_action
@@ -28,7 +29,6 @@ from coh_core.packs.paths import PathRefused, readable_file
 from coh_core.packs.schema import validator
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
 
-_LOCATION_FIELDS = ("zombies", "markers", "antidotes")
 # The procedures that fill and read the movement cards chosen this turn.
 _CHOOSES_MOVEMENT = "choose_movement_cards"
 _READS_MOVEMENT = "move_characters_in_turn_order"
@@ -100,6 +100,14 @@ def _scenario_validator() -> jsonschema.Draft7Validator:
     return validator("scenario.schema.json")
 
 
+@cache
+def _given_keys() -> frozenset[str]:
+    """What a scenario's `given` holds besides counters (the schema's named properties)."""
+    schema = _scenario_validator().schema
+    assert isinstance(schema, dict)  # the shipped scenario schema is an object, never `true`
+    return frozenset(schema["properties"]["given"]["properties"])
+
+
 def _schema_problems(doc: YamlDoc) -> list[Problem]:
     return [
         Problem("SCENARIO-SHAPE", error.message, doc.location(tuple(error.absolute_path)))
@@ -119,6 +127,7 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     given = data.get("given") or {}
     state = initial_state(rules, len(players), int(data.get("seed", 1)), players)
     _unknown_ids(pack, doc, state, given)
+    _unknown_counters(rules, doc, state, given)
     start = _start(rules, doc, state, given)
     if start is not None and start["phase"] != SETUP:
         state["turn"] = int(given.get("turn", 1))
@@ -126,16 +135,12 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     state["leader"] = given.get("leader", state["first"])
     for location, side in (given.get("sides") or {}).items():
         state["locations"][location]["side"] = str(side)
-    for key in _LOCATION_FIELDS:
-        for location, count in (given.get(key) or {}).items():
-            state["locations"][location][key] = int(count)
+    _counters(rules, state, given)
     for location, cards in (given.get("cards_at") or {}).items():
         state["locations"][location]["cards"] = list(cards)
     _characters(state, given.get("characters") or {})
-    for name in ("hands", "antidotes_held"):
-        for player, value in (given.get(name) or {}).items():
-            target = "antidotes" if name == "antidotes_held" else name
-            state[target][player] = list(value) if isinstance(value, list) else int(value)
+    for player, value in (given.get("hands") or {}).items():
+        state["hands"][player] = list(value)
     for name in ("deck", "discard", "invasion_deck", "eliminated", "deferred"):
         if name in given:
             state[name] = list(given[name])
@@ -145,7 +150,7 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     if "last_loser" in given:
         state["last_loser"] = [state["turn"], given["last_loser"]]
     _food(doc, state, given)
-    _balance_reserve(state, rules.components)
+    _balance_supplies(rules, state, given)
     _movement_needed(pack, doc, rules, state, start)
     return Game(rules, state, start)
 
@@ -284,13 +289,25 @@ def _trait(value: Any) -> list[Any]:
     return [value, "end_of_game"]
 
 
-def _balance_reserve(state: dict[str, Any], components: dict[str, Any]) -> None:
-    """Whatever the scenario put on the table comes out of the supply."""
-    places = state["locations"].values()
-    state["reserve"]["zombies"] = int(components["zombies"]) - sum(p["zombies"] for p in places)
-    held = sum(state["antidotes"].values()) + sum(p["antidotes"] for p in places)
-    state["reserve"]["antidotes"] = int(components["antidotes"]) - held
-    state["reserve"]["markers"] = int(components["explosion_markers"]) - sum(p["markers"] for p in places)
+def _counters(rules: Rules, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """Counters given by kind (`zombies: {church: 3}`) or by place (`reserve: {zombies: 30}`)."""
+    counts = state["counts"]
+    for kind in rules.counters:
+        for place, count in (given.get(kind) or {}).items():
+            counts[place][kind] = int(count)
+    for place in rules.places:
+        for kind, count in (given.get(place) or {}).items():
+            counts[place][kind] = int(count)
+
+
+def _balance_supplies(rules: Rules, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """Whatever the scenario put on the table comes out of its supply (unless it gives the supply)."""
+    counts = state["counts"]
+    for counter in rules.counters.values():
+        if counter.supply is None or counter.kind in (given.get(counter.supply_at) or {}):
+            continue
+        elsewhere = sum(held[counter.kind] for place, held in counts.items() if place != counter.supply_at)
+        counts[counter.supply_at][counter.kind] = counter.supply - elsewhere
 
 
 def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
@@ -299,11 +316,11 @@ def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[st
     def unknown(path: tuple[Any, ...], message: str) -> EngineError:
         return EngineError("SCENARIO-REF", message, doc.location(("given", *path), key=True))
 
-    for key in ("zombies", "markers", "antidotes", "sides", "cards_at"):
+    for key in ("sides", "cards_at"):
         for location in given.get(key) or {}:
             if location not in locations:
                 raise unknown((key, location), f"unknown location `{location}`")
-    for key in ("characters", "hands", "food", "antidotes_held", "movement"):
+    for key in ("characters", "hands", "food", "movement"):
         for player in given.get(key) or {}:
             if player not in state["players"]:
                 raise unknown((key, player), f"`{player}` is not at the table")
@@ -317,6 +334,35 @@ def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[st
             if pack.entity(character) is None:
                 raise unknown(("characters", player, character), f"unknown character `{character}`")
     _unknown_cards(pack, doc, given)
+
+
+def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """Keys of `given` the scenario format does not have are kinds of counters or places the pack
+    declares; their places and kinds must be ones the game has."""
+    declared = rules.declared
+    places = set(state["counts"])
+    for key, value in given.items():
+        if key in _given_keys():
+            continue
+        if key in declared.counters:
+            members, what = places, "place (a location, a player at the table or a place of the pack)"
+        elif key in declared.places:
+            members, what = set(declared.counters), "kind of counter"
+        else:
+            known = sorted({*_given_keys(), *declared.counters, *declared.places})
+            raise EngineError(
+                "SCENARIO-GIVEN",
+                f"`{key}` is not part of a scenario's `given`, nor a kind of counter or a place of the pack"
+                + suggest(key, known),
+                doc.location(("given", key), key=True),
+            )
+        for name in value or {}:
+            if name not in members:
+                raise EngineError(
+                    "SCENARIO-REF",
+                    f"`{name}` is not a {what}" + suggest(str(name), sorted(members)),
+                    doc.location(("given", key, name), key=True),
+                )
 
 
 def _unknown_cards(pack: Pack, doc: YamlDoc, given: dict[str, Any]) -> None:
@@ -470,9 +516,6 @@ def _score(game: Game, expected: Any) -> tuple[bool, Any]:
 
 
 CHECKS: dict[str, Check] = {
-    "zombies": _per_location("zombies"),
-    "markers": _per_location("markers"),
-    "antidotes_at": _per_location("antidotes"),
     "cards_at": _per_location("cards"),
     "sides": _per_location("side"),
     "alive": _per_character(lambda ch: ch["alive"]),
@@ -481,7 +524,6 @@ CHECKS: dict[str, Check] = {
     "traits": _per_character(lambda ch: {k: v[0] for k, v in ch["traits"].items()}),
     "hands": _per_player("hands", sorted),
     "hand_sizes": _per_player("hands", len),
-    "antidotes_held": _per_player("antidotes"),
     "food": _per_player("food", sorted),
     "food_truck": _food_truck,
     "first": _state_value("first"),
@@ -500,10 +542,6 @@ CHECKS: dict[str, Check] = {
         sorted(game.state["discard"]) == sorted(expected),
         game.state["discard"],
     ),
-    "reserve": lambda game, expected: (
-        {k: game.state["reserve"][k] for k in expected} == expected,
-        {k: game.state["reserve"][k] for k in expected},
-    ),
     "log_has": _log_has,
     "log_lacks": _log_lacks,
     "decision": _decision,
@@ -511,11 +549,31 @@ CHECKS: dict[str, Check] = {
 }
 
 
+def _counter_check(rules: Rules, key: str) -> Check | None:
+    """A kind of counter checked per place (`zombies: {church: 3}`), or a place of the pack per kind
+    (`reserve: {zombies: 37}`)."""
+    if key in rules.counters:
+        return lambda game, expected: _counts_equal(expected, {p: _count(game, p, key) for p in expected})
+    if key in rules.places:
+        return lambda game, expected: _counts_equal(expected, {k: _count(game, key, k) for k in expected})
+    return None
+
+
+def _count(game: Game, place: str, kind: str) -> int | None:
+    """None where the place or the kind is unknown: the check fails, showing it."""
+    found = game.state["counts"].get(place, {}).get(kind)
+    return None if found is None else int(found)
+
+
+def _counts_equal(expected: dict[str, int], actual: dict[str, int | None]) -> tuple[bool, Any]:
+    return actual == expected, actual
+
+
 def _then(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
     for key, expected in (doc.data.get("then") or {}).items():
-        check = CHECKS.get(key)
+        check = CHECKS.get(key) or _counter_check(game.rules, key)
         if check is None:
-            known = ", ".join(sorted(CHECKS))
+            known = ", ".join(sorted({*CHECKS, *game.rules.counters, *game.rules.places}))
             outcome.problems.append(
                 Problem(
                     "SCENARIO-CHECK",

@@ -8,7 +8,7 @@ from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Rules
 from coh_core.engine.runtime import EngineError
 
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 def seat_colours(rules: Rules, players: int, colours: list[str] | None) -> list[str]:
@@ -67,18 +67,11 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "locations": {loc: _location(str(sides[loc])) for loc in order},
         "characters": {},
         "hands": {p: [] for p in seats},
-        "antidotes": {p: 0 for p in seats},
+        "counts": initial_counts(rules, [*order, *seats]),
         "food": {p: [] for p in seats},
-        "bonus_points": {p: 0 for p in seats},
         "eliminated": [],
         "deck": [],
         "discard": [],
-        "reserve": {
-            "zombies": int(components["zombies"]),
-            "antidotes": int(components["antidotes"]),
-            "markers": int(components["explosion_markers"]),
-        },
-        "removed_markers": 0,
         "removed_food": [],
         "food_truck": {"down": food, "up": []},
         "invasion_deck": [],
@@ -95,4 +88,14 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
 
 
 def _location(side: str) -> dict[str, Any]:
-    return {"side": side, "zombies": 0, "markers": 0, "antidotes": 0, "cards": []}
+    return {"side": side, "cards": []}
+
+
+def initial_counts(rules: Rules, places: list[str]) -> dict[str, dict[str, int]]:
+    """Every place's count of every kind of counter: none, but each kind's supply at its place.
+
+    A kind whose supply never runs out reads 0 there, as it has none to count."""
+    counts = {place: dict.fromkeys(rules.counters, 0) for place in [*places, *rules.places]}
+    for counter in rules.counters.values():
+        counts[counter.supply_at][counter.kind] = counter.supply or 0
+    return counts

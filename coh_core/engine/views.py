@@ -45,7 +45,7 @@ class PlayerView:
             "hand": sorted(state["hands"][me]),
             "packet": sorted(state["packets"].get(me, [])),  # during a draft, the cards to pick from
             "hand_sizes": {p: len(h) for p, h in state["hands"].items()},
-            "antidotes": dict(state["antidotes"]),
+            "counts": {place: dict(counts) for place, counts in state["counts"].items()},
             "food": list(state["food"][me]),
             "food_counts": {p: len(f) for p, f in state["food"].items()},
             "food_face_up": list(state["food_truck"]["up"]),
@@ -56,7 +56,6 @@ class PlayerView:
                 c for c in state["known_invasions"].get(me, []) if c in state["invasion_deck"]
             ],
             "movement": self._movement(),
-            "reserve": dict(state["reserve"]),
             "result": state["result"],
             "decision": self.decision,
         }

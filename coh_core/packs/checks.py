@@ -314,6 +314,47 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
                 _at(components, ("movement_cards",)),
             )
     yield from _check_totals(pack, components)
+    yield from _check_counters(pack, components)
+
+
+def _check_counters(pack: Pack, components: Section) -> Iterator[Problem]:
+    """A counter's supply is at a place the pack names; those places are no location or colour
+    (counts are kept per place by name); no two kinds share a name as items."""
+    places = components.data.get("places")
+    places = places if isinstance(places, dict) else {}
+    taken = {
+        **{e.id: "a location" for e in pack.entities_of("location")},
+        **dict.fromkeys(pack.colours(), "a colour"),
+    }
+    for place in places:
+        if place in taken:
+            yield Problem(
+                "COMPONENT-PLACE",
+                f"the place `{place}` has the name of {taken[place]}; counters are counted per place by name",
+                components.doc.location((*components.path, "places", place), key=True),
+            )
+    counters = components.data.get("counters")
+    items: dict[str, str] = {}
+    for kind, entry in (counters if isinstance(counters, dict) else {}).items():
+        if not isinstance(entry, dict):
+            continue
+        at = entry.get("at")
+        if isinstance(at, str) and at not in places:
+            yield Problem(
+                "COMPONENT-PLACE",
+                f"the supply of `{kind}` is at `{at}`, which is not one of the pack's places"
+                + suggest(at, places),
+                _at(components, ("counters", kind, "at")),
+            )
+        item = entry.get("item")
+        if isinstance(item, str) and item in items:
+            yield Problem(
+                "COMPONENT-ITEM",
+                f"`{kind}` and `{items[item]}` are both called `{item}` as items",
+                _at(components, ("counters", kind, "item")),
+            )
+        elif isinstance(item, str):
+            items[item] = str(kind)
 
 
 _TOTALS = {"characters": "character", "action_cards": "action", "invasion_cards": "invasion"}

@@ -51,6 +51,8 @@ def declarations_of(pack: Pack) -> Declarations:
         traits={name: _trait(name, entry, known) for name, entry in _entries(pack, "traits")},
         events={name: _event(name, entry, known) for name, entry in _entries(pack, "events")},
         windows={name: _window(name, entry, known) for name, entry in _entries(pack, "windows")},
+        counters={name: str(entry["doc"]) for name, entry in _component_entries(pack, "counters")},
+        places=dict(_component_places(pack)),
         complete=pack.complete or all(name in pack.sections for name in DECLARATION_SECTIONS),
     )
 
@@ -62,6 +64,28 @@ def _entries(pack: Pack, section_name: str) -> Iterator[tuple[str, dict[str, Any
     for name, entry in section.data.items():
         if isinstance(entry, dict) and section.doc.is_valid((*section.path, name)):
             yield str(name), entry
+
+
+def _component_entries(pack: Pack, key: str) -> Iterator[tuple[str, dict[str, Any]]]:
+    """The entries of a mapping of the `components` section the schema accepted."""
+    section = pack.sections.get("components")
+    found = None if section is None else section.data.get(key)
+    if not isinstance(found, dict):
+        return
+    for name, entry in found.items():
+        if (
+            isinstance(entry, dict)
+            and section is not None
+            and section.doc.is_valid((*section.path, key, name))
+        ):
+            yield str(name), entry
+
+
+def _component_places(pack: Pack) -> Iterator[tuple[str, str]]:
+    section = pack.sections.get("components")
+    found = None if section is None else section.data.get("places")
+    if isinstance(found, dict):
+        yield from ((str(name), str(doc)) for name, doc in found.items() if isinstance(doc, str))
 
 
 def trait_types(declared: Declarations) -> list[str]:

@@ -12,6 +12,7 @@ from coh_core.effects.checker import Symbols, check_condition, check_effect
 from coh_core.effects.parser import parse_condition, parse_effect
 from coh_core.effects.registry import Declarations
 from coh_core.packs.declarations import declarations_of
+from coh_core.packs.effects_index import pack_verbs
 from coh_core.packs.model import Pack
 
 CASES: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "checker_cases.yaml").read_text())
@@ -24,10 +25,12 @@ def declared(base_pack: Pack) -> Declarations:
 
 
 @pytest.fixture(scope="module")
-def symbols(declared: Declarations) -> Symbols:
+def symbols(base_pack: Pack, declared: Declarations) -> Symbols:
+    """A few ids of each kind, and the base pack's own verbs (`kill_zombies`, `zombies`...)."""
     return Symbols(
         {"crossroads": "location", "red": "colour", "blonde": "character"},
         frozenset({"A", "B", "collapsed", "burnt"}),
+        verbs=pack_verbs(base_pack, declared),
         messages={"greeting": ("player", "count")},
         carried={"greeting": ("mood",)},
         declared=declared,

@@ -10,9 +10,7 @@ import pytest
 
 from coh_core.effects.parser import parse_effect
 from coh_core.engine import compiler_for, new_game, rules_for
-from coh_core.engine.compiler import Compiler
 from coh_core.engine.game import Game
-from coh_core.engine.library import IMPLS
 from coh_core.engine.machine import (
     Frame,
     NativeFrame,
@@ -25,7 +23,6 @@ from coh_core.engine.machine import (
 )
 from coh_core.engine.rules import build_rules
 from coh_core.engine.runtime import Decision, EngineError, Rt
-from coh_core.packs.effects_index import symbols_of
 from coh_core.packs.model import Pack
 
 # Questions inside loops inside a test, with names bound before, inside and after them.
@@ -52,7 +49,7 @@ add_zombies(1, at=ask(first(colours_in_play()), locations(), question=marker, an
 
 
 def _program(pack: Pack, source: str) -> tuple[Program, dict[str, Program]]:
-    compiler = Compiler(IMPLS, symbols_of(pack).refs)
+    compiler = compiler_for(pack)  # the built-in primitives and the pack's verbs (`add_zombies`...)
     block = compiler.block(parse_effect(source), None, frozenset())
     return block.program, compiler.programs
 
