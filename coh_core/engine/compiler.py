@@ -128,6 +128,9 @@ class Compiler:
         _Emitter(self, program.ops, slot).block(tree, scope)
         program.ops.append(_FallOff(selector))
         program.asks = any(op.asks for op in program.ops)
+        program.nesting = max(
+            (1 + op.program.nesting for op in program.ops if isinstance(op, _CallVerb)), default=0
+        )
         program.direct = _direct(program, self.fragments)
         program.blocks = _blocks(program, self.fragments)
         return program
@@ -232,7 +235,10 @@ class _Writer:
         self.scope = scope  # names of the effect that may be read
         self.slot = slot
         self.src = Source(_HELPERS, prefix)
-        self.loop_names: dict[str, str] = {}  # names bound by a `for` inside the expression -> their locals
+        # names bound by a `for` inside the expression, or parameters of a selector written in
+        # place (`inline`) -> the locals (or values) that hold them
+        self.loop_names: dict[str, str] = {}
+        self.inlined = 0  # selectors being written in place, inside each other
 
     def where(self, span: ast.Span) -> str:
         return self.src.constant(_Where(span, self.slot))
@@ -436,7 +442,11 @@ class _Writer:
             if verb.signature.kind is not Kind.SELECTOR:
                 raise where.error("ENGINE-INTERNAL", f"the verb `{node.name}` has no value to read")
             values = [argument() for argument in self.arguments(node, verb.signature)]
-            return self.let(f"{src.constant(self.c.selector_call(node.name))}(rt, {', '.join(values)})")
+            call = self.c.selector_call(node.name)  # (compiles the body: a call of itself is refused there)
+            inlined = self.inline(verb, values)
+            return (
+                inlined if inlined is not None else self.let(f"{src.constant(call)}(rt, {', '.join(values)})")
+            )
         sig, impl = self.c.builtin(node, where)
         if impl.gen:
             raise where.error("ENGINE-INTERNAL", f"`{node.name}` asks a question and has no value to read")
@@ -454,6 +464,30 @@ class _Writer:
                     src.line(f"{value} = {src.constant(impl.fn)}({args})")
         self._report_at(src.constant(where))
         return value
+
+    def inline(self, verb: PackVerb, values: list[str]) -> str | None:
+        """A selector of the pack whose body is `return value`, written in place of its call: its value
+        worked out here, its parameters read from the arguments' values, its failures reported
+        where they are in its body, as when it runs on its own. None for any other selector."""
+        statements = verb.tree.statements
+        if len(statements) != 1 or self.inlined >= _MAX_INLINED:
+            return None
+        body = statements[0]
+        if not isinstance(body, ast.Return) or body.value is None:
+            return None
+        params = [param.name for param in verb.signature.params]
+        outer = (self.scope, self.loop_names, self.slot)
+        self.scope, self.loop_names, self.slot = (
+            set(params),
+            dict(zip(params, values, strict=True)),
+            verb.slot,
+        )
+        self.inlined += 1
+        try:
+            return self.pure(body.value, "a returned value")
+        finally:
+            self.scope, self.loop_names, self.slot = outer
+            self.inlined -= 1
 
     def arguments(self, node: ast.Call, sig: Signature) -> list[Callable[[], str]]:
         """How to write each argument of a call, in declaration order, defaults filled in (none of
@@ -849,7 +883,9 @@ class _FallOff(Op):
 class _CallVerb(Op):
     """Run a verb the pack defines, in a frame of its own: its parameters are its only names.
 
-    Of a selector that asks, the caller's name `ret` receives the value it returns."""
+    Of a selector that asks, the caller's name `ret` receives the value it returns. A verb that
+    cannot ask runs at once instead, to its end, without a frame of the caller's machine (no
+    question can find it running), when the frames it would push could not reach MAX_FRAMES."""
 
     __slots__ = ("args", "asks", "names", "program", "ret")
 
@@ -864,8 +900,25 @@ class _CallVerb(Op):
         env = dict(zip(self.names, [arg(rt) for arg in self.args], strict=True))
         if len(frames) >= MAX_FRAMES:
             raise EngineError("ENGINE-LIMIT", f"more than {MAX_FRAMES:,} verbs running inside each other")
-        frames.append(Frame(self.program, rt, env, self.ret))
+        program = self.program
+        if not program.asks and len(frames) + program.nesting < MAX_FRAMES:
+            run_sync(program, rt, env)
+            rt.env = frame.env
+            return None
+        frames.append(Frame(program, rt, env, self.ret))
         return SWITCH
+
+    def direct(self, program: str) -> Fn:
+        """In a run without frames (`run_sync`), which `_direct` only lets it into when the frames it
+        would have pushed there could not reach MAX_FRAMES."""
+        names, args, callee = self.names, self.args, self.program
+
+        def call(rt: Rt) -> None:
+            caller = rt.env
+            run_sync(callee, rt, dict(zip(names, [arg(rt) for arg in args], strict=True)))
+            rt.env = caller
+
+        return call
 
 
 class _Native(Op):
@@ -1130,14 +1183,14 @@ def _direct(program: Program, fragments: dict[int, Fragment]) -> Fn | None:
     *body, end = program.ops
     if body and isinstance(body[-1], _Return):
         *body, end = body
-    if not isinstance(end, _Return | _FallOff) or not all(type(op) in _STRAIGHT for op in body):
+    if not isinstance(end, _Return | _FallOff) or not all(_straight(op) for op in body):
         return None
     names: dict[str, Any] = {"NoOptions": NoOptions}
     writer = _BlockWriter(program, set(), fragments, names)
     lines = ["def _d(rt):", "    env = rt.env"]
     for pc, op in enumerate(body):
         names[f"_o{pc}"] = op
-        if isinstance(op, _Choose | _Native):  # its own way of running where nothing may stop
+        if isinstance(op, _Choose | _Native | _CallVerb):  # its own way of running where nothing may stop
             names[f"_d{pc}"] = op.direct(program.name)
             lines.append(f"    _d{pc}(rt)")
         else:
@@ -1155,6 +1208,15 @@ def _direct(program: Program, fragments: dict[int, Fragment]) -> Fn | None:
 
 
 _STRAIGHT = (_Exec, _Let, _Choose, _Native)
+
+
+def _straight(op: Op) -> bool:
+    """An instruction a program run by `_direct` may hold: one of _STRAIGHT, or the call of a verb
+    that cannot ask, whose frames in `run_sync` (the run's own, the program's, its own and those
+    it would push) could not reach MAX_FRAMES."""
+    if isinstance(op, _CallVerb):
+        return not op.asks and op.ret is None and 3 + op.program.nesting < MAX_FRAMES
+    return type(op) in _STRAIGHT
 
 
 def _blocks(program: Program, fragments: dict[int, Fragment]) -> list[Callable[..., Any]]:
@@ -1477,6 +1539,7 @@ def _literal(value: Any) -> Callable[[], str]:
     return lambda: repr(value)
 
 
+_MAX_INLINED = 8  # selectors written in place inside each other (deeper ones are called)
 _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 # What the source of an expression may read besides its constants (see `_Writer`).
 _HELPERS: dict[str, Any] = {

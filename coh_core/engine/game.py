@@ -455,7 +455,7 @@ class Game:
 
     def offers(self, colour: str, windows: str | tuple[str, ...], names: dict[str, Any]) -> list[Action]:
         """What the player could play or use now in these windows (cards, then powers)."""
-        if type(windows) is str:
+        if isinstance(windows, str):
             windows = (windows,)
         cards, powers = self.rules.cards, self.rules.powers
         kinds, characters = self.rules.usable_in(windows)

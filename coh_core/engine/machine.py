@@ -32,13 +32,14 @@ Fn = Callable[..., Any]
 class Program:
     """One compiled block: its instructions, and what falling off its end means."""
 
-    __slots__ = ("asks", "blocks", "direct", "id", "name", "ops")
+    __slots__ = ("asks", "blocks", "direct", "id", "name", "nesting", "ops")
 
     def __init__(self, name: str, ident: str = ""):
         self.name = name  # who the code belongs to, for messages
         self.id = ident  # the same for the same pack on every load: where a saved frame points
         self.ops: list[Op] = []
         self.asks = True  # whether running it may stop for a question (known once compiled)
+        self.nesting = 0  # the most frames of pack verbs its calls may push inside each other
         # A program of statements one after the other, as one Python function that `run_sync` calls
         # without frames: nothing in it jumps, and nothing may stop there (most effects and costs,
         # and in dry runs those that choose; selectors that return what they work out). It returns
