@@ -210,14 +210,17 @@ class Compiler:
             )
         return self._bodies[name]
 
-    def arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature) -> list[Fn]:
+    def arguments(
+        self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature, prefix: str = ""
+    ) -> list[Fn]:
         """The call's arguments in declaration order, defaults filled in (none of them asks), each a
-        function of its own."""
+        function of its own (`prefix`: see `_function`)."""
         writer = _Writer(self, scope, slot)
         found: list[Fn] = []
-        for argument in writer.arguments(node, sig):
-            writer.src = Source(_HELPERS)
-            found.append(writer.src.function(argument()))
+        for index, argument in enumerate(writer.arguments(node, sig)):
+            inner = f"{prefix}a{index}_" if prefix else ""
+            writer.src = Source(_HELPERS, inner)
+            found.append(self._function(writer.src.fragment(argument()), inner))
         return found
 
 
@@ -658,7 +661,7 @@ class _Emitter:
         name first, in the order written, so that questions and reads keep their order."""
         given = _bind(node, [p.name for p in sig.params])
         if not any(_choices(expr, self.c.asking) for expr in given.values()):
-            return self.c.arguments(node, scope, self.slot, sig)
+            return self.c.arguments(node, scope, self.slot, sig, self.prefix())
         found: list[Fn] = []
         for param in sig.params:
             expr = given.get(param.name)
@@ -748,9 +751,6 @@ class _Exec(Op):
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         self.fn(rt)
 
-    def direct(self, program: str) -> Fn:
-        return self.fn
-
 
 class _Let(Op):
     __slots__ = ("fn", "name")
@@ -761,14 +761,6 @@ class _Let(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         frame.env[self.name] = self.fn(rt)
-
-    def direct(self, program: str) -> Fn:
-        name, fn = self.name, self.fn
-
-        def let(rt: Rt) -> None:
-            rt.env[name] = fn(rt)
-
-        return let
 
 
 class _Jump(Op):
@@ -899,7 +891,7 @@ class _CallVerb(Op):
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         env = dict(zip(self.names, [arg(rt) for arg in self.args], strict=True))
         if len(frames) >= MAX_FRAMES:
-            raise EngineError("ENGINE-LIMIT", f"more than {MAX_FRAMES:,} verbs running inside each other")
+            _verbs_too_deep()
         program = self.program
         if not program.asks and len(frames) + program.nesting < MAX_FRAMES:
             run_sync(program, rt, env)
@@ -907,18 +899,6 @@ class _CallVerb(Op):
             return None
         frames.append(Frame(program, rt, env, self.ret))
         return SWITCH
-
-    def direct(self, program: str) -> Fn:
-        """In a run without frames (`run_sync`), which `_direct` only lets it into when the frames it
-        would have pushed there could not reach MAX_FRAMES."""
-        names, args, callee = self.names, self.args, self.program
-
-        def call(rt: Rt) -> None:
-            caller = rt.env
-            run_sync(callee, rt, dict(zip(names, [arg(rt) for arg in args], strict=True)))
-            rt.env = caller
-
-        return call
 
 
 class _Native(Op):
@@ -1052,20 +1032,6 @@ class _Choose(Op):
             raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
         return options
 
-    def direct(self, program: str) -> Fn:
-        dest = self.dest
-
-        def choose(rt: Rt) -> None:
-            options = self._options(rt)
-            if rt.dry:
-                rt.env[dest] = options[rt.dry_choice(len(options))]
-            elif len(options) == 1:
-                rt.env[dest] = options[0]
-            else:
-                raise EngineError("ENGINE-INTERNAL", f"{program} asked a question where none may be asked")
-
-        return choose
-
 
 class _Ask(Op):
     """A player picks one of the options, answering `[answer, option]` to a question of the pack's."""
@@ -1177,24 +1143,29 @@ class _AskEach(_Ask):
 
 
 def _direct(program: Program, fragments: dict[int, Fragment]) -> Fn | None:
-    """A program without jumps, loops or verb calls, that may end with `return`, as one function
-    of `rt` for `run_sync`, where nothing may stop (a dry run explores its choices and only checks
-    its asking verbs): it returns what the program returns. None for any other program."""
+    """A program without jumps, loops or calls of verbs that ask, that may end with `return`, as one
+    function of `rt` for `run_sync`, where nothing may stop (a dry run explores its choices and
+    only checks its asking verbs): it returns what the program returns. None for any other program."""
     *body, end = program.ops
     if body and isinstance(body[-1], _Return):
         *body, end = body
     if not isinstance(end, _Return | _FallOff) or not all(_straight(op) for op in body):
         return None
-    names: dict[str, Any] = {"NoOptions": NoOptions}
+    names: dict[str, Any] = {"NoOptions": NoOptions, "EngineError": EngineError, "run_sync": run_sync}
     writer = _BlockWriter(program, set(), fragments, names)
     lines = ["def _d(rt):", "    env = rt.env"]
     for pc, op in enumerate(body):
-        names[f"_o{pc}"] = op
-        if isinstance(op, _Choose | _Native | _CallVerb):  # its own way of running where nothing may stop
+        k = f"_o{pc}"
+        names[k] = op
+        if isinstance(op, _Choose):
+            lines += [f"    {line}" for line in writer.choose_direct(op, k)]
+        elif isinstance(op, _CallVerb):
+            lines += [f"    {line}" for line in writer.call_verb_direct(op, k)]
+        elif isinstance(op, _Native):  # its own way of running where nothing may stop
             names[f"_d{pc}"] = op.direct(program.name)
             lines.append(f"    _d{pc}(rt)")
         else:
-            lines += [f"    {line}" for line in writer.inline(op, f"_o{pc}")]
+            lines += [f"    {line}" for line in writer.inline(op, k)]
     if isinstance(end, _Return):
         names["_r"] = end.value
         step: list[str] = []
@@ -1231,7 +1202,15 @@ def _blocks(program: Program, fragments: dict[int, Fragment]) -> list[Callable[.
     """
     ops = program.ops
     starts = _block_starts(ops)
-    names: dict[str, Any] = {"NoOptions": NoOptions, "finish_frame": finish_frame, "_loop_limit": _loop_limit}
+    names: dict[str, Any] = {
+        "NoOptions": NoOptions,
+        "finish_frame": finish_frame,
+        "_loop_limit": _loop_limit,
+        "_verbs_too_deep": _verbs_too_deep,
+        "run_sync": run_sync,
+        "Frame": Frame,
+        "SWITCH": SWITCH,
+    }
     writer = _BlockWriter(program, starts, fragments, names)
     text = "".join(writer.source(pc) for pc in sorted(starts))
     defined = define(text, names)
@@ -1279,6 +1258,9 @@ class _BlockWriter:
         while True:
             op, k = ops[pc], f"_o{pc}"
             self.names[k] = op
+            if isinstance(op, _CallVerb):  # it may switch frames: the block ends with it
+                lines += [f"    {line}" for line in self.call_verb(op, k, pc)]
+                break
             if not isinstance(op, _INLINE):  # it may stop or switch frames: the block ends with it
                 lines += [f"    frame.pc = {pc + 1}", f"    return {k}.run(frames, frame, rt)"]
                 break
@@ -1302,6 +1284,74 @@ class _BlockWriter:
         self.names.update(fragment.names)
         lines += fragment.lines
         return fragment.result
+
+    def choose_direct(self, op: _Choose, k: str) -> list[str]:
+        """What `_Choose.direct` does, as lines (its options written in, as `_Choose._options` reads them)."""
+        lines = ["try:"]
+        inner: list[str] = []
+        options = self.value(op.options, inner, f"{k}.options(rt)")
+        inner.append(f"options = {options}")
+        if op.keep is not None:
+            inner.append(f"options = [value for value in options if {k}.keep(rt, value)]")
+        lines += [f"    {line}" for line in inner]
+        lines += [
+            "except NoOptions:",
+            "    raise",
+            "except Exception as _e:",
+            f"    raise {k}.where.located(_e) from _e",
+        ]
+        lines += ["if not options:", f"    raise NoOptions({op.purpose!r})"]
+        lines += [
+            f"if len(options) > {MAX_OPTIONS}:",
+            f"    raise {k}.where.error('ENGINE-LIMIT', _too_many(len(options)))",
+        ]
+        asked = f"{self.program.name} asked a question where none may be asked"
+        lines += [
+            "if rt.dry:",
+            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
+            "elif len(options) == 1:",
+            f"    env[{op.dest!r}] = options[0]",
+            "else:",
+            f"    raise EngineError('ENGINE-INTERNAL', {asked!r})",
+        ]
+        self.names["_too_many"] = _too_many
+        return lines
+
+    def call_verb_direct(self, op: _CallVerb, k: str) -> list[str]:
+        """What `_CallVerb.direct` does, as lines, its arguments written in."""
+        lines: list[str] = []
+        values = [self.value(arg, lines, f"{k}.args[{index}](rt)") for index, arg in enumerate(op.args)]
+        entries = ", ".join(f"{name!r}: {value}" for name, value in zip(op.names, values, strict=True))
+        lines.append(f"names = {{{entries}}}")
+        if op.program.direct is None:
+            lines.append(f"run_sync({k}.program, rt, names)")
+        else:  # (as run_sync runs it)
+            self.names[f"{k}_direct"] = op.program.direct
+            lines += ["rt.env = names", f"{k}_direct(rt)"]
+        return [*lines, "rt.env = env"]
+
+    def call_verb(self, op: _CallVerb, k: str, pc: int) -> list[str]:
+        """What `_CallVerb.run` does, as lines of the block, its arguments written in."""
+        lines: list[str] = []
+        values = [self.value(arg, lines, f"{k}.args[{index}](rt)") for index, arg in enumerate(op.args)]
+        entries = ", ".join(f"{name!r}: {value}" for name, value in zip(op.names, values, strict=True))
+        lines += [
+            f"names = {{{entries}}}",
+            f"if len(frames) >= {MAX_FRAMES}:",
+            "    _verbs_too_deep()",
+            f"frame.pc = {pc + 1}",
+        ]
+        callee = op.program
+        if not callee.asks:  # it runs at once, when its frames could not reach the bound
+            lines.append(f"if len(frames) < {MAX_FRAMES - callee.nesting}:")
+            if callee.direct is None:
+                lines.append(f"    run_sync({k}.program, rt, names)")
+            else:  # (as run_sync runs it)
+                self.names[f"{k}_direct"] = callee.direct
+                lines += ["    rt.env = names", f"    {k}_direct(rt)"]
+            lines += ["    rt.env = env", "    return None"]
+        lines += [f"frames.append(Frame({k}.program, rt, names, {op.ret!r}))", "return SWITCH"]
+        return lines
 
     def inline(self, op: Op, k: str) -> list[str]:
         """What one instruction does (its `run`), as lines of the block (`k`: the instruction's name)."""
@@ -1523,6 +1573,10 @@ def _lookup(items: dict[str, Any], key: Any) -> Any:
         return items[key]
     except (KeyError, TypeError):
         raise NoOptions(f"key {key}") from None
+
+
+def _verbs_too_deep() -> NoReturn:
+    raise EngineError("ENGINE-LIMIT", f"more than {MAX_FRAMES:,} verbs running inside each other")
 
 
 def _loop_limit(where: _Where) -> NoReturn:
