@@ -663,12 +663,13 @@ class _Emitter:
         if not any(_choices(expr, self.c.asking) for expr in given.values()):
             return self.c.arguments(node, scope, self.slot, sig, self.prefix())
         found: list[Fn] = []
-        for param in sig.params:
+        for index, param in enumerate(sig.params):
             expr = given.get(param.name)
+            writer = _Writer(self.c, scope, self.slot, f"{self.prefix()}a{index}_")
             if expr is None:
-                read = self.c._expr(_default(param.default or ""), scope, self.slot)
+                value = writer.expr(_default(param.default or ""))
             elif param.type in NAME_TYPES and isinstance(expr, ast.Name):
-                read = _constant(expr.name)
+                value = repr(expr.name)  # a bare name, never a variable's value
             else:
                 temp = self.temp()
                 if isinstance(expr, ast.Call) and expr.name in self.c.asking:
@@ -676,8 +677,10 @@ class _Emitter:
                     self.choose(expr, keep, scope, f"{node.name}.{param.name}", temp)
                 else:
                     self.emit(_Let(temp, self.read(expr, scope, expr.span)))
-                read = _name(temp)
-            found.append(_not_below_zero(read) if param.type == "count" else read)
+                value = f"env[{temp!r}]"
+            if param.type == "count":  # a computed count below zero counts as zero
+                value = writer.let(f"max(0, {value})")
+            found.append(self.c._function(writer.src.fragment(value), writer.src.prefix))
         return found
 
     def read(self, expr: ast.Expr, scope: set[str], at: ast.Span | None = None) -> Fn:
@@ -1514,12 +1517,6 @@ def _constant(value: Any) -> Fn:
 _IN_PLAY_TYPES = frozenset({"character", "colour"})
 
 
-def _not_below_zero(fn: Fn) -> Fn:
-    """A count argument: a computed count below zero counts as zero (negative literals are
-    reported by the checker)."""
-    return lambda rt: max(0, fn(rt))
-
-
 _C = TypeVar("_C", list[Any], dict[str, Any])
 
 
@@ -1608,10 +1605,6 @@ _HELPERS: dict[str, Any] = {
 # Expressions whose reading cannot fail but by NoOptions (names are bound wherever the checker
 # lets them be read; an `@id` out of play stops the effect).
 _PLAIN = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref, ast.Name)
-
-
-def _name(name: str) -> Fn:
-    return lambda rt: rt.env[name]
 
 
 def _apply(impl: Impl, args: list[Fn], changes_game: bool, where: _Where) -> Fn:
