@@ -1524,6 +1524,8 @@ def _bounded(value: _C, where: _Where) -> _C:
     """A list or map an effect builds holds at most MAX_LIST_ITEMS items, those of the lists and
     maps inside it included, each time it appears there: without the inner ones, a value put
     twice into the next one (`let xs = [xs, xs]` in a loop) doubles unseen at each step."""
+    if not value:
+        return value
     if len(value) <= MAX_LIST_ITEMS:
         kinds = set(map(type, value.values() if type(value) is dict else value))  # (in C: most are flat)
         if list not in kinds and dict not in kinds:

@@ -461,9 +461,9 @@ class Game:
         kinds, characters = self.rules.usable_in(windows)
         hand = self.state["hands"][colour]
         living = self._living_by_player().get(colour)
-        # (an empty hand, no living character: often; no comprehension runs for them)
-        playable = [kind for kind in hand if kind in kinds] if hand else []
-        mine = [c for c in living if c in characters] if living else []
+        # (an empty hand, no living character, no power of these windows: often; nothing runs for them)
+        playable = sorted(kinds.intersection(hand)) if hand else []
+        mine = [c for c in living if c in characters] if living and characters else []
         found: list[Action] = []
         if not (playable or mine):
             return found
@@ -471,7 +471,7 @@ class Game:
             self.rules.check_names("windows", window, names)
         if playable:
             env = {**names, "me": colour}
-            for kind in sorted(set(playable)):
+            for kind in playable:
                 if self._could(cards[kind], env, colour):
                     found.append(("play", kind))
         chars = self.state["characters"]
