@@ -1146,9 +1146,9 @@ class _AskEach(_Ask):
 
 
 def _direct(program: Program, fragments: dict[int, Fragment]) -> Fn | None:
-    """A program without jumps, loops or calls of verbs that ask, that may end with `return`, as one
-    function of `rt` for `run_sync`, where nothing may stop (a dry run explores its choices and
-    only checks its asking verbs): it returns what the program returns. None for any other program."""
+    """A program without jumps or loops, that may end with `return`, as one function of `rt` for
+    `run_sync`, where nothing may stop (a dry run explores its choices and only checks its asking
+    verbs): it returns what the program returns. None for any other program."""
     *body, end = program.ops
     if body and isinstance(body[-1], _Return):
         *body, end = body
@@ -1185,11 +1185,12 @@ _STRAIGHT = (_Exec, _Let, _Choose, _Native)
 
 
 def _straight(op: Op) -> bool:
-    """An instruction a program run by `_direct` may hold: one of _STRAIGHT, or the call of a verb
-    that cannot ask, whose frames in `run_sync` (the run's own, the program's, its own and those
-    it would push) could not reach MAX_FRAMES."""
+    """An instruction a program run by `_direct` may hold: one of _STRAIGHT, or the call of a pack
+    verb whose frames in `run_sync` (the run's own, the program's, its own and those it would
+    push) could not reach MAX_FRAMES. (A verb that asks too: `run_sync` runs a program that may
+    ask only in a dry run, where nothing stops.)"""
     if isinstance(op, _CallVerb):
-        return not op.asks and op.ret is None and 3 + op.program.nesting < MAX_FRAMES
+        return 3 + op.program.nesting < MAX_FRAMES
     return type(op) in _STRAIGHT
 
 
@@ -1321,17 +1322,21 @@ class _BlockWriter:
         return lines
 
     def call_verb_direct(self, op: _CallVerb, k: str) -> list[str]:
-        """What `_CallVerb.direct` does, as lines, its arguments written in."""
+        """A call of a pack verb in a run without frames (`run_sync`), as lines, its arguments written
+        in; of a selector that asks, `ret` receives its value."""
         lines: list[str] = []
         values = [self.value(arg, lines, f"{k}.args[{index}](rt)") for index, arg in enumerate(op.args)]
         entries = ", ".join(f"{name!r}: {value}" for name, value in zip(op.names, values, strict=True))
         lines.append(f"names = {{{entries}}}")
         if op.program.direct is None:
-            lines.append(f"run_sync({k}.program, rt, names)")
+            lines.append(f"value = run_sync({k}.program, rt, names)")
         else:  # (as run_sync runs it)
             self.names[f"{k}_direct"] = op.program.direct
-            lines += ["rt.env = names", f"{k}_direct(rt)"]
-        return [*lines, "rt.env = env"]
+            lines += ["rt.env = names", f"value = {k}_direct(rt)"]
+        lines.append("rt.env = env")
+        if op.ret is not None:  # a selector that asks: its value
+            lines.append(f"env[{op.ret!r}] = value")
+        return lines
 
     def call_verb(self, op: _CallVerb, k: str, pc: int) -> list[str]:
         """What `_CallVerb.run` does, as lines of the block, its arguments written in."""

@@ -345,9 +345,14 @@ def resume(frames: list[Any], answers: dict[str, Any]) -> None:
 
 
 def finish_frame(frames: list[Any], value: Any) -> Any:
-    """An instruction ends its frame with a value."""
-    frame = frames[-1]
-    _finish(frames, frame.ret, value)
+    """An instruction ends its frame with a value (as `_finish`, written out: frames end often)."""
+    ret = frames.pop().ret
+    if frames:
+        caller = frames[-1]
+        if caller.native:
+            caller.send = value
+        elif ret is not None:
+            caller.env[ret] = value
     return SWITCH
 
 
