@@ -18,6 +18,8 @@ from typing import Any
 
 _CODE: dict[str, Any] = {}  # source text -> its compiled code, shared by every load of every pack
 _MAX_CODE = 20_000  # sources kept (a process that loads many different packs does not grow without end)
+_MAX_NESTED = 8  # `try`/`for` blocks inside each other before the rest goes into a function of its own
+_MAX_DEPTH = 24  # indents, likewise
 
 
 class Source:
@@ -28,6 +30,7 @@ class Source:
         self.depth = 0
         self.names: dict[str, Any] = dict(helpers)  # the globals the code reads
         self.prefix = prefix  # in the names of its temporaries and constants: see `Fragment`
+        self.nested = 0  # `try` and `for` blocks open (Python compiles at most 20 in one function)
         self._constants: dict[int, str] = {}
         self._temps = 0
 
@@ -38,11 +41,19 @@ class Source:
     def block(self, header: str) -> Iterator[None]:
         """`header:` and the lines written inside the `with` indented under it."""
         self.line(header)
+        counts = header.startswith(("try", "except", "for ", "while "))
         self.depth += 1
+        self.nested += counts
         try:
             yield
         finally:
             self.depth -= 1
+            self.nested -= counts
+
+    def crowded(self) -> bool:
+        """Whether the lines are nested so deep that what comes next goes into a function of its own
+        (Python refuses more than 20 blocks, or 100 indents, inside each other)."""
+        return self.nested >= _MAX_NESTED or self.depth >= _MAX_DEPTH
 
     def temp(self) -> str:
         """A fresh local variable."""
@@ -78,9 +89,10 @@ class Fragment:
     result: str | None  # None: the lines return
     names: dict[str, Any]
 
-    def function(self) -> Callable[..., Any]:
-        """The function `(rt) -> result`."""
-        text = "def _f(rt):\n    env = rt.env\n" + "".join(f"    {line}\n" for line in self.lines)
+    def function(self, params: tuple[str, ...] = ()) -> Callable[..., Any]:
+        """The function `(rt, *params) -> result`."""
+        text = f"def _f({', '.join(('rt', *params))}):\n    env = rt.env\n"
+        text += "".join(f"    {line}\n" for line in self.lines)
         if self.result is not None:
             text += f"    return {self.result}\n"
         fn: Callable[..., Any] = define(text, self.names)["_f"]

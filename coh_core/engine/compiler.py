@@ -242,6 +242,8 @@ class _Writer:
         # place (`inline`) -> the locals (or values) that hold them
         self.loop_names: dict[str, str] = {}
         self.inlined = 0  # selectors being written in place, inside each other
+        self.outlined = 0  # parts written as functions of their own (`outline`)
+        self.budget = [_MAX_INLINED_CALLS]  # selectors it may still write in place (shared with `outline`)
 
     def where(self, span: ast.Span) -> str:
         return self.src.constant(_Where(span, self.slot))
@@ -283,6 +285,8 @@ class _Writer:
         return value
 
     def expr(self, node: ast.Expr) -> str:
+        if self.src.crowded():
+            return self.outline(node)
         if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit):
             return repr(node.value)
         if isinstance(node, ast.Ref):
@@ -306,6 +310,17 @@ class _Writer:
         if isinstance(node, ast.BinOp):
             return self.binary(node)
         return self.call(node)
+
+    def outline(self, node: ast.Expr) -> str:
+        """`node` written as a function of its own, called here with the locals it may read (the
+        names bound by the loops it is inside): deep expressions nest no deeper than Python allows.
+        It is worked out at the same point, and its failures pass through the same `try` blocks."""
+        self.outlined += 1
+        inner = _Writer(self.c, self.scope, self.slot, f"{self.src.prefix}o{self.outlined}_")
+        inner.loop_names, inner.inlined, inner.budget = dict(self.loop_names), self.inlined, self.budget
+        params = tuple(sorted({value for value in self.loop_names.values() if value.startswith("_t")}))
+        function = inner.src.fragment(inner.expr(node)).function(params)
+        return self.let(f"{self.src.constant(function)}({', '.join(('rt', *params))})")
 
     def name(self, name: str) -> str:
         """A name bound by a `for` of the expression, one of the effect's, or a bare name (a value)."""
@@ -473,11 +488,12 @@ class _Writer:
         worked out here, its parameters read from the arguments' values, its failures reported
         where they are in its body, as when it runs on its own. None for any other selector."""
         statements = verb.tree.statements
-        if len(statements) != 1 or self.inlined >= _MAX_INLINED:
+        if len(statements) != 1 or self.inlined >= _MAX_INLINED or self.budget[0] <= 0:
             return None
         body = statements[0]
-        if not isinstance(body, ast.Return) or body.value is None:
+        if not isinstance(body, ast.Return) or body.value is None or _size_of(body.value) > _MAX_INLINED_SIZE:
             return None
+        self.budget[0] -= 1  # (small bodies, so many times each: the source of one expression stays small)
         params = [param.name for param in verb.signature.params]
         outer = (self.scope, self.loop_names, self.slot)
         self.scope, self.loop_names, self.slot = (
@@ -1598,6 +1614,15 @@ def _literal(value: Any) -> Callable[[], str]:
 
 
 _MAX_INLINED = 8  # selectors written in place inside each other (deeper ones are called)
+_MAX_INLINED_CALLS = 32  # selectors written in place in one expression (the others are called)
+_MAX_INLINED_SIZE = 16  # nodes of a selector's `return` value written in place (larger ones are called)
+
+
+def _size_of(node: ast.Node) -> int:
+    """The nodes of a tree."""
+    return 1 + sum(_size_of(child) for child in ast.children(node))
+
+
 _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
 # What the source of an expression may read besides its constants (see `_Writer`).
 _HELPERS: dict[str, Any] = {
