@@ -298,7 +298,9 @@ class _Writer:
             return self.let(f"not {operand}" if node.op == "not" else f"-{operand}")
         if isinstance(node, ast.ListLit):
             items = [self.pure(item, "an item of a list") for item in node.items]
-            return self.let(f"_bounded([{', '.join(items)}], {self.where(node.span)})")
+            return self.bounded(
+                self.let(f"[{', '.join(items)}]"), list(zip(items, node.items, strict=True)), node
+            )
         if isinstance(node, ast.Index):
             return self.index(node)
         if isinstance(node, ast.ListComp):
@@ -377,31 +379,60 @@ class _Writer:
     def list_comp(self, node: ast.ListComp) -> str:
         """`[item for name in items if test]`."""
         what = "a list built with `for`"
-        found = self.let("[]")
+        found, deep = self.let("[]"), self.let("False")
         with self.loop(node, what):
-            self.src.line(f"{found}.append({self.pure(node.item, what)})")
-        self.src.line(f"_bounded({found}, {self.where(node.span)})")
-        return found
+            item = self.pure(node.item, what)
+            self.deep(deep, item, node.item)
+            self.src.line(f"{found}.append({item})")
+        return self.bounded(found, [], node, deep)
 
     def map(self, node: ast.MapLit) -> str:
         """`{key: value, ...}`: a new map (a key written twice keeps its last value)."""
-        entries = []
+        entries, values = [], []
         for key, value in node.entries:
             written = self.map_key(self.pure(key, "a key of a map"), key)
-            entries.append(f"{written}: {self.pure(value, 'a value of a map')}")
-        return self.let(f"_bounded({{{', '.join(entries)}}}, {self.where(node.span)})")
+            values.append((self.pure(value, "a value of a map"), value))
+            entries.append(f"{written}: {values[-1][0]}")
+        return self.bounded(self.let(f"{{{', '.join(entries)}}}"), values, node)
 
     def map_comp(self, node: ast.MapComp) -> str:
         """`{key: value for name in items if test}`, bound and counted as a list built with `for` is
         (the value is worked out before the key)."""
         what = "a map built with `for`"
-        found = self.let("{}")
+        found, deep = self.let("{}"), self.let("False")
         with self.loop(node, what):
             value = self.pure(node.value, what)
             key = self.map_key(self.pure(node.key, what), node.key)
+            self.deep(deep, value, node.value)
             self.src.line(f"{found}[{key}] = {value}")
-        self.src.line(f"_bounded({found}, {self.where(node.span)})")
-        return found
+        return self.bounded(found, [], node, deep)
+
+    def deep(self, flag: str, item: str, node: ast.Expr) -> None:
+        """`flag` becomes true if the item is a list or a map (see `bounded`)."""
+        if not isinstance(node, _SCALARS):
+            with self.src.block(f"if type({item}) is list or type({item}) is dict:"):
+                self.src.line(f"{flag} = True")
+
+    def bounded(
+        self, value: str, items: list[tuple[str, ast.Expr]], node: ast.Expr, deep: str | None = None
+    ) -> str:
+        """`value`, a list or map just built, checked against the size bound (`_bounded`) where that
+        could find something: when it holds a list or a map (the items written in it that are not
+        plain values, or `deep`, set while it was built), or more items than the bound. The check
+        is skipped where it would return at once (most lists and maps are short and flat)."""
+        tests = [
+            f"type({item}) is list or type({item}) is dict"
+            for item, at in items
+            if not isinstance(at, _SCALARS)
+        ]
+        if deep is not None:
+            tests.append(deep)
+        if len(items) <= MAX_LIST_ITEMS and not tests and deep is None:
+            return value
+        tests.append(f"len({value}) > {MAX_LIST_ITEMS}")
+        with self.src.block(f"if {' or '.join(tests)}:"):
+            self.src.line(f"_bounded({value}, {self.where(node.span)})")
+        return value
 
     def map_key(self, key: str, node: ast.Expr) -> str:
         """A key checked to be a name (`_map_key`), unless it is written as one."""
@@ -1637,6 +1668,7 @@ _HELPERS: dict[str, Any] = {
 # Expressions whose reading cannot fail but by NoOptions (names are bound wherever the checker
 # lets them be read; an `@id` out of play stops the effect).
 _PLAIN = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref, ast.Name)
+_SCALARS = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref)  # values that are never a list or a map
 
 
 def _apply(impl: Impl, args: list[Fn], changes_game: bool, where: _Where) -> Fn:
