@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import PurePath
 from typing import Any, NoReturn, TypeVar
 
@@ -499,9 +499,14 @@ class _Writer:
         sig, impl = self.c.builtin(node, where)
         if impl.gen:
             raise where.error("ENGINE-INTERNAL", f"`{node.name}` asks a question and has no value to read")
+        return self.invoke(sig, impl, where, self.arguments(node, sig))
+
+    def invoke(self, sig: Signature, impl: Impl, where: _Where, arguments: list[Callable[[], str]]) -> str:
+        """A call of a built-in that asks nothing, its arguments written by `arguments` in order."""
+        src = self.src
         value = src.temp()
         with src.block("try:"):  # a failure in the arguments or the call is reported at the call
-            args = ", ".join(["rt", *(argument() for argument in self.arguments(node, sig))])
+            args = ", ".join(["rt", *(argument() for argument in arguments)])
             if sig.kind is Kind.SELECTOR:
                 src.line(f"{value} = {src.constant(impl.fn)}({args})")
             else:  # in a dry run a verb only checks that it could happen
@@ -593,6 +598,23 @@ class _Writer:
         """A new mapping of names to values, worked out in the order written."""
         entries = [f"{name!r}: {self.pure(value, what)}" for name, value in named]
         return self.let(f"{{{', '.join(entries)}}}")
+
+
+# How `_Emitter.asked_arguments` writes the read of an argument, given the writer of the call.
+def _write_expr(node: ast.Expr, writer: _Writer) -> str:
+    return writer.expr(node)
+
+
+def _write_literal(value: Any, writer: _Writer) -> str:
+    return repr(value)
+
+
+def _write_name(name: str, writer: _Writer) -> str:
+    return f"env[{name!r}]"
+
+
+def _write_count(read: Callable[[_Writer], str], writer: _Writer) -> str:
+    return writer.let(f"max(0, {read(writer)})")
 
 
 class _Emitter:
@@ -690,6 +712,12 @@ class _Emitter:
             if not (impl.frame or impl.gen or any(_choices(expr, c.asking) for expr in given)):
                 self.emit(_Exec(c._expr(node, scope, self.slot, None, self.prefix())))  # with its arguments
                 return
+            if not (impl.frame or impl.gen):  # its arguments worked out into names, then the call
+                reads = self.asked_arguments(node, scope, sig, impl)
+                writer = _Writer(c, scope, self.slot, self.prefix())  # (the prefix of the call's instruction)
+                value = writer.invoke(sig, impl, where, [partial(read, writer) for read in reads])
+                self.emit(_Exec(c._function(writer.src.fragment(value), writer.src.prefix)))
+                return
         args = self.arguments(node, scope, sig, impl)
         if pack_verb is not None and sig.kind is not Kind.SELECTOR:
             names = [param.name for param in sig.params]
@@ -698,10 +726,8 @@ class _Emitter:
             self.emit(_Exec(c._pack_selector(node.name, args)))
         elif impl.frame:
             self.emit(_Push(impl, args, None, where))
-        elif impl.gen:
-            self.emit(_Native(impl, args, where))
         else:
-            self.emit(_Exec(_apply(impl, args, sig.kind != Kind.SELECTOR, where)))
+            self.emit(_Native(impl, args, where))
 
     def arguments(self, node: ast.Call, scope: set[str], sig: Signature, impl: Impl) -> list[Fn]:
         """Arguments in declaration order. When one asks a question, each is worked out into a
@@ -710,13 +736,25 @@ class _Emitter:
         if not any(_choices(expr, self.c.asking) for expr in given.values()):
             return self.c.arguments(node, scope, self.slot, sig, self.prefix())
         found: list[Fn] = []
-        for index, param in enumerate(sig.params):
-            expr = given.get(param.name)
+        for index, read in enumerate(self.asked_arguments(node, scope, sig, impl)):
             writer = _Writer(self.c, scope, self.slot, f"{self.prefix()}a{index}_")
+            found.append(self.c._function(writer.src.fragment(read(writer)), writer.src.prefix))
+        return found
+
+    def asked_arguments(
+        self, node: ast.Call, scope: set[str], sig: Signature, impl: Impl
+    ) -> list[Callable[[_Writer], str]]:
+        """Arguments of which one asks: each worked out into a name now, in the order written (an
+        instruction each), so that questions and reads keep their order; returned is how to
+        write each one's read (a default and a bare name are read where they are used)."""
+        given = _bind(node, [p.name for p in sig.params])
+        found: list[Callable[[_Writer], str]] = []
+        for param in sig.params:
+            expr = given.get(param.name)
             if expr is None:
-                value = writer.expr(_default(param.default or ""))
+                read = partial(_write_expr, _default(param.default or ""))
             elif param.type in NAME_TYPES and isinstance(expr, ast.Name):
-                value = repr(expr.name)  # a bare name, never a variable's value
+                read = partial(_write_literal, expr.name)  # a bare name, never a variable's value
             else:
                 temp = self.temp()
                 if isinstance(expr, ast.Call) and expr.name in self.c.asking:
@@ -724,10 +762,10 @@ class _Emitter:
                     self.choose(expr, keep, scope, f"{node.name}.{param.name}", temp)
                 else:
                     self.emit(_Let(temp, self.read(expr, scope, expr.span)))
-                value = f"env[{temp!r}]"
+                read = partial(_write_name, temp)
             if param.type == "count":  # a computed count below zero counts as zero
-                value = writer.let(f"max(0, {value})")
-            found.append(self.c._function(writer.src.fragment(value), writer.src.prefix))
+                read = partial(_write_count, read)
+            found.append(read)
         return found
 
     def read(self, expr: ast.Expr, scope: set[str], at: ast.Span | None = None) -> Fn:
@@ -1332,7 +1370,9 @@ class _BlockWriter:
         fragment = self.fragments.get(id(fn))
         if fragment is None or fragment.result is None:
             return call
-        self.names.update(fragment.names)
+        for name, value in fragment.names.items():
+            if self.names.setdefault(name, value) is not value:  # two fragments of one prefix: a bug here
+                raise EngineError("ENGINE-INTERNAL", f"{self.program.name}: `{name}` written twice")
         lines += fragment.lines
         return fragment.result
 
@@ -1669,95 +1709,6 @@ _HELPERS: dict[str, Any] = {
 # lets them be read; an `@id` out of play stops the effect).
 _PLAIN = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref, ast.Name)
 _SCALARS = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref)  # values that are never a list or a map
-
-
-def _apply(impl: Impl, args: list[Fn], changes_game: bool, where: _Where) -> Fn:
-    """Call an implementation that asks nothing.
-
-    In a dry run a verb only checks that it could happen; selectors still read. A failure
-    inside is reported at the call (the innermost call that knew nothing of it). Calls of up
-    to two arguments (selectors) or of two (verbs), the most run, get closures that build no
-    list of arguments.
-    """
-    fn, check = impl.fn, impl.check
-    if changes_game and len(args) == 2:
-        first, second = args
-
-        def verb2(rt: Rt) -> Any:
-            try:
-                a, b = first(rt), second(rt)
-                if rt.dry:
-                    if check is not None:
-                        check(rt, a, b)
-                    return None
-                return fn(rt, a, b)
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return verb2
-    if changes_game:
-
-        def verb(rt: Rt) -> Any:
-            try:
-                values = [arg(rt) for arg in args]
-                if rt.dry:
-                    if check is not None:
-                        check(rt, *values)
-                    return None
-                return fn(rt, *values)
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return verb
-    if not args:
-
-        def select0(rt: Rt) -> Any:
-            try:
-                return fn(rt)
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return select0
-    if len(args) == 1:
-        (first,) = args
-
-        def select1(rt: Rt) -> Any:
-            try:
-                return fn(rt, first(rt))
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return select1
-    if len(args) == 2:
-        first, second = args
-
-        def select2(rt: Rt) -> Any:
-            try:
-                return fn(rt, first(rt), second(rt))
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return select2
-
-    def select(rt: Rt) -> Any:
-        try:
-            return fn(rt, *[arg(rt) for arg in args])
-        except NoOptions:
-            raise
-        except Exception as exc:
-            where.fail(exc)
-
-    return select
 
 
 class _Where:
