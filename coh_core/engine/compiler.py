@@ -1,13 +1,15 @@
 """Compile effect ASTs into programs for the machine (`machine.py`), once per pack load.
 
-Expressions that cannot ask compile to Python closures of the runtime. Statements compile
-to instructions: a binding, a jump, a step of a loop, a call of a pack verb (a frame of its
-own), a built-in verb that asks (engine code in Python, a native frame), or a choice, which
-stops the machine until the player answers. An argument that asks is worked out into a name
-first, so a question never hides inside an expression. Runtime errors name the entity and
-the source position, and the bounds of `coh_core.limits` hold: numbers stay within
-MAX_NUMBER, counts are never negative, a run of one effect takes at most MAX_LOOP_STEPS loop
-iterations.
+Expressions that cannot ask compile to Python functions of the runtime, written as source
+(`_Writer`, `codegen.py`). Statements compile to instructions: a binding, a jump, a step of a
+loop, a call of a pack verb (a frame of its own), a built-in verb that asks (engine code in
+Python, a native frame), or a choice, which stops the machine until the player answers. An
+argument that asks is worked out into a name first, so a question never hides inside an
+expression. The instructions of a program are then written as source too, one function per
+place a frame may stand (`_blocks`), and a straight program as one function (`_direct`).
+Runtime errors name the entity and the source position, and the bounds of `coh_core.limits`
+hold: numbers stay within MAX_NUMBER, counts are never negative, a run of one effect takes at
+most MAX_LOOP_STEPS loop iterations.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
 """The machine that runs compiled effects: instruction lists, frames and a loop.
 
 Each effect, pack verb and step compiles once into a `Program`: a list of instructions
-(`Op`). Expressions that cannot ask stay Python closures; statements become instructions
+(`Op`). Expressions that cannot ask stay Python functions; statements become instructions
 that move a frame's program counter, bind names, push the frame of a pack verb, or stop
 the machine with the question a player must answer. A `Frame` holds what a running program
 needs to go on (its program, its position, its names, the loops in progress), so the place
-of an effect in play is data, not a Python generator's hidden state.
+of an effect in play is data, not a Python generator's hidden state. A compiled program also
+carries Python functions that run its instructions a block at a time (`Program.blocks`,
+`Program.direct`): they only make it faster, and a frame's pc still counts instructions.
 
 Engine code written in Python (the procedures not yet written in a pack) runs as a
 `NativeFrame`: a generator that yields a question (`Decision`), a `Call` of a program or a
