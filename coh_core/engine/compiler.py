@@ -468,6 +468,8 @@ class _Writer:
             with src.block("else:"):
                 self.number(value, f"{left} + {right}", where)
             return value
+        if node.op not in ("-", "*", "//"):  # (the parser makes no other: nothing else is written as code)
+            raise _Where(node.span, self.slot).error("ENGINE-INTERNAL", f"no operator `{node.op}`")
         if node.op == "//":
             with src.block(f"if {right} == 0:"):
                 src.line(f'raise {where}.error("EFF-RUNTIME", "division by zero")')
