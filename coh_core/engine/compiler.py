@@ -1,29 +1,32 @@
 """Compile effect ASTs into programs for the machine (`machine.py`), once per pack load.
 
-Expressions that cannot ask compile to Python closures of the runtime. Statements compile
-to instructions: a binding, a jump, a step of a loop, a call of a pack verb (a frame of its
-own), a built-in verb that asks (engine code in Python, a native frame), or a choice, which
-stops the machine until the player answers. An argument that asks is worked out into a name
-first, so a question never hides inside an expression. Runtime errors name the entity and
-the source position, and the bounds of `coh_core.limits` hold: numbers stay within
-MAX_NUMBER, counts are never negative, a run of one effect takes at most MAX_LOOP_STEPS loop
-iterations.
+Expressions that cannot ask compile to Python functions of the runtime, written as source
+(`_Writer`, `codegen.py`). Statements compile to instructions: a binding, a jump, a step of a
+loop, a call of a pack verb (a frame of its own), a built-in verb that asks (engine code in
+Python, a native frame), or a choice, which stops the machine until the player answers. An
+argument that asks is worked out into a name first, so a question never hides inside an
+expression. The instructions of a program are then written as source too, one function per
+place a frame may stand (`_blocks`), and a straight program as one function (`_direct`).
+Runtime errors name the entity and the source position, and the bounds of `coh_core.limits`
+hold: numbers stay within MAX_NUMBER, counts are never negative, a run of one effect takes at
+most MAX_LOOP_STEPS loop iterations.
 """
 
 from __future__ import annotations
 
 import itertools
-import operator
 import re
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from pathlib import PurePath
 from typing import Any, NoReturn, TypeVar
 
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
 from coh_core.effects.registry import NAME_TYPES, Kind, Signature, asking_selectors, signature
+from coh_core.engine.codegen import Fragment, Source, define
 from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt
 from coh_core.errors import Location
@@ -47,22 +50,6 @@ class Impl:
     filters: dict[str, Filter] = field(default_factory=dict)  # narrows a direct `choose` argument
     check: Fn | None = None  # in a dry run: raise NoOptions when the verb could not happen
     frame: bool = False  # fn returns a frame of an engine program to run (or None: nothing to run)
-
-
-_ARITHMETIC: dict[str, Callable[[int, int], int]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "//": operator.floordiv,
-}
-_BINARY: dict[str, Callable[[Any, Any], Any]] = {
-    "==": operator.eq,
-    "!=": operator.ne,
-    "<": operator.lt,
-    "<=": operator.le,
-    ">": operator.gt,
-    ">=": operator.ge,
-}
 
 
 class CompiledBlock:
@@ -100,6 +87,8 @@ class Compiler:
         # selectors of the pack that ask (`asks: true`)
         self.asking = _CHOICES | {name for name, verb in self.verbs.items() if verb.signature.asks}
         self.programs: dict[str, Program] = {}  # every program compiled, by its id
+        self.fragments: dict[int, Fragment] = {}  # by id of the function: see `_function`
+        self._selectors: dict[str, Fn] = {}  # the pack's selectors as functions (see `selector_call`)
         self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
@@ -107,15 +96,13 @@ class Compiler:
 
     def condition(self, tree: ast.Expr, slot: EffectSlot | None, names: frozenset[str]) -> Fn:
         """A test; false when what it reads is not there (the first of nothing, a piece out of play)."""
-        test = self._pure(tree, set(names), slot, "a condition")
-
-        def holds(rt: Rt) -> bool:
-            try:
-                return bool(test(rt))
-            except NoOptions:
-                return False
-
-        return holds
+        writer = _Writer(self, set(names), slot)
+        src = writer.src
+        with src.block("try:"):
+            src.line(f"return bool({writer.pure(tree, 'a condition')})")
+        with src.block("except NoOptions:"):
+            src.line("return False")
+        return src.function(None)
 
     def program(
         self,
@@ -133,197 +120,44 @@ class Compiler:
         _Emitter(self, program.ops, slot).block(tree, scope)
         program.ops.append(_FallOff(selector))
         program.asks = any(op.asks for op in program.ops)
-        program.direct = _direct(program)
+        program.nesting = max(
+            (1 + op.program.nesting for op in program.ops if isinstance(op, _CallVerb)), default=0
+        )
+        program.direct = _direct(program, self.fragments)
+        program.blocks = _blocks(program, self.fragments)
         return program
 
     # --- expressions ------------------------------------------------------------
 
-    def _pure(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, what: str) -> Fn:
-        unasked = [call for call in _choices(node, self.asking) if id(call) not in self._asked]
-        if unasked:
-            raise _Where(unasked[0].span, slot).error(
-                "EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question"
-            )
-        return self.located(self._expr(node, scope, slot), node, node.span, slot)
+    def _pure(
+        self, node: ast.Expr, scope: set[str], slot: EffectSlot | None, what: str, prefix: str = ""
+    ) -> Fn:
+        """An expression that may not ask, reporting a failure at itself (see `_Writer.located`).
+        (`prefix`: see `_function`.)"""
+        writer = _Writer(self, scope, slot, prefix)
+        return self._function(writer.src.fragment(writer.pure(node, what)), prefix)
 
-    def located(self, fn: Fn, node: ast.Expr, span: ast.Span, slot: EffectSlot | None) -> Fn:
-        """`fn`, the compiled `node`, reporting a failure at `span` (see `_located`). A call of a
-        built-in already reports its failures at itself, the innermost place (see `_apply`): it
-        needs no second wrapper, which would pass on what it raises unchanged."""
-        if isinstance(node, ast.Call) and id(node) not in self._asked and node.name not in self.verbs:
-            return fn
-        if isinstance(node, _PLAIN) or (isinstance(node, ast.Call) and id(node) in self._asked):
-            return fn  # a literal, `@id` or a name read: what can fail there is NoOptions, never wrapped
-        return _located(fn, span, slot)
+    def _expr(
+        self,
+        node: ast.Expr,
+        scope: set[str],
+        slot: EffectSlot | None,
+        at: ast.Span | None = None,
+        prefix: str = "",
+    ) -> Fn:
+        """An expression's value (its choices already asked), reporting a failure at `at` if given."""
+        writer = _Writer(self, scope, slot, prefix)
+        value = writer.expr(node) if at is None else writer.located(node, at)
+        return self._function(writer.src.fragment(value), prefix)
 
-    def _expr(self, node: ast.Expr, scope: set[str], slot: EffectSlot | None) -> Fn:
-        if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit):
-            return _constant(node.value)
-        if isinstance(node, ast.Ref):
-            return self._ref(node)
-        if isinstance(node, ast.Name):
-            return _name(node.name) if node.name in scope else _constant(node.name)
-        if isinstance(node, ast.UnaryOp):
-            return self._unary(node, scope, slot)
-        if isinstance(node, ast.ListLit):
-            items = [self._pure(item, scope, slot, "an item of a list") for item in node.items]
-            where = _Where(node.span, slot)
-            return lambda rt: _bounded([item(rt) for item in items], where)
-        if isinstance(node, ast.Index):
-            return self._index(node, scope, slot)
-        if isinstance(node, ast.ListComp):
-            return self._list_comp(node, scope, slot)
-        if isinstance(node, ast.MapLit):
-            return self._map(node, scope, slot)
-        if isinstance(node, ast.MapComp):
-            return self._map_comp(node, scope, slot)
-        if isinstance(node, ast.BinOp):
-            return self._binary(node, scope, slot)
-        return self._call(node, scope, slot)
-
-    def _ref(self, node: ast.Ref) -> Fn:
-        """`@id`; of a piece that may be out of play, the effect stops where it is used without it."""
-        kind, ident = self.refs.get(node.id), node.id
-        if kind is None or kind not in _IN_PLAY_TYPES:
-            return _constant(ident)
-
-        def read(rt: Rt) -> str:
-            if not rt.game.in_play(kind, ident):
-                raise NoOptions(ident)
-            return ident
-
-        return read
-
-    def _unary(self, node: ast.UnaryOp, scope: set[str], slot: EffectSlot | None) -> Fn:
-        operand = self._pure(node.operand, scope, slot, "an operand")
-        if node.op == "not":
-            return lambda rt: not operand(rt)
-        return lambda rt: -operand(rt)
-
-    def _index(self, node: ast.Index, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """`items[n]`; past either end there is nothing: the effect stops, as with the first of none.
-        `m[key]` of a map; a key it does not hold is nothing too."""
-        target = self._pure(node.target, scope, slot, "an indexed list")
-        index = self._pure(node.index, scope, slot, "an index")
-
-        def read(rt: Rt) -> Any:
-            items, at = target(rt), index(rt)
-            if type(items) is dict:
-                return _lookup(items, at)
-            if not 0 <= at < len(items):
-                raise NoOptions(f"index {at}")
-            return items[at]
-
-        return read
-
-    def _list_comp(self, node: ast.ListComp, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """`[item for name in items if test]`; each item counts against the loop bound, and the
-        name is bound only inside (a name of the same name outside keeps its value)."""
-        items = self._pure(node.iterable, scope, slot, "a list built with `for`")
-        inner = scope | {node.name}
-        item = self._pure(node.item, inner, slot, "a list built with `for`")
-        test = None if node.test is None else self._pure(node.test, inner, slot, "a list built with `for`")
-        name, where = node.name, _Where(node.span, slot)
-
-        def build(rt: Rt) -> list[Any]:
-            env = rt.env
-            outer = env.get(name, _UNBOUND)
-            found = []
-            try:
-                for value in items(rt):
-                    _count_iteration(rt, where)
-                    env[name] = value
-                    if test is None or test(rt):
-                        found.append(item(rt))
-            finally:
-                if outer is _UNBOUND:
-                    env.pop(name, None)
-                else:
-                    env[name] = outer
-            return _bounded(found, where)
-
-        return build
-
-    def _map(self, node: ast.MapLit, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """`{key: value, ...}`: a new map (a key written twice keeps its last value)."""
-        entries = [
-            (
-                self._pure(key, scope, slot, "a key of a map"),
-                self._pure(value, scope, slot, "a value of a map"),
-                _Where(key.span, slot),
-            )
-            for key, value in node.entries
-        ]
-
-        where = _Where(node.span, slot)
-
-        def build(rt: Rt) -> dict[str, Any]:
-            return _bounded({_map_key(key(rt), at): value(rt) for key, value, at in entries}, where)
-
-        return build
-
-    def _map_comp(self, node: ast.MapComp, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """`{key: value for name in items if test}`, bound and counted as a list built with `for` is."""
-        items = self._pure(node.iterable, scope, slot, "a map built with `for`")
-        inner = scope | {node.name}
-        key = self._pure(node.key, inner, slot, "a map built with `for`")
-        value = self._pure(node.value, inner, slot, "a map built with `for`")
-        test = None if node.test is None else self._pure(node.test, inner, slot, "a map built with `for`")
-        name, where, key_where = node.name, _Where(node.span, slot), _Where(node.key.span, slot)
-
-        def build(rt: Rt) -> dict[str, Any]:
-            env = rt.env
-            outer = env.get(name, _UNBOUND)
-            found: dict[str, Any] = {}
-            try:
-                for item in items(rt):
-                    _count_iteration(rt, where)
-                    env[name] = item
-                    if test is None or test(rt):
-                        found[_map_key(key(rt), key_where)] = value(rt)
-            finally:
-                if outer is _UNBOUND:
-                    env.pop(name, None)
-                else:
-                    env[name] = outer
-            return _bounded(found, where)
-
-        return build
-
-    def _binary(self, node: ast.BinOp, scope: set[str], slot: EffectSlot | None) -> Fn:
-        left = self._pure(node.left, scope, slot, "an operand")
-        right = self._pure(node.right, scope, slot, "an operand")
-        if node.op == "and":
-            return lambda rt: left(rt) and right(rt)
-        if node.op == "or":
-            return lambda rt: left(rt) or right(rt)
-        if node.op == "+":
-            return _plus(left, right, _Where(node.span, slot))
-        if node.op in _ARITHMETIC:
-            return _arithmetic(_ARITHMETIC[node.op], left, right, _Where(node.span, slot))
-        if node.op == "in":
-            return lambda rt: left(rt) in right(rt)
-        if node.op == "not_in":
-            return lambda rt: left(rt) not in right(rt)
-        op = _BINARY[node.op]
-        return lambda rt: op(left(rt), right(rt))
-
-    def _call(self, node: ast.Call, scope: set[str], slot: EffectSlot | None) -> Fn:
-        """A call read for its value: a selector (a choice already asked is read from its name)."""
-        asked = self._asked.get(id(node))
-        if asked is not None:
-            return _name(asked)
-        where = _Where(node.span, slot)
-        if node.name in self.verbs:
-            verb = self.verbs[node.name]
-            if verb.signature.kind is not Kind.SELECTOR:
-                raise where.error("ENGINE-INTERNAL", f"the verb `{node.name}` has no value to read")
-            args = self.arguments(node, scope, slot, verb.signature)
-            return self._pack_selector(node.name, args, where)
-        sig, impl = self.builtin(node, where)
-        if impl.frame:
-            raise where.error("ENGINE-INTERNAL", f"`{node.name}` runs a program and has no value to read")
-        return _apply(impl, self.arguments(node, scope, slot, sig), sig.kind != Kind.SELECTOR, where)
+    def _function(self, fragment: Fragment, prefix: str) -> Fn:
+        """The function of a fragment. With a prefix (one no other instruction of the program has), the
+        fragment is kept: an instruction that calls the function is written into a block of its
+        program with the fragment instead (`_blocks`)."""
+        fn = fragment.function()
+        if prefix:
+            self.fragments[id(fn)] = fragment
+        return fn
 
     def builtin(self, node: ast.Call, where: _Where) -> tuple[Signature, Impl]:
         sig = signature(node.name)
@@ -332,19 +166,29 @@ class Compiler:
             raise where.error("ENGINE-UNIMPLEMENTED", f"`{node.name}` has no implementation in the engine")
         return sig, impl
 
-    def _pack_selector(self, name: str, args: list[Fn], where: _Where) -> Fn:
-        """A selector the pack defines: read at once (its body neither asks nor changes anything)."""
+    def _pack_selector(self, name: str, args: list[Fn]) -> Fn:
+        """A selector the pack defines, called for nothing but what it checks (its value unread)."""
+        call = self.selector_call(name)
+        return lambda rt: call(rt, *[fn(rt) for fn in args])
+
+    def selector_call(self, name: str) -> Fn:
+        """A selector the pack defines, as a function of `rt` and its arguments' values: read at once
+        (its body neither asks nor changes anything), in a table of names of its own."""
+        found = self._selectors.get(name)
+        if found is not None:
+            return found
         names = [param.name for param in self.verbs[name].signature.params]
         body = self.body(name)
 
-        def read(rt: Rt) -> Any:
+        def call(rt: Rt, *values: Any) -> Any:
             caller = rt.env
             try:
-                return run_sync(body, rt, dict(zip(names, [fn(rt) for fn in args], strict=True)))
+                return run_sync(body, rt, dict(zip(names, values, strict=True)))
             finally:
                 rt.env = caller
 
-        return read
+        self._selectors[name] = call
+        return call
 
     def body(self, name: str) -> Program:
         """A pack verb's program, compiled once; the checks refuse verbs that call themselves."""
@@ -358,63 +202,413 @@ class Compiler:
             )
         return self._bodies[name]
 
-    def arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature) -> list[Fn]:
-        """The call's arguments in declaration order, defaults filled in (none of them asks)."""
-        if node.name == "log" and node.name not in self.verbs:
-            return self._log_arguments(node, scope, slot)
-        if node.name in _NAMED_VALUES and node.name not in self.verbs:
-            return self._named_arguments(node, scope, slot, sig)
-        given = _bind(node, [p.name for p in sig.params])
+    def arguments(
+        self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature, prefix: str = ""
+    ) -> list[Fn]:
+        """The call's arguments in declaration order, defaults filled in (none of them asks), each a
+        function of its own (`prefix`: see `_function`)."""
+        writer = _Writer(self, scope, slot)
         found: list[Fn] = []
+        for index, argument in enumerate(writer.arguments(node, sig)):
+            inner = f"{prefix}a{index}_" if prefix else ""
+            writer.src = Source(_HELPERS, inner)
+            found.append(self._function(writer.src.fragment(argument()), inner))
+        return found
+
+
+class _Writer:
+    """Writes one expression as the Python source of a function of `rt` (see `codegen.py`).
+
+    Each method writes the lines that work out a node, in the order the language evaluates it,
+    and returns what holds its value: a literal, a name read, or a local that nothing changes
+    afterwards. A failure is reported at the innermost place that locates it, as the `try`
+    blocks nest: the call of a built-in, or an expression checked on its own (`pure`).
+    """
+
+    def __init__(self, compiler: Compiler, scope: set[str], slot: EffectSlot | None, prefix: str = ""):
+        self.c = compiler
+        self.scope = scope  # names of the effect that may be read
+        self.slot = slot
+        self.src = Source(_HELPERS, prefix)
+        # names bound by a `for` inside the expression, or parameters of a selector written in
+        # place (`inline`) -> the locals (or values) that hold them
+        self.loop_names: dict[str, str] = {}
+        self.inlined = 0  # selectors being written in place, inside each other
+        self.outlined = 0  # parts written as functions of their own (`outline`)
+        self.budget = [_MAX_INLINED_CALLS]  # selectors it may still write in place (shared with `outline`)
+
+    def where(self, span: ast.Span) -> str:
+        return self.src.constant(_Where(span, self.slot))
+
+    def pure(self, node: ast.Expr, what: str) -> str:
+        """An expression that cannot ask, reporting a failure at itself."""
+        unasked = [call for call in _choices(node, self.c.asking) if id(call) not in self.c._asked]
+        if unasked:
+            raise _Where(unasked[0].span, self.slot).error(
+                "EFF-CHOICE-IN-CONDITION", f"{what} cannot ask a question"
+            )
+        return self.located(node, node.span)
+
+    def located(self, node: ast.Expr, span: ast.Span) -> str:
+        """`node`, reporting a failure at `span`. A call of a built-in already reports its failures at
+        itself, the innermost place (see `call`); a literal, `@id` or name read fails only by
+        NoOptions, never located: neither needs a `try` of its own."""
+        if isinstance(node, ast.Call) and id(node) not in self.c._asked and node.name not in self.c.verbs:
+            return self.expr(node)
+        if isinstance(node, _PLAIN) or (isinstance(node, ast.Call) and id(node) in self.c._asked):
+            return self.expr(node)
+        src, value = self.src, self.src.temp()
+        with src.block("try:"):
+            src.line(f"{value} = {self.expr(node)}")
+        self._report_at(self.where(span))
+        return value
+
+    def _report_at(self, where: str) -> None:
+        """The `except` clauses of a `try`: NoOptions passes; anything else is reported at `where`."""
+        with self.src.block("except NoOptions:"):
+            self.src.line("raise")
+        with self.src.block("except Exception as _e:"):
+            self.src.line(f"{where}.fail(_e)")
+
+    def let(self, text: str) -> str:
+        """A local that holds the value of `text`, worked out now."""
+        value = self.src.temp()
+        self.src.line(f"{value} = {text}")
+        return value
+
+    def expr(self, node: ast.Expr) -> str:
+        if self.src.crowded():
+            return self.outline(node)
+        if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit):
+            return repr(node.value)
+        if isinstance(node, ast.Ref):
+            return self.ref(node)
+        if isinstance(node, ast.Name):
+            return self.name(node.name)
+        if isinstance(node, ast.UnaryOp):
+            operand = self.pure(node.operand, "an operand")
+            return self.let(f"not {operand}" if node.op == "not" else f"-{operand}")
+        if isinstance(node, ast.ListLit):
+            items = [self.pure(item, "an item of a list") for item in node.items]
+            return self.bounded(
+                self.let(f"[{', '.join(items)}]"), list(zip(items, node.items, strict=True)), node
+            )
+        if isinstance(node, ast.Index):
+            return self.index(node)
+        if isinstance(node, ast.ListComp):
+            return self.list_comp(node)
+        if isinstance(node, ast.MapLit):
+            return self.map(node)
+        if isinstance(node, ast.MapComp):
+            return self.map_comp(node)
+        if isinstance(node, ast.BinOp):
+            return self.binary(node)
+        return self.call(node)
+
+    def outline(self, node: ast.Expr) -> str:
+        """`node` written as a function of its own, called here with the locals it may read (the
+        names bound by the loops it is inside): deep expressions nest no deeper than Python allows.
+        It is worked out at the same point, and its failures pass through the same `try` blocks."""
+        self.outlined += 1
+        inner = _Writer(self.c, self.scope, self.slot, f"{self.src.prefix}o{self.outlined}_")
+        inner.loop_names, inner.inlined, inner.budget = dict(self.loop_names), self.inlined, self.budget
+        params = tuple(sorted({value for value in self.loop_names.values() if value.startswith("_t")}))
+        function = inner.src.fragment(inner.expr(node)).function(params)
+        return self.let(f"{self.src.constant(function)}({', '.join(('rt', *params))})")
+
+    def name(self, name: str) -> str:
+        """A name bound by a `for` of the expression, one of the effect's, or a bare name (a value)."""
+        if name in self.loop_names:
+            return self.loop_names[name]
+        return f"env[{name!r}]" if name in self.scope else repr(name)
+
+    def ref(self, node: ast.Ref) -> str:
+        """`@id`; of a piece that may be out of play, the effect stops where it is used without it."""
+        kind, ident = self.c.refs.get(node.id), node.id
+        if kind is not None and kind in _IN_PLAY_TYPES:
+            with self.src.block(f"if not rt.game.in_play({kind!r}, {ident!r}):"):
+                self.src.line(f"raise NoOptions({ident!r})")
+        return repr(ident)
+
+    def index(self, node: ast.Index) -> str:
+        """`items[n]`; past either end there is nothing: the effect stops, as with the first of none.
+        `m[key]` of a map; a key it does not hold is nothing too."""
+        items = self.pure(node.target, "an indexed list")
+        at = self.pure(node.index, "an index")
+        src, value = self.src, self.src.temp()
+        with src.block(f"if type({items}) is dict:"):
+            src.line(f"{value} = _lookup({items}, {at})")
+        with src.block(f"elif not 0 <= {at} < len({items}):"):
+            src.line(f'raise NoOptions(f"index {{{at}}}")')
+        with src.block("else:"):
+            src.line(f"{value} = {items}[{at}]")
+        return value
+
+    @contextmanager
+    def loop(self, node: ast.ListComp | ast.MapComp, what: str) -> Iterator[None]:
+        """The loop of a list or map built with `for`: each item counts against the loop bound, and
+        the name is bound only inside (a name of the same name outside keeps its value)."""
+        items = self.pure(node.iterable, what)
+        src, item = self.src, self.src.temp()
+        with src.block(f"for {item} in {items}:"):
+            src.line("rt.loops -= 1")
+            with src.block("if rt.loops < 0:"):
+                src.line(f"_loop_limit({self.where(node.span)})")
+            outer = self.loop_names.get(node.name)
+            self.loop_names[node.name] = item
+            try:
+                if node.test is None:
+                    yield
+                else:
+                    with src.block(f"if {self.pure(node.test, what)}:"):
+                        yield
+            finally:
+                if outer is None:
+                    del self.loop_names[node.name]
+                else:
+                    self.loop_names[node.name] = outer
+
+    def list_comp(self, node: ast.ListComp) -> str:
+        """`[item for name in items if test]`."""
+        what = "a list built with `for`"
+        found, deep = self.let("[]"), self.let("False")
+        with self.loop(node, what):
+            item = self.pure(node.item, what)
+            self.deep(deep, item, node.item)
+            self.src.line(f"{found}.append({item})")
+        return self.bounded(found, [], node, deep)
+
+    def map(self, node: ast.MapLit) -> str:
+        """`{key: value, ...}`: a new map (a key written twice keeps its last value)."""
+        entries, values = [], []
+        for key, value in node.entries:
+            written = self.map_key(self.pure(key, "a key of a map"), key)
+            values.append((self.pure(value, "a value of a map"), value))
+            entries.append(f"{written}: {values[-1][0]}")
+        return self.bounded(self.let(f"{{{', '.join(entries)}}}"), values, node)
+
+    def map_comp(self, node: ast.MapComp) -> str:
+        """`{key: value for name in items if test}`, bound and counted as a list built with `for` is
+        (the value is worked out before the key)."""
+        what = "a map built with `for`"
+        found, deep = self.let("{}"), self.let("False")
+        with self.loop(node, what):
+            value = self.pure(node.value, what)
+            key = self.map_key(self.pure(node.key, what), node.key)
+            self.deep(deep, value, node.value)
+            self.src.line(f"{found}[{key}] = {value}")
+        return self.bounded(found, [], node, deep)
+
+    def deep(self, flag: str, item: str, node: ast.Expr) -> None:
+        """`flag` becomes true if the item is a list or a map (see `bounded`)."""
+        if not isinstance(node, _SCALARS):
+            with self.src.block(f"if type({item}) is list or type({item}) is dict:"):
+                self.src.line(f"{flag} = True")
+
+    def bounded(
+        self, value: str, items: list[tuple[str, ast.Expr]], node: ast.Expr, deep: str | None = None
+    ) -> str:
+        """`value`, a list or map just built, checked against the size bound (`_bounded`) where that
+        could find something: when it holds a list or a map (the items written in it that are not
+        plain values, or `deep`, set while it was built), or more items than the bound. The check
+        is skipped where it would return at once (most lists and maps are short and flat)."""
+        tests = [
+            f"type({item}) is list or type({item}) is dict"
+            for item, at in items
+            if not isinstance(at, _SCALARS)
+        ]
+        if deep is not None:
+            tests.append(deep)
+        if len(items) <= MAX_LIST_ITEMS and not tests and deep is None:
+            return value
+        tests.append(f"len({value}) > {MAX_LIST_ITEMS}")
+        with self.src.block(f"if {' or '.join(tests)}:"):
+            self.src.line(f"_bounded({value}, {self.where(node.span)})")
+        return value
+
+    def map_key(self, key: str, node: ast.Expr) -> str:
+        """A key checked to be a name (`_map_key`), unless it is written as one."""
+        if isinstance(node, ast.StrLit) or (isinstance(node, ast.Name) and key == repr(node.name)):
+            return key
+        self.src.line(f"_map_key({key}, {self.where(node.span)})")
+        return key
+
+    def binary(self, node: ast.BinOp) -> str:
+        src = self.src
+        left = self.pure(node.left, "an operand")
+        if node.op in ("and", "or"):
+            value = self.let(left)
+            with src.block(f"if {value}:" if node.op == "and" else f"if not {value}:"):
+                src.line(f"{value} = {self.pure(node.right, 'an operand')}")
+            return value
+        right = self.pure(node.right, "an operand")
+        if node.op == "in":
+            return self.let(f"{left} in {right}")
+        if node.op == "not_in":
+            return self.let(f"{left} not in {right}")
+        if node.op in _COMPARISONS:
+            return self.let(f"{left} {node.op} {right}")
+        where = self.where(node.span)
+        if node.op == "+":  # numbers; lists put end to end; maps merged, the right one's values winning
+            value = src.temp()
+            with src.block(f"if isinstance({left}, dict):"):
+                src.line(f"{value} = _bounded({{**{left}, **{right}}}, {where})")
+            with src.block(f"elif isinstance({left}, list):"):
+                src.line(f"{value} = _bounded({left} + {right}, {where})")
+            with src.block("else:"):
+                self.number(value, f"{left} + {right}", where)
+            return value
+        if node.op not in ("-", "*", "//"):  # (the parser makes no other: nothing else is written as code)
+            raise _Where(node.span, self.slot).error("ENGINE-INTERNAL", f"no operator `{node.op}`")
+        if node.op == "//":
+            with src.block(f"if {right} == 0:"):
+                src.line(f'raise {where}.error("EFF-RUNTIME", "division by zero")')
+        value = src.temp()
+        self.number(value, f"{left} {node.op} {right}", where)
+        return value
+
+    def number(self, value: str, text: str, where: str) -> None:
+        """`value = text`, a number that stays within MAX_NUMBER, so that no loop can grow one without end."""
+        self.src.line(f"{value} = {text}")
+        with self.src.block(f"if not {-MAX_NUMBER} <= {value} <= {MAX_NUMBER}:"):
+            self.src.line(f"_too_large({where})")
+
+    def call(self, node: ast.Call) -> str:
+        """A call read for its value: a selector (a choice already asked is read from its name)."""
+        asked = self.c._asked.get(id(node))
+        if asked is not None:
+            return f"env[{asked!r}]"
+        where = _Where(node.span, self.slot)
+        src = self.src
+        if node.name in self.c.verbs:
+            verb = self.c.verbs[node.name]
+            if verb.signature.kind is not Kind.SELECTOR:
+                raise where.error("ENGINE-INTERNAL", f"the verb `{node.name}` has no value to read")
+            values = [argument() for argument in self.arguments(node, verb.signature)]
+            call = self.c.selector_call(node.name)  # (compiles the body: a call of itself is refused there)
+            inlined = self.inline(verb, values)
+            return (
+                inlined if inlined is not None else self.let(f"{src.constant(call)}(rt, {', '.join(values)})")
+            )
+        sig, impl = self.c.builtin(node, where)
+        if impl.frame:
+            raise where.error("ENGINE-INTERNAL", f"`{node.name}` runs a program and has no value to read")
+        return self.invoke(sig, impl, where, self.arguments(node, sig))
+
+    def invoke(self, sig: Signature, impl: Impl, where: _Where, arguments: list[Callable[[], str]]) -> str:
+        """A call of a built-in that asks nothing, its arguments written by `arguments` in order."""
+        src = self.src
+        value = src.temp()
+        with src.block("try:"):  # a failure in the arguments or the call is reported at the call
+            args = ", ".join(["rt", *(argument() for argument in arguments)])
+            if sig.kind is Kind.SELECTOR:
+                src.line(f"{value} = {src.constant(impl.fn)}({args})")
+            else:  # in a dry run a verb only checks that it could happen
+                with src.block("if rt.dry:"):
+                    if impl.check is not None:
+                        src.line(f"{src.constant(impl.check)}({args})")
+                    src.line(f"{value} = None")
+                with src.block("else:"):
+                    src.line(f"{value} = {src.constant(impl.fn)}({args})")
+        self._report_at(src.constant(where))
+        return value
+
+    def inline(self, verb: PackVerb, values: list[str]) -> str | None:
+        """A selector of the pack whose body is `return value`, written in place of its call: its value
+        worked out here, its parameters read from the arguments' values, its failures reported
+        where they are in its body, as when it runs on its own. None for any other selector."""
+        statements = verb.tree.statements
+        if len(statements) != 1 or self.inlined >= _MAX_INLINED or self.budget[0] <= 0:
+            return None
+        body = statements[0]
+        if not isinstance(body, ast.Return) or body.value is None or _size_of(body.value) > _MAX_INLINED_SIZE:
+            return None
+        self.budget[0] -= 1  # (small bodies, so many times each: the source of one expression stays small)
+        params = [param.name for param in verb.signature.params]
+        outer = (self.scope, self.loop_names, self.slot)
+        self.scope, self.loop_names, self.slot = (
+            set(params),
+            dict(zip(params, values, strict=True)),
+            verb.slot,
+        )
+        self.inlined += 1
+        try:
+            return self.pure(body.value, "a returned value")
+        finally:
+            self.scope, self.loop_names, self.slot = outer
+            self.inlined -= 1
+
+    def arguments(self, node: ast.Call, sig: Signature) -> list[Callable[[], str]]:
+        """How to write each argument of a call, in declaration order, defaults filled in (none of
+        them asks): each writes its lines when called and returns what holds its value."""
+        if node.name == "log" and node.name not in self.c.verbs:
+            return self._log_arguments(node)
+        if node.name in _NAMED_VALUES and node.name not in self.c.verbs:
+            return self._named_arguments(node, sig)
+        given = _bind(node, [p.name for p in sig.params])
+        found: list[Callable[[], str]] = []
         for param in sig.params:
             expr = given.get(param.name)
             if expr is None:
                 expr = _default(param.default or "")
             if param.type in NAME_TYPES and isinstance(expr, ast.Name):
-                found.append(_constant(expr.name))  # a bare name, never a variable's value
+                found.append(_literal(expr.name))  # a bare name, never a variable's value
             elif param.type == "count" and isinstance(expr, ast.IntLit):
-                found.append(_constant(max(0, expr.value)))  # worked out once
-            elif param.type == "count":
-                found.append(_not_below_zero(self._expr(expr, scope, slot)))
+                found.append(_literal(max(0, expr.value)))  # worked out once
+            elif param.type == "count":  # a computed count below zero counts as zero
+                found.append(lambda expr=expr: self.let(f"max(0, {self.expr(expr)})"))  # type: ignore[misc]
             else:
-                found.append(self._expr(expr, scope, slot))
+                found.append(lambda expr=expr: self.expr(expr))  # type: ignore[misc]
         if node.name in _CHOICES:
-            found.append(_constant(node.name))  # what a choice is for: here, nothing more is known
+            found.append(_literal(node.name))  # what a choice is for: here, nothing more is known
         return found
 
-    def _log_arguments(self, node: ast.Call, scope: set[str], slot: EffectSlot | None) -> list[Fn]:
+    def _log_arguments(self, node: ast.Call) -> list[Callable[[], str]]:
         """`log(message, name=value, ..., to=players)` as the message, who sees the entry (None:
         everyone) and the placeholders' values by name (the checker made sure none of them asks)."""
         head, *rest = node.args
         assert isinstance(head.value, ast.Name)
-        named = {
-            arg.keyword: self._pure(arg.value, scope, slot, "a value of `log`")
-            for arg in rest
-            if arg.keyword is not None
-        }
+        named = {arg.keyword: arg.value for arg in rest if arg.keyword is not None}
         audience = named.pop("to", None)
-        values = list(named.items())
         return [
-            _constant(head.value.name),
-            _constant(None) if audience is None else audience,
-            lambda rt: {name: read(rt) for name, read in values},
+            _literal(head.value.name),
+            _literal(None) if audience is None else lambda: self.pure(audience, "a value of `log`"),
+            lambda: self._values([(name, value) for name, value in named.items()], "a value of `log`"),
         ]
 
-    def _named_arguments(
-        self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature
-    ) -> list[Fn]:
+    def _named_arguments(self, node: ast.Call, sig: Signature) -> list[Callable[[], str]]:
         """The parameters of `emit`, `window` or `offer_cancel` in order, then the values given by
         name as one mapping (the checker made sure none of them asks)."""
-        found = [
-            self._pure(arg.value, scope, slot, f"a value of `{node.name}`")
+        what = f"a value of `{node.name}`"
+        found: list[Callable[[], str]] = [
+            lambda value=arg.value: self.pure(value, what)  # type: ignore[misc]
             for arg in node.args[: len(sig.params)]
         ]
-        named = [
-            (arg.keyword, self._pure(arg.value, scope, slot, f"a value of `{node.name}`"))
-            for arg in node.args[len(sig.params) :]
-        ]
-        found.append(lambda rt: {name: read(rt) for name, read in named})
+        named = [(str(arg.keyword), arg.value) for arg in node.args[len(sig.params) :]]
+        found.append(lambda: self._values(named, what))
         return found
+
+    def _values(self, named: list[tuple[str, ast.Expr]], what: str) -> str:
+        """A new mapping of names to values, worked out in the order written."""
+        entries = [f"{name!r}: {self.pure(value, what)}" for name, value in named]
+        return self.let(f"{{{', '.join(entries)}}}")
+
+
+# How `_Emitter.asked_arguments` writes the read of an argument, given the writer of the call.
+def _write_expr(node: ast.Expr, writer: _Writer) -> str:
+    return writer.expr(node)
+
+
+def _write_literal(value: Any, writer: _Writer) -> str:
+    return repr(value)
+
+
+def _write_name(name: str, writer: _Writer) -> str:
+    return f"env[{name!r}]"
+
+
+def _write_count(read: Callable[[_Writer], str], writer: _Writer) -> str:
+    return writer.let(f"max(0, {read(writer)})")
 
 
 class _Emitter:
@@ -425,6 +619,10 @@ class _Emitter:
         self.ops = ops
         self.slot = slot
         self.temps = 0
+
+    def prefix(self) -> str:
+        """A prefix for the names of the source of the instruction emitted next (see `_blocks`)."""
+        return f"{len(self.ops)}_"
 
     def emit(self, op: _O) -> _O:
         self.ops.append(op)
@@ -446,7 +644,9 @@ class _Emitter:
             self.while_(node, scope)
         elif isinstance(node, ast.Return):
             value = (
-                None if node.value is None else self.c._pure(node.value, scope, self.slot, "a returned value")
+                None
+                if node.value is None
+                else self.c._pure(node.value, scope, self.slot, "a returned value", self.prefix())
             )
             self.emit(_Return(value))
         else:
@@ -457,12 +657,11 @@ class _Emitter:
         if isinstance(value, ast.Call) and value.name in self.c.asking:
             self.choose(value, None, scope, node.name, node.name)
         else:
-            read = self.read(value, scope)
-            self.emit(_Let(node.name, self.c.located(read, value, node.span, self.slot)))
+            self.emit(_Let(node.name, self.read(value, scope, node.span)))
         scope.add(node.name)
 
     def if_(self, node: ast.If, scope: set[str]) -> None:
-        test = self.c._pure(node.test, scope, self.slot, "an if test")
+        test = self.c._pure(node.test, scope, self.slot, "an if test", self.prefix())
         branch = self.emit(_JumpUnless(test))
         self.block(node.then, scope)
         if node.otherwise is None:
@@ -474,7 +673,7 @@ class _Emitter:
         skip.target = len(self.ops)
 
     def for_(self, node: ast.For, scope: set[str]) -> None:
-        self.emit(_ForStart(self.c._pure(node.iterable, scope, self.slot, "a for list")))
+        self.emit(_ForStart(self.c._pure(node.iterable, scope, self.slot, "a for list", self.prefix())))
         head = len(self.ops)
         step = self.emit(_ForNext(node.name, _Where(node.span, self.slot)))
         self.block(node.body, scope | {node.name})
@@ -485,7 +684,8 @@ class _Emitter:
         head = len(self.ops)
         test = self.emit(
             _WhileTest(
-                self.c._pure(node.test, scope, self.slot, "a while test"), _Where(node.span, self.slot)
+                self.c._pure(node.test, scope, self.slot, "a while test", self.prefix()),
+                _Where(node.span, self.slot),
             )
         )
         self.block(node.body, scope)
@@ -502,47 +702,72 @@ class _Emitter:
             sig, impl = pack_verb.signature, _NO_IMPL
         else:
             sig, impl = c.builtin(node, where)
+            given = _bind(node, [p.name for p in sig.params]).values()
+            if not (impl.frame or any(_choices(expr, c.asking) for expr in given)):
+                self.emit(_Exec(c._expr(node, scope, self.slot, None, self.prefix())))  # with its arguments
+                return
+            if not impl.frame:  # its arguments worked out into names, then the call
+                reads = self.asked_arguments(node, scope, sig, impl)
+                writer = _Writer(c, scope, self.slot, self.prefix())  # (the prefix of the call's instruction)
+                value = writer.invoke(sig, impl, where, [partial(read, writer) for read in reads])
+                self.emit(_Exec(c._function(writer.src.fragment(value), writer.src.prefix)))
+                return
         args = self.arguments(node, scope, sig, impl)
         if pack_verb is not None and sig.kind is not Kind.SELECTOR:
             names = [param.name for param in sig.params]
             self.emit(_CallVerb(c.body(node.name), names, args))
         elif pack_verb is not None:
-            self.emit(_Exec(c._pack_selector(node.name, args, where)))
-        elif impl.frame:
-            self.emit(_Push(impl, args, None, where))
+            self.emit(_Exec(c._pack_selector(node.name, args)))
         else:
-            self.emit(_Exec(_apply(impl, args, sig.kind != Kind.SELECTOR, where)))
+            assert impl.frame  # (a built-in that runs no program was written as source above)
+            self.emit(_Push(impl, args, None, where))
 
     def arguments(self, node: ast.Call, scope: set[str], sig: Signature, impl: Impl) -> list[Fn]:
         """Arguments in declaration order. When one asks a question, each is worked out into a
         name first, in the order written, so that questions and reads keep their order."""
         given = _bind(node, [p.name for p in sig.params])
         if not any(_choices(expr, self.c.asking) for expr in given.values()):
-            return self.c.arguments(node, scope, self.slot, sig)
+            return self.c.arguments(node, scope, self.slot, sig, self.prefix())
         found: list[Fn] = []
+        for index, read in enumerate(self.asked_arguments(node, scope, sig, impl)):
+            writer = _Writer(self.c, scope, self.slot, f"{self.prefix()}a{index}_")
+            found.append(self.c._function(writer.src.fragment(read(writer)), writer.src.prefix))
+        return found
+
+    def asked_arguments(
+        self, node: ast.Call, scope: set[str], sig: Signature, impl: Impl
+    ) -> list[Callable[[_Writer], str]]:
+        """Arguments of which one asks: each worked out into a name now, in the order written (an
+        instruction each), so that questions and reads keep their order; returned is how to
+        write each one's read (a default and a bare name are read where they are used)."""
+        given = _bind(node, [p.name for p in sig.params])
+        found: list[Callable[[_Writer], str]] = []
         for param in sig.params:
             expr = given.get(param.name)
             if expr is None:
-                read = self.c._expr(_default(param.default or ""), scope, self.slot)
+                read = partial(_write_expr, _default(param.default or ""))
             elif param.type in NAME_TYPES and isinstance(expr, ast.Name):
-                read = _constant(expr.name)
+                read = partial(_write_literal, expr.name)  # a bare name, never a variable's value
             else:
                 temp = self.temp()
                 if isinstance(expr, ast.Call) and expr.name in self.c.asking:
                     keep = impl.filters.get(param.name) if expr.name == "choose" else None
                     self.choose(expr, keep, scope, f"{node.name}.{param.name}", temp)
                 else:
-                    self.emit(_Let(temp, self.c.located(self.read(expr, scope), expr, expr.span, self.slot)))
-                read = _name(temp)
-            found.append(_not_below_zero(read) if param.type == "count" else read)
+                    self.emit(_Let(temp, self.read(expr, scope, expr.span)))
+                read = partial(_write_name, temp)
+            if param.type == "count":  # a computed count below zero counts as zero
+                read = partial(_write_count, read)
+            found.append(read)
         return found
 
-    def read(self, expr: ast.Expr, scope: set[str]) -> Fn:
-        """An expression's value, its choices (if any) asked first into names, innermost first."""
+    def read(self, expr: ast.Expr, scope: set[str], at: ast.Span | None = None) -> Fn:
+        """An expression's value, its choices (if any) asked first into names, innermost first; a
+        failure in working it out is reported at `at`, if given."""
         for call in _choices(expr, self.c.asking):
             if id(call) not in self.c._asked:
                 self.choose(call, None, scope, call.name, self.temp())
-        return self.c._expr(expr, scope, self.slot)
+        return self.c._expr(expr, scope, self.slot, at, self.prefix())
 
     def choose(self, node: ast.Call, keep: Filter | None, scope: set[str], purpose: str, dest: str) -> None:
         """Ask the acting player to choose; the answer is bound to `dest`. (`_Choose` reports a
@@ -607,9 +832,6 @@ class _Exec(Op):
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         self.fn(rt)
 
-    def direct(self, program: str) -> Fn:
-        return self.fn
-
 
 class _Let(Op):
     __slots__ = ("fn", "name")
@@ -620,14 +842,6 @@ class _Let(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         frame.env[self.name] = self.fn(rt)
-
-    def direct(self, program: str) -> Fn:
-        name, fn = self.name, self.fn
-
-        def let(rt: Rt) -> None:
-            rt.env[name] = fn(rt)
-
-        return let
 
 
 class _Jump(Op):
@@ -742,7 +956,9 @@ class _FallOff(Op):
 class _CallVerb(Op):
     """Run a verb the pack defines, in a frame of its own: its parameters are its only names.
 
-    Of a selector that asks, the caller's name `ret` receives the value it returns."""
+    Of a selector that asks, the caller's name `ret` receives the value it returns. A verb that
+    cannot ask runs at once instead, to its end, without a frame of the caller's machine (no
+    question can find it running), when the frames it would push could not reach MAX_FRAMES."""
 
     __slots__ = ("args", "asks", "names", "program", "ret")
 
@@ -756,8 +972,13 @@ class _CallVerb(Op):
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         env = dict(zip(self.names, [arg(rt) for arg in self.args], strict=True))
         if len(frames) >= MAX_FRAMES:
-            raise EngineError("ENGINE-LIMIT", f"more than {MAX_FRAMES:,} verbs running inside each other")
-        frames.append(Frame(self.program, rt, env, self.ret))
+            _verbs_too_deep()
+        program = self.program
+        if not program.asks and len(frames) + program.nesting < MAX_FRAMES:
+            run_sync(program, rt, env)
+            rt.env = frame.env
+            return None
+        frames.append(Frame(program, rt, env, self.ret))
         return SWITCH
 
 
@@ -870,20 +1091,6 @@ class _Choose(Op):
             raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
         return options
 
-    def direct(self, program: str) -> Fn:
-        dest = self.dest
-
-        def choose(rt: Rt) -> None:
-            options = self._options(rt)
-            if rt.dry:
-                rt.env[dest] = options[rt.dry_choice(len(options))]
-            elif len(options) == 1:
-                rt.env[dest] = options[0]
-            else:
-                raise EngineError("ENGINE-INTERNAL", f"{program} asked a question where none may be asked")
-
-        return choose
-
 
 class _Ask(Op):
     """A player picks one of the options, answering `[answer, option]` to a question of the pack's."""
@@ -994,34 +1201,282 @@ class _AskEach(_Ask):
         frame.env[self.dest] = {player: picked[player] for player in known["order"] if player in picked}
 
 
-def _direct(program: Program) -> Fn | None:
-    """A program without jumps, loops, verb calls or returns, as one function for `run_sync`,
-    where nothing may stop: a dry run explores its choices and only checks its asking verbs.
-    None for any other program."""
+def _direct(program: Program, fragments: dict[int, Fragment]) -> Fn | None:
+    """A program without jumps or loops, that may end with `return`, as one function of `rt` for
+    `run_sync`, where nothing may stop (a dry run explores its choices and only checks its asking
+    verbs): it returns what the program returns. None for any other program."""
     *body, end = program.ops
-    if not isinstance(end, _FallOff) or not all(type(op) in _STRAIGHT for op in body):
+    if body and isinstance(body[-1], _Return):
+        *body, end = body
+    if not isinstance(end, _Return | _FallOff) or not all(_straight(op) for op in body):
         return None
-    steps: list[Fn] = [op.direct(program.name) for op in body if isinstance(op, _STRAIGHT)]
-    if end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
-        nothing = f"{program.name} returned nothing"
-
-        def select(rt: Rt) -> None:
-            for step in steps:
-                step(rt)
-            raise NoOptions(nothing)
-
-        return select
-    if len(steps) == 1:
-        return steps[0]  # what it returns is not read
-
-    def run(rt: Rt) -> None:
-        for step in steps:
-            step(rt)
-
-    return run
+    names: dict[str, Any] = {"NoOptions": NoOptions, "EngineError": EngineError, "run_sync": run_sync}
+    writer = _BlockWriter(program, set(), fragments, names)
+    lines = ["def _d(rt):", "    env = rt.env"]
+    for pc, op in enumerate(body):
+        k = f"_o{pc}"
+        names[k] = op
+        if isinstance(op, _Choose):
+            lines += [f"    {line}" for line in writer.choose_direct(op, k)]
+        elif isinstance(op, _CallVerb):
+            lines += [f"    {line}" for line in writer.call_verb_direct(op, k)]
+        elif isinstance(op, _Push):  # its own way of running where nothing may stop
+            names[f"_d{pc}"] = op.direct(program.name)
+            lines.append(f"    _d{pc}(rt)")
+        else:
+            lines += [f"    {line}" for line in writer.inline(op, k)]
+    if isinstance(end, _Return):
+        names["_r"] = end.value
+        step: list[str] = []
+        value = writer.value(end.value, step, "_r(rt)")
+        lines += [f"    {line}" for line in step]
+        lines.append(f"    return {value}")
+    elif end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
+        lines.append(f"    raise NoOptions({f'{program.name} returned nothing'!r})")
+    direct: Fn = define("\n".join(lines) + "\n", names)["_d"]
+    return direct
 
 
 _STRAIGHT = (_Exec, _Let, _Choose, _Push)
+
+
+def _straight(op: Op) -> bool:
+    """An instruction a program run by `_direct` may hold: one of _STRAIGHT, or the call of a pack
+    verb whose frames in `run_sync` (the run's own, the program's, its own and those it would
+    push) could not reach MAX_FRAMES. (A verb that asks too: `run_sync` runs a program that may
+    ask only in a dry run, where nothing stops.)"""
+    if isinstance(op, _CallVerb):
+        return 3 + op.program.nesting < MAX_FRAMES
+    return type(op) in _STRAIGHT
+
+
+def _blocks(program: Program, fragments: dict[int, Fragment]) -> list[Callable[..., Any]]:
+    """Per pc, the function that runs a program's instructions from there on (`Program.blocks`).
+
+    A block begins where a jump lands or an instruction that may stop has just run (where a
+    frame may stand between two runs); it runs the instructions that only compute and jump one
+    after the other, written into one function, up to a jump, the next beginning, or an
+    instruction that may stop, switch frames or end the frame, which it runs last. Any other pc
+    (no frame stops there, but nothing forbids it) runs one instruction at a time. The value an
+    instruction works out is written in too, from its fragment, where it has one.
+    """
+    ops = program.ops
+    starts = _block_starts(ops)
+    names: dict[str, Any] = {
+        "NoOptions": NoOptions,
+        "finish_frame": finish_frame,
+        "_loop_limit": _loop_limit,
+        "_verbs_too_deep": _verbs_too_deep,
+        "run_sync": run_sync,
+        "Frame": Frame,
+        "SWITCH": SWITCH,
+    }
+    writer = _BlockWriter(program, starts, fragments, names)
+    text = "".join(writer.source(pc) for pc in sorted(starts))
+    defined = define(text, names)
+    return [defined[f"_b{pc}"] if pc in starts else _one_op(op, pc) for pc, op in enumerate(ops)]
+
+
+def _block_starts(ops: list[Op]) -> set[int]:
+    """The first pc, every pc a jump lands on, and every pc after an instruction that may stop."""
+    starts = {0}
+    for pc, op in enumerate(ops):
+        if isinstance(op, _Jump | _JumpUnless):
+            starts.add(op.target)
+        elif isinstance(op, _ForNext | _WhileTest):
+            starts.add(op.exit)
+        elif isinstance(op, _WhileBack):
+            starts.update((op.head, op.exit))
+        if not isinstance(op, _INLINE) or isinstance(op, _ENDS):
+            starts.add(pc + 1)
+    return {pc for pc in starts if pc < len(ops)}
+
+
+def _one_op(op: Op, pc: int) -> Callable[..., Any]:
+    def step(frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        frame.pc = pc + 1
+        return op.run(frames, frame, rt)
+
+    return step
+
+
+class _BlockWriter:
+    """Writes the source of the blocks of one program (see `_blocks`)."""
+
+    def __init__(
+        self, program: Program, starts: set[int], fragments: dict[int, Fragment], names: dict[str, Any]
+    ):
+        self.program = program
+        self.starts = starts
+        self.fragments = fragments
+        self.names = names  # the globals of the blocks: each instruction, and what its fragments read
+
+    def source(self, start: int) -> str:
+        """The source of the block that begins at `start`."""
+        lines = [f"def _b{start}(frames, frame, rt):", "    env = frame.env"]
+        ops, pc = self.program.ops, start
+        while True:
+            op, k = ops[pc], f"_o{pc}"
+            self.names[k] = op
+            if isinstance(op, _CallVerb):  # it may switch frames: the block ends with it
+                lines += [f"    {line}" for line in self.call_verb(op, k, pc)]
+                break
+            if not isinstance(op, _INLINE):  # it may stop or switch frames: the block ends with it
+                lines += [f"    frame.pc = {pc + 1}", f"    return {k}.run(frames, frame, rt)"]
+                break
+            lines += [f"    {line}" for line in self.inline(op, k)]
+            if isinstance(op, _ENDS):
+                break
+            pc += 1
+            if pc in self.starts:
+                lines += [f"    frame.pc = {pc}", "    return None"]
+                break
+        return "\n".join(lines) + "\n\n"
+
+    def value(self, fn: Fn | None, lines: list[str], call: str) -> str:
+        """What holds the value of an instruction's function: its fragment's lines are added to
+        `lines` and its result returned; without a fragment, the call of the function (`call`)."""
+        if fn is None:
+            return "None"
+        fragment = self.fragments.get(id(fn))
+        if fragment is None or fragment.result is None:
+            return call
+        for name, value in fragment.names.items():
+            if self.names.setdefault(name, value) is not value:  # two fragments of one prefix: a bug here
+                raise EngineError("ENGINE-INTERNAL", f"{self.program.name}: `{name}` written twice")
+        lines += fragment.lines
+        return fragment.result
+
+    def choose_direct(self, op: _Choose, k: str) -> list[str]:
+        """What `_Choose.direct` does, as lines (its options written in, as `_Choose._options` reads them)."""
+        lines = ["try:"]
+        inner: list[str] = []
+        options = self.value(op.options, inner, f"{k}.options(rt)")
+        inner.append(f"options = {options}")
+        if op.keep is not None:
+            inner.append(f"options = [value for value in options if {k}.keep(rt, value)]")
+        lines += [f"    {line}" for line in inner]
+        lines += [
+            "except NoOptions:",
+            "    raise",
+            "except Exception as _e:",
+            f"    raise {k}.where.located(_e) from _e",
+        ]
+        lines += ["if not options:", f"    raise NoOptions({op.purpose!r})"]
+        lines += [
+            f"if len(options) > {MAX_OPTIONS}:",
+            f"    raise {k}.where.error('ENGINE-LIMIT', _too_many(len(options)))",
+        ]
+        asked = f"{self.program.name} asked a question where none may be asked"
+        lines += [
+            "if rt.dry:",
+            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
+            "elif len(options) == 1:",
+            f"    env[{op.dest!r}] = options[0]",
+            "else:",
+            f"    raise EngineError('ENGINE-INTERNAL', {asked!r})",
+        ]
+        self.names["_too_many"] = _too_many
+        return lines
+
+    def call_verb_direct(self, op: _CallVerb, k: str) -> list[str]:
+        """A call of a pack verb in a run without frames (`run_sync`), as lines, its arguments written
+        in; of a selector that asks, `ret` receives its value."""
+        lines: list[str] = []
+        values = [self.value(arg, lines, f"{k}.args[{index}](rt)") for index, arg in enumerate(op.args)]
+        entries = ", ".join(f"{name!r}: {value}" for name, value in zip(op.names, values, strict=True))
+        lines.append(f"names = {{{entries}}}")
+        if op.program.direct is None:
+            lines.append(f"value = run_sync({k}.program, rt, names)")
+        else:  # (as run_sync runs it)
+            self.names[f"{k}_direct"] = op.program.direct
+            lines += ["rt.env = names", f"value = {k}_direct(rt)"]
+        lines.append("rt.env = env")
+        if op.ret is not None:  # a selector that asks: its value
+            lines.append(f"env[{op.ret!r}] = value")
+        return lines
+
+    def call_verb(self, op: _CallVerb, k: str, pc: int) -> list[str]:
+        """What `_CallVerb.run` does, as lines of the block, its arguments written in."""
+        lines: list[str] = []
+        values = [self.value(arg, lines, f"{k}.args[{index}](rt)") for index, arg in enumerate(op.args)]
+        entries = ", ".join(f"{name!r}: {value}" for name, value in zip(op.names, values, strict=True))
+        lines += [
+            f"names = {{{entries}}}",
+            f"if len(frames) >= {MAX_FRAMES}:",
+            "    _verbs_too_deep()",
+            f"frame.pc = {pc + 1}",
+        ]
+        callee = op.program
+        if not callee.asks:  # it runs at once, when its frames could not reach the bound
+            lines.append(f"if len(frames) < {MAX_FRAMES - callee.nesting}:")
+            if callee.direct is None:
+                lines.append(f"    run_sync({k}.program, rt, names)")
+            else:  # (as run_sync runs it)
+                self.names[f"{k}_direct"] = callee.direct
+                lines += ["    rt.env = names", f"    {k}_direct(rt)"]
+            lines += ["    rt.env = env", "    return None"]
+        lines += [f"frames.append(Frame({k}.program, rt, names, {op.ret!r}))", "return SWITCH"]
+        return lines
+
+    def inline(self, op: Op, k: str) -> list[str]:
+        """What one instruction does (its `run`), as lines of the block (`k`: the instruction's name)."""
+        lines: list[str] = []
+        if isinstance(op, _Let):
+            lines.append(f"env[{op.name!r}] = {self.value(op.fn, lines, f'{k}.fn(rt)')}")
+        elif isinstance(op, _Exec):
+            lines.append(self.value(op.fn, lines, f"{k}.fn(rt)"))
+        elif isinstance(op, _Jump):
+            lines += [f"frame.pc = {op.target}", "return None"]
+        elif isinstance(op, _JumpUnless):
+            test = self.value(op.test, lines, f"{k}.test(rt)")
+            lines += [f"if not {test}:", f"    frame.pc = {op.target}", "    return None"]
+        elif isinstance(op, _ForStart):
+            items = self.value(op.items, lines, f"{k}.items(rt)")
+            lines += [
+                "if frame.loops is None:",
+                "    frame.loops = []",
+                f"frame.loops.append([list({items}), 0])",
+            ]
+        elif isinstance(op, _ForNext):
+            lines += [
+                "loop = frame.loops[-1]",
+                "items, index = loop",
+                "if index >= len(items):",
+                "    frame.loops.pop()",
+                f"    frame.pc = {op.exit}",
+                "    return None",
+                "rt.loops -= 1",
+                "if rt.loops < 0:",
+                f"    _loop_limit({k}.where)",
+                "loop[1] = index + 1",
+                f"env[{op.name!r}] = items[index]",
+            ]
+        elif isinstance(op, _WhileTest):
+            test = self.value(op.test, lines, f"{k}.test(rt)")
+            lines += [f"if not {test}:", f"    frame.pc = {op.exit}", "    return None"]
+            lines += [
+                "if not rt.dry:",
+                "    rt.loops -= 1",
+                "    if rt.loops < 0:",
+                f"        _loop_limit({k}.where)",
+            ]
+        elif isinstance(op, _WhileBack):
+            lines += [f"frame.pc = {op.exit} if rt.dry else {op.head}", "return None"]
+        elif isinstance(op, _Return):
+            lines.append(f"return finish_frame(frames, {self.value(op.value, lines, f'{k}.value(rt)')})")
+        else:
+            assert isinstance(op, _FallOff)
+            if op.selector:  # a selector that returned nothing stops the effect, as the first of nothing
+                lines.append(f"raise NoOptions({f'{self.program.name} returned nothing'!r})")
+            else:
+                lines.append("return finish_frame(frames, None)")
+        return lines
+
+
+# Instructions a block writes out; after those of _ENDS, nothing more of the block runs.
+_INLINE = (_Let, _Exec, _Jump, _JumpUnless, _ForStart, _ForNext, _WhileTest, _WhileBack, _Return, _FallOff)
+_ENDS = (_Jump, _WhileBack, _Return, _FallOff)
 
 
 def _too_many(count: int) -> str:
@@ -1125,46 +1580,6 @@ def _constant(value: Any) -> Fn:
 _IN_PLAY_TYPES = frozenset({"character", "colour"})
 
 
-def _not_below_zero(fn: Fn) -> Fn:
-    """A count argument: a computed count below zero counts as zero (negative literals are
-    reported by the checker)."""
-    return lambda rt: max(0, fn(rt))
-
-
-def _arithmetic(op: Callable[[int, int], int], left: Fn, right: Fn, where: _Where) -> Fn:
-    """`+ - * //` on numbers that stay within MAX_NUMBER, so that no loop can grow one without end."""
-
-    def run(rt: Rt) -> int:
-        a, b = left(rt), right(rt)
-        if op is operator.floordiv and b == 0:
-            raise where.error("EFF-RUNTIME", "division by zero")
-        value = op(a, b)
-        if not -MAX_NUMBER <= value <= MAX_NUMBER:
-            raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
-        return value
-
-    return run
-
-
-def _plus(left: Fn, right: Fn, where: _Where) -> Fn:
-    """Numbers add up (within MAX_NUMBER); lists are put end to end and maps merged, the right
-    one's values winning (either at most MAX_LIST_ITEMS items)."""
-
-    def run(rt: Rt) -> Any:
-        a, b = left(rt), right(rt)
-        if isinstance(a, dict):
-            return _bounded({**a, **b}, where)
-        if isinstance(a, list):
-            return _bounded(a + b, where)
-        value = a + b
-        if not -MAX_NUMBER <= value <= MAX_NUMBER:
-            raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
-        return value
-
-    return run
-
-
-_UNBOUND = object()
 _C = TypeVar("_C", list[Any], dict[str, Any])
 
 
@@ -1172,6 +1587,12 @@ def _bounded(value: _C, where: _Where) -> _C:
     """A list or map an effect builds holds at most MAX_LIST_ITEMS items, those of the lists and
     maps inside it included, each time it appears there: without the inner ones, a value put
     twice into the next one (`let xs = [xs, xs]` in a loop) doubles unseen at each step."""
+    if not value:
+        return value
+    if len(value) <= MAX_LIST_ITEMS:
+        kinds = set(map(type, value.values() if type(value) is dict else value))  # (in C: most are flat)
+        if list not in kinds and dict not in kinds:
+            return value
     if _size(value, MAX_LIST_ITEMS) > MAX_LIST_ITEMS:
         kind, items = ("map", "entries") if type(value) is dict else ("list", "items")
         inside = "" if len(value) > MAX_LIST_ITEMS else ", counting those of the lists and maps inside it"
@@ -1216,117 +1637,49 @@ def _lookup(items: dict[str, Any], key: Any) -> Any:
         raise NoOptions(f"key {key}") from None
 
 
+def _verbs_too_deep() -> NoReturn:
+    raise EngineError("ENGINE-LIMIT", f"more than {MAX_FRAMES:,} verbs running inside each other")
+
+
+def _loop_limit(where: _Where) -> NoReturn:
+    """Nested loops multiply: every iteration of every loop of one run counts against the bound."""
+    raise where.error("ENGINE-LIMIT", f"more than {MAX_LOOP_STEPS:,} loop iterations in one run of an effect")
+
+
+def _too_large(where: _Where) -> NoReturn:
+    raise where.error("ENGINE-LIMIT", f"a number beyond {MAX_NUMBER:,} in magnitude")
+
+
+def _literal(value: Any) -> Callable[[], str]:
+    """How to write a value known at compile time (a name, a number, None) into the source."""
+    return lambda: repr(value)
+
+
+_MAX_INLINED = 8  # selectors written in place inside each other (deeper ones are called)
+_MAX_INLINED_CALLS = 32  # selectors written in place in one expression (the others are called)
+_MAX_INLINED_SIZE = 16  # nodes of a selector's `return` value written in place (larger ones are called)
+
+
+def _size_of(node: ast.Node) -> int:
+    """The nodes of a tree."""
+    return 1 + sum(_size_of(child) for child in ast.children(node))
+
+
+_COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+# What the source of an expression may read besides its constants (see `_Writer`).
+_HELPERS: dict[str, Any] = {
+    "NoOptions": NoOptions,
+    "_bounded": _bounded,
+    "_lookup": _lookup,
+    "_map_key": _map_key,
+    "_loop_limit": _loop_limit,
+    "_too_large": _too_large,
+}
+
 # Expressions whose reading cannot fail but by NoOptions (names are bound wherever the checker
 # lets them be read; an `@id` out of play stops the effect).
 _PLAIN = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref, ast.Name)
-
-
-def _name(name: str) -> Fn:
-    return lambda rt: rt.env[name]
-
-
-def _apply(impl: Impl, args: list[Fn], changes_game: bool, where: _Where) -> Fn:
-    """Call an implementation that asks nothing.
-
-    In a dry run a verb only checks that it could happen; selectors still read. A failure
-    inside is reported at the call (the innermost call that knew nothing of it). Calls of up
-    to two arguments (selectors) or of two (verbs), the most run, get closures that build no
-    list of arguments.
-    """
-    fn, check = impl.fn, impl.check
-    if changes_game and len(args) == 2:
-        first, second = args
-
-        def verb2(rt: Rt) -> Any:
-            try:
-                a, b = first(rt), second(rt)
-                if rt.dry:
-                    if check is not None:
-                        check(rt, a, b)
-                    return None
-                return fn(rt, a, b)
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return verb2
-    if changes_game:
-
-        def verb(rt: Rt) -> Any:
-            try:
-                values = [arg(rt) for arg in args]
-                if rt.dry:
-                    if check is not None:
-                        check(rt, *values)
-                    return None
-                return fn(rt, *values)
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return verb
-    if not args:
-
-        def select0(rt: Rt) -> Any:
-            try:
-                return fn(rt)
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return select0
-    if len(args) == 1:
-        (first,) = args
-
-        def select1(rt: Rt) -> Any:
-            try:
-                return fn(rt, first(rt))
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return select1
-    if len(args) == 2:
-        first, second = args
-
-        def select2(rt: Rt) -> Any:
-            try:
-                return fn(rt, first(rt), second(rt))
-            except NoOptions:
-                raise
-            except Exception as exc:
-                where.fail(exc)
-
-        return select2
-
-    def select(rt: Rt) -> Any:
-        try:
-            return fn(rt, *[arg(rt) for arg in args])
-        except NoOptions:
-            raise
-        except Exception as exc:
-            where.fail(exc)
-
-    return select
-
-
-def _located(fn: Fn, span: ast.Span, slot: EffectSlot | None) -> Fn:
-    """Wrap a plain expression so a failure names the entity and the source position."""
-    where = _Where(span, slot)
-
-    def run(rt: Rt) -> Any:
-        try:
-            return fn(rt)
-        except NoOptions:
-            raise
-        except Exception as exc:
-            where.fail(exc)
-
-    return run
+_SCALARS = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref)  # values that are never a list or a map
 
 
 class _Where:

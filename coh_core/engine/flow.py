@@ -310,13 +310,21 @@ class _WindowAct(Op):
             env["passes"] = 0
             if answer[0] == "give":
                 env["given"][player] = env["given"].get(player, 0) + 1
+        game = rt.game
+        if answer[0] == "give" and env["mode"] != "others" and not game.after:
+            # a gift runs nothing of the pack's and starts no trigger: it is carried out here, as
+            # `PERFORM` would (no frame of its own), and the action ends with nothing waiting for it
+            game.give(player, tuple(answer))
+            if not game.depth:
+                game.fired.clear()
+            return None
         perform = {
             "player": player,
             "action": answer,
             "names": env["names"],
             "nested": env["mode"] == "others",
         }
-        frames.append(Frame(PERFORM, Rt(rt.game, perform, player), perform, None))
+        frames.append(Frame(PERFORM, Rt(game, perform, player), perform, None))
         return SWITCH
 
 

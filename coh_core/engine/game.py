@@ -122,10 +122,7 @@ class Game:
     # --- the position as data ---------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The whole game at this decision as JSON: `Game.from_json` goes on from it exactly.
-
-        Raises GAME-NOT-SAVEABLE while engine code written in Python is running.
-        """
+        """The whole game at this decision as JSON: `Game.from_json` goes on from it exactly."""
         self.state["rng"] = self.rng.state
         decision = self.decision
         doc = {
@@ -181,7 +178,7 @@ class Game:
         shared entry by entry.
         """
         self.state["rng"] = self.rng.state
-        frames = frames_data(self.frames)  # raises GAME-NOT-SAVEABLE as to_json does
+        frames = frames_data(self.frames)
         game = Game.__new__(Game)
         state, frames, pending, after = _copied((self.state, frames, self.pending, self.after))
         game._setup(self.rules, state, self.start)
@@ -427,14 +424,15 @@ class Game:
 
     def offers(self, colour: str, windows: str | tuple[str, ...], names: dict[str, Any]) -> list[Action]:
         """What the player could play or use now in these windows (cards, then powers)."""
-        if type(windows) is str:
+        if isinstance(windows, str):
             windows = (windows,)
         cards, powers = self.rules.cards, self.rules.powers
+        kinds, characters = self.rules.usable_in(windows)
         hand = self.state["hands"][colour]
         living = self._living_by_player().get(colour)
-        # (an empty hand, no living character: often; no comprehension runs for them)
-        playable = [kind for kind in hand if cards[kind].window in windows] if hand else []
-        mine = [c for c in living if c in powers and powers[c].window in windows] if living else []
+        # (an empty hand, no living character, no power of these windows: often; nothing runs for them)
+        playable = sorted(kinds.intersection(hand)) if hand else []
+        mine = [c for c in living if c in characters] if living and characters else []
         found: list[Action] = []
         if not (playable or mine):
             return found
@@ -442,7 +440,7 @@ class Game:
             self.rules.check_names("windows", window, names)
         if playable:
             env = {**names, "me": colour}
-            for kind in sorted(set(playable)):
+            for kind in playable:
                 if self._could(cards[kind], env, colour):
                     found.append(("play", kind))
         chars = self.state["characters"]

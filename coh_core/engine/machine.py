@@ -1,11 +1,13 @@
 """The machine that runs compiled effects: instruction lists, frames and a loop.
 
 Each effect, pack verb and step compiles once into a `Program`: a list of instructions
-(`Op`). Expressions that cannot ask stay Python closures; statements become instructions
+(`Op`). Expressions that cannot ask stay Python functions; statements become instructions
 that move a frame's program counter, bind names, push the frame of a pack verb, or stop
 the machine with the question a player must answer. A `Frame` holds what a running program
 needs to go on (its program, its position, its names, the loops in progress), so the place
-of an effect in play is data, not a Python generator's hidden state.
+of an effect in play is data, not a Python generator's hidden state. A compiled program also
+carries Python functions that run its instructions a block at a time (`Program.blocks`,
+`Program.direct`): they only make it faster, and a frame's pc still counts instructions.
 
 The engine's own procedures (the flow, event cascades, windows: `flow.py`) are programs too, and
 so is every procedure a pack writes: nothing runs as a Python generator, so the frames of a game
@@ -30,17 +32,24 @@ Fn = Callable[..., Any]
 class Program:
     """One compiled block: its instructions, and what falling off its end means."""
 
-    __slots__ = ("asks", "direct", "id", "name", "ops")
+    __slots__ = ("asks", "blocks", "direct", "id", "name", "nesting", "ops")
 
     def __init__(self, name: str, ident: str = ""):
         self.name = name  # who the code belongs to, for messages
         self.id = ident  # the same for the same pack on every load: where a saved frame points
         self.ops: list[Op] = []
         self.asks = True  # whether running it may stop for a question (known once compiled)
+        self.nesting = 0  # the most frames of pack verbs its calls may push inside each other
         # A program of statements one after the other, as one Python function that `run_sync` calls
         # without frames: nothing in it jumps, and nothing may stop there (most effects and costs,
-        # and in dry runs those that choose). What it returns is not read.
+        # and in dry runs those that choose; selectors that return what they work out). It returns
+        # what the program returns.
         self.direct: Callable[[Rt], Any] | None = None
+        # Per pc, a Python function that runs the instructions from there on as one (up to a jump,
+        # an instruction that may stop or switch frames, or the next place another jump lands),
+        # leaves the frame's pc where they left it, and returns what `Op.run` returns. None: the
+        # instructions run one by one. (The instructions stay what a saved frame's pc counts.)
+        self.blocks: list[Callable[[list[Any], Frame, Rt], Any]] | None = None
 
 
 class Op(ABC):
@@ -113,7 +122,14 @@ def _run_ops(frames: list[Any], frame: Frame) -> Any:
     """Run the top frame's instructions until one changes the frames or asks a question."""
     rt = frame.rt
     rt.env = frame.env
-    ops = frame.program.ops
+    program = frame.program
+    blocks = program.blocks
+    if blocks is not None:
+        while True:
+            signal = blocks[frame.pc](frames, frame, rt)
+            if signal is not None:
+                return signal
+    ops = program.ops
     while True:
         op = ops[frame.pc]
         frame.pc += 1
@@ -163,8 +179,7 @@ def run_sync(program: Program, rt: Rt, env: dict[str, Any]) -> Any:
     direct = program.direct
     if direct is not None:
         rt.env = env
-        direct(rt)
-        return None
+        return direct(rt)
     sink = _Sink()
     frames: list[Any] = [sink, Frame(program, rt, env, None)]
     while True:
@@ -252,9 +267,14 @@ def resume(frames: list[Any], answers: dict[str, Any]) -> None:
 
 
 def finish_frame(frames: list[Any], value: Any) -> Any:
-    """An instruction ends its frame with a value."""
-    frame = frames[-1]
-    _finish(frames, frame.ret, value)
+    """An instruction ends its frame with a value (as `_finish`, written out: frames end often)."""
+    ret = frames.pop().ret
+    if frames:
+        caller = frames[-1]
+        if caller.native:
+            caller.send = value
+        elif ret is not None:
+            caller.env[ret] = value
     return SWITCH
 
 

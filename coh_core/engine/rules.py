@@ -111,6 +111,21 @@ class Rules:
     _trait_defaults: dict[tuple[str, str], Any] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    # usable_in's answers, by windows
+    _usable: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def usable_in(self, windows: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+        """The kinds of card that may be played, and the characters whose power may be used, in these
+        windows (worked out once: windows are asked about again and again)."""
+        found = self._usable.get(windows)
+        if found is None:
+            found = self._usable[windows] = (
+                frozenset(kind for kind, card in self.cards.items() if card.window in windows),
+                frozenset(character for character, power in self.powers.items() if power.window in windows),
+            )
+        return found
 
     def trait_default(self, character: str, trait: str) -> Any:
         found = self._trait_defaults.get((character, trait), _UNKNOWN)

@@ -38,7 +38,7 @@ def _played(pack: Pack, seed: int) -> Played:
     saves: list[tuple[int, dict[str, Any]]] = []
     while game.decision is not None:
         decision = game.decision
-        saves.append((len(answers), game.to_json()))  # GAME-NOT-SAVEABLE if it could not be saved
+        saves.append((len(answers), game.to_json()))
         for colour in decision.waiting:
             action = agents[colour].act(game.view(colour), decision.legal(colour))
             game.submit(colour, action)

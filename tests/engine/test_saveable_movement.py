@@ -28,7 +28,7 @@ def _play(game: Game, seed: int) -> tuple[list[tuple[int, str, dict[str, Any]]],
     while game.decision is not None:
         decision = game.decision
         if decision.kind in KINDS:
-            saves.append((len(answers), decision.kind, game.to_json()))  # GAME-NOT-SAVEABLE if it cannot
+            saves.append((len(answers), decision.kind, game.to_json()))
         for colour in decision.waiting:
             answer = agents[colour].act(game.view(colour), decision.legal(colour))
             game.submit(colour, answer)

@@ -57,3 +57,26 @@ def test_a_sum_stays_within_the_largest_number(base_pack: Pack) -> None:
         _run(base_pack, "let s = sum([1000000000, 1])")
     assert raised.value.code == "ENGINE-LIMIT"
     assert raised.value.message == "a number beyond 1,000,000,000 in magnitude"
+
+
+def _wrapped(value: object, times: int) -> object:
+    for _ in range(times):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize(
+    ("source", "value"),
+    [
+        # about as deep as the parser allows: more `try` blocks than Python compiles in one function
+        ("let x = " + "(1 + " * 40 + "1" + ")" * 40, 41),
+        # loops inside loops, the innermost reading the outermost's name
+        (
+            "let x = " + "[" * 22 + "a0" + "".join(f" for a{i} in [1]]" for i in range(21, -1, -1)),
+            _wrapped(1, 22),
+        ),
+        ("let x = [[a + b for b in [10, 20]] for a in [1, 2]]", [[11, 21], [12, 22]]),
+    ],
+)
+def test_deeply_nested_expressions_compile_and_run(base_pack: Pack, source: str, value: object) -> None:
+    assert _run(base_pack, source)["x"] == value
