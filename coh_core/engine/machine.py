@@ -271,7 +271,7 @@ def finish_frame(frames: list[Any], value: Any) -> Any:
     ret = frames.pop().ret
     if frames:
         caller = frames[-1]
-        if caller.native:
+        if caller.sink:
             caller.send = value
         elif ret is not None:
             caller.env[ret] = value

