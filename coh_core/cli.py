@@ -122,10 +122,11 @@ def _own_layer(loaded: Pack, given: Path | None) -> Pack:
 def _no_such(loaded: Pack, name: str, sections: bool = False) -> NoReturn:
     """REF-UNDEF for an id the pack lacks, with the closest one it has."""
     from coh_core.effects.checker import suggest
+    from coh_core.effects.registry import signatures
 
     known = [i for by_id in loaded.entities.values() for i in by_id]
-    known += list(loaded.sections) if sections else []
-    what = "entity or section" if sections else "entity"
+    known += [*loaded.sections, *signatures()] if sections else []
+    what = "entity, section or verb" if sections else "entity"
     raise UsageError(f"no {what} `{name}` in pack `{loaded.id}`" + suggest(name, known), code="REF-UNDEF")
 
 
@@ -369,30 +370,45 @@ def i18n_stamp(lang: str, keys: tuple[str, ...], all_stale: bool, pack: Path | N
 
 @main.command()
 @click.argument("name")
+@click.argument("member", required=False)
 @_format_option
 @_pack_option
 @_lang_option
 @_rules_option
-def explain(name: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
-    """An entity (or `turn`, `setup`, `components`) as the rules make it, and who set each field."""
+def explain(
+    name: str, member: str | None, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]
+) -> None:
+    """An entity, a section (`turn`, `setup`, `components`...), a verb (the pack's or a built-in
+    one) or a rule parameter (`coh explain param NAME`) as the rules make it: who set each field,
+    and which effects use it."""
     from coh_core.packs.explain import explain as explain_entity
-    from coh_core.packs.explain import render
+    from coh_core.packs.explain import explain_builtin, explain_param, render
 
     loaded = _load_pack(pack, rules)
-    found = explain_entity(loaded, name, _locale(loaded, lang))
-    if found is None:
-        _no_such(loaded, name, sections=True)
+    if name == "param" and member is not None:
+        found = explain_param(loaded, member)
+        if found is None:
+            _no_such_param(loaded, member)
+    elif member is not None:
+        raise UsageError(f"`{member}`: only `coh explain param NAME` takes a second name", code="USAGE-ARGS")
+    else:
+        found = explain_entity(loaded, name, _locale(loaded, lang)) or explain_builtin(loaded, name)
+        if found is None:
+            _no_such(loaded, name, sections=True)
     if fmt == "json":
-        document = {
-            "id": found.id,
-            "kind": found.kind,
-            "rules": found.rules,
-            "fields": [f.to_json() for f in found.fields],
-            "texts": [f.to_json() for f in found.texts],
-        }
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False))
         return
     click.echo("\n".join(render(found)))
+
+
+def _no_such_param(loaded: Pack, name: str) -> NoReturn:
+    """REF-UNDEF for a rule parameter the pack lacks, with the closest one it has."""
+    from coh_core.effects.checker import suggest
+
+    known = list(loaded.section("params"))
+    raise UsageError(
+        f"no rule parameter `{name}` in pack `{loaded.id}`" + suggest(name, known), code="REF-UNDEF"
+    )
 
 
 @main.group()
