@@ -111,6 +111,26 @@ def _narrator(pack: Pack, lang: str | None) -> Narrator:
     return Narrator(pack, _locale(pack, lang))
 
 
+def _edited_pack(given: Path | None) -> Path | None:
+    """The pack a command that reads or writes translations works on: `--pack`, else the pack the
+    current directory is in, else (None) the base pack of the content in use (coh_core.resources)."""
+    from coh_core.resources import pack_here
+
+    return given or pack_here()
+
+
+def _pack_shown(loaded: Pack) -> str:
+    return f"pack: {_shown_path(loaded.root)}"
+
+
+def _shown_path(path: Path) -> str:
+    """A path as the user would type it: relative to the current directory when below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve())) or "."
+    except (ValueError, OSError):
+        return str(path.resolve())
+
+
 def _own_layer(loaded: Pack, given: Path | None) -> Pack:
     """The pack named by `--pack` itself: an overlay is loaded applied to its base."""
     for overlay in loaded.overlays:
@@ -165,20 +185,29 @@ def main() -> None:
 def validate(paths: tuple[Path, ...], fmt: str, lang: str | None, rules: tuple[str, ...]) -> None:
     """Check content packs: schema, effects, references, counts, text.
 
-    PATHS are pack directories, manifests, files inside a pack, or folders of packs;
-    the built-in content when none is given.
+    PATHS are pack directories, manifests, files inside a pack, or folders of packs. With none:
+    the pack the current directory is in, else the content of the coh checkout it is in, else
+    the installed content.
     """
+    from coh_core.resources import content_root, pack_here
+
+    here = pack_here()
+    read = list(paths) or [here or content_root()]
     try:
-        report = validate_paths(paths, rules)
+        report = validate_paths(read, rules)
     except UsageError as error:
         if fmt == "json":
             click.echo(json.dumps({"ok": False, "problems": [error.as_problem().to_json()]}, indent=2))
         _fail_usage(error)
     if fmt == "json":
-        click.echo(json.dumps(_report_json(report), indent=2))
+        click.echo(json.dumps(_report_json(report) | {"read": [_shown_path(p) for p in read]}, indent=2))
     else:
         _print_problems(report.problems)
-        click.echo(_summary(report, _ui_narrator(lang, report)))
+        narrator = _ui_narrator(lang, report)
+        if narrator is not None and not paths:  # the user named none: say what was read
+            where = Verbatim(", ".join(_shown_path(p) for p in read))
+            click.echo(narrator.ui("ui.validate.read", where=where))
+        click.echo(_summary(report, narrator))
     sys.exit(EXIT_OK if report.ok else EXIT_PROBLEMS)
 
 
@@ -288,16 +317,20 @@ def i18n_check(langs: tuple[str, ...], fmt: str, pack: Path | None) -> None:
     """Per language: missing, extra, stale and placeholder problems, and coverage; exit 1 on any."""
     from coh_core.packs.i18n_check import check_translations, translated_locales
 
-    loaded = _load_pack(pack)
+    loaded = _load_pack(_edited_pack(pack))
     locales = [_locale(loaded, lang) for lang in langs] or translated_locales(loaded)
+    own = _own_layer(loaded, _edited_pack(pack))
     absent = [loc for loc in locales if loc not in loaded.text]
     if absent:
         raise UsageError(f"pack `{loaded.id}` has no {absent[0]} text file", code="I18N-LANG")
     reports = check_translations(loaded, locales)
     ok = all(r.ok for r in reports)
     if fmt == "json":
-        click.echo(json.dumps({"ok": ok, "locales": [r.to_json() for r in reports]}, indent=2))
+        document = {"ok": ok, "pack": _shown_path(own.root), "locales": [r.to_json() for r in reports]}
+        click.echo(json.dumps(document, indent=2))
     else:
+        if pack is None:  # the user named none: say which
+            click.echo(_pack_shown(own))
         for report in reports:
             _print_problems(report.problems)
         for report in reports:
@@ -333,7 +366,10 @@ def i18n_template(lang: str, output: Path | None, pack: Path | None) -> None:
     from coh_core.packs.declarations import declarations_of
     from coh_core.packs.i18n_files import template
 
+    given, pack = pack, _edited_pack(pack)
     loaded = _load_pack(pack)
+    if given is None:  # the user named none: say which (stdout is the file)
+        click.echo(_pack_shown(_own_layer(loaded, pack)), err=True)
     locale = normalize_locale(lang)
     if locale is None or locale == SOURCE_LOCALE:
         raise UsageError(f"`{lang}` is not a language to translate into", code="I18N-LANG")
@@ -354,8 +390,16 @@ def i18n_stamp(lang: str, keys: tuple[str, ...], all_stale: bool, pack: Path | N
     """Record that the LANG entries KEYS now translate the current English (after revising them)."""
     from coh_core.packs.i18n_check import check_locale
     from coh_core.packs.i18n_files import stamp
+    from coh_core.resources import is_installed_copy
 
+    pack = _edited_pack(pack)
     loaded = _own_layer(_load_pack(pack), pack)
+    if is_installed_copy(loaded.root):
+        raise UsageError(
+            f"{_shown_path(loaded.root)} is the copy of the pack installed with coh: stamp the files"
+            " you edit (run this inside your checkout, or pass --pack DIR)",
+            code="PACK-INSTALLED",
+        )
     locale = _locale(loaded, lang)
     chosen = list(keys)
     if all_stale:
@@ -365,7 +409,8 @@ def i18n_stamp(lang: str, keys: tuple[str, ...], all_stale: bool, pack: Path | N
     if not chosen:
         raise UsageError("name the entries to stamp, or pass --all-stale", code="USAGE-ARGS")
     changed = stamp(loaded, locale, list(dict.fromkeys(chosen)))
-    click.echo(f"{len(changed)} entr{'y' if len(changed) == 1 else 'ies'} stamped in {locale}")
+    entries = f"{len(changed)} entr{'y' if len(changed) == 1 else 'ies'}"
+    click.echo(f"{entries} stamped in {locale} ({_pack_shown(loaded)})")
 
 
 @main.command()
