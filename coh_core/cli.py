@@ -748,6 +748,23 @@ def replay(record: Path, fmt: str, pack: Path | None, rules: tuple[str, ...]) ->
     sys.exit(EXIT_OK)
 
 
+def _pack_scenarios(root: Path) -> list[tuple[Pack, Path]]:
+    """The scenarios a pack lists, each to run under that pack (an overlay applied to its base)."""
+    from coh_core.packs.loader import scenario_files
+
+    loaded = _load_pack(root)
+    layer = _own_layer(loaded, root)
+    files, problems = scenario_files(layer)
+    if not files and not problems:
+        problems = [
+            Problem("SCENARIO-NONE", "the manifest lists no `scenarios`", layer.manifest_doc.location(()))
+        ]
+    if problems:
+        _print_problems(problems, err=True)
+        sys.exit(EXIT_PROBLEMS)
+    return [(loaded, f) for f in files]
+
+
 @main.group()
 def scenario() -> None:
     """Rules scenarios: a partial state, scripted answers, checks."""
@@ -758,19 +775,23 @@ def scenario() -> None:
 @_format_option
 @_pack_option
 def scenario_run(paths: tuple[Path, ...], fmt: str, pack: Path | None) -> None:
-    """Run scenario files (or folders of them); exit 1 if any check fails."""
+    """Run scenario files, folders of them, or the scenarios a pack's manifest lists (PATH a pack
+    directory: under that pack); exit 1 if any check fails."""
     from coh_core.engine.scenario import run_file
 
-    loaded = _load_pack(pack)
-    files: list[Path] = []
+    runs: list[tuple[Pack, Path]] = []
     for path in paths:
+        if (path / "pack.yaml").is_file():
+            runs.extend(_pack_scenarios(path))
+            continue
+        loaded = _load_pack(pack)
         if path.is_dir():
-            files.extend(sorted(path.rglob("*.yaml")))
+            runs.extend((loaded, f) for f in sorted(path.rglob("*.yaml")))
         elif path.is_file():
-            files.append(path)
+            runs.append((loaded, path))
         else:
             raise UsageError(f"no such file or folder: {path}", code="IO-READ")
-    outcomes = [run_file(loaded, f) for f in files]
+    outcomes = [run_file(loaded, f, _shown_path(f)) for loaded, f in runs]
     failed = [o for o in outcomes if not o.ok]
     if fmt == "json":
         records = [
