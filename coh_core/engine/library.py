@@ -14,6 +14,7 @@ from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import action_end_frame, action_window, event_frame, run_frame, window_frame
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
+from coh_core.engine.views import upcoming
 from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
 from coh_core.packs.pack_data import section_value
 
@@ -239,8 +240,9 @@ def take_first_player(rt: Rt, player: str) -> None:
 
 
 def _upcoming(rt: Rt) -> list[str]:
-    """City of Horror's invasion deck, the next card first (until its memory is the pack's)."""
-    return rt.game.state["piles"]["invasion_deck"][""]  # type: ignore[no-any-return]
+    """The pile of the game whose entries are of the built-in type `invasion`, the next card first
+    (until the pack declares what players remember of it: then `peek_invasion` is the pack's)."""
+    return upcoming(rt.game.rules, rt.game.state)
 
 
 def _check_peek(rt: Rt, n: int, player: str) -> None:

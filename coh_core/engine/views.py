@@ -6,6 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
+    from coh_core.engine.rules import Rules
+
+
+def upcoming(rules: Rules, state: dict[str, Any]) -> list[Any]:
+    """The entries of the first pile of the game whose entries are of the built-in type `invasion`
+    (none: an empty list): what `peek_invasion` looks at and players remember of."""
+    name = next((n for n, p in rules.piles.items() if p.of == "invasion" and p.per == "game"), None)
+    return [] if name is None else state["piles"][name][""]
 
 
 class PlayerView:
@@ -30,6 +38,7 @@ class PlayerView:
     def to_json(self) -> dict[str, Any]:
         state = self._game.state
         me = self.colour
+        coming = upcoming(self._game.rules, state)
         return {
             "me": me,
             "players": list(state["players"]),
@@ -49,9 +58,7 @@ class PlayerView:
                 for name, piles in state["piles"].items()
             },
             "roles": dict(self._game.rules.roles),
-            "known_invasions": [
-                c for c in state["known_invasions"].get(me, []) if c in state["piles"]["invasion_deck"][""]
-            ],
+            "known_invasions": [c for c in state["known_invasions"].get(me, []) if c in coming],
             "movement": self._movement(),
             "result": state["result"],
             "decision": self.decision,
