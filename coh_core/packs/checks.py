@@ -354,7 +354,8 @@ def _check_piles(components: Section) -> Iterator[Problem]:
                 f"the pile `{name}` has the role `{role}`, which needs piles kept per {_ROLE_PER[role]}",
                 _at(components, ("piles", name, "role")),
             )
-        roles.setdefault(role, str(name))
+        else:
+            roles[role] = str(name)
 
 
 def _check_counters(pack: Pack, components: Section) -> Iterator[Problem]:
