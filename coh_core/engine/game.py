@@ -434,7 +434,8 @@ class Game:
             windows = (windows,)
         cards, powers = self.rules.cards, self.rules.powers
         kinds, characters = self.rules.usable_in(windows)
-        hand = self.role_pile("hand", colour)
+        pile = self.rules.hand_pile  # (not `role_pile`: offers are asked for again and again)
+        hand = self.state["piles"][pile][colour] if pile is not None else ()
         living = self._living_by_player().get(colour)
         # (an empty hand, no living character, no power of these windows: often; nothing runs for them)
         playable = sorted(kinds.intersection(hand)) if hand else []
@@ -540,7 +541,8 @@ class Game:
 
     def gifts(self, colour: str) -> list[Action]:
         others = [p for p in self._seated() if p != colour]
-        hand = self.role_pile("hand", colour)
+        pile = self.rules.hand_pile
+        hand = self.state["piles"][pile][colour] if pile is not None else ()
         found: list[Action] = (
             [("give", to, "card", kind) for kind in sorted(set(hand)) for to in others] if hand else []
         )

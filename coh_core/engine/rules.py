@@ -117,6 +117,8 @@ class Rules:
     items: dict[str, str] = field(default_factory=dict)  # a counter's name as an item -> its kind
     piles: dict[str, Pile] = field(default_factory=dict)  # the piles, by name, in declaration order
     roles: dict[str, str] = field(default_factory=dict)  # a pile's role -> the pile
+    hand_pile: str | None = None  # the pile of role `hand` (read at every offer: kept at hand)
+    upcoming_pile: str | None = None  # the first pile of the game of `invasion` entries (peek_invasion)
     setup: dict[str, Any] = field(default_factory=dict)
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # every entity's data, by id
     ids: dict[str, list[str]] = field(default_factory=dict)  # per type of entity, its ids sorted
@@ -288,6 +290,10 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
         for name, entry in (rules.components.get("piles") or {}).items()
     }
     rules.roles = {pile.role: name for name, pile in rules.piles.items() if pile.role is not None}
+    rules.hand_pile = rules.roles.get("hand")
+    rules.upcoming_pile = next(
+        (name for name, p in rules.piles.items() if p.of == "invasion" and p.per == "game"), None
+    )
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)

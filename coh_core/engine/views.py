@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 def upcoming(rules: Rules, state: dict[str, Any]) -> list[Any]:
     """The entries of the first pile of the game whose entries are of the built-in type `invasion`
     (none: an empty list): what `peek_invasion` looks at and players remember of."""
-    name = next((n for n, p in rules.piles.items() if p.of == "invasion" and p.per == "game"), None)
+    name = rules.upcoming_pile
     return [] if name is None else state["piles"][name][""]
 
 
