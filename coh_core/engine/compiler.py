@@ -339,7 +339,7 @@ class _Writer:
         with src.block(f"if type({items}) is dict:"):
             src.line(f"{value} = _lookup({items}, {at})")
         with src.block(f"elif not 0 <= {at} < len({items}):"):
-            src.line(f'raise NoOptions(f"index {{{at}}}")')
+            src.line(f'raise NoOptions("index " + str({at}))')  # (`at` may be a literal text: no f-string)
         with src.block("else:"):
             src.line(f"{value} = {items}[{at}]")
         return value

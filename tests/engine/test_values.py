@@ -80,3 +80,20 @@ def _wrapped(value: object, times: int) -> object:
 )
 def test_deeply_nested_expressions_compile_and_run(base_pack: Pack, source: str, value: object) -> None:
     assert _run(base_pack, source)["x"] == value
+
+
+@pytest.mark.parametrize(
+    ("source", "value"),
+    [
+        ("let s = \"__import__('os').system('exit 3')\"", "__import__('os').system('exit 3')"),
+        ('let s = "a\\"); raise SystemExit(3) #"', 'a\\"); raise SystemExit(3) #'),  # no escapes in text
+        ('let s = "one\\ntwo"', "one\\ntwo"),
+        ('let s = "\\\\"', "\\\\"),
+        ('let s = {"x\'y": 1}["x\'y"]', 1),
+        ('let s = ["\\")", "}"][0]', '\\")'),
+        ('let s = ["{x}", "f\'{1}\'"][1]', "f'{1}'"),
+    ],
+)
+def test_text_in_pack_code_is_a_value_never_python(base_pack: Pack, source: str, value: object) -> None:
+    """Pack code is written as Python source (codegen.py): text that looks like Python stays text."""
+    assert _run(base_pack, source)["s"] == value
