@@ -8,16 +8,17 @@ the game: `id017_location`. What is renamed:
   with the sides and states of each location (`A`, `B`, `collapsed`...);
 - the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`);
 - the component kinds the pack declares: its kinds of counters (zombies, antidotes, explosion
-  markers...) and the places it names (the reserve, the box);
+  markers...), the places it names (the reserve, the box) and its piles (the deck, the hands, the
+  food tokens...);
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
   the city's corners and sides, the overflow location), `@id` references and the bare names given
-  for parameters of type `side`, `counter` or `place` in effect text, and the keys of the text
+  for parameters of type `side`, `counter`, `place` or `pile` in effect text, and the keys of the text
   files (`character.<id>.name`, `location.<id>.<side>.effect`, `step.<phase>.<step>.name`...), in
   every language.
 
 Effect text is parsed (`coh_core.effects.parser`) and only the nodes that name an id are rewritten,
 at their source spans: an `@id` reference, and a bare name given for a parameter of type `side`,
-`counter` or `place`
+`counter`, `place` or `pile`
 (`flip_board(here, collapsed)`). Nothing is replaced as a substring. The YAML files are rewritten from
 their loaded data, so comments (prose about the game) are not copied.
 
@@ -32,9 +33,10 @@ What is not renamed yet, and why:
 
 - The name a counter has as an item (`antidote`): message keys are made of it (`give.antidote`,
   `item.antidote`), and text keys of messages are not renamed (below).
-- Components not yet declared as such (food tokens, the leader and its wheel, the piles of cards):
-  they are engine vocabulary today (the state's `food`, `hands`, `deck` fields; the `components`
-  keys the engine reads). As the pack declares them, rename them in `_component_kinds`.
+- Components not yet declared as such (the leader and its wheel): they are engine vocabulary today
+  (the state's `leader`, `wheel` fields; the `components` keys the engine reads). As the pack
+  declares them, rename them in `_component_kinds`. A pile's `role` and `start` (a key of the
+  components) are words of the format.
 - The words of the effect language the pack declares (its enumerations and their values, traits,
   events, windows) and its rule parameters: the engine still gives some events and windows their
   names and reads some traits itself (`ENGINE-DECLARATION`).
@@ -124,13 +126,14 @@ def _defined_ids(pack: Pack) -> dict[str, str]:
 
 
 def _component_kinds(pack: Pack) -> dict[str, str]:
-    """The component kinds the pack declares: its kinds of counters (zombies, antidotes...) and the
-    places it names (the reserve, the box). Not yet the names counters have as items (`antidote`):
-    message keys are made of them (`answers: give.antidote`, `parts: item.antidote`)."""
+    """The component kinds the pack declares: its kinds of counters (zombies, antidotes...), the
+    places it names (the reserve, the box) and its piles. Not yet the names counters have as items
+    (`antidote`): message keys are made of them (`answers: give.antidote`, `parts: item.antidote`)."""
     components = pack.section("components")
     return {
         **dict.fromkeys(map(str, components.get("places", {})), "place"),
         **dict.fromkeys(map(str, components.get("counters", {})), "counter"),
+        **dict.fromkeys(map(str, components.get("piles", {})), "pile"),
     }
 
 
@@ -161,6 +164,8 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
         components["counters"] = {
             new(kind): _counter(entry, new) for kind, entry in components["counters"].items()
         }
+    if "piles" in components:
+        components["piles"] = {new(name): entry for name, entry in components["piles"].items()}
     setup = data.get("setup", {})
     if "overflow_location" in setup:
         setup["overflow_location"] = new(setup["overflow_location"])
@@ -224,7 +229,7 @@ def _edits(
 
 
 # Types whose values are bare names the pack defines (`flip_board(here, burnt)`, `count_of(zombies, at)`).
-_NAMED_TYPES = frozenset({"side", "counter", "place"})
+_NAMED_TYPES = frozenset({"side", "counter", "place", "pile"})
 
 
 def _typed_args(call: ast.Call, sig: Signature | None) -> Iterator[tuple[ast.Arg, str]]:

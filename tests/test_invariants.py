@@ -22,22 +22,19 @@ SOAK_GAMES = 1000
 OVERLAY_GAMES = 8
 
 
-def _totals(state: dict[str, Any], counters: dict[str, int]) -> dict[str, int]:
-    """Every counter of a kind with a supply, wherever it is; every food token; every action card."""
-    places = state["locations"].values()
-    return {
-        **{kind: sum(held[kind] for held in state["counts"].values()) for kind in counters},
-        "food": len(state["food_truck"]["down"])
-        + len(state["food_truck"]["up"])
-        + sum(len(f) for f in state["food"].values())
-        + len(state["removed_food"]),
-        "action_cards": len(state["deck"])
-        + len(state["discard"])
-        + sum(len(h) for h in state["hands"].values())
-        + sum(len(p["cards"]) for p in places)
-        + len(state["removed_cards"])
-        + sum(len(p) for p in state["packets"].values()),
-    }
+# The entries of the piles of these types are conserved (the invasion cards revealed leave the game).
+CONSERVED = ("int", "card_kind")
+
+
+def _totals(state: dict[str, Any], counters: dict[str, int], piles: dict[str, Any]) -> dict[str, int]:
+    """Every counter of a kind with a supply, wherever it is; every entry of the piles of each type
+    conserved (food tokens, action cards), in whichever pile."""
+    totals = {kind: sum(held[kind] for held in state["counts"].values()) for kind in counters}
+    for name, held in state["piles"].items():
+        of = piles[name]["of"]
+        if of in CONSERVED:
+            totals[of] = totals.get(of, 0) + sum(len(entries) for entries in held.values())
+    return totals
 
 
 class Watcher:
@@ -48,10 +45,11 @@ class Watcher:
         self.counters = {
             kind: counter["supply"] for kind, counter in components["counters"].items() if "supply" in counter
         }
+        self.piles = components["piles"]
         self.expected = {
             **self.counters,
-            "food": len(components["food_tokens"]),
-            "action_cards": components["action_cards"],
+            "int": len(components["food_tokens"]),
+            "card_kind": components["action_cards"],
         }
         self.cap = pack.section("params")["zombie_cap"]["value"]
         self.dead: set[str] = set()
@@ -61,8 +59,8 @@ class Watcher:
 
     def check(self, game: Game) -> None:
         state = game.state
-        if state["turn"] > 0 or state["deck"]:
-            assert _totals(state, self.counters) == self.expected
+        if state["turn"] > 0 or state["piles"]["deck"][""]:
+            assert _totals(state, self.counters, self.piles) == self.expected
         assert all(n >= 0 for held in state["counts"].values() for n in held.values()), state["counts"]
         for location in state["locations"]:
             zombies = state["counts"][location]["zombies"]

@@ -11,9 +11,10 @@ The new names keep the order of the old ones (see `tests/renaming.py`): the engi
 the pack gives no order (dealing characters, building the deck, the cards in a hand, the options of
 a choice), so a renaming that reordered them would change every game for that reason alone.
 
-The kinds of counters (zombies, antidotes, explosion markers, bonus points) and the places they sit
-at (the reserve, the box) are renamed too; food, the leader and the piles of cards are not yet:
-they are still engine vocabulary until the pack declares them (see `renaming._component_kinds`).
+The kinds of counters (zombies, antidotes, explosion markers, bonus points), the places they sit
+at (the reserve, the box) and the piles (the decks, the hands, the food tokens...) are renamed too;
+the leader and its wheel are not yet: they are still engine vocabulary until the pack declares them
+(see `renaming._component_kinds`).
 """
 
 from __future__ import annotations
@@ -41,12 +42,16 @@ SHARED_WORDS = {
     "activation": "a field of a location side",
     "antidotes": "a key of airdrops, a selector of the pack",
     "bonus_points": "a selector of the pack, named after the counter",
+    "cards_at": "a selector of the pack, named after the pile",
     "characters": "a section, a key of the components and of the setup table, a selector",
     "choose": "a selector of the effect language",
+    "discard": "a decision and an answer",
+    "food": "a selector of the pack, named after the pile, and an answer",
     "city": "a key of the setup",
     "first_player": "a log message",
     "markers": "a selector of the pack, named after the counter",
     "invasion": "a kind of text key (`invasion.<id>.name`), a message placeholder",
+    "invasion_deck": "a selector of the pack, named after the pile",
     "move": "a decision and an answer",
     "scoring": "a window, a decision",
     "sharing": "a purpose of votes in the messages (`vote.sharing`)",
@@ -101,7 +106,7 @@ def test_no_old_name_survives_in_the_renamed_files_outside_prose(renamed: Renami
     assert {path.name for path in files} >= {"pack.yaml", "locations.yaml", "turn.yaml", "fr.yaml"}
     survivors = surviving_names(renamed.root, renamed.names, files)
     assert set(survivors) == set(SHARED_WORDS), {k: v[:3] for k, v in survivors.items()}
-    assert {renamed.kinds[word] for word in SHARED_WORDS} <= {"phase", "step", "counter"}
+    assert {renamed.kinds[word] for word in SHARED_WORDS} <= {"phase", "step", "counter", "pile"}
 
 
 def test_effects_are_rewritten_only_where_they_name_an_id(renamed: Renaming, renamed_pack: Pack) -> None:

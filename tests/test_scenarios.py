@@ -167,7 +167,7 @@ then: {}
 
 
 def test_food_given_comes_out_of_the_pile(base_pack: Pack, tmp_path: Path) -> None:
-    checked = "then:\n  food_truck: {down: [1, 1, 1, 2, 2, 2, 2], up: [1, 2]}"  # 12 - 3 held - 2 up
+    checked = "then:\n  food_face_down: [1, 1, 1, 2, 2, 2, 2]\n  food_face_up: [1, 2]"  # 12 - 3 held - 2 up
     text = FOOD.replace("[2, 3]", "[2, 1]").replace("then: {}", checked)
     assert _problems(base_pack, tmp_path, text) == []
 
@@ -185,7 +185,7 @@ given:
   phase: setup
   step: action_cards
 then:
-  hand_sizes: {red: 7, blue: 7, green: 7}
+  hands: {red: 7, blue: 7, green: 7}
 """
 
 

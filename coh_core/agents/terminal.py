@@ -110,6 +110,7 @@ class TerminalAgent:
     def table(self, state: Mapping[str, Any]) -> list[str]:
         """The public board and the player's own hand and tokens."""
         ui = self.narrator.ui
+        piles, sizes, roles = state["piles"], state["pile_sizes"], state["roles"]
         rows = [
             ui(
                 "ui.table.header",
@@ -133,15 +134,17 @@ class TerminalAgent:
                 characters=Verbatim(", ".join(people) or "-"),
             )
             lying = state["counts"][location]["antidotes"]
-            if lying or place["cards"]:
-                line += " " + ui("ui.table.items", antidotes=lying, cards=place["cards"])
+            cards = sizes[roles["items"]][location] if "items" in roles else 0
+            if lying or cards:
+                line += " " + ui("ui.table.items", antidotes=lying, cards=cards)
             rows.append("  " + line)
-        rows.append(ui("ui.table.hand", cards=list(state["hand"])))
+        hand = piles[roles["hand"]].get(state["me"], []) if "hand" in roles else []
+        rows.append(ui("ui.table.hand", cards=sorted(hand)))
         rows.append(
             ui(
                 "ui.table.tokens",
                 antidotes=state["counts"][state["me"]]["antidotes"],
-                food=Verbatim(_food(state["food"])),
+                food=Verbatim(_food(piles.get("food", {}).get(state["me"], []))),
             )
         )
         return rows

@@ -15,6 +15,7 @@ from coh_core.effects import ast
 from coh_core.effects.registry import (
     CONTEXTS,
     NAME_TYPES,
+    PILE_OWNER_TYPES,
     PLACE_TYPE,
     PLACE_VALUE_TYPES,
     TYPE_VARS,
@@ -22,6 +23,7 @@ from coh_core.effects.registry import (
     Declarations,
     Kind,
     Param,
+    PileSpec,
     Signature,
     asking_selectors,
     element_type,
@@ -606,6 +608,10 @@ class Checker:
         type_vars: dict[str, str] = {}
         for param, arg in bound:
             self._argument(node, sig, param, arg, bound, type_vars)
+        if sig.name in _PILE_PRIMITIVES:
+            self._pile_owners(node, sig, bound)
+            if sig.name == "pile":
+                return self._pile_type("entries", bound) or "list[any]"
         if sig.name == "choose_number":
             self._number_range(node, bound)
         elif sig.name == "range":
@@ -1060,6 +1066,8 @@ class Checker:
         wanted = param.type
         if wanted == "any" and sig.value_type_from:
             wanted = self._dependent_type(sig, bound) or "any"
+        elif wanted == "any" and sig.name in _PILE_PRIMITIVES and param.name in _PILE_PARAMS:
+            wanted = self._pile_type(param.name, bound) or "any"
         expected = _substitute(wanted, type_vars) if _has_type_var(wanted) else wanted
         found = self._expr(arg.value, None if _has_type_var(expected) else expected)
         if expected == "count":
@@ -1072,6 +1080,42 @@ class Checker:
                 f"`{param.name}` of `{sig.name}` expects {describe(expected)}, got {describe(found)}",
                 arg.value.span,
             )
+
+    def _pile_of(self, param: str, bound: list[tuple[Param, ast.Arg]]) -> PileSpec | None:
+        """The pile a pile primitive's argument names (by its parameter), if it is a declared one."""
+        arg = next((a for p, a in bound if p.name == param), None)
+        if arg is None or not isinstance(arg.value, ast.Name):
+            return None
+        return self.symbols.declared.piles.get(arg.value.name)
+
+    def _pile_type(self, param: str, bound: list[tuple[Param, ast.Arg]]) -> str | None:
+        """The type of a pile primitive's owner, entry or entries, from the pile it names."""
+        spec = self._pile_of(_PILE_PARAMS[param], bound)
+        if spec is None:
+            return None
+        if param.endswith("owner"):
+            return PILE_OWNER_TYPES[spec.per] or None
+        return list_of(spec.of) if param == "entries" else spec.of
+
+    def _pile_owners(self, node: ast.Call, sig: Signature, bound: list[tuple[Param, ast.Arg]]) -> None:
+        """A pile kept per player or per location is named with its owner; a pile of the game without."""
+        given = {p.name: a for p, a in bound}
+        for owner, pile in (("owner", "pile"), ("from_owner", "from"), ("to_owner", "to")):
+            spec = self._pile_of(pile, bound) if sig.param(owner) is not None else None
+            if spec is None:
+                continue
+            if spec.per == "game" and owner in given:
+                self._report(
+                    "EFF-PILE-OWNER",
+                    f"`{spec.name}` is one pile for the game: `{owner}` names no one's",
+                    given[owner].value.span,
+                )
+            elif spec.per != "game" and owner not in given:
+                self._report(
+                    "EFF-PILE-OWNER",
+                    f"`{spec.name}` is kept per {spec.per}: `{sig.name}` needs `{owner}`, whose pile",
+                    node.span,
+                )
 
     def _count(self, sig: Signature, param: Param, value: ast.Expr) -> None:
         """A count written as a negative number is a mistake (a computed one only counts as zero)."""
@@ -1118,6 +1162,12 @@ class Checker:
                 trait = self.symbols.declared.traits.get(arg.value.name)
                 return None if trait is None else trait.type
         return None
+
+
+# The primitives on the pack's piles, and per parameter that depends on a pile, the parameter that
+# names the pile: its owner, an entry and entries are of the types the pile declares.
+_PILE_PRIMITIVES = frozenset({"pile", "pile_size", "set_pile", "move_entry", "move_at", "move_top"})
+_PILE_PARAMS = {"owner": "pile", "entries": "pile", "entry": "from", "from_owner": "from", "to_owner": "to"}
 
 
 def _substitute(type_name: str, type_vars: Mapping[str, str], unbound: str | None = None) -> str:

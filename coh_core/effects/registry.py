@@ -97,6 +97,16 @@ class TraitSpec:
 
 
 @dataclass(frozen=True)
+class PileSpec:
+    """A pile a pack declares, as effects see it: what its entries are and whose piles they are."""
+
+    name: str
+    doc: str
+    of: str  # the type of its entries
+    per: str  # game, player or location (see PILE_OWNER_TYPES)
+
+
+@dataclass(frozen=True)
 class ContextSpec:
     """Where an effect text sits in content, and the names it may use implicitly."""
 
@@ -224,15 +234,6 @@ _verb(
     "exhaust(target: character)",
     "Flip a rested character to its exhausted side; as a cost, only characters that may pay so.",
 )
-_verb(
-    "draw_cards(n: count, player: player = me)",
-    "The player draws N action cards from the deck, if any are left.",
-)
-_verb(
-    "steal_random_card(from: player, player: player = me)",
-    "Take a random action card from another player's hand.",
-)
-_verb("keep_face_up_food(n: count)", "Turn food tokens from the truck face up until N lie face up.")
 _verb("set_leader(colour: colour)", "Put the zombie-leader token on a colour of the wheel.")
 _verb("move_leader(steps: int)", "Move the zombie-leader token N spaces clockwise, skipping caches.")
 _verb("give_first_player(player: player)", "The player takes the first-player token.")
@@ -254,10 +255,6 @@ _verb(
     "vote_in_place_of(other: player, at: location, player: player = me)",
     "For the rest of the turn the player casts the other player's votes at the location (two"
     " players doing it to each other swap their votes).",
-)
-_verb(
-    "remove_from_game(card: card_kind)",
-    "One played card of this kind leaves the game instead of staying in the discard pile.",
 )
 _verb(
     "add_votes(player: player, n: count, at: location, until: duration)",
@@ -450,20 +447,16 @@ _verb(
     "Put the zombie-leader token on a colour (no log entry: the pack writes one).",
 )
 _selector(
-    "cards_at(at: location) -> list[card_kind]",
-    "The action cards lying at a location, in the order they came there.",
-)
-_selector(
     "items_at(at: location) -> list[any]",
     "What lies at a location, one item of each kind, as the values of an answer: `[name]` for each"
     " kind of counter that is an item (its `item` name in the pack's components) with some there,"
-    ' in the order the pack declares them, then `["card", kind]` for each kind of action card'
-    " there, in alphabetical order.",
+    ' in the order the pack declares them, then `["card", kind]` for each kind of card in the pile'
+    " of the location whose role is `items`, in alphabetical order.",
 )
 _verb(
     "take_item(item: any, from: location, player: player)",
     "The player takes one item lying at a location (a value of `items_at`): one counter of that kind,"
-    " or an action card into their hand (no log entry: the pack writes its own).",
+    " or a card into their pile whose role is `hand` (no log entry: the pack writes its own).",
 )
 _selector(
     "extra_votes(at: location) -> map[player, int]",
@@ -493,44 +486,12 @@ _verb(
     "Put a character at a location, nothing more: no capacity, no log entry, no event.",
 )
 
-_verb(
-    "set_deck(cards: list[card_kind])",
-    "The action deck becomes these cards, the last of them on top (the deck it was is gone).",
-)
-_verb(
-    "deal_cards(n: count, player: player)",
-    "The player takes N action cards from the top of the deck into their hand, as many as there are"
-    " (no log entry: the pack writes one).",
-)
-_verb(
-    "deal_packet(n: count, player: player)",
-    "The player takes a packet of N action cards from the top of the deck, to draft from (no log entry).",
-)
-_selector(
-    "packet(player: player) -> list[card_kind]", "The action cards of the packet the player drafts from."
-)
-_verb(
-    "keep_from_packet(player: player, card: card_kind)",
-    "The player keeps one card of their packet: it goes into their hand (no log entry).",
-)
-_verb(
-    "set_packets(packets: map[player, list[card_kind]])",
-    "The packets the players draft from become these (passed on, or none once the draft is over).",
-)
-
-_verb(
-    "set_invasion_deck(cards: list[invasion])",
-    "The invasion deck becomes these cards, the first of them on top.",
-)
-
-
 _selector(
     "last_loser() -> list[player]",
     "The player who last lost a character this turn (of several losing one at once, the first in"
     " turn order): a list of that one player, or an empty list if nobody lost one this turn.",
 )
 
-_selector("food(player: player = me) -> list[int]", "The values of the food tokens the player holds.")
 _verb(
     "set_result(scores: map[player, int], living: map[player, int], winners: list[player])",
     "The game's result: every player's score and living characters, and the winners (the game's"
@@ -557,7 +518,7 @@ _verb(
     "The player uses the activation of the side a location shows: its cost, then its effect.",
 )
 
-# The characters' traits and places, the movement cards, the invasion deck and the supplies
+# The characters' traits and places, the movement cards and the supplies
 # (City of Horror's state until the pack declares its components: these move to the pack then).
 _selector(
     "traits(target: character) -> any",
@@ -594,16 +555,8 @@ _selector(
 )
 _verb("clear_movement_cards()", "Nobody has chosen a movement card this turn yet.")
 _verb("set_movement_card(player: player, card: location)", "The player's movement card this turn.")
-_selector("invasion_deck() -> list[invasion]", "The invasion cards not yet revealed, the next one first.")
-_selector("deck_size() -> count", "How many action cards are left in the deck.")
-_verb(
-    "drop_cards(n: count, at: location)",
-    "The top N action cards of the deck (as many as are left) land face up at a location (no log"
-    " entry: the pack writes its own).",
-)
 
-# Cards in hand and in the discard pile, food tokens (procedures-items.yaml); but `require`, `sorted`
-# and `distinct`, City of Horror's state until the pack declares its piles.
+# Checks and lists (procedures-items.yaml and others).
 _verb(
     "require(test: bool)",
     "The effect stops here unless the test holds, as a choice among nothing stops it: in play (a"
@@ -615,35 +568,33 @@ _selector(
     "The items from the smallest to the largest (numbers by value, names alphabetically).",
 )
 _selector("distinct(items: list[T]) -> list[T]", "The items, each once, in the order they first come.")
+
+# Piles the pack declares (`components: piles`): ordered entries, the last one on top. A pile kept
+# per player or per location is named with its owner (`pile(hands, me)`); one of the game without.
 _selector(
-    "hand(player: player = me) -> list[card_kind]",
-    "The action cards in the player's hand, in the order they came into it.",
+    'pile(pile: pile, owner: any = "") -> list[any]',
+    "The entries of a pile, from the bottom to the top (typed as the pile declares them); `owner`"
+    " says whose, for a pile kept per player or per location.",
 )
-_selector(
-    "discard_pile() -> list[card_kind]", "The action cards in the discard pile, the last discarded last."
+_selector('pile_size(pile: pile, owner: any = "") -> count', "How many entries a pile holds.")
+_verb(
+    'set_pile(pile: pile, entries: list[any], owner: any = "")',
+    "The pile holds these entries, the last on top (what it held is gone).",
 )
 _verb(
-    "hand_to_discard(card: card_kind, player: player)",
-    "One card of this kind goes from the player's hand to the discard pile (no log entry: the pack"
-    " writes one).",
+    'move_entry(entry: any, from: pile, to: pile, from_owner: any = "", to_owner: any = "")',
+    "The lowest entry of this value leaves a pile for the top of another (`move_entry(card, hands,"
+    " discard, from_owner=me)`); if the pile holds none, nothing happens.",
 )
 _verb(
-    "discard_to_hand(card: card_kind, player: player)",
-    "One card of this kind goes from the discard pile to the player's hand (no log entry).",
-)
-_selector(
-    "food_truck(face_up: bool) -> list[int]",
-    "The values of the food tokens on the truck, face up or face down, in the order they lie there.",
+    'move_at(index: int, from: pile, to: pile, from_owner: any = "", to_owner: any = "")',
+    "The entry at this place of a pile (0 the bottom, as `pile(...)[index]` counts) goes onto the top"
+    " of another; a place the pile does not have stops the effect.",
 )
 _verb(
-    "take_food_token(face_up: bool, index: count, player: player)",
-    "The player takes the food token at this place (from 0) among the truck's face-up or face-down"
-    " ones (`food_truck`; no log entry).",
-)
-_verb(
-    "remove_food_token(index: count, player: player)",
-    "The player's food token at this place (from 0) among theirs (`food(player)`) leaves the game"
-    " (no log entry).",
+    'move_top(n: count, from: pile, to: pile, from_owner: any = "", to_owner: any = "")',
+    "The top N entries of a pile (as many as it holds) go onto another one at a time, the top one"
+    " first, as cards dealt from a deck.",
 )
 
 # Procedures: the steps of the turn structure, usable in turn.yaml and in the pack's own verbs.
@@ -724,6 +675,7 @@ TYPES: dict[str, str] = {
     "window_name": "a window the pack declares (its `windows` section)",
     "counter": "a kind of counter the pack declares (`components: counters`)",
     "place": "where counters sit: a location, a player, or a place the pack declares (`components: places`)",
+    "pile": "a pile of cards or tokens the pack declares (`components: piles`)",
     "string": 'a text in double quotes (`"..."`)',
     "any": "a value whose type another parameter fixes",
 }
@@ -735,7 +687,10 @@ EVENT_TYPE = "event_name"
 WINDOW_TYPE = "window_name"
 COUNTER_TYPE = "counter"
 PLACE_TYPE = "place"
-_DECLARED_TYPES = frozenset({TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE, COUNTER_TYPE, PLACE_TYPE})
+PILE_TYPE = "pile"
+_DECLARED_TYPES = frozenset({TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE, COUNTER_TYPE, PLACE_TYPE, PILE_TYPE})
+# Whose piles they are (a pile's `per`) -> the type of their owners ("": one pile, no owner).
+PILE_OWNER_TYPES = {"game": "", "player": "player", "location": "location"}
 # The types whose values are places counters sit at, besides the places a pack names.
 PLACE_VALUE_TYPES = frozenset({"location", "player", PLACE_TYPE})
 
@@ -806,6 +761,7 @@ class Declarations:
     windows: Mapping[str, WindowSpec] = field(default_factory=dict)
     counters: Mapping[str, str] = field(default_factory=dict)  # kind -> what they are
     places: Mapping[str, str] = field(default_factory=dict)  # a place's name -> what it is
+    piles: Mapping[str, PileSpec] = field(default_factory=dict)  # a pile's name -> its declaration
     # False when a section of them failed to load: a name not found may be declared there.
     complete: bool = True
 
@@ -822,6 +778,8 @@ class Declarations:
             return self.counters
         if type_name == PLACE_TYPE:
             return self.places
+        if type_name == PILE_TYPE:
+            return {name: spec.doc for name, spec in self.piles.items()}
         spec = self.types.get(type_name)
         return None if spec is None else spec.values
 

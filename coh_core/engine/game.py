@@ -273,8 +273,14 @@ class Game:
         """Whether anything players share lies there: counters that are items, or cards."""
         counts = self.state["counts"][location]
         return any(counts[kind] for kind in self.rules.items.values()) or bool(
-            self.state["locations"][location]["cards"]
+            self.role_pile("items", location)
         )
+
+    def role_pile(self, role: str, owner: str = "") -> list[Any]:
+        """The pile of this role (`components: piles`): a player's `hand`, the `played` cards,
+        a location's `items`; none declared, an empty list."""
+        pile = self.rules.roles.get(role)
+        return [] if pile is None else self.state["piles"][pile][owner]
 
     def trait(self, character: str, name: str) -> Any:
         own = self.state["characters"][character]["traits"].get(name)
@@ -428,7 +434,8 @@ class Game:
             windows = (windows,)
         cards, powers = self.rules.cards, self.rules.powers
         kinds, characters = self.rules.usable_in(windows)
-        hand = self.state["hands"][colour]
+        pile = self.rules.hand_pile  # (not `role_pile`: offers are asked for again and again)
+        hand = self.state["piles"][pile][colour] if pile is not None else ()
         living = self._living_by_player().get(colour)
         # (an empty hand, no living character, no power of these windows: often; nothing runs for them)
         playable = sorted(kinds.intersection(hand)) if hand else []
@@ -499,8 +506,8 @@ class Game:
 
     def card_played(self, colour: str, kind: str) -> str:
         """A card leaves the hand for the discard pile; its play is pending until no one cancels it."""
-        self.state["hands"][colour].remove(kind)
-        self.state["discard"].append(kind)
+        self.role_pile("hand", colour).remove(kind)
+        self.role_pile("played").append(kind)
         self.note("card_played", player=colour, card=kind)
         return self.open_pending({"kind": "card", "player": colour, "card": kind})
 
@@ -523,8 +530,8 @@ class Game:
     def give(self, colour: str, action: Action) -> None:
         _, to, what, *rest = action
         if what == "card":
-            self.state["hands"][colour].remove(rest[0])
-            self.state["hands"][to].append(rest[0])
+            self.role_pile("hand", colour).remove(rest[0])
+            self.role_pile("hand", to).append(rest[0])
         else:
             counts = self.state["counts"]
             kind = self.rules.items[what]
@@ -534,7 +541,8 @@ class Game:
 
     def gifts(self, colour: str) -> list[Action]:
         others = [p for p in self._seated() if p != colour]
-        hand = self.state["hands"][colour]
+        pile = self.rules.hand_pile
+        hand = self.state["piles"][pile][colour] if pile is not None else ()
         found: list[Action] = (
             [("give", to, "card", kind) for kind in sorted(set(hand)) for to in others] if hand else []
         )

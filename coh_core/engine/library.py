@@ -14,6 +14,7 @@ from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import action_end_frame, action_window, event_frame, run_frame, window_frame
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
+from coh_core.engine.views import upcoming
 from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
 from coh_core.packs.pack_data import section_value
 
@@ -204,43 +205,6 @@ def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
     rt.game.note("trait_set", character=target, trait=trait, value=value, until=until)
 
 
-# --- cards and food ------------------------------------------------------------------------
-
-
-@_impl("draw_cards")
-def draw_cards(rt: Rt, n: int, player: str) -> None:
-    deck = rt.game.state["deck"]
-    drawn = [deck.pop() for _ in range(max(0, min(n, len(deck))))]
-    rt.game.state["hands"][player].extend(drawn)
-    rt.game.note("cards_drawn", player=player, count=len(drawn))
-    if drawn:
-        rt.game.note("cards_seen", to=[player], player=player, cards=drawn)
-
-
-def _check_steal(rt: Rt, source: str, player: str) -> None:
-    _need(bool(rt.game.state["hands"][source]))
-
-
-@_impl("steal_random_card", check=_check_steal)
-def steal_random_card(rt: Rt, source: str, player: str) -> None:
-    hand = rt.game.state["hands"][source]
-    if not hand:
-        return
-    card = hand.pop(rt.game.rng.randbelow(len(hand)))
-    rt.game.state["hands"][player].append(card)
-    rt.game.note("card_stolen", player=player, victim=source)
-    rt.game.note("cards_seen", to=[player, source], player=player, cards=[card])
-
-
-@_impl("keep_face_up_food")
-def keep_face_up_food(rt: Rt, n: int) -> None:
-    truck = rt.game.state["food_truck"]
-    while len(truck["up"]) < n and truck["down"]:
-        value = truck["down"].pop(rt.game.rng.randbelow(len(truck["down"])))
-        truck["up"].append(value)
-        rt.game.note("food_turned_up", value=value)
-
-
 # --- leader, first player, information ---------------------------------------------------------
 
 
@@ -275,13 +239,19 @@ def take_first_player(rt: Rt, player: str) -> None:
     give_first_player(rt, player)
 
 
+def _upcoming(rt: Rt) -> list[str]:
+    """The pile of the game whose entries are of the built-in type `invasion`, the next card first
+    (until the pack declares what players remember of it: then `peek_invasion` is the pack's)."""
+    return upcoming(rt.game.rules, rt.game.state)
+
+
 def _check_peek(rt: Rt, n: int, player: str) -> None:
-    _need(n > 0 and bool(rt.game.state["invasion_deck"]))
+    _need(n > 0 and bool(_upcoming(rt)))
 
 
 @_impl("peek_invasion", check=_check_peek)
 def peek_invasion(rt: Rt, n: int, player: str) -> None:
-    cards = rt.game.state["invasion_deck"][: max(0, n)]
+    cards = _upcoming(rt)[: max(0, n)]
     if not cards:
         return
     known = rt.game.state["known_invasions"].setdefault(player, [])
@@ -310,17 +280,6 @@ def vote_in_place_of(rt: Rt, other: str, at: str, player: str) -> None:
     _need(other != player)
     rt.game.state["vote_proxies"].append([player, other, at])
     rt.game.note("vote_proxy_set", player=player, victim=other, location=at)
-
-
-@_impl("remove_from_game")
-def remove_from_game(rt: Rt, card: str) -> None:
-    discard = rt.game.state["discard"]
-    if card in discard:
-        discard.reverse()  # the copy just played is the last one discarded
-        discard.remove(card)
-        discard.reverse()
-        rt.game.state["removed_cards"].append(card)
-        rt.game.note("card_removed", card=card)
 
 
 @_impl("cancel")
@@ -476,48 +435,6 @@ def place_character(rt: Rt, target: str, at: str) -> None:
     rt.game.place(target, at)
 
 
-# --- the action deck at setup ------------------------------------------------------------------
-
-
-@_impl("set_deck")
-def set_deck(rt: Rt, cards: list[str]) -> None:
-    rt.game.state["deck"] = list(cards)
-
-
-@_impl("deal_packet")
-def deal_packet(rt: Rt, n: int, player: str) -> None:
-    deck = rt.game.state["deck"]
-    rt.game.state["packets"][player] = [deck.pop() for _ in range(min(n, len(deck)))]
-
-
-_plain("packet", lambda rt, player: list(rt.game.state["packets"].get(player, ())))
-
-
-@_impl("keep_from_packet")
-def keep_from_packet(rt: Rt, player: str, card: str) -> None:
-    rt.game.state["packets"][player].remove(card)
-    rt.game.state["hands"][player].append(card)
-
-
-@_impl("set_packets")
-def set_packets(rt: Rt, packets: dict[str, list[str]]) -> None:
-    rt.game.state["packets"] = {player: list(cards) for player, cards in packets.items()}
-
-
-@_impl("deal_cards")
-def deal_cards(rt: Rt, n: int, player: str) -> None:
-    deck = rt.game.state["deck"]
-    rt.game.state["hands"][player].extend(deck.pop() for _ in range(min(n, len(deck))))
-
-
-# --- invasion cards at setup --------------------------------------------------------------------
-
-
-@_impl("set_invasion_deck")
-def set_invasion_deck(rt: Rt, cards: list[str]) -> None:
-    rt.game.state["invasion_deck"] = list(cards)
-
-
 @_impl("last_loser")
 def last_loser(rt: Rt) -> list[str]:
     last = rt.game.state["last_loser"]
@@ -582,18 +499,6 @@ _plain("movement_card", lambda rt, player: rt.game.state["movement"][player])
 _plain("deferred_players", lambda rt: list(rt.game.state["deferred"]))
 
 
-_plain("invasion_deck", lambda rt: list(rt.game.state["invasion_deck"]))
-
-
-_plain("deck_size", lambda rt: len(rt.game.state["deck"]))
-
-
-@_impl("drop_cards")
-def drop_cards(rt: Rt, n: int, at: str) -> None:
-    deck = rt.game.state["deck"]
-    rt.game.state["locations"][at]["cards"].extend(deck.pop() for _ in range(min(n, len(deck))))
-
-
 @_impl("clear_movement_cards")
 def clear_movement_cards(rt: Rt) -> None:
     rt.game.state["movement"] = {}
@@ -656,8 +561,6 @@ def activate(rt: Rt, at: str, player: str) -> Frame | None:
 
 # --- the score -----------------------------------------------------------------------------------
 
-_plain("food", lambda rt, player: list(rt.game.state["food"][player]))
-
 
 @_impl("set_result")
 def set_result(rt: Rt, scores: dict[str, int], living: dict[str, int], winners: list[str]) -> None:
@@ -692,14 +595,11 @@ def wheel_from(rt: Rt, colour: str) -> list[str]:
     return wheel[start:] + wheel[:start]
 
 
-_plain("cards_at", lambda rt, at: list(rt.game.state["locations"][at]["cards"]))
-
-
 @_impl("items_at")
 def items_at(rt: Rt, at: str) -> list[list[str]]:
     counts = rt.game.state["counts"][at]
     found = [[item] for item, kind in rt.game.rules.items.items() if counts[kind]]
-    return found + [["card", kind] for kind in sorted(set(rt.game.state["locations"][at]["cards"]))]
+    return found + [["card", kind] for kind in sorted(set(rt.game.role_pile("items", at)))]
 
 
 @_impl("extra_votes")
@@ -719,13 +619,12 @@ _plain(
 
 @_impl("take_item")
 def take_item(rt: Rt, item: list[str], source: str, player: str) -> None:
-    state = rt.game.state
     kind = rt.game.rules.items.get(item[0])
     if kind is not None:
         move_counters(rt, 1, kind, source, player)
     else:
-        state["locations"][source]["cards"].remove(item[1])
-        state["hands"][player].append(item[1])
+        rt.game.role_pile("items", source).remove(item[1])
+        rt.game.role_pile("hand", player).append(item[1])
 
 
 # --- what the procedures of cards and food need (procedures-items.yaml) ------------------------
@@ -739,33 +638,41 @@ IMPLS["require"] = Impl(_require, check=_require)
 _plain("sorted", lambda rt, items: sorted(items))
 _plain("distinct", lambda rt, items: list(dict.fromkeys(items)))
 
-# City of Horror's hands, discard pile and food tokens, until the pack declares its piles (these
-# go then).
-_plain("hand", lambda rt, player: list(rt.game.state["hands"][player]))
-_plain("discard_pile", lambda rt: list(rt.game.state["discard"]))
+# --- piles the pack declares: lists of entries, the last on top, per owner ("" for the game's) ---
 
 
-@_impl("hand_to_discard")
-def hand_to_discard(rt: Rt, card: str, player: str) -> None:
-    rt.game.state["hands"][player].remove(card)
-    rt.game.state["discard"].append(card)
+def _pile(rt: Rt, pile: str, owner: str) -> list[Any]:
+    return rt.game.state["piles"][pile][owner]  # type: ignore[no-any-return]
 
 
-@_impl("discard_to_hand")
-def discard_to_hand(rt: Rt, card: str, player: str) -> None:
-    rt.game.state["discard"].remove(card)
-    rt.game.state["hands"][player].append(card)
+_plain("pile", lambda rt, pile, owner: list(rt.game.state["piles"][pile][owner]))
+_plain("pile_size", lambda rt, pile, owner: len(rt.game.state["piles"][pile][owner]))
 
 
-_plain("food_truck", lambda rt, face_up: list(rt.game.state["food_truck"]["up" if face_up else "down"]))
+@_impl("set_pile")
+def set_pile(rt: Rt, pile: str, entries: list[Any], owner: str) -> None:
+    rt.game.state["piles"][pile][owner] = list(entries)
 
 
-@_impl("take_food_token")
-def take_food_token(rt: Rt, face_up: bool, index: int, player: str) -> None:
-    value = rt.game.state["food_truck"]["up" if face_up else "down"].pop(index)
-    rt.game.state["food"][player].append(value)
+@_impl("move_entry")
+def move_entry(rt: Rt, entry: Any, source: str, to: str, from_owner: str, to_owner: str) -> None:
+    held = _pile(rt, source, from_owner)
+    if entry in held:
+        held.remove(entry)
+        _pile(rt, to, to_owner).append(entry)
 
 
-@_impl("remove_food_token")
-def remove_food_token(rt: Rt, index: int, player: str) -> None:
-    rt.game.state["removed_food"].append(rt.game.state["food"][player].pop(index))
+def _check_move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
+    _need(0 <= index < len(_pile(rt, source, from_owner)))
+
+
+@_impl("move_at", check=_check_move_at)
+def move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
+    _check_move_at(rt, index, source, to, from_owner, to_owner)
+    _pile(rt, to, to_owner).append(_pile(rt, source, from_owner).pop(index))
+
+
+@_impl("move_top")
+def move_top(rt: Rt, n: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
+    held, onto = _pile(rt, source, from_owner), _pile(rt, to, to_owner)
+    onto.extend(held.pop() for _ in range(min(n, len(held))))

@@ -67,6 +67,19 @@ class Counter:
 
 
 @dataclass(frozen=True)
+class Pile:
+    """A pile the pack declares: an ordered collection of cards or tokens, the last on top."""
+
+    name: str
+    of: str  # the type of its entries
+    per: str  # game (one pile, its owner ""), player or location
+    sees: str  # who sees its entries: everyone, owner or nobody (the others see how many)
+    start: str | None = None  # the list of the components section it starts with
+    shuffled: bool = False  # whether those are shuffled when the game begins
+    role: str | None = None  # hand, played or items: what the engine itself does with it
+
+
+@dataclass(frozen=True)
 class Step:
     id: str
     key: str  # text key of its name
@@ -102,6 +115,10 @@ class Rules:
     places: tuple[str, ...] = ()  # places the pack names, besides locations and players
     counters: dict[str, Counter] = field(default_factory=dict)  # kinds of counters, by name
     items: dict[str, str] = field(default_factory=dict)  # a counter's name as an item -> its kind
+    piles: dict[str, Pile] = field(default_factory=dict)  # the piles, by name, in declaration order
+    roles: dict[str, str] = field(default_factory=dict)  # a pile's role -> the pile
+    hand_pile: str | None = None  # the pile of role `hand` (read at every offer: kept at hand)
+    upcoming_pile: str | None = None  # the first pile of the game of `invasion` entries (peek_invasion)
     setup: dict[str, Any] = field(default_factory=dict)
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # every entity's data, by id
     ids: dict[str, list[str]] = field(default_factory=dict)  # per type of entity, its ids sorted
@@ -260,6 +277,23 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
         for kind, entry in (rules.components.get("counters") or {}).items()
     }
     rules.items = {c.item: c.kind for c in rules.counters.values() if c.item is not None}
+    rules.piles = {
+        str(name): Pile(
+            str(name),
+            str(entry["of"]),
+            str(entry.get("per", "game")),
+            str(entry["sees"]),
+            entry.get("start"),
+            bool(entry.get("shuffled", False)),
+            entry.get("role"),
+        )
+        for name, entry in (rules.components.get("piles") or {}).items()
+    }
+    rules.roles = {pile.role: name for name, pile in rules.piles.items() if pile.role is not None}
+    rules.hand_pile = rules.roles.get("hand")
+    rules.upcoming_pile = next(
+        (name for name, p in rules.piles.items() if p.of == "invasion" and p.per == "game"), None
+    )
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)

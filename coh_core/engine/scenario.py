@@ -20,7 +20,7 @@ from coh_core.effects.checker import suggest
 from coh_core.engine.compiler import walk_calls
 from coh_core.engine.flow import END, SETUP, in_window
 from coh_core.engine.game import Game, as_action
-from coh_core.engine.rules import Rules, Step
+from coh_core.engine.rules import Pile, Rules, Step
 from coh_core.engine.runtime import EngineError, IllegalAction
 from coh_core.engine.state import initial_state
 from coh_core.errors import ContentError, Location, Problem, UsageError
@@ -134,7 +134,7 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     players = list(data["players"])
     given = data.get("given") or {}
     state = initial_state(rules, len(players), int(data.get("seed", 1)), players)
-    _unknown_ids(pack, doc, state, given)
+    _unknown_ids(pack, rules, doc, state, given)
     _unknown_counters(rules, doc, state, given)
     start = _start(rules, doc, state, given)
     if start is not None and start["phase"] != SETUP:
@@ -144,12 +144,8 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     for location, side in (given.get("sides") or {}).items():
         state["locations"][location]["side"] = str(side)
     _counters(rules, state, given)
-    for location, cards in (given.get("cards_at") or {}).items():
-        state["locations"][location]["cards"] = list(cards)
     _characters(state, given.get("characters") or {})
-    for player, value in (given.get("hands") or {}).items():
-        state["hands"][player] = list(value)
-    for name in ("deck", "discard", "invasion_deck", "eliminated", "deferred"):
+    for name in ("eliminated", "deferred"):
         if name in given:
             state[name] = list(given[name])
     for name in ("movement", "known_invasions"):
@@ -157,7 +153,7 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
             state[name] = dict(given[name])
     if "last_loser" in given:
         state["last_loser"] = [state["turn"], given["last_loser"]]
-    _food(doc, state, given)
+    _piles(rules, doc, state, given)
     _balance_supplies(rules, state, given)
     _movement_needed(pack, doc, rules, state, start)
     return Game(rules, state, start)
@@ -207,27 +203,40 @@ def _start(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, A
     return start
 
 
-def _food(doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
-    """Food tokens given to players or lying face up come out of the face-down pile."""
-    pile = state["food_truck"]["down"]
-    wanted: list[tuple[tuple[str, ...], list[int], list[Any]]] = [
-        (("given", "food", player), state["food"][player], list(values))
-        for player, values in (given.get("food") or {}).items()
-    ]
-    wanted.append(
-        (("given", "food_face_up"), state["food_truck"]["up"], list(given.get("food_face_up") or []))
-    )
-    for path, target, values in wanted:
-        for index, value in enumerate(values):
-            if value not in pile:
-                left = ", ".join(str(v) for v in sorted(pile)) or "none"
+def _given_piles(rules: Rules, given: dict[str, Any]) -> Iterator[tuple[str, str, list[Any]]]:
+    """The piles `given` names, in its order: (pile, owner, entries); a pile of the game is a list,
+    one kept per player or per location a mapping of owners to lists."""
+    for name, value in given.items():
+        pile = rules.piles.get(name)
+        if pile is None or value is None:
+            continue
+        if pile.per == "game":
+            yield name, "", list(value)
+        else:
+            yield from ((name, str(owner), list(held)) for owner, held in value.items())
+
+
+def _piles(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """Piles given are set; entries of a kind a pile starts the game with (`start`) come out of it,
+    so that they are conserved: a value it no longer holds is an error at that value."""
+    starts = {pile.of: name for name, pile in rules.piles.items() if pile.start is not None}
+    for name, owner, entries in _given_piles(rules, given):
+        source = starts.get(rules.piles[name].of)
+        path = ("given", name) if rules.piles[name].per == "game" else ("given", name, owner)
+        if source is None or source == name:
+            state["piles"][name][owner] = entries
+            continue
+        held = state["piles"][source][""]
+        for index, entry in enumerate(entries):
+            if entry not in held:
+                left = ", ".join(str(v) for v in sorted(held)) or "none"
                 raise EngineError(
                     "SCENARIO-FOOD",
-                    f"no food token of value {value} is left in the face-down pile to give (left: {left})",
+                    f"no entry of value {entry} is left in the pile `{source}` to give (left: {left})",
                     doc.location((*path, index)),
                 )
-            pile.remove(value)
-            target.append(int(value))
+            held.remove(entry)
+            state["piles"][name][owner].append(entry)
 
 
 def _steps_of_turn(rules: Rules, start: dict[str, Any]) -> Iterator[Step]:
@@ -318,17 +327,21 @@ def _balance_supplies(rules: Rules, state: dict[str, Any], given: dict[str, Any]
         counts[counter.supply_at][counter.kind] = counter.supply - elsewhere
 
 
-def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
+def _unknown_ids(
+    pack: Pack, rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]
+) -> None:
     locations = set(state["locations"])
 
     def unknown(path: tuple[Any, ...], message: str) -> EngineError:
         return EngineError("SCENARIO-REF", message, doc.location(("given", *path), key=True))
 
-    for key in ("sides", "cards_at"):
+    per_location = [name for name, pile in rules.piles.items() if pile.per == "location"]
+    per_player = [name for name, pile in rules.piles.items() if pile.per == "player"]
+    for key in ("sides", *per_location):
         for location in given.get(key) or {}:
             if location not in locations:
                 raise unknown((key, location), f"unknown location `{location}`")
-    for key in ("characters", "hands", "food", "movement"):
+    for key in ("characters", *per_player, "movement"):
         for player in given.get(key) or {}:
             if player not in state["players"]:
                 raise unknown((key, player), f"`{player}` is not at the table")
@@ -341,7 +354,7 @@ def _unknown_ids(pack: Pack, doc: YamlDoc, state: dict[str, Any], given: dict[st
         for character in mine:
             if pack.entity(character) is None:
                 raise unknown(("characters", player, character), f"unknown character `{character}`")
-    _unknown_cards(pack, doc, given)
+    _unknown_entries(rules, doc, given)
 
 
 def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
@@ -349,18 +362,18 @@ def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: 
     declares; their places and kinds must be ones the game has."""
     places = set(state["counts"])
     for key, value in given.items():
-        if key in _given_keys():
+        if key in _given_keys() or key in rules.piles:
             continue
         if key in rules.counters:
             members, what = places, "place (a location, a player at the table or a place of the pack)"
         elif key in rules.places:
             members, what = set(rules.counters), "kind of counter"
         else:
-            known = sorted({*_given_keys(), *rules.counters, *rules.places})
+            known = sorted({*_given_keys(), *rules.counters, *rules.places, *rules.piles})
             raise EngineError(
                 "SCENARIO-GIVEN",
-                f"`{key}` is not part of a scenario's `given`, nor a kind of counter or a place of the pack"
-                + suggest(key, known),
+                f"`{key}` is not part of a scenario's `given`, nor a kind of counter, a place or a pile of"
+                " the pack" + suggest(key, known),
                 doc.location(("given", key), key=True),
             )
         for name in value or {}:
@@ -372,20 +385,18 @@ def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: 
                 )
 
 
-def _unknown_cards(pack: Pack, doc: YamlDoc, given: dict[str, Any]) -> None:
-    """Action cards in hands, piles and at locations must be cards of the rules in play."""
-    kinds = set(pack.entities.get("action", {}))
-    places: list[tuple[tuple[Any, ...], Any]] = [
-        (("deck",), given.get("deck")),
-        (("discard",), given.get("discard")),
-    ]
-    places += [(("hands", p), cards) for p, cards in (given.get("hands") or {}).items()]
-    places += [(("cards_at", loc), cards) for loc, cards in (given.get("cards_at") or {}).items()]
-    for path, cards in places:
-        for index, card in enumerate(cards or []):
-            if card not in kinds:
-                message = f"unknown action card `{card}` (is an overlay that adds it missing from `rules`?)"
-                raise EngineError("SCENARIO-REF", message, doc.location(("given", *path, index)))
+def _unknown_entries(rules: Rules, doc: YamlDoc, given: dict[str, Any]) -> None:
+    """The entries given to piles of ids (cards, invasion cards) must be ids of the rules in play."""
+    for name, owner, entries in _given_piles(rules, given):
+        pile = rules.piles[name]
+        known = rules.ids.get(pile.of)
+        path = ("given", name) if pile.per == "game" else ("given", name, owner)
+        if known is None:
+            continue  # entries of no type of ids: numbers
+        for index, entry in enumerate(entries):
+            if entry not in known:
+                message = f"unknown {pile.of} `{entry}` (is an overlay that adds it missing from `rules`?)"
+                raise EngineError("SCENARIO-REF", message, doc.location((*path, index)))
 
 
 # --- when ---------------------------------------------------------------------------------------
@@ -497,14 +508,6 @@ def _per_character(read: Callable[[dict[str, Any]], Any]) -> Check:
     return check
 
 
-def _per_player(key: str, read: Callable[[Any], Any] = lambda v: v) -> Check:
-    def check(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
-        actual = {p: read(game.state[key][p]) for p in expected}
-        return actual == expected, actual
-
-    return check
-
-
 def _state_value(key: str) -> Check:
     return lambda game, expected: (game.state[key] == expected, game.state[key])
 
@@ -549,14 +552,25 @@ def _decision(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
     return shown == expected, shown
 
 
-def _food_truck(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
-    """The food pile, `down` and `up`: a list of values (compared sorted) or a number of tokens."""
-    truck = game.state["food_truck"]
-    actual = {
-        k: (len(truck[k]) if isinstance(v, int) else sorted(truck[k])) if k in truck else None
-        for k, v in expected.items()
-    }
-    return actual == {k: sorted(v) if isinstance(v, list) else v for k, v in expected.items()}, actual
+def _pile_check(pile: Pile) -> Check:
+    """A pile's entries: a list (compared sorted: as many of each) or a number of entries; of a pile
+    kept per player or per location, per owner."""
+
+    def read(held: list[Any] | None, expected: Any) -> Any:
+        if held is None:
+            return None  # an owner the game does not have: the check fails, showing it
+        return len(held) if isinstance(expected, int) else sorted(held)
+
+    def check(game: Game, expected: Any) -> tuple[bool, Any]:
+        piles = game.state["piles"][pile.name]
+        if pile.per == "game":
+            actual = read(piles[""], expected)
+            return actual == (sorted(expected) if isinstance(expected, list) else expected), actual
+        found = {owner: read(piles.get(owner), value) for owner, value in expected.items()}
+        wanted = {owner: sorted(v) if isinstance(v, list) else v for owner, v in expected.items()}
+        return found == wanted, found
+
+    return check
 
 
 def _score(game: Game, expected: Any) -> tuple[bool, Any]:
@@ -566,16 +580,11 @@ def _score(game: Game, expected: Any) -> tuple[bool, Any]:
 
 
 CHECKS: dict[str, Check] = {
-    "cards_at": _per_location("cards"),
     "sides": _per_location("side"),
     "alive": _per_character(lambda ch: ch["alive"]),
     "at": _per_character(lambda ch: ch["at"]),
     "exhausted": _per_character(lambda ch: ch["exhausted"]),
     "traits": _per_character(lambda ch: {k: v[0] for k, v in ch["traits"].items()}),
-    "hands": _per_player("hands", sorted),
-    "hand_sizes": _per_player("hands", len),
-    "food": _per_player("food", sorted),
-    "food_truck": _food_truck,
     "first": _state_value("first"),
     "phases": lambda game, expected: (
         [p.id for p in game.rules.phases] == expected,
@@ -584,14 +593,6 @@ CHECKS: dict[str, Check] = {
     "leader": _state_value("leader"),
     "eliminated": _state_value("eliminated"),
     "movement": _state_value("movement"),
-    "removed_cards": lambda game, expected: (
-        sorted(game.state["removed_cards"]) == sorted(expected),
-        game.state["removed_cards"],
-    ),
-    "discard": lambda game, expected: (
-        sorted(game.state["discard"]) == sorted(expected),
-        game.state["discard"],
-    ),
     "log_has": _log_has,
     "log_lacks": _log_lacks,
     "decision": _decision,
@@ -621,9 +622,12 @@ def _counts_equal(expected: dict[str, int], actual: dict[str, int | None]) -> tu
 
 def _then(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
     for key, expected in (doc.data.get("then") or {}).items():
+        pile = game.rules.piles.get(key)
         check = CHECKS.get(key) or _counter_check(game.rules, key)
+        if check is None and pile is not None:
+            check = _pile_check(pile)
         if check is None:
-            known = ", ".join(sorted({*CHECKS, *game.rules.counters, *game.rules.places}))
+            known = ", ".join(sorted({*CHECKS, *game.rules.counters, *game.rules.places, *game.rules.piles}))
             outcome.problems.append(
                 Problem(
                     "SCENARIO-CHECK",

@@ -8,7 +8,7 @@ from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Rules
 from coh_core.engine.runtime import EngineError
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 
 
 def seat_colours(rules: Rules, players: int, colours: list[str] | None) -> list[str]:
@@ -48,8 +48,7 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
     order = city_order(rules)
     sides = rules.setup["city"]["sides"]  # every location's starting side (CITY-LAYOUT)
     rng = Rng(seed)
-    food = [int(v) for v in components["food_tokens"]]
-    rng.shuffle(food)
+    piles = initial_piles(rules, seats, order, rng)
     return {
         "version": STATE_VERSION,
         "pack": rules.pack.id,
@@ -66,29 +65,39 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "order": order,
         "locations": {loc: _location(str(sides[loc])) for loc in order},
         "characters": {},
-        "hands": {p: [] for p in seats},
         "counts": initial_counts(rules, [*order, *seats]),
-        "food": {p: [] for p in seats},
+        "piles": piles,
         "eliminated": [],
-        "deck": [],
-        "discard": [],
-        "removed_food": [],
-        "food_truck": {"down": food, "up": []},
-        "invasion_deck": [],
         "known_invasions": {},
         "movement": {},
         "deferred": [],
         "vote_bonus": [],
         "vote_proxies": [],  # [voter, for whom, location]: votes cast in another's place this turn
         "last_loser": None,  # [turn, player]: who last lost a character
-        "removed_cards": [],  # action cards out of the game
-        "packets": {},  # per player, the packet of action cards in hand during a draft
         "result": None,
     }
 
 
 def _location(side: str) -> dict[str, Any]:
-    return {"side": side, "cards": []}
+    return {"side": side}
+
+
+def initial_piles(
+    rules: Rules, seats: list[str], order: list[str], rng: Rng
+) -> dict[str, dict[str, list[Any]]]:
+    """Every pile the pack declares, per owner ("" for a pile of the game): empty, but those that
+    start with a list of the components, shuffled if the pack says so (in declaration order)."""
+    owners = {"game": [""], "player": seats, "location": order}
+    piles: dict[str, dict[str, list[Any]]] = {}
+    for name, pile in rules.piles.items():
+        piles[name] = {owner: [] for owner in owners[pile.per]}
+        if pile.start is not None:
+            entries = list(rules.components[pile.start])
+            if pile.shuffled:
+                rng.shuffle(entries)
+            for held in piles[name].values():
+                held.extend(entries)
+    return piles
 
 
 def initial_counts(rules: Rules, places: list[str]) -> dict[str, dict[str, int]]:

@@ -6,6 +6,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
+    from coh_core.engine.rules import Rules
+
+
+def upcoming(rules: Rules, state: dict[str, Any]) -> list[Any]:
+    """The entries of the first pile of the game whose entries are of the built-in type `invasion`
+    (none: an empty list): what `peek_invasion` looks at and players remember of."""
+    name = rules.upcoming_pile
+    return [] if name is None else state["piles"][name][""]
 
 
 class PlayerView:
@@ -30,6 +38,7 @@ class PlayerView:
     def to_json(self) -> dict[str, Any]:
         state = self._game.state
         me = self.colour
+        coming = upcoming(self._game.rules, state)
         return {
             "me": me,
             "players": list(state["players"]),
@@ -42,23 +51,31 @@ class PlayerView:
             "eliminated": list(state["eliminated"]),
             "locations": {loc: _location(place) for loc, place in state["locations"].items()},
             "characters": {c: _character(ch) for c, ch in state["characters"].items()},
-            "hand": sorted(state["hands"][me]),
-            "packet": sorted(state["packets"].get(me, [])),  # during a draft, the cards to pick from
-            "hand_sizes": {p: len(h) for p, h in state["hands"].items()},
             "counts": {place: dict(counts) for place, counts in state["counts"].items()},
-            "food": list(state["food"][me]),
-            "food_counts": {p: len(f) for p, f in state["food"].items()},
-            "food_face_up": list(state["food_truck"]["up"]),
-            "discard": list(state["discard"]),
-            "deck_size": len(state["deck"]),
-            "invasions_left": len(state["invasion_deck"]),
-            "known_invasions": [
-                c for c in state["known_invasions"].get(me, []) if c in state["invasion_deck"]
-            ],
+            "piles": self._piles(),
+            "pile_sizes": {
+                name: {owner: len(held) for owner, held in piles.items()}
+                for name, piles in state["piles"].items()
+            },
+            "roles": dict(self._game.rules.roles),
+            "known_invasions": [c for c in state["known_invasions"].get(me, []) if c in coming],
             "movement": self._movement(),
             "result": state["result"],
             "decision": self.decision,
         }
+
+    def _piles(self) -> dict[str, dict[str, list[Any]]]:
+        """The entries of the piles the player may see (`sees` in the pack's piles): every one's,
+        the player's own, or none; of the others the view has only their sizes (`pile_sizes`)."""
+        found: dict[str, dict[str, list[Any]]] = {}
+        for name, piles in self._game.state["piles"].items():
+            sees = self._game.rules.piles[name].sees
+            found[name] = {
+                owner: list(held)
+                for owner, held in piles.items()
+                if sees == "everyone" or (sees == "owner" and owner == self.colour)
+            }
+        return found
 
     def _movement(self) -> dict[str, str]:
         """Movement cards already revealed this turn, and the player's own choice."""
@@ -69,9 +86,7 @@ class PlayerView:
 
 
 def _location(place: dict[str, Any]) -> dict[str, Any]:
-    public = {k: v for k, v in place.items() if k != "cards"}
-    public["cards"] = len(place["cards"])
-    return public
+    return dict(place)
 
 
 def _character(ch: dict[str, Any]) -> dict[str, Any]:

@@ -315,6 +315,47 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
             )
     yield from _check_totals(pack, components)
     yield from _check_counters(pack, components)
+    yield from _check_piles(components)
+
+
+# What a pile of each role must be kept per: the engine plays and gives from a player's `hand`,
+# puts played cards on the one `played` pile, and shares out a location's `items` like counters.
+_ROLE_PER = {"hand": "player", "played": "game", "items": "location"}
+
+
+def _check_piles(components: Section) -> Iterator[Problem]:
+    """A pile starts with a list of the components; each role is one pile's, kept as the role needs."""
+    piles = components.data.get("piles")
+    roles: dict[str, str] = {}
+    for name, entry in (piles if isinstance(piles, dict) else {}).items():
+        if not isinstance(entry, dict):
+            continue
+        start = entry.get("start")
+        if isinstance(start, str) and not isinstance(components.data.get(start), list):
+            lists = [k for k, v in components.data.items() if isinstance(v, list)]
+            yield Problem(
+                "COMPONENT-PILE",
+                f"the pile `{name}` starts with `{start}`, which is no list of the components"
+                + suggest(start, lists),
+                _at(components, ("piles", name, "start")),
+            )
+        role, per = entry.get("role"), entry.get("per", "game")
+        if not isinstance(role, str):
+            continue
+        if role in roles:
+            yield Problem(
+                "COMPONENT-PILE",
+                f"`{name}` and `{roles[role]}` both have the role `{role}`; one pile has it",
+                _at(components, ("piles", name, "role")),
+            )
+        elif _ROLE_PER.get(role, per) != per:
+            yield Problem(
+                "COMPONENT-PILE",
+                f"the pile `{name}` has the role `{role}`, which needs piles kept per {_ROLE_PER[role]}",
+                _at(components, ("piles", name, "role")),
+            )
+        else:
+            roles[role] = str(name)
 
 
 def _check_counters(pack: Pack, components: Section) -> Iterator[Problem]:

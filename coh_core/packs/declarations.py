@@ -18,6 +18,7 @@ from coh_core.effects.registry import (
     Declarations,
     EnumSpec,
     EventSpec,
+    PileSpec,
     TraitSpec,
     WindowSpec,
     normalize_type,
@@ -53,6 +54,7 @@ def declarations_of(pack: Pack) -> Declarations:
         windows={name: _window(name, entry, known) for name, entry in _entries(pack, "windows")},
         counters={name: str(entry["doc"]) for name, entry in _component_entries(pack, "counters")},
         places=dict(_component_places(pack)),
+        piles={name: _pile(name, entry, known) for name, entry in _component_entries(pack, "piles")},
         complete=pack.complete or all(name in pack.sections for name in DECLARATION_SECTIONS),
     )
 
@@ -91,6 +93,14 @@ def _component_places(pack: Pack) -> Iterator[tuple[str, str]]:
 def trait_types(declared: Declarations) -> list[str]:
     """The types a trait (or a rule parameter) may have: numbers, yes/no, the pack's enumerations."""
     return [*SCALAR_TYPES, *sorted(declared.types)]
+
+
+def _pile(name: str, entry: dict[str, Any], known: Declarations) -> PileSpec:
+    """A pile as effects see it; entries of a type that does not exist (DECL-TYPE) are `any`."""
+    of = str(entry["of"])
+    return PileSpec(
+        name, str(entry["doc"]), of if known.is_known_type(of) else "any", str(entry.get("per", "game"))
+    )
 
 
 def _enum(name: str, entry: dict[str, Any]) -> EnumSpec:
@@ -163,6 +173,15 @@ def check_declarations(pack: Pack) -> Iterator[Problem]:
     for section_name in ("events", "windows"):
         for name, entry in _entries(pack, section_name):
             yield from _check_names(pack.sections[section_name], name, entry, declared)
+    for name, entry in _component_entries(pack, "piles"):
+        if not declared.is_known_type(str(entry["of"])):
+            known = [*TYPES, *declared.types]
+            yield Problem(
+                "DECL-TYPE",
+                f"the entries of pile `{name}` have the unknown type `{entry['of']}`"
+                + suggest(str(entry["of"]), known),
+                _at(pack.sections["components"], "piles", name, "of"),
+            )
 
 
 def _at(section: Section, *path: str, key: bool = False) -> Location:

@@ -1,0 +1,78 @@
+"""What a player's view shows of the piles: the entries of those the pack lets them see (`sees`:
+everyone's, their own, or nobody's), and of every pile only how many entries it holds."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from coh_core.agents import RandomAgent
+from coh_core.engine import new_game
+from coh_core.engine.game import Game
+from coh_core.packs.model import Pack
+
+
+def _game_in_play(base_pack: Pack, seed: int) -> Game:
+    """A 4-player game some twenty decisions in: hands dealt, the deck and the food tokens set."""
+    game = new_game(base_pack, players=4, seed=seed)
+    agent = RandomAgent(seed)
+    for _ in range(20):
+        decision = game.decision
+        if decision is None:
+            break
+        colour = decision.waiting[0]
+        game.submit(colour, agent.act(game.view(colour), decision.legal(colour)))
+    return game
+
+
+def _may_see(sees: str, owner: str, me: str) -> bool:
+    return sees == "everyone" or (sees == "owner" and owner == me)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_view_shows_the_entries_of_the_piles_the_player_may_see_and_the_sizes_of_all(
+    base_pack: Pack, seed: int
+) -> None:
+    game = _game_in_play(base_pack, seed)
+    piles = game.state["piles"]
+    for me in game.state["players"]:
+        view = game.view(me).to_json()
+        for name, pile in game.rules.piles.items():
+            shown = {o: h for o, h in piles[name].items() if _may_see(pile.sees, o, me)}
+            assert view["piles"][name] == shown, (me, name)
+            assert view["pile_sizes"][name] == {o: len(h) for o, h in piles[name].items()}, (me, name)
+
+
+def test_the_base_pack_hides_hands_decks_and_food_from_others(base_pack: Pack) -> None:
+    game = _game_in_play(base_pack, 1)
+    red, blue = game.state["players"][:2]
+    view = game.view(red).to_json()
+    assert set(view["piles"]["hands"]) == {red}
+    assert set(view["piles"]["food"]) == {red}
+    assert view["piles"]["deck"] == {} and view["piles"]["invasion_deck"] == {}
+    assert view["piles"]["food_face_down"] == {}
+    assert view["piles"]["discard"] == {"": game.state["piles"]["discard"][""]}
+    assert view["pile_sizes"]["hands"][blue] == len(game.state["piles"]["hands"][blue])
+
+
+def test_no_hidden_entry_leaks_into_a_view(base_pack: Pack) -> None:
+    """Entries only a pile's owner, or nobody, may see appear nowhere in another player's view."""
+    game = _game_in_play(base_pack, 2)
+    red, blue = game.state["players"][:2]
+    secret: dict[str, Any] = {
+        "hands": {blue: ["SECRET-HAND"]},
+        "packets": {blue: ["SECRET-PACKET"]},
+        "deck": {"": ["SECRET-DECK"]},
+        "food_face_down": {"": [9001]},
+        "food": {blue: [9002]},
+        "invasion_deck": {"": ["SECRET-INVASION"]},
+    }
+    for name, held in secret.items():
+        for owner, entries in held.items():
+            game.state["piles"][name][owner].extend(entries)
+    shown = json.dumps(game.view(red).to_json())
+    for word in ("SECRET-HAND", "SECRET-PACKET", "SECRET-DECK", "SECRET-INVASION", "9001", "9002"):
+        assert word not in shown, word
+    assert "SECRET-HAND" in json.dumps(game.view(blue).to_json())  # the owner sees their own
