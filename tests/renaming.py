@@ -8,10 +8,11 @@ the game: `id017_location`. What is renamed:
   with the sides and states of each location (`A`, `B`, `collapsed`...);
 - the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`);
 - the component kinds the pack declares: its kinds of counters (zombies, antidotes, explosion
-  markers...) and the places it names (the reserve, the box);
+  markers...), the places it names (the reserve, the box) and its pointers (the first player, the
+  leader);
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
   the city's corners and sides, the overflow location), `@id` references and the bare names given
-  for parameters of type `side`, `counter` or `place` in effect text, and the keys of the text
+  for parameters of type `side`, `counter`, `place` or `pointer` in effect text, and the keys of the text
   files (`character.<id>.name`, `location.<id>.<side>.effect`, `step.<phase>.<step>.name`...), in
   every language.
 
@@ -32,7 +33,7 @@ What is not renamed yet, and why:
 
 - The name a counter has as an item (`antidote`): message keys are made of it (`give.antidote`,
   `item.antidote`), and text keys of messages are not renamed (below).
-- Components not yet declared as such (food tokens, the leader and its wheel, the piles of cards):
+- Components not yet declared as such (food tokens, the piles of cards):
   they are engine vocabulary today (the state's `food`, `hands`, `deck` fields; the `components`
   keys the engine reads). As the pack declares them, rename them in `_component_kinds`.
 - The words of the effect language the pack declares (its enumerations and their values, traits,
@@ -131,6 +132,7 @@ def _component_kinds(pack: Pack) -> dict[str, str]:
     return {
         **dict.fromkeys(map(str, components.get("places", {})), "place"),
         **dict.fromkeys(map(str, components.get("counters", {})), "counter"),
+        **dict.fromkeys(map(str, components.get("pointers", {})), "pointer"),
     }
 
 
@@ -161,6 +163,8 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
         components["counters"] = {
             new(kind): _counter(entry, new) for kind, entry in components["counters"].items()
         }
+    if "pointers" in components:
+        components["pointers"] = {new(name): entry for name, entry in components["pointers"].items()}
     setup = data.get("setup", {})
     if "overflow_location" in setup:
         setup["overflow_location"] = new(setup["overflow_location"])
@@ -224,7 +228,7 @@ def _edits(
 
 
 # Types whose values are bare names the pack defines (`flip_board(here, burnt)`, `count_of(zombies, at)`).
-_NAMED_TYPES = frozenset({"side", "counter", "place"})
+_NAMED_TYPES = frozenset({"side", "counter", "place", "pointer"})
 
 
 def _typed_args(call: ast.Call, sig: Signature | None) -> Iterator[tuple[ast.Arg, str]]:

@@ -11,8 +11,9 @@ The new names keep the order of the old ones (see `tests/renaming.py`): the engi
 the pack gives no order (dealing characters, building the deck, the cards in a hand, the options of
 a choice), so a renaming that reordered them would change every game for that reason alone.
 
-The kinds of counters (zombies, antidotes, explosion markers, bonus points) and the places they sit
-at (the reserve, the box) are renamed too; food, the leader and the piles of cards are not yet:
+The kinds of counters (zombies, antidotes, explosion markers, bonus points), the places they sit
+at (the reserve, the box) and the pointers (the first player, the leader) are renamed too; food and
+the piles of cards are not yet:
 they are still engine vocabulary until the pack declares them (see `renaming._component_kinds`).
 """
 
@@ -44,7 +45,8 @@ SHARED_WORDS = {
     "characters": "a section, a key of the components and of the setup table, a selector",
     "choose": "a selector of the effect language",
     "city": "a key of the setup",
-    "first_player": "a log message",
+    "first_player": "a log message, a selector of the pack, named after the pointer",
+    "leader": "a selector of the pack, named after the pointer; a message placeholder",
     "markers": "a selector of the pack, named after the counter",
     "invasion": "a kind of text key (`invasion.<id>.name`), a message placeholder",
     "move": "a decision and an answer",
@@ -101,7 +103,7 @@ def test_no_old_name_survives_in_the_renamed_files_outside_prose(renamed: Renami
     assert {path.name for path in files} >= {"pack.yaml", "locations.yaml", "turn.yaml", "fr.yaml"}
     survivors = surviving_names(renamed.root, renamed.names, files)
     assert set(survivors) == set(SHARED_WORDS), {k: v[:3] for k, v in survivors.items()}
-    assert {renamed.kinds[word] for word in SHARED_WORDS} <= {"phase", "step", "counter"}
+    assert {renamed.kinds[word] for word in SHARED_WORDS} <= {"phase", "step", "counter", "pointer"}
 
 
 def test_effects_are_rewritten_only_where_they_name_an_id(renamed: Renaming, renamed_pack: Pack) -> None:

@@ -612,6 +612,10 @@ class Checker:
             self._list_range(node, bound)
         if sig.returns is None:
             return None
+        if sig.value_type_from and sig.returns in ("any", "list[any]"):
+            fixed = self._dependent_type(sig, bound)
+            if fixed is not None:
+                return fixed if sig.returns == "any" else list_of(fixed)
         return _substitute(sig.returns, type_vars, unbound="any")
 
     def _param(self, node: ast.Call) -> str | None:
@@ -1115,7 +1119,11 @@ class Checker:
     def _dependent_type(self, sig: Signature, bound: list[tuple[Param, ast.Arg]]) -> str | None:
         for param, arg in bound:
             if param.name == sig.value_type_from and isinstance(arg.value, ast.Name):
-                trait = self.symbols.declared.traits.get(arg.value.name)
+                declared = self.symbols.declared
+                pointer = declared.pointers.get(arg.value.name)
+                if pointer is not None and sig.param("name") is param:
+                    return pointer[1]
+                trait = declared.traits.get(arg.value.name)
                 return None if trait is None else trait.type
         return None
 

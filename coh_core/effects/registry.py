@@ -161,8 +161,8 @@ def _verb(spec: str, doc: str, value_type_from: str | None = None) -> None:
     _declare(Kind.VERB, spec, doc, value_type_from)
 
 
-def _selector(spec: str, doc: str, asks: bool = False) -> None:
-    _declare(Kind.SELECTOR, spec, doc, asks=asks)
+def _selector(spec: str, doc: str, asks: bool = False, value_type_from: str | None = None) -> None:
+    _declare(Kind.SELECTOR, spec, doc, value_type_from, asks=asks)
     if asks:
         _ASKING.add(spec.split("(", 1)[0])
 
@@ -233,10 +233,31 @@ _verb(
     "Take a random action card from another player's hand.",
 )
 _verb("keep_face_up_food(n: count)", "Turn food tokens from the truck face up until N lie face up.")
-_verb("set_leader(colour: colour)", "Put the zombie-leader token on a colour of the wheel.")
-_verb("move_leader(steps: int)", "Move the zombie-leader token N spaces clockwise, skipping caches.")
-_verb("give_first_player(player: player)", "The player takes the first-player token.")
-_verb("take_first_player(player: player = me)", "The player takes the first-player token.")
+_selector(
+    "pointer(name: pointer) -> any",
+    "The entry a pointer the pack declares (`components: pointers`) points at.",
+    value_type_from="name",
+)
+_verb(
+    "set_pointer(name: pointer, to: any)",
+    "Point a pointer at an entry (no log entry: the pack writes one).",
+    value_type_from="name",
+)
+_verb(
+    "move_pointer(name: pointer, steps: int)",
+    "Move a pointer N entries on round its cycle (back, if N is negative).",
+)
+_selector(
+    "cycle(name: pointer) -> list[any]",
+    "The entries a pointer moves round, in order: the seats clockwise, or the seated colours of a"
+    " list of the pack's components.",
+    value_type_from="name",
+)
+_selector(
+    "cycle_from(name: pointer, start: any) -> list[any]",
+    "The entries of a pointer's cycle, once round from this one.",
+    value_type_from="name",
+)
 _verb(
     "peek_invasion(n: count, player: player = me)",
     "The player secretly looks at the next N invasion cards.",
@@ -318,7 +339,6 @@ _selector(
     "The players with at least one character at a location.",
 )
 _selector("other_players(player: player = me) -> list[player]", "Every player still in the game but one.")
-_selector("colours_in_play() -> list[colour]", "The colours of the leader wheel not covered by caches.")
 _selector("owner(target: character) -> player", "The player who controls a character.")
 _selector(
     "param(name: param) -> any",
@@ -405,12 +425,6 @@ _selector(
     "Every seat at the table, clockwise from this player's, players out of the game included.",
 )
 _selector("players() -> list[player]", "The players still in the game, in turn order from the first player.")
-_selector("first_player() -> player", "The player who holds the first-player token.")
-_verb(
-    "set_first_player(player: player)",
-    "The player holds the first-player token, with or without characters (no log entry: the pack"
-    " writes one).",
-)
 _selector(
     "random_item(items: list[T]) -> T",
     "One of the items at random, from the game's random generator (of none, the effect stops).",
@@ -439,15 +453,6 @@ _selector(
 _selector(
     "leader_attacks(at: location) -> bool",
     "Whether the zombie leader's colour, not a vote, says who loses a character at a location.",
-)
-_selector("leader() -> colour", "The colour the zombie-leader token is on.")
-_selector(
-    "wheel_from(colour: colour) -> list[colour]",
-    "The colours of the zombie-leader wheel in play, once round clockwise from this one.",
-)
-_verb(
-    "place_leader(colour: colour)",
-    "Put the zombie-leader token on a colour (no log entry: the pack writes one).",
 )
 _selector(
     "cards_at(at: location) -> list[card_kind]",
@@ -723,6 +728,7 @@ TYPES: dict[str, str] = {
     "event_name": "an event the pack declares (its `events` section)",
     "window_name": "a window the pack declares (its `windows` section)",
     "counter": "a kind of counter the pack declares (`components: counters`)",
+    "pointer": "a pointer the pack declares (`components: pointers`)",
     "place": "where counters sit: a location, a player, or a place the pack declares (`components: places`)",
     "string": 'a text in double quotes (`"..."`)',
     "any": "a value whose type another parameter fixes",
@@ -735,7 +741,8 @@ EVENT_TYPE = "event_name"
 WINDOW_TYPE = "window_name"
 COUNTER_TYPE = "counter"
 PLACE_TYPE = "place"
-_DECLARED_TYPES = frozenset({TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE, COUNTER_TYPE, PLACE_TYPE})
+POINTER_TYPE = "pointer"
+_DECLARED_TYPES = frozenset({TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE, COUNTER_TYPE, PLACE_TYPE, POINTER_TYPE})
 # The types whose values are places counters sit at, besides the places a pack names.
 PLACE_VALUE_TYPES = frozenset({"location", "player", PLACE_TYPE})
 
@@ -806,6 +813,7 @@ class Declarations:
     windows: Mapping[str, WindowSpec] = field(default_factory=dict)
     counters: Mapping[str, str] = field(default_factory=dict)  # kind -> what they are
     places: Mapping[str, str] = field(default_factory=dict)  # a place's name -> what it is
+    pointers: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> (what it is, its type)
     # False when a section of them failed to load: a name not found may be declared there.
     complete: bool = True
 
@@ -822,6 +830,8 @@ class Declarations:
             return self.counters
         if type_name == PLACE_TYPE:
             return self.places
+        if type_name == POINTER_TYPE:
+            return {name: doc for name, (doc, _) in self.pointers.items()}
         spec = self.types.get(type_name)
         return None if spec is None else spec.values
 

@@ -213,7 +213,7 @@ class Game:
     def _seated(self) -> list[str]:
         """`turn_order` itself, to read and not to change; refreshes the seat ranks too."""
         state = self.state
-        key = (state["first"], len(state["eliminated"]))
+        key = (self.first_player(), len(state["eliminated"]))
         if self._order_key != key:
             out = state["eliminated"]
             seats = self._seats = self.seat_order(key[0])
@@ -221,6 +221,11 @@ class Game:
             self._rank = {p: i for i, p in enumerate(seats)}
             self._order_key = key
         return self._order
+
+    def first_player(self) -> str:
+        """Where the turn order starts: the pack's turn-order pointer, or the first seat."""
+        pointer = self.rules.turn_pointer
+        return str(self.state["pointers"][pointer] if pointer is not None else self.state["players"][0])
 
     def seat_order(self, first: str) -> list[str]:
         players: list[str] = self.state["players"]
@@ -266,7 +271,7 @@ class Game:
         if kind == "character":
             return ident in self.state["characters"]
         if kind == "colour":
-            return ident in self.state["wheel"]
+            return ident in self.state["players"]
         return True
 
     def has_items(self, location: str) -> bool:
@@ -296,13 +301,6 @@ class Game:
         # an extra place belongs to its holder: only characters in ordinary places fill the capacity
         ordinary = [c for c in self.at(location) if not self.trait(c, "ignores_capacity")]
         return len(ordinary) < int(side.capacity)
-
-    def next_with_characters(self, colour: str) -> str | None:
-        """The player itself, or the next clockwise, who still has a living character."""
-        for player in self.seat_order(colour):
-            if self.living(player):
-                return player
-        return None
 
     # --- changing the state ----------------------------------------------------------------
 

@@ -241,38 +241,41 @@ def keep_face_up_food(rt: Rt, n: int) -> None:
         rt.game.note("food_turned_up", value=value)
 
 
-# --- leader, first player, information ---------------------------------------------------------
+# --- pointers round their cycles (components: pointers) ------------------------------------------
 
 
-@_impl("set_leader")
-def set_leader(rt: Rt, colour: str) -> None:
-    rt.game.state["leader"] = colour
-    rt.game.note("leader_set", colour=colour)
+@_impl("pointer")
+def pointer(rt: Rt, name: str) -> Any:
+    return rt.game.state["pointers"][name]
 
 
-def move_leader_raw(rt: Rt, steps: int) -> None:
-    wheel = rt.game.state["wheel"]
-    index = wheel.index(rt.game.state["leader"])
-    rt.game.state["leader"] = wheel[(index + steps) % len(wheel)]
+@_impl("set_pointer")
+def set_pointer(rt: Rt, name: str, to: Any) -> None:
+    rt.game.state["pointers"][name] = to
 
 
-@_impl("move_leader")
-def move_leader(rt: Rt, steps: int) -> None:
-    move_leader_raw(rt, steps)
-    rt.game.note("leader_moved", steps=steps, colour=rt.game.state["leader"])
+@_impl("move_pointer")
+def move_pointer(rt: Rt, name: str, steps: int) -> None:
+    state = rt.game.state
+    cycle = state["cycles"][name]
+    state["pointers"][name] = cycle[(cycle.index(state["pointers"][name]) + steps) % len(cycle)]
 
 
-@_impl("give_first_player")
-def give_first_player(rt: Rt, player: str) -> None:
-    taker = rt.game.next_with_characters(player)
-    if taker is not None and taker != rt.game.state["first"]:
-        rt.game.state["first"] = taker
-        rt.game.note("first_player", player=taker)
+@_impl("cycle")
+def cycle(rt: Rt, name: str) -> list[Any]:
+    return list(rt.game.state["cycles"][name])
 
 
-@_impl("take_first_player")
-def take_first_player(rt: Rt, player: str) -> None:
-    give_first_player(rt, player)
+@_impl("cycle_from")
+def cycle_from(rt: Rt, name: str, start: Any) -> list[Any]:
+    cycle: list[Any] = rt.game.state["cycles"][name]
+    if start not in cycle:
+        raise EngineError("GAME-STATE", f"{start} is not in the cycle of {name}")
+    index = cycle.index(start)
+    return cycle[index:] + cycle[:index]
+
+
+# --- information -------------------------------------------------------------------------------
 
 
 def _check_peek(rt: Rt, n: int, player: str) -> None:
@@ -361,7 +364,6 @@ _plain(
     lambda rt, at: list(dict.fromkeys(rt.game.state["characters"][c]["owner"] for c in rt.game.at(at))),
 )
 _plain("other_players", lambda rt, player: [p for p in rt.game.turn_order() if p != player])
-_plain("colours_in_play", lambda rt: list(rt.game.state["wheel"]))
 _plain("owner", lambda rt, target: rt.game.state["characters"][target]["owner"])
 _plain("count", lambda rt, items: len(items))
 _plain("keys", lambda rt, map: list(map))
@@ -420,18 +422,7 @@ def pack_ids(rt: Rt, type_name: str) -> list[str]:
 _plain("seats", lambda rt: list(rt.game.state["players"]))
 _plain("seats_from", lambda rt, player: rt.game.seat_order(player))
 _plain("players", lambda rt: rt.game.turn_order())
-_plain("first_player", lambda rt: rt.game.state["first"])
 _plain("colour_of", lambda rt, player: player)
-
-
-@_impl("set_first_player")
-def set_first_player(rt: Rt, player: str) -> None:
-    rt.game.state["first"] = player
-
-
-@_impl("place_leader")
-def place_leader(rt: Rt, colour: str) -> None:
-    rt.game.state["leader"] = colour
 
 
 @_impl("random_item")
@@ -665,7 +656,7 @@ def set_result(rt: Rt, scores: dict[str, int], living: dict[str, int], winners: 
 
 
 # --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------
-# (players, seats_from, first_player, colour_of, place_leader: above, with setup's)
+# (players, seats_from, colour_of: above, with setup's)
 
 _plain("trait", lambda rt, target, trait: rt.game.trait(target, trait))
 
@@ -682,16 +673,6 @@ def _attacks(rt: Rt, at: str) -> bool:
 
 _plain("attacks", _attacks)
 _plain("leader_attacks", lambda rt, at: bool(rt.game.side(at).leader_attack))
-_plain("leader", lambda rt: rt.game.state["leader"])
-
-
-@_impl("wheel_from")
-def wheel_from(rt: Rt, colour: str) -> list[str]:
-    wheel: list[str] = rt.game.state["wheel"]
-    start = wheel.index(colour)
-    return wheel[start:] + wheel[:start]
-
-
 _plain("cards_at", lambda rt, at: list(rt.game.state["locations"][at]["cards"]))
 
 

@@ -67,6 +67,14 @@ class Counter:
 
 
 @dataclass(frozen=True)
+class Pointer:
+    """A token the pack declares that points at one entry of a cycle (`components: pointers`)."""
+
+    name: str
+    cycle: str  # `seats`, or a list of colours of the components section
+
+
+@dataclass(frozen=True)
 class Step:
     id: str
     key: str  # text key of its name
@@ -101,6 +109,8 @@ class Rules:
     components: dict[str, Any] = field(default_factory=dict)
     places: tuple[str, ...] = ()  # places the pack names, besides locations and players
     counters: dict[str, Counter] = field(default_factory=dict)  # kinds of counters, by name
+    pointers: dict[str, Pointer] = field(default_factory=dict)  # by name
+    turn_pointer: str | None = None  # the pointer the turn order starts at (None: the first seat)
     items: dict[str, str] = field(default_factory=dict)  # a counter's name as an item -> its kind
     setup: dict[str, Any] = field(default_factory=dict)
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # every entity's data, by id
@@ -260,6 +270,9 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
         for kind, entry in (rules.components.get("counters") or {}).items()
     }
     rules.items = {c.item: c.kind for c in rules.counters.values() if c.item is not None}
+    pointers = rules.components.get("pointers") or {}
+    rules.pointers = {str(name): Pointer(str(name), str(entry["cycle"])) for name, entry in pointers.items()}
+    rules.turn_pointer = next((str(n) for n, e in pointers.items() if e.get("turn_order") is True), None)
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)

@@ -132,8 +132,7 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     start = _start(rules, doc, state, given)
     if start is not None and start["phase"] != SETUP:
         state["turn"] = int(given.get("turn", 1))
-    state["first"] = given.get("first", players[0])
-    state["leader"] = given.get("leader", state["first"])
+    _pointers(rules, state, given)
     for location, side in (given.get("sides") or {}).items():
         state["locations"][location]["side"] = str(side)
     _counters(rules, state, given)
@@ -154,6 +153,16 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     _balance_supplies(rules, state, given)
     _movement_needed(pack, doc, rules, state, start)
     return Game(rules, state, start)
+
+
+def _pointers(rules: Rules, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """Each pointer by its name (the turn order's also as `first`); those not given are at the
+    first player."""
+    first = given.get("first", state["players"][0])
+    if rules.turn_pointer is not None:
+        first = given.get(rules.turn_pointer, first)
+    for name in rules.pointers:
+        state["pointers"][name] = str(given.get(name, first))
 
 
 def _start(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> dict[str, Any] | None:
@@ -342,14 +351,14 @@ def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: 
     declares; their places and kinds must be ones the game has."""
     places = set(state["counts"])
     for key, value in given.items():
-        if key in _given_keys():
+        if key in _given_keys() or key in rules.pointers:
             continue
         if key in rules.counters:
             members, what = places, "place (a location, a player at the table or a place of the pack)"
         elif key in rules.places:
             members, what = set(rules.counters), "kind of counter"
         else:
-            known = sorted({*_given_keys(), *rules.counters, *rules.places})
+            known = sorted({*_given_keys(), *rules.counters, *rules.places, *rules.pointers})
             raise EngineError(
                 "SCENARIO-GIVEN",
                 f"`{key}` is not part of a scenario's `given`, nor a kind of counter or a place of the pack"
@@ -569,12 +578,11 @@ CHECKS: dict[str, Check] = {
     "hand_sizes": _per_player("hands", len),
     "food": _per_player("food", sorted),
     "food_truck": _food_truck,
-    "first": _state_value("first"),
+    "first": lambda game, expected: (game.first_player() == expected, game.first_player()),
     "phases": lambda game, expected: (
         [p.id for p in game.rules.phases] == expected,
         [p.id for p in game.rules.phases],
     ),
-    "leader": _state_value("leader"),
     "eliminated": _state_value("eliminated"),
     "movement": _state_value("movement"),
     "removed_cards": lambda game, expected: (
@@ -599,6 +607,8 @@ def _counter_check(rules: Rules, key: str) -> Check | None:
         return lambda game, expected: _counts_equal(expected, {p: _count(game, p, key) for p in expected})
     if key in rules.places:
         return lambda game, expected: _counts_equal(expected, {k: _count(game, key, k) for k in expected})
+    if key in rules.pointers:
+        return lambda game, expected: (game.state["pointers"][key] == expected, game.state["pointers"][key])
     return None
 
 
@@ -616,7 +626,8 @@ def _then(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
     for key, expected in (doc.data.get("then") or {}).items():
         check = CHECKS.get(key) or _counter_check(game.rules, key)
         if check is None:
-            known = ", ".join(sorted({*CHECKS, *game.rules.counters, *game.rules.places}))
+            rules = game.rules
+            known = ", ".join(sorted({*CHECKS, *rules.counters, *rules.places, *rules.pointers}))
             outcome.problems.append(
                 Problem(
                     "SCENARIO-CHECK",

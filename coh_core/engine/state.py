@@ -8,7 +8,7 @@ from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Rules
 from coh_core.engine.runtime import EngineError
 
-STATE_VERSION = 2
+STATE_VERSION = 3
 
 
 def seat_colours(rules: Rules, players: int, colours: list[str] | None) -> list[str]:
@@ -56,9 +56,8 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "seed": seed,
         "rng": rng.state,
         "players": seats,
-        "wheel": [c for c in components["leader_wheel"] if c in seats],
-        "first": seats[0],
-        "leader": seats[0],
+        "pointers": dict.fromkeys(rules.pointers, seats[0]),
+        "cycles": {name: pointer_cycle(rules, p.cycle, seats) for name, p in rules.pointers.items()},
         "turn": 0,
         "phase": "setup",
         "step": None,
@@ -85,6 +84,11 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "packets": {},  # per player, the packet of action cards in hand during a draft
         "result": None,
     }
+
+
+def pointer_cycle(rules: Rules, cycle: str, seats: list[str]) -> list[str]:
+    """What a pointer moves round: the seats clockwise, or the seated colours of a list of components."""
+    return list(seats) if cycle == "seats" else [c for c in rules.components[cycle] if c in seats]
 
 
 def _location(side: str) -> dict[str, Any]:

@@ -37,8 +37,8 @@ class PlayerView:
             "phase": state["phase"],
             "step": state["step"],
             "at": state["at"],
-            "first": state["first"],
-            "leader": state["leader"],
+            "first": self._game.first_player(),
+            "pointers": dict(state["pointers"]),  # every pointer is on the table
             "eliminated": list(state["eliminated"]),
             "locations": {loc: _location(place) for loc, place in state["locations"].items()},
             "characters": {c: _character(ch) for c, ch in state["characters"].items()},

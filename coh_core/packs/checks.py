@@ -315,6 +315,7 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
             )
     yield from _check_totals(pack, components)
     yield from _check_counters(pack, components)
+    yield from _check_pointers(components)
 
 
 def _check_counters(pack: Pack, components: Section) -> Iterator[Problem]:
@@ -355,6 +356,34 @@ def _check_counters(pack: Pack, components: Section) -> Iterator[Problem]:
             )
         elif isinstance(item, str):
             items[item] = str(kind)
+
+
+def _check_pointers(components: Section) -> Iterator[Problem]:
+    """A pointer moves round the seats or a list of colours of the section; at most one starts
+    the turn order."""
+    pointers = components.data.get("pointers")
+    leading: list[str] = []
+    for name, entry in (pointers if isinstance(pointers, dict) else {}).items():
+        if not isinstance(entry, dict):
+            continue
+        cycle = entry.get("cycle")
+        if isinstance(cycle, str) and cycle != "seats" and not isinstance(components.data.get(cycle), list):
+            lists = [k for k, v in components.data.items() if isinstance(v, list)]
+            yield Problem(
+                "COMPONENT-POINTER",
+                f"the pointer `{name}` moves round `{cycle}`, which is neither `seats` nor a list of"
+                " this section" + suggest(cycle, ["seats", *lists]),
+                _at(components, ("pointers", name, "cycle")),
+            )
+        if entry.get("turn_order") is True:
+            leading.append(str(name))
+            if len(leading) > 1:
+                yield Problem(
+                    "COMPONENT-POINTER",
+                    f"the turn order starts at both `{leading[0]}` and `{name}`: at most one pointer"
+                    " starts it",
+                    _at(components, ("pointers", name, "turn_order")),
+                )
 
 
 _TOTALS = {"characters": "character", "action_cards": "action", "invasion_cards": "invasion"}

@@ -53,6 +53,7 @@ def declarations_of(pack: Pack) -> Declarations:
         windows={name: _window(name, entry, known) for name, entry in _entries(pack, "windows")},
         counters={name: str(entry["doc"]) for name, entry in _component_entries(pack, "counters")},
         places=dict(_component_places(pack)),
+        pointers={name: (str(e["doc"]), str(e["type"])) for name, e in _component_entries(pack, "pointers")},
         complete=pack.complete or all(name in pack.sections for name in DECLARATION_SECTIONS),
     )
 
