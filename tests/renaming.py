@@ -8,12 +8,12 @@ the game: `id017_location`. What is renamed:
   with the sides and states of each location (`A`, `B`, `collapsed`...);
 - the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`);
 - the component kinds the pack declares: its kinds of counters (zombies, antidotes, explosion
-  markers...), the places it names (the reserve, the box) and its pointers (the first player, the
-  leader);
+  markers...), the places it names (the reserve, the box), its pointers (the first player, the
+  leader) and what the game remembers (`memory`: the movement cards chosen...);
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
   the city's corners and sides, the overflow location), `@id` references and the bare names given
-  for parameters of type `side`, `counter`, `place` or `pointer` in effect text, and the keys of the text
-  files (`character.<id>.name`, `location.<id>.<side>.effect`, `step.<phase>.<step>.name`...), in
+  for parameters of type `side`, `counter`, `place`, `pointer` or `memory` in effect text, and the
+  keys of the text files (`character.<id>.name`, `location.<id>.<side>.effect`, `step.<phase>.<step>.name`...), in
   every language.
 
 Effect text is parsed (`coh_core.effects.parser`) and only the nodes that name an id are rewritten,
@@ -133,6 +133,7 @@ def _component_kinds(pack: Pack) -> dict[str, str]:
         **dict.fromkeys(map(str, components.get("places", {})), "place"),
         **dict.fromkeys(map(str, components.get("counters", {})), "counter"),
         **dict.fromkeys(map(str, components.get("pointers", {})), "pointer"),
+        **dict.fromkeys(map(str, components.get("memory", {})), "memory"),
     }
 
 
@@ -165,6 +166,8 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
         }
     if "pointers" in components:
         components["pointers"] = {new(name): entry for name, entry in components["pointers"].items()}
+    if "memory" in components:
+        components["memory"] = {new(name): entry for name, entry in components["memory"].items()}
     setup = data.get("setup", {})
     if "overflow_location" in setup:
         setup["overflow_location"] = new(setup["overflow_location"])
@@ -228,7 +231,7 @@ def _edits(
 
 
 # Types whose values are bare names the pack defines (`flip_board(here, burnt)`, `count_of(zombies, at)`).
-_NAMED_TYPES = frozenset({"side", "counter", "place", "pointer"})
+_NAMED_TYPES = frozenset({"side", "counter", "place", "pointer", "memory"})
 
 
 def _typed_args(call: ast.Call, sig: Signature | None) -> Iterator[tuple[ast.Arg, str]]:

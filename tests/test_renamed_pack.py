@@ -12,7 +12,8 @@ the pack gives no order (dealing characters, building the deck, the cards in a h
 a choice), so a renaming that reordered them would change every game for that reason alone.
 
 The kinds of counters (zombies, antidotes, explosion markers, bonus points), the places they sit
-at (the reserve, the box) and the pointers (the first player, the leader) are renamed too; food and
+at (the reserve, the box), the pointers (the first player, the leader) and what the game remembers
+(the movement cards chosen, extra votes...) are renamed too; food and
 the piles of cards are not yet:
 they are still engine vocabulary until the pack declares them (see `renaming._component_kinds`).
 """
@@ -50,6 +51,7 @@ SHARED_WORDS = {
     "markers": "a selector of the pack, named after the counter",
     "invasion": "a kind of text key (`invasion.<id>.name`), a message placeholder",
     "move": "a decision and an answer",
+    "movement": "a memory of the pack, and a word of a file's name (`procedures-movement.yaml`)",
     "scoring": "a window, a decision",
     "sharing": "a purpose of votes in the messages (`vote.sharing`)",
     "zombie_attack": "a procedure",
@@ -103,7 +105,7 @@ def test_no_old_name_survives_in_the_renamed_files_outside_prose(renamed: Renami
     assert {path.name for path in files} >= {"pack.yaml", "locations.yaml", "turn.yaml", "fr.yaml"}
     survivors = surviving_names(renamed.root, renamed.names, files)
     assert set(survivors) == set(SHARED_WORDS), {k: v[:3] for k, v in survivors.items()}
-    assert {renamed.kinds[word] for word in SHARED_WORDS} <= {"phase", "step", "counter", "pointer"}
+    assert {renamed.kinds[word] for word in SHARED_WORDS} <= {"phase", "step", "counter", "pointer", "memory"}
 
 
 def test_effects_are_rewritten_only_where_they_name_an_id(renamed: Renaming, renamed_pack: Pack) -> None:

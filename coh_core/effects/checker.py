@@ -1123,9 +1123,22 @@ class Checker:
                 pointer = declared.pointers.get(arg.value.name)
                 if pointer is not None and sig.param("name") is param:
                     return pointer[1]
+                memory = declared.memory.get(arg.value.name)
+                if memory is not None and sig.param("name") is param:
+                    return _memory_part(sig.name, memory[1])
                 trait = declared.traits.get(arg.value.name)
                 return None if trait is None else trait.type
         return None
+
+
+def _memory_part(verb: str, whole: str) -> str | None:
+    """The type a memory primitive reads or writes: the whole value, one player's, one item of a list."""
+    if verb == "remember_for":
+        keyed = map_types(whole)
+        return None if keyed is None else keyed[1]
+    if verb == "add_to_memory":
+        return element_type(whole)
+    return whole
 
 
 def _substitute(type_name: str, type_vars: Mapping[str, str], unbound: str | None = None) -> str:

@@ -248,6 +248,28 @@ _verb(
     "Move a pointer N entries on round its cycle (back, if N is negative).",
 )
 _selector(
+    "memory(name: memory) -> any",
+    "A value the game remembers (`components: memory`); of a value of each player, the map of the"
+    " players' values (a player with none is not in it).",
+    value_type_from="name",
+)
+_verb(
+    "remember(name: memory, value: any)",
+    "The game remembers this value (of a value of each player: the map of every player's).",
+    value_type_from="name",
+)
+_verb(
+    "remember_for(name: memory, player: player, value: any)",
+    "The game remembers this value as the player's own (of a value of each player).",
+    value_type_from="name",
+)
+_verb(
+    "add_to_memory(name: memory, item: any)",
+    "Add an item at the end of a list the game remembers (of the game, not of each player).",
+    value_type_from="name",
+)
+_verb("forget(name: memory)", "The game forgets a value: it is empty again (of each player: nobody has one).")
+_selector(
     "cycle(name: pointer) -> list[any]",
     "The entries a pointer moves round, in order: the seats clockwise, or the seated colours of a"
     " list of the pack's components.",
@@ -259,30 +281,13 @@ _selector(
     value_type_from="name",
 )
 _verb(
-    "peek_invasion(n: count, player: player = me)",
-    "The player secretly looks at the next N invasion cards.",
-)
-_verb(
-    "defer_movement_choice(players: list[player])",
-    "These players choose their movement card after everyone else's has been revealed.",
-)
-_verb(
     "set_trait(target: character, trait: trait, value: any, until: duration)",
     "Give a character a trait value until the duration ends.",
     value_type_from="trait",
 )
 _verb(
-    "vote_in_place_of(other: player, at: location, player: player = me)",
-    "For the rest of the turn the player casts the other player's votes at the location (two"
-    " players doing it to each other swap their votes).",
-)
-_verb(
     "remove_from_game(card: card_kind)",
     "One played card of this kind leaves the game instead of staying in the discard pile.",
-)
-_verb(
-    "add_votes(player: player, n: count, at: location, until: duration)",
-    "The player has N extra votes at the location until the duration ends.",
 )
 _verb("cancel(what: event)", "Cancel the pending card play or movement before any of it happens.")
 _verb("flip_board(at: location, side: side)", "Turn a location board to another side or state.")
@@ -470,16 +475,6 @@ _verb(
     "The player takes one item lying at a location (a value of `items_at`): one counter of that kind,"
     " or an action card into their hand (no log entry: the pack writes its own).",
 )
-_selector(
-    "extra_votes(at: location) -> map[player, int]",
-    "The votes players have at a location besides their characters' (`add_votes`), each player's"
-    " added up, in the order they were given.",
-)
-_selector(
-    "vote_proxies(at: location) -> list[list[player]]",
-    "Who casts another player's votes at a location (`vote_in_place_of`): `[voter, player]` pairs,"
-    " in the order they were set.",
-)
 
 # The game's pieces at setup and at the end (City of Horror's state until the pack declares its
 # components: these move to the pack then).
@@ -592,13 +587,6 @@ _selector(
     "locked(at: location) -> bool",
     "Whether nobody may leave a location (the side it shows is locked).",
 )
-_selector("movement_card(player: player) -> location", "The location on the player's movement card.")
-_selector(
-    "deferred_players() -> list[player]",
-    "The players who choose their movement card after the others' are revealed (`defer_movement_choice`).",
-)
-_verb("clear_movement_cards()", "Nobody has chosen a movement card this turn yet.")
-_verb("set_movement_card(player: player, card: location)", "The player's movement card this turn.")
 _selector("invasion_deck() -> list[invasion]", "The invasion cards not yet revealed, the next one first.")
 _selector("deck_size() -> count", "How many action cards are left in the deck.")
 _verb(
@@ -729,6 +717,7 @@ TYPES: dict[str, str] = {
     "window_name": "a window the pack declares (its `windows` section)",
     "counter": "a kind of counter the pack declares (`components: counters`)",
     "pointer": "a pointer the pack declares (`components: pointers`)",
+    "memory": "a value the game remembers, as the pack declares it (`components: memory`)",
     "place": "where counters sit: a location, a player, or a place the pack declares (`components: places`)",
     "string": 'a text in double quotes (`"..."`)',
     "any": "a value whose type another parameter fixes",
@@ -742,7 +731,10 @@ WINDOW_TYPE = "window_name"
 COUNTER_TYPE = "counter"
 PLACE_TYPE = "place"
 POINTER_TYPE = "pointer"
-_DECLARED_TYPES = frozenset({TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE, COUNTER_TYPE, PLACE_TYPE, POINTER_TYPE})
+MEMORY_TYPE = "memory"
+_DECLARED_TYPES = frozenset(
+    {TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE, COUNTER_TYPE, PLACE_TYPE, POINTER_TYPE, MEMORY_TYPE}
+)
 # The types whose values are places counters sit at, besides the places a pack names.
 PLACE_VALUE_TYPES = frozenset({"location", "player", PLACE_TYPE})
 
@@ -814,6 +806,8 @@ class Declarations:
     counters: Mapping[str, str] = field(default_factory=dict)  # kind -> what they are
     places: Mapping[str, str] = field(default_factory=dict)  # a place's name -> what it is
     pointers: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> (what it is, its type)
+    # name -> (what it is, the type of its whole value: of a value of each player, a map by player)
+    memory: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     # False when a section of them failed to load: a name not found may be declared there.
     complete: bool = True
 
@@ -832,6 +826,8 @@ class Declarations:
             return self.places
         if type_name == POINTER_TYPE:
             return {name: doc for name, (doc, _) in self.pointers.items()}
+        if type_name == MEMORY_TYPE:
+            return {name: doc for name, (doc, _) in self.memory.items()}
         spec = self.types.get(type_name)
         return None if spec is None else spec.values
 

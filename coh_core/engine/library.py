@@ -275,44 +275,43 @@ def cycle_from(rt: Rt, name: str, start: Any) -> list[Any]:
     return cycle[index:] + cycle[:index]
 
 
+# --- what the game remembers (components: memory) -------------------------------------------------
+
+
+# A value remembered is never changed in place: writing one replaces it, so a value read earlier
+# (shared, not copied) keeps what it held; the effect language changes no list or map in place.
+@_impl("memory")
+def memory(rt: Rt, name: str) -> Any:
+    return rt.game.state["memory"][name]
+
+
+@_impl("remember")
+def remember(rt: Rt, name: str, value: Any) -> None:
+    rt.game.state["memory"][name] = value
+
+
+@_impl("remember_for")
+def remember_for(rt: Rt, name: str, player: str, value: Any) -> None:
+    if not rt.game.rules.memory[name].per_player:
+        raise EngineError("GAME-STATE", f"`{name}` is remembered for the game, not for each player")
+    memory = rt.game.state["memory"]
+    memory[name] = {**memory[name], player: value}
+
+
+@_impl("add_to_memory")
+def add_to_memory(rt: Rt, name: str, item: Any) -> None:
+    memory = rt.game.state["memory"]
+    if not isinstance(memory[name], list):
+        raise EngineError("GAME-STATE", f"`{name}` is no list to add to")
+    memory[name] = [*memory[name], item]
+
+
+@_impl("forget")
+def forget(rt: Rt, name: str) -> None:
+    rt.game.state["memory"][name] = [] if isinstance(rt.game.rules.memory[name].empty, list) else {}
+
+
 # --- information -------------------------------------------------------------------------------
-
-
-def _check_peek(rt: Rt, n: int, player: str) -> None:
-    _need(n > 0 and bool(rt.game.state["invasion_deck"]))
-
-
-@_impl("peek_invasion", check=_check_peek)
-def peek_invasion(rt: Rt, n: int, player: str) -> None:
-    cards = rt.game.state["invasion_deck"][: max(0, n)]
-    if not cards:
-        return
-    known = rt.game.state["known_invasions"].setdefault(player, [])
-    known.extend(c for c in cards if c not in known)
-    rt.game.note("invasion_peeked", player=player)
-    rt.game.note("invasion_seen", to=[player], player=player, invasions=cards)
-
-
-@_impl("defer_movement_choice")
-def defer_movement_choice(rt: Rt, players: list[str]) -> None:
-    rt.game.state["deferred"] = list(players)
-
-
-@_impl("add_votes")
-def add_votes(rt: Rt, player: str, n: int, at: str, until: str) -> None:
-    rt.game.state["vote_bonus"].append([player, n, at, until])
-    rt.game.note("votes_added", player=player, count=n, location=at)
-
-
-def _check_proxy(rt: Rt, other: str, at: str, player: str) -> None:
-    _need(other != player and other not in rt.game.state["eliminated"])
-
-
-@_impl("vote_in_place_of", check=_check_proxy)
-def vote_in_place_of(rt: Rt, other: str, at: str, player: str) -> None:
-    _need(other != player)
-    rt.game.state["vote_proxies"].append([player, other, at])
-    rt.game.note("vote_proxy_set", player=player, victim=other, location=at)
 
 
 @_impl("remove_from_game")
@@ -569,8 +568,6 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
 _plain("log_length", lambda rt: len(rt.game.log))
 _plain("locked", lambda rt, at: rt.game.side(at).locked)
 _plain("side_has", lambda rt, at, flag: rt.game.side(at).data.get(flag) is True)
-_plain("movement_card", lambda rt, player: rt.game.state["movement"][player])
-_plain("deferred_players", lambda rt: list(rt.game.state["deferred"]))
 
 
 _plain("invasion_deck", lambda rt: list(rt.game.state["invasion_deck"]))
@@ -583,16 +580,6 @@ _plain("deck_size", lambda rt: len(rt.game.state["deck"]))
 def drop_cards(rt: Rt, n: int, at: str) -> None:
     deck = rt.game.state["deck"]
     rt.game.state["locations"][at]["cards"].extend(deck.pop() for _ in range(min(n, len(deck))))
-
-
-@_impl("clear_movement_cards")
-def clear_movement_cards(rt: Rt) -> None:
-    rt.game.state["movement"] = {}
-
-
-@_impl("set_movement_card")
-def set_movement_card(rt: Rt, player: str, card: str) -> None:
-    rt.game.state["movement"][player] = card
 
 
 @_impl("traits")
@@ -681,21 +668,6 @@ def items_at(rt: Rt, at: str) -> list[list[str]]:
     counts = rt.game.state["counts"][at]
     found = [[item] for item, kind in rt.game.rules.items.items() if counts[kind]]
     return found + [["card", kind] for kind in sorted(set(rt.game.state["locations"][at]["cards"]))]
-
-
-@_impl("extra_votes")
-def extra_votes(rt: Rt, at: str) -> dict[str, int]:
-    found: dict[str, int] = {}
-    for player, votes, where, _ in rt.game.state["vote_bonus"]:
-        if where == at:
-            found[player] = found.get(player, 0) + votes
-    return found
-
-
-_plain(
-    "vote_proxies",
-    lambda rt, at: [[voter, player] for voter, player, where in rt.game.state["vote_proxies"] if where == at],
-)
 
 
 @_impl("take_item")

@@ -8,6 +8,7 @@ Every failed check is reported at its own line in the file.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -141,12 +142,12 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     _characters(state, given.get("characters") or {})
     for player, value in (given.get("hands") or {}).items():
         state["hands"][player] = list(value)
-    for name in ("deck", "discard", "invasion_deck", "eliminated", "deferred"):
+    for name in ("deck", "discard", "invasion_deck", "eliminated"):
         if name in given:
             state[name] = list(given[name])
-    for name in ("movement", "known_invasions"):
+    for name in rules.memory:
         if name in given:
-            state[name] = dict(given[name])
+            state["memory"][name] = copy.deepcopy(given[name])
     if "last_loser" in given:
         state["last_loser"] = [state["turn"], given["last_loser"]]
     _food(doc, state, given)
@@ -262,7 +263,7 @@ def _movement_needed(
             break
     else:
         return
-    movement = state["movement"]
+    movement = state["memory"]["movement"]
     missing = [p for p in state["players"] if p not in state["eliminated"] and p not in movement]
     if missing:
         raise EngineError(
@@ -351,14 +352,14 @@ def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: 
     declares; their places and kinds must be ones the game has."""
     places = set(state["counts"])
     for key, value in given.items():
-        if key in _given_keys() or key in rules.pointers:
+        if key in _given_keys() or key in rules.pointers or key in rules.memory:
             continue
         if key in rules.counters:
             members, what = places, "place (a location, a player at the table or a place of the pack)"
         elif key in rules.places:
             members, what = set(rules.counters), "kind of counter"
         else:
-            known = sorted({*_given_keys(), *rules.counters, *rules.places, *rules.pointers})
+            known = sorted({*_given_keys(), *rules.counters, *rules.places, *rules.pointers, *rules.memory})
             raise EngineError(
                 "SCENARIO-GIVEN",
                 f"`{key}` is not part of a scenario's `given`, nor a kind of counter or a place of the pack"
@@ -584,7 +585,6 @@ CHECKS: dict[str, Check] = {
         [p.id for p in game.rules.phases],
     ),
     "eliminated": _state_value("eliminated"),
-    "movement": _state_value("movement"),
     "removed_cards": lambda game, expected: (
         sorted(game.state["removed_cards"]) == sorted(expected),
         game.state["removed_cards"],
@@ -609,6 +609,8 @@ def _counter_check(rules: Rules, key: str) -> Check | None:
         return lambda game, expected: _counts_equal(expected, {k: _count(game, key, k) for k in expected})
     if key in rules.pointers:
         return lambda game, expected: (game.state["pointers"][key] == expected, game.state["pointers"][key])
+    if key in rules.memory:
+        return lambda game, expected: (game.state["memory"][key] == expected, game.state["memory"][key])
     return None
 
 
@@ -627,7 +629,9 @@ def _then(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
         check = CHECKS.get(key) or _counter_check(game.rules, key)
         if check is None:
             rules = game.rules
-            known = ", ".join(sorted({*CHECKS, *rules.counters, *rules.places, *rules.pointers}))
+            known = ", ".join(
+                sorted({*CHECKS, *rules.counters, *rules.places, *rules.pointers, *rules.memory})
+            )
             outcome.problems.append(
                 Problem(
                     "SCENARIO-CHECK",

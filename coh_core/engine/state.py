@@ -74,11 +74,7 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "removed_food": [],
         "food_truck": {"down": food, "up": []},
         "invasion_deck": [],
-        "known_invasions": {},
-        "movement": {},
-        "deferred": [],
-        "vote_bonus": [],
-        "vote_proxies": [],  # [voter, for whom, location]: votes cast in another's place this turn
+        "memory": {name: _copy(m.empty) for name, m in rules.memory.items()},
         "last_loser": None,  # [turn, player]: who last lost a character
         "removed_cards": [],  # action cards out of the game
         "packets": {},  # per player, the packet of action cards in hand during a draft
@@ -89,6 +85,10 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
 def pointer_cycle(rules: Rules, cycle: str, seats: list[str]) -> list[str]:
     """What a pointer moves round: the seats clockwise, or the seated colours of a list of components."""
     return list(seats) if cycle == "seats" else [c for c in rules.components[cycle] if c in seats]
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else dict(value)
 
 
 def _location(side: str) -> dict[str, Any]:

@@ -52,20 +52,36 @@ class PlayerView:
             "discard": list(state["discard"]),
             "deck_size": len(state["deck"]),
             "invasions_left": len(state["invasion_deck"]),
-            "known_invasions": [
-                c for c in state["known_invasions"].get(me, []) if c in state["invasion_deck"]
-            ],
-            "movement": self._movement(),
+            "memory": self._memory(),
             "result": state["result"],
             "decision": self.decision,
         }
 
-    def _movement(self) -> dict[str, str]:
-        """Movement cards already revealed this turn, and the player's own choice."""
-        state = self._game.state
-        decision = self._game.decision
-        hidden = set(decision.options) if decision is not None and decision.kind == "movement_card" else set()
-        return {p: c for p, c in state["movement"].items() if p == self.colour or p not in hidden}
+    def _memory(self) -> dict[str, Any]:
+        """What the game remembers that the player may see, as the pack declares it (`visible`):
+        everyone's value, the player's own only, or nothing; an entry of a player answering the
+        question it is `hidden_while_asked` by is that player's only."""
+        game, me = self._game, self.colour
+        decision = game.decision
+        found: dict[str, Any] = {}
+        for name, spec in game.rules.memory.items():
+            value = game.state["memory"][name]
+            if spec.visible == "none" or (spec.visible == "owner" and not spec.per_player):
+                continue
+            if spec.visible == "owner":
+                value = {me: value[me]} if me in value else {}
+            elif decision is not None and decision.kind == spec.hidden_while_asked:
+                value = {p: v for p, v in value.items() if p == me or p not in decision.options}
+            found[name] = _copied(value)
+        return found
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value
 
 
 def _location(place: dict[str, Any]) -> dict[str, Any]:
