@@ -13,8 +13,8 @@ the game: `id017_location`. What is renamed:
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
   the city's corners and sides, the overflow location), `@id` references and the bare names given
   for parameters of type `side`, `counter`, `place`, `pointer` or `memory` in effect text, and the
-  keys of the text files (`character.<id>.name`, `location.<id>.<side>.effect`, `step.<phase>.<step>.name`...), in
-  every language.
+  keys of the text files (`character.<id>.name`, `location.<id>.<side>.effect`,
+  `step.<phase>.<step>.name`...), in every language.
 
 Effect text is parsed (`coh_core.effects.parser`) and only the nodes that name an id are rewritten,
 at their source spans: an `@id` reference, and a bare name given for a parameter of type `side`,
