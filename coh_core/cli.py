@@ -111,6 +111,26 @@ def _narrator(pack: Pack, lang: str | None) -> Narrator:
     return Narrator(pack, _locale(pack, lang))
 
 
+def _edited_pack(given: Path | None) -> Path | None:
+    """The pack a command that reads or writes translations works on: `--pack`, else the pack the
+    current directory is in, else (None) the base pack of the content in use (coh_core.resources)."""
+    from coh_core.resources import pack_here
+
+    return given or pack_here()
+
+
+def _pack_shown(loaded: Pack) -> str:
+    return f"pack: {_shown_path(loaded.root)}"
+
+
+def _shown_path(path: Path) -> str:
+    """A path as the user would type it: relative to the current directory when below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve())) or "."
+    except (ValueError, OSError):
+        return str(path.resolve())
+
+
 def _own_layer(loaded: Pack, given: Path | None) -> Pack:
     """The pack named by `--pack` itself: an overlay is loaded applied to its base."""
     for overlay in loaded.overlays:
@@ -122,10 +142,11 @@ def _own_layer(loaded: Pack, given: Path | None) -> Pack:
 def _no_such(loaded: Pack, name: str, sections: bool = False) -> NoReturn:
     """REF-UNDEF for an id the pack lacks, with the closest one it has."""
     from coh_core.effects.checker import suggest
+    from coh_core.effects.registry import signatures
 
     known = [i for by_id in loaded.entities.values() for i in by_id]
-    known += list(loaded.sections) if sections else []
-    what = "entity or section" if sections else "entity"
+    known += [*loaded.sections, *signatures()] if sections else []
+    what = "entity, section or verb" if sections else "entity"
     raise UsageError(f"no {what} `{name}` in pack `{loaded.id}`" + suggest(name, known), code="REF-UNDEF")
 
 
@@ -164,20 +185,29 @@ def main() -> None:
 def validate(paths: tuple[Path, ...], fmt: str, lang: str | None, rules: tuple[str, ...]) -> None:
     """Check content packs: schema, effects, references, counts, text.
 
-    PATHS are pack directories, manifests, files inside a pack, or folders of packs;
-    the built-in content when none is given.
+    PATHS are pack directories, manifests, files inside a pack, or folders of packs. With none:
+    the pack the current directory is in, else the content of the coh checkout it is in, else
+    the installed content.
     """
+    from coh_core.resources import content_root, pack_here
+
+    here = pack_here()
+    read = list(paths) or [here or content_root()]
     try:
-        report = validate_paths(paths, rules)
+        report = validate_paths(read, rules)
     except UsageError as error:
         if fmt == "json":
             click.echo(json.dumps({"ok": False, "problems": [error.as_problem().to_json()]}, indent=2))
         _fail_usage(error)
     if fmt == "json":
-        click.echo(json.dumps(_report_json(report), indent=2))
+        click.echo(json.dumps(_report_json(report) | {"read": [_shown_path(p) for p in read]}, indent=2))
     else:
         _print_problems(report.problems)
-        click.echo(_summary(report, _ui_narrator(lang, report)))
+        narrator = _ui_narrator(lang, report)
+        if narrator is not None and not paths:  # the user named none: say what was read
+            where = Verbatim(", ".join(_shown_path(p) for p in read))
+            click.echo(narrator.ui("ui.validate.read", where=where))
+        click.echo(_summary(report, narrator))
     sys.exit(EXIT_OK if report.ok else EXIT_PROBLEMS)
 
 
@@ -287,16 +317,20 @@ def i18n_check(langs: tuple[str, ...], fmt: str, pack: Path | None) -> None:
     """Per language: missing, extra, stale and placeholder problems, and coverage; exit 1 on any."""
     from coh_core.packs.i18n_check import check_translations, translated_locales
 
-    loaded = _load_pack(pack)
+    loaded = _load_pack(_edited_pack(pack))
     locales = [_locale(loaded, lang) for lang in langs] or translated_locales(loaded)
+    own = _own_layer(loaded, _edited_pack(pack))
     absent = [loc for loc in locales if loc not in loaded.text]
     if absent:
         raise UsageError(f"pack `{loaded.id}` has no {absent[0]} text file", code="I18N-LANG")
     reports = check_translations(loaded, locales)
     ok = all(r.ok for r in reports)
     if fmt == "json":
-        click.echo(json.dumps({"ok": ok, "locales": [r.to_json() for r in reports]}, indent=2))
+        document = {"ok": ok, "pack": _shown_path(own.root), "locales": [r.to_json() for r in reports]}
+        click.echo(json.dumps(document, indent=2))
     else:
+        if pack is None:  # the user named none: say which
+            click.echo(_pack_shown(own))
         for report in reports:
             _print_problems(report.problems)
         for report in reports:
@@ -332,7 +366,10 @@ def i18n_template(lang: str, output: Path | None, pack: Path | None) -> None:
     from coh_core.packs.declarations import declarations_of
     from coh_core.packs.i18n_files import template
 
+    given, pack = pack, _edited_pack(pack)
     loaded = _load_pack(pack)
+    if given is None:  # the user named none: say which (stdout is the file)
+        click.echo(_pack_shown(_own_layer(loaded, pack)), err=True)
     locale = normalize_locale(lang)
     if locale is None or locale == SOURCE_LOCALE:
         raise UsageError(f"`{lang}` is not a language to translate into", code="I18N-LANG")
@@ -353,8 +390,16 @@ def i18n_stamp(lang: str, keys: tuple[str, ...], all_stale: bool, pack: Path | N
     """Record that the LANG entries KEYS now translate the current English (after revising them)."""
     from coh_core.packs.i18n_check import check_locale
     from coh_core.packs.i18n_files import stamp
+    from coh_core.resources import is_installed_copy
 
+    pack = _edited_pack(pack)
     loaded = _own_layer(_load_pack(pack), pack)
+    if is_installed_copy(loaded.root):
+        raise UsageError(
+            f"{_shown_path(loaded.root)} is the copy of the pack installed with coh: stamp the files"
+            " you edit (run this inside your checkout, or pass --pack DIR)",
+            code="PACK-INSTALLED",
+        )
     locale = _locale(loaded, lang)
     chosen = list(keys)
     if all_stale:
@@ -364,35 +409,51 @@ def i18n_stamp(lang: str, keys: tuple[str, ...], all_stale: bool, pack: Path | N
     if not chosen:
         raise UsageError("name the entries to stamp, or pass --all-stale", code="USAGE-ARGS")
     changed = stamp(loaded, locale, list(dict.fromkeys(chosen)))
-    click.echo(f"{len(changed)} entr{'y' if len(changed) == 1 else 'ies'} stamped in {locale}")
+    entries = f"{len(changed)} entr{'y' if len(changed) == 1 else 'ies'}"
+    click.echo(f"{entries} stamped in {locale} ({_pack_shown(loaded)})")
 
 
 @main.command()
 @click.argument("name")
+@click.argument("member", required=False)
 @_format_option
 @_pack_option
 @_lang_option
 @_rules_option
-def explain(name: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
-    """An entity (or `turn`, `setup`, `components`) as the rules make it, and who set each field."""
+def explain(
+    name: str, member: str | None, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]
+) -> None:
+    """An entity, a section (`turn`, `setup`, `components`...), a verb (the pack's or a built-in
+    one) or a rule parameter (`coh explain param NAME`) as the rules make it: who set each field,
+    and which effects use it."""
     from coh_core.packs.explain import explain as explain_entity
-    from coh_core.packs.explain import render
+    from coh_core.packs.explain import explain_builtin, explain_param, render
 
     loaded = _load_pack(pack, rules)
-    found = explain_entity(loaded, name, _locale(loaded, lang))
-    if found is None:
-        _no_such(loaded, name, sections=True)
+    if name == "param" and member is not None:
+        found = explain_param(loaded, member)
+        if found is None:
+            _no_such_param(loaded, member)
+    elif member is not None:
+        raise UsageError(f"`{member}`: only `coh explain param NAME` takes a second name", code="USAGE-ARGS")
+    else:
+        found = explain_entity(loaded, name, _locale(loaded, lang)) or explain_builtin(loaded, name)
+        if found is None:
+            _no_such(loaded, name, sections=True)
     if fmt == "json":
-        document = {
-            "id": found.id,
-            "kind": found.kind,
-            "rules": found.rules,
-            "fields": [f.to_json() for f in found.fields],
-            "texts": [f.to_json() for f in found.texts],
-        }
-        click.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False))
         return
     click.echo("\n".join(render(found)))
+
+
+def _no_such_param(loaded: Pack, name: str) -> NoReturn:
+    """REF-UNDEF for a rule parameter the pack lacks, with the closest one it has."""
+    from coh_core.effects.checker import suggest
+
+    known = list(loaded.section("params"))
+    raise UsageError(
+        f"no rule parameter `{name}` in pack `{loaded.id}`" + suggest(name, known), code="REF-UNDEF"
+    )
 
 
 @main.group()
@@ -687,6 +748,23 @@ def replay(record: Path, fmt: str, pack: Path | None, rules: tuple[str, ...]) ->
     sys.exit(EXIT_OK)
 
 
+def _pack_scenarios(root: Path) -> list[tuple[Pack, Path]]:
+    """The scenarios a pack lists, each to run under that pack (an overlay applied to its base)."""
+    from coh_core.packs.loader import scenario_files
+
+    loaded = _load_pack(root)
+    layer = _own_layer(loaded, root)
+    files, problems = scenario_files(layer)
+    if not files and not problems:
+        problems = [
+            Problem("SCENARIO-NONE", "the manifest lists no `scenarios`", layer.manifest_doc.location(()))
+        ]
+    if problems:
+        _print_problems(problems, err=True)
+        sys.exit(EXIT_PROBLEMS)
+    return [(loaded, f) for f in files]
+
+
 @main.group()
 def scenario() -> None:
     """Rules scenarios: a partial state, scripted answers, checks."""
@@ -697,19 +775,23 @@ def scenario() -> None:
 @_format_option
 @_pack_option
 def scenario_run(paths: tuple[Path, ...], fmt: str, pack: Path | None) -> None:
-    """Run scenario files (or folders of them); exit 1 if any check fails."""
+    """Run scenario files, folders of them, or the scenarios a pack's manifest lists (PATH a pack
+    directory: under that pack); exit 1 if any check fails."""
     from coh_core.engine.scenario import run_file
 
-    loaded = _load_pack(pack)
-    files: list[Path] = []
+    runs: list[tuple[Pack, Path]] = []
     for path in paths:
+        if (path / "pack.yaml").is_file():
+            runs.extend(_pack_scenarios(path))
+            continue
+        loaded = _load_pack(pack)
         if path.is_dir():
-            files.extend(sorted(path.rglob("*.yaml")))
+            runs.extend((loaded, f) for f in sorted(path.rglob("*.yaml")))
         elif path.is_file():
-            files.append(path)
+            runs.append((loaded, path))
         else:
             raise UsageError(f"no such file or folder: {path}", code="IO-READ")
-    outcomes = [run_file(loaded, f) for f in files]
+    outcomes = [run_file(loaded, f, _shown_path(f)) for loaded, f in runs]
     failed = [o for o in outcomes if not o.ok]
     if fmt == "json":
         records = [

@@ -229,6 +229,7 @@ CLI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.airdrop.antidotes": ("count",),
     "ui.airdrop.cards": ("count",),
     "ui.hour": ("hour",),
+    "ui.validate.read": ("where",),
     "ui.validate.ok": ("counts",),
     "ui.validate.problems": ("problems", "counts"),
     **{

@@ -2,15 +2,35 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from coh_core.cli import main
 from coh_core.engine.scenario import run_file
+from coh_core.packs import load_pack_checked
+from coh_core.packs.loader import load_pack, scenario_files
 from coh_core.packs.model import Pack
+from coh_core.resources import content_root
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 FILES = sorted(SCENARIOS.rglob("*.yaml"))
+
+
+def _carried() -> list[tuple[Path, Path]]:
+    """The scenarios the shipped packs carry (their manifests' `scenarios`), with each pack."""
+    found: list[tuple[Path, Path]] = []
+    for root in sorted(p.parent for p in content_root().glob("*/pack.yaml")):
+        pack, _ = load_pack(root)
+        assert pack is not None, root
+        found.extend((root, path) for path in scenario_files(pack)[0])
+    return found
+
+
+CARRIED = _carried()
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(SCENARIOS)) for p in FILES])
@@ -25,6 +45,53 @@ def test_a_scenario_saved_and_loaded_before_each_answer_ends_as_it_says(base_pac
     asked where the game is data: saved and loaded there, it goes on the same."""
     outcome = run_file(base_pack, path, str(path.relative_to(SCENARIOS)), reload=True)
     assert outcome.ok, "\n".join(p.render() for p in outcome.problems)
+
+
+@pytest.mark.parametrize(
+    ("root", "path"), CARRIED, ids=[f"{root.name}/{path.relative_to(root)}" for root, path in CARRIED]
+)
+def test_a_scenario_a_pack_carries(root: Path, path: Path) -> None:
+    """Played under the pack that lists it (an overlay applied to its base), saved and loaded too."""
+    pack = load_pack_checked(root)
+    for reload in (False, True):
+        outcome = run_file(pack, path, str(path.relative_to(root)), reload=reload)
+        assert outcome.ok, "\n".join(p.render() for p in outcome.problems)
+
+
+def test_a_shipped_house_rule_carries_its_scenarios() -> None:
+    assert any(root.name == "curfew" for root, _ in CARRIED)
+
+
+def test_rules_given_by_path_are_relative_to_the_scenario(base_pack: Pack, tmp_path: Path) -> None:
+    """`rules: [../curfew]` names the overlay beside the scenario's folder, wherever coh runs."""
+    shutil.copytree(content_root() / "curfew", tmp_path / "curfew")
+    (tmp_path / "mine").mkdir()
+    source = (content_root() / "curfew" / "scenarios" / "moves_in_reverse_turn_order.yaml").read_text()
+    scenario = tmp_path / "mine" / "curfew.yaml"
+    scenario.write_text(source.replace("players:", "rules: [../curfew]\nplayers:", 1))
+    assert run_file(base_pack, scenario).ok
+    scenario.write_text(source.replace("players:", "rules: [./curfew]\nplayers:", 1))
+    [problem] = run_file(base_pack, scenario).problems
+    assert problem.code == "SCENARIO-RULES" and "curfew" in problem.message
+
+
+def test_coh_scenario_run_runs_the_scenarios_a_pack_lists(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(content_root())
+    result = runner.invoke(main, ["scenario", "run", "curfew", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    ran = json.loads(result.stdout)["scenarios"]
+    assert [(s["path"], s["ok"]) for s in ran] == [
+        ("curfew/scenarios/asks_the_last_player_first.yaml", True),
+        ("curfew/scenarios/moves_in_reverse_turn_order.yaml", True),
+    ]
+
+
+def test_a_pack_without_scenarios_says_so(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["scenario", "run", str(content_root() / "hunger")])
+    assert result.exit_code == 1
+    assert "SCENARIO-NONE" in result.output and "lists no `scenarios`" in result.output
 
 
 def test_a_failing_check_is_reported_at_its_line(base_pack: Pack, tmp_path: Path) -> None:

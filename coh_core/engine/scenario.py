@@ -75,7 +75,7 @@ def run_file(pack: Pack, path: Path, display: str | None = None, reload: bool = 
 
 def _under_rules(pack: Pack, doc: YamlDoc) -> Pack:
     """The pack with the scenario's `rules` (overlays) applied."""
-    rules = tuple(str(r) for r in doc.data.get("rules") or [])
+    rules = tuple(_rule_named(str(r), doc) for r in doc.data.get("rules") or [])
     if not rules:
         return pack
     try:
@@ -86,6 +86,13 @@ def _under_rules(pack: Pack, doc: YamlDoc) -> Pack:
         raise EngineError(
             "SCENARIO-RULES", f"cannot play under {list(rules)}: {message}", doc.location(("rules",))
         ) from exc
+
+
+def _rule_named(rule: str, doc: YamlDoc) -> str:
+    """An overlay by id as it is; by path (`../my-overlay`), relative to the scenario's folder."""
+    if "/" not in rule and not rule.startswith("."):
+        return rule
+    return str((Path(doc.path).parent / rule).resolve())
 
 
 @cache

@@ -16,7 +16,7 @@ from coh_core.errors import Location, Problem, UsageError
 from coh_core.i18n import LOCALE_PATTERN
 from coh_core.limits import MAX_PACK_BYTES
 from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
-from coh_core.packs.paths import PathRefused, file_in_pack, real_path
+from coh_core.packs.paths import PathRefused, file_in_pack, path_in_pack, real_path
 from coh_core.packs.schema import validate_document
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
 from coh_core.resources import content_root
@@ -90,7 +90,9 @@ def load_pack(root: Path) -> tuple[Pack | None, list[Problem]]:
     problems.extend(_load_text(pack))
     # after the files: a name refused as a path (PACK-PATH) is not reported again by the schema
     problems.extend(validate_document(manifest_doc, PACK_SCHEMA))
-    problems.extend(_orphans(pack))
+    scenarios, listing = scenario_files(pack)
+    problems.extend(listing)
+    problems.extend(_orphans(pack, scenarios))
     problems.extend(collect(pack))
     for doc in [pack.manifest_doc, *pack.docs, *pack.text.values()]:
         doc.owner = pack.id
@@ -187,9 +189,30 @@ def _load_text(pack: Pack) -> list[Problem]:
     return problems
 
 
-def _orphans(pack: Pack) -> list[Problem]:
-    """Every YAML file under the pack must be reachable from its manifest."""
-    reachable = {real_path(pack.root / MANIFEST)}
+def scenario_files(pack: Pack) -> tuple[list[Path], list[Problem]]:
+    """The scenarios the manifest lists (`scenarios`: files, or folders whose YAML files are all
+    scenarios), in order; and the problems of the listing (a name that is missing or leaves the pack)."""
+    found: list[Path] = []
+    problems: list[Problem] = []
+    for manifest_path, relative in _listed(pack, "scenarios"):
+        try:
+            path = path_in_pack(pack.root, relative)
+        except PathRefused as refused:
+            message = refused.message
+            if refused.code == "FILE-MISSING":
+                message = f"the manifest lists `{relative}` among its scenarios, which does not exist"
+            problems.append(Problem(refused.code, message, _where_listed(pack, manifest_path, relative)))
+            continue
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix in {".yaml", ".yml"} and p.is_file()))
+        else:
+            found.append(path)
+    return list(dict.fromkeys(found)), problems
+
+
+def _orphans(pack: Pack, scenarios: list[Path]) -> list[Problem]:
+    """Every YAML file under the pack must be reachable from its manifest (scenarios included)."""
+    reachable = {real_path(pack.root / MANIFEST), *(real_path(p) for p in scenarios)}
     for key in ("files", "text"):
         reachable.update(real_path(pack.root / rel) for _, rel in _listed(pack, key) if _nameable(rel))
     problems = []
@@ -204,7 +227,7 @@ def _orphans(pack: Pack) -> list[Problem]:
             problems.append(
                 Problem(
                     "FILE-ORPHAN",
-                    f"not reachable from {MANIFEST}: add it to `files` (or `text`) or delete it",
+                    f"not reachable from {MANIFEST}: add it to `files` (or `text`, `scenarios`) or delete it",
                     Location(_short_display(path), 1, 1),
                 )
             )

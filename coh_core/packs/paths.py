@@ -48,6 +48,22 @@ def file_in_pack(root: Path, relative: str) -> Path:
     return _regular(target, relative)
 
 
+def path_in_pack(root: Path, relative: str) -> Path:
+    """The regular file or the folder `relative` names inside the pack at `root` (a manifest lists
+    its scenarios by file or by folder), checked as `file_in_pack` checks a file."""
+    _check_name(relative)
+    base = real_path(root)
+    if not real_path(base / relative).is_relative_to(base):
+        raise PathRefused(
+            f"`{_shown(relative)}` is a symbolic link to a place outside the pack; a pack reads only"
+            " its own files",
+            code="PACK-PATH",
+        )
+    if real_path(base / relative).is_dir():
+        return real_path(base / relative)
+    return file_in_pack(root, relative)
+
+
 def readable_file(path: Path) -> Path:
     """`path` (a file named on the command line) if it is a regular file; else PathRefused (IO-READ)."""
     try:
