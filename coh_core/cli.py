@@ -39,10 +39,10 @@ def _fail_usage(error: CohError) -> NoReturn:
     sys.exit(EXIT_USAGE)
 
 
-def _print_problems(problems: Sequence[Problem], err: bool = False) -> None:
+def _print_problems(problems: Sequence[Problem], err: bool = False, colour: str = "red") -> None:
     stream = sys.stderr if err else sys.stdout
     for problem in problems:
-        head = f"{problem.location}: {_style(problem.code, stream, fg='red', bold=True)} {problem.message}"
+        head = f"{problem.location}: {_style(problem.code, stream, fg=colour, bold=True)} {problem.message}"
         click.echo(head, err=err)
         if problem.context:
             click.echo(problem.context, err=err)
@@ -182,19 +182,23 @@ def main() -> None:
 @_format_option
 @_lang_option
 @_rules_option
-def validate(paths: tuple[Path, ...], fmt: str, lang: str | None, rules: tuple[str, ...]) -> None:
+@click.option("--strict", is_flag=True, help="Fail on incomplete translations too (else they are warnings).")
+def validate(
+    paths: tuple[Path, ...], fmt: str, lang: str | None, rules: tuple[str, ...], strict: bool
+) -> None:
     """Check content packs: schema, effects, references, counts, text.
 
     PATHS are pack directories, manifests, files inside a pack, or folders of packs. With none:
     the pack the current directory is in, else the content of the coh checkout it is in, else
-    the installed content.
+    the installed content. A translation that lacks texts, or translates an older English, is a
+    warning (one line per language): the game shows those texts in English. --strict fails on it.
     """
     from coh_core.resources import content_root, pack_here
 
     here = pack_here()
     read = list(paths) or [here or content_root()]
     try:
-        report = validate_paths(read, rules)
+        report = validate_paths(read, rules, strict)
     except UsageError as error:
         if fmt == "json":
             click.echo(json.dumps({"ok": False, "problems": [error.as_problem().to_json()]}, indent=2))
@@ -203,6 +207,7 @@ def validate(paths: tuple[Path, ...], fmt: str, lang: str | None, rules: tuple[s
         click.echo(json.dumps(_report_json(report) | {"read": [_shown_path(p) for p in read]}, indent=2))
     else:
         _print_problems(report.problems)
+        _print_problems(report.warnings, colour="yellow")
         narrator = _ui_narrator(lang, report)
         if narrator is not None and not paths:  # the user named none: say what was read
             where = Verbatim(", ".join(_shown_path(p) for p in read))
@@ -240,6 +245,7 @@ def _summary(report: ValidationReport, narrator: Narrator | None) -> str:
                 ("files", report.files),
             )
         )
+        + ("; " + count("warnings", len(report.warnings)) if report.warnings else "")
     )
     if report.ok:
         ok = narrator.ui("ui.validate.ok", counts=counts)
@@ -257,6 +263,7 @@ def _report_json(report: ValidationReport) -> dict[str, Any]:
         "effects": report.effects,
         "files": report.files,
         "problems": [p.to_json() for p in report.problems],
+        "warnings": [p.to_json() for p in report.warnings],
     }
 
 

@@ -234,7 +234,7 @@ CLI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.validate.problems": ("problems", "counts"),
     **{
         f"ui.validate.count.{name}": ("count",)
-        for name in ("packs", "entities", "effects", "files", "problems")
+        for name in ("packs", "entities", "effects", "files", "problems", "warnings")
     },
 }
 

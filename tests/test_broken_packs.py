@@ -84,13 +84,17 @@ def test_broken_pack(case_path: Path, base_copy: Path, outside: Path) -> None:
     assert "Traceback" not in result.output
     assert SECRET not in result.output
     assert result.exit_code == case.get("exit", 1), result.output
+    report = json.loads(result.output)
     found = sorted(
-        (p["code"], _relative(p["file"], base_copy), p["line"], p["col"])
-        for p in json.loads(result.output)["problems"]
+        (p["code"], _relative(p["file"], base_copy), p["line"], p["col"], kind == "warnings")
+        for kind in ("problems", "warnings")
+        for p in report.get(kind, [])
     )
-    wanted = sorted((e["code"], e["file"], *_position(base_copy, e)) for e in case["expect"])
+    wanted = sorted(
+        (e["code"], e["file"], *_position(base_copy, e), bool(e.get("warning"))) for e in case["expect"]
+    )
     assert found == wanted
-    messages = [p["message"] for p in json.loads(result.output)["problems"]]
+    messages = [p["message"] for kind in ("problems", "warnings") for p in report.get(kind, [])]
     for expected in (e for e in case["expect"] if "says" in e):
         assert any(expected["says"] in m for m in messages), (expected["says"], messages)
 

@@ -195,15 +195,62 @@ def test_a_deleted_entry_is_missing_with_file_and_line(runner: CliRunner, base_c
     assert f"text/fr.yaml:{start + 1}:3: I18N-MISSING" in text
 
 
-def test_validate_reports_an_unfinished_language_once(runner: CliRunner, base_copy: Path) -> None:
+def test_validate_warns_once_of_an_unfinished_language(runner: CliRunner, base_copy: Path) -> None:
+    """The game shows what is missing in English: a warning (one line), an error only when strict."""
     french = base_copy / "text" / "fr.yaml"
     head = french.read_text(encoding="utf-8").split("  character.blonde.name:")[0]
     french.write_text(head, encoding="utf-8")
     result = runner.invoke(main, ["validate", str(base_copy), "--format", "json"])
-    assert result.exit_code == 1
-    problems = json.loads(result.output)["problems"]
-    assert [p["code"] for p in problems] == ["I18N-MISSING"]
-    assert "coh i18n check --lang fr" in problems[0]["message"]
+    assert result.exit_code == 0
+    report = json.loads(result.output)
+    assert report["problems"] == [] and [w["code"] for w in report["warnings"]] == ["I18N-MISSING"]
+    assert "% translated" in report["warnings"][0]["message"]
+    assert "coh i18n check --lang fr" in report["warnings"][0]["message"]
+    strict = runner.invoke(main, ["validate", str(base_copy), "--format", "json", "--strict"])
+    assert strict.exit_code == 1
+    assert [p["code"] for p in json.loads(strict.output)["problems"]] == ["I18N-MISSING"]
+    check = runner.invoke(main, ["i18n", "check", "--lang", "fr", "--pack", str(base_copy)])
+    assert check.exit_code == 1
+
+
+def test_many_stale_texts_are_one_warning(runner: CliRunner, base_copy: Path) -> None:
+    english = base_copy / "text" / "en.yaml"
+    text = english.read_text(encoding="utf-8")
+    english.write_text(
+        text.replace("Housewife", "Homemaker").replace("Shotgun", "Scattergun"), encoding="utf-8"
+    )
+    result = runner.invoke(main, ["validate", str(base_copy)])
+    assert result.exit_code == 0, result.output
+    stale = [line for line in result.output.splitlines() if "I18N-STALE" in line]
+    assert len(stale) == 3  # one per language
+    assert all("translate an older English" in line and "coh i18n check --lang" in line for line in stale)
+    assert result.output.splitlines()[-1].endswith("; 3 warnings")
+
+
+def test_an_english_only_house_rule_validates_and_plays_in_every_language(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    rule = tmp_path / "bigger-cap"
+    (rule / "text").mkdir(parents=True)
+    (rule / "pack.yaml").write_text(
+        'id: bigger-cap\nversion: "1.0.0"\nkind: overlay\nrequires: [base]\nlanguages: [en]\n'
+        "files: [patches.yaml]\n",
+        encoding="utf-8",
+    )
+    (rule / "patches.yaml").write_text("patches:\n  - set: params/zombie_cap/value\n    to: 10\n")
+    (rule / "text" / "en.yaml").write_text('locale: en\nmessages:\n  pack.bigger-cap.name: "Bigger crowds"\n')
+    result = runner.invoke(main, ["validate", str(rule), "--strict", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["warnings"] == []
+    game = ["play", "--players", "3", "--seed", "1", "--rules", str(rule), "--rules", "rulebook-fr"]
+    played = runner.invoke(main, [*game, "--lang", "fr"])
+    assert played.exit_code == 0, played.output
+    (rule / "pack.yaml").write_text(
+        (rule / "pack.yaml").read_text(encoding="utf-8").replace("languages: [en]\n", "")
+    )
+    unlisted = runner.invoke(main, ["validate", str(rule), "--format", "json"])
+    assert unlisted.exit_code == 0
+    assert {w["code"] for w in json.loads(unlisted.output)["warnings"]} == {"I18N-MISSING"}
 
 
 def test_a_stale_translation_does_not_stop_a_game(runner: CliRunner, base_copy: Path) -> None:

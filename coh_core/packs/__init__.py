@@ -15,11 +15,17 @@ from coh_core.packs.overlays import ComposedDoc, compose, declare_conflict, orde
 from coh_core.packs.schema import validate_document
 from coh_core.resources import content_root
 
+# What a translation lacks (texts not yet translated, or translating an older English): a game
+# shows those texts in English, so `coh validate` warns of them, and fails on them only when
+# strict. `coh i18n check` always fails on them.
+INCOMPLETE_TRANSLATION = frozenset({"I18N-MISSING", "I18N-STALE", "I18N-UNTRANSLATED"})
+
 
 @dataclass
 class ValidationReport:
     packs: list[Pack] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    warnings: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -110,8 +116,11 @@ def _required_base(overlay: Pack, root: Path, loads: _Loads) -> Path | None:
     return None
 
 
-def validate_paths(paths: Iterable[Path], rules: Sequence[str] = ()) -> ValidationReport:
-    """Validate the packs named by paths (the built-in content when there are none).
+def validate_paths(
+    paths: Iterable[Path], rules: Sequence[str] = (), strict: bool = False
+) -> ValidationReport:
+    """Validate the packs named by paths (the built-in content when there are none). Incomplete
+    translations are warnings, unless `strict`.
 
     Raises UsageError for paths that do not exist or hold no pack.
     """
@@ -125,8 +134,11 @@ def validate_paths(paths: Iterable[Path], rules: Sequence[str] = ()) -> Validati
         pack, problems = check_pack(root, playable, loads)
         if pack is not None:
             report.packs.append(pack)
-        report.problems.extend(problems)
+        for problem in problems:
+            warns = not strict and problem.code in INCOMPLETE_TRANSLATION
+            (report.warnings if warns else report.problems).append(problem)
     report.problems = _ordered(report.problems)
+    report.warnings = _ordered(report.warnings)
     return report
 
 

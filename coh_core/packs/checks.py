@@ -947,13 +947,25 @@ def _check_translations(pack: Pack) -> Iterator[Problem]:
         return
     for report in check_translations(pack):
         missing = [p for p in report.problems if p.code == "I18N-MISSING"]
-        yield from (p for p in report.problems if p.code != "I18N-MISSING" or len(missing) == 1)
+        stale = [p for p in report.problems if p.code == "I18N-STALE"]
+        yield from (
+            p
+            for p in report.problems
+            if (p.code != "I18N-MISSING" or len(missing) == 1) and (p.code != "I18N-STALE" or len(stale) == 1)
+        )
         if len(missing) > 1:
             yield Problem(
                 "I18N-MISSING",
                 f"{len(missing)} of {report.total} English texts of `{report.pack}` have no"
                 f" {report.locale} text yet ({report.coverage:.0f}% translated);"
                 f" `coh i18n check --lang {report.locale}` lists them",
+                report.where,
+            )
+        if len(stale) > 1:
+            yield Problem(
+                "I18N-STALE",
+                f"{len(stale)} {report.locale} texts of `{report.pack}` translate an older English"
+                f" ({report.coverage:.0f}% translated); `coh i18n check --lang {report.locale}` lists them",
                 report.where,
             )
 

@@ -82,9 +82,22 @@ def check_translations(pack: Pack, locales: list[str] | None = None) -> list[Loc
         for locale in locales or translated_locales(pack):
             if locale in layer.text:
                 reports.append(check_locale(layer, locale, declared))
-            elif layer.own_messages(SOURCE_LOCALE) and locale.split("-")[0] == locale:
+            elif (
+                layer.own_messages(SOURCE_LOCALE)
+                and locale.split("-")[0] == locale
+                and carries(layer, locale)
+            ):
                 reports.append(_untranslated_layer(layer, locale))
     return reports
+
+
+def carries(layer: Pack, locale: str) -> bool:
+    """Whether the pack means to carry a language: those its manifest lists (`languages`), else
+    every one (what it lacks is then missing). A language it does not list shows in English."""
+    languages = layer.manifest.get("languages")
+    if not isinstance(languages, list):
+        return True
+    return locale in languages or locale.split("-")[0] in languages
 
 
 def _untranslated_layer(layer: Pack, locale: str) -> LocaleReport:
