@@ -101,7 +101,8 @@ def _locale(pack: Pack, lang: str | None) -> str:
     locale = normalize_locale(lang)
     if locale is None:
         raise UsageError(f"`{lang}` is not a language code such as en, fr or pt-BR", code="I18N-LANG")
-    if locale != SOURCE_LOCALE and not any(step in pack.text for step in fallback_chain(locale)[:-1]):
+    chain = fallback_chain(locale)  # ends with English, which every pack has
+    if locale.split("-")[0] != SOURCE_LOCALE and not any(step in pack.text for step in chain[:-1]):
         known = ", ".join(pack.locales())
         raise UsageError(f"pack `{pack.id}` has no text in `{locale}` (it has {known})", code="I18N-LANG")
     return locale

@@ -100,7 +100,7 @@ def test_show_prints_text_numbers_and_effects(runner: CliRunner) -> None:
     result = runner.invoke(main, ["show", "chainsaw"])
     assert result.exit_code == 0, result.output
     assert "Chainsaw" in result.output
-    assert "let target = choose(locations())" in result.output
+    assert "let target = choose(locations_with_zombies(2))" in result.output
     assert "kill_zombies(zombies(target) // 2, at=target)" in result.output
 
 

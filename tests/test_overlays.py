@@ -114,7 +114,7 @@ def _pack_ids(pack: Pack) -> list[str]:
     return [pack.id, *pack.rules_id]
 
 
-HOUSE_RULES = ["hunger", "curfew", "rescue-helicopter"]
+HOUSE_RULES = ["hunger", "curfew", "rescue-helicopter", "zombie-dogs"]
 SHIPPED = sorted(p.parent.name for p in content_root().glob("*/pack.yaml") if p.parent.name != "base")
 
 

@@ -323,7 +323,7 @@ def test_an_event_declared_with_names_the_engine_does_not_give_stops_the_game_th
     actions = base_copy / "actions.yaml"
     actions.write_text(
         actions.read_text(encoding="utf-8").replace(
-            "effect: kill_zombies(1, at=choose(locations()))",
+            "effect: kill_zombies(1, at=choose(locations_with_zombies()))",
             "effect: move_character(first(my_characters()), to=choose(locations()))",
         ),
         encoding="utf-8",
