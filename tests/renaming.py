@@ -8,13 +8,14 @@ the game: `id017_location`. What is renamed:
   with the sides and states of each location (`A`, `B`, `collapsed`...);
 - the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`);
 - the component kinds the pack declares: its kinds of counters (zombies, antidotes, explosion
-  markers...), the places it names (the reserve, the box) and its piles (the deck, the hands, the
-  food tokens...);
+  markers...), the places it names (the reserve, the box), its piles (the deck, the hands, the
+  food tokens...), its pointers (the first player, the leader) and what the game remembers
+  (`memory`: the movement cards chosen...);
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
   the city's corners and sides, the overflow location), `@id` references and the bare names given
-  for parameters of type `side`, `counter`, `place` or `pile` in effect text, and the keys of the text
-  files (`character.<id>.name`, `location.<id>.<side>.effect`, `step.<phase>.<step>.name`...), in
-  every language.
+  for parameters of type `side`, `counter`, `place`, `pile`, `pointer` or `memory` in effect
+  text, and the keys of the text files (`character.<id>.name`, `location.<id>.<side>.effect`,
+  `step.<phase>.<step>.name`...), in every language.
 
 Effect text is parsed (`coh_core.effects.parser`) and only the nodes that name an id are rewritten,
 at their source spans: an `@id` reference, and a bare name given for a parameter of type `side`,
@@ -33,10 +34,8 @@ What is not renamed yet, and why:
 
 - The name a counter has as an item (`antidote`): message keys are made of it (`give.antidote`,
   `item.antidote`), and text keys of messages are not renamed (below).
-- Components not yet declared as such (the leader and its wheel): they are engine vocabulary today
-  (the state's `leader`, `wheel` fields; the `components` keys the engine reads). As the pack
-  declares them, rename them in `_component_kinds`. A pile's `role` and `start` (a key of the
-  components) are words of the format.
+- A pile's `role` and `start` (a key of the components) and the lists of the components (the
+  leader wheel...): words of the format.
 - The words of the effect language the pack declares (its enumerations and their values, traits,
   events, windows) and its rule parameters: the engine still gives some events and windows their
   names and reads some traits itself (`ENGINE-DECLARATION`).
@@ -134,6 +133,8 @@ def _component_kinds(pack: Pack) -> dict[str, str]:
         **dict.fromkeys(map(str, components.get("places", {})), "place"),
         **dict.fromkeys(map(str, components.get("counters", {})), "counter"),
         **dict.fromkeys(map(str, components.get("piles", {})), "pile"),
+        **dict.fromkeys(map(str, components.get("pointers", {})), "pointer"),
+        **dict.fromkeys(map(str, components.get("memory", {})), "memory"),
     }
 
 
@@ -166,6 +167,10 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
         }
     if "piles" in components:
         components["piles"] = {new(name): entry for name, entry in components["piles"].items()}
+    if "pointers" in components:
+        components["pointers"] = {new(name): entry for name, entry in components["pointers"].items()}
+    if "memory" in components:
+        components["memory"] = {new(name): entry for name, entry in components["memory"].items()}
     setup = data.get("setup", {})
     if "overflow_location" in setup:
         setup["overflow_location"] = new(setup["overflow_location"])
@@ -229,7 +234,7 @@ def _edits(
 
 
 # Types whose values are bare names the pack defines (`flip_board(here, burnt)`, `count_of(zombies, at)`).
-_NAMED_TYPES = frozenset({"side", "counter", "place", "pile"})
+_NAMED_TYPES = frozenset({"side", "counter", "place", "pile", "pointer", "memory"})
 
 
 def _typed_args(call: ast.Call, sig: Signature | None) -> Iterator[tuple[ast.Arg, str]]:

@@ -254,7 +254,8 @@ def test_a_state_the_engine_would_spin_on_is_refused(
     """Found by the soak run: a leader wheel without green made the leader's attack loop for ever."""
     head, _, rest = quiet_record.partition(b"\n")
     header = json.loads(head)
-    header["initial"]["wheel"] = [c for c in header["initial"]["wheel"] if c != "green"]
+    cycles = header["initial"]["cycles"]
+    cycles["leader"] = [c for c in cycles["leader"] if c != "green"]
     scratch.write_bytes(_encoded(json.dumps(header)) + b"\n" + rest)
     with pytest.raises(RecordError) as caught:
         replay(base_pack, scratch)

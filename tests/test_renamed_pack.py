@@ -12,9 +12,9 @@ the pack gives no order (dealing characters, building the deck, the cards in a h
 a choice), so a renaming that reordered them would change every game for that reason alone.
 
 The kinds of counters (zombies, antidotes, explosion markers, bonus points), the places they sit
-at (the reserve, the box) and the piles (the decks, the hands, the food tokens...) are renamed too;
-the leader and its wheel are not yet: they are still engine vocabulary until the pack declares them
-(see `renaming._component_kinds`).
+at (the reserve, the box), the piles (the decks, the hands, the food tokens...), the pointers (the
+first player, the leader) and what the game remembers (the movement cards chosen, extra votes...)
+are renamed too (see `renaming._component_kinds`).
 """
 
 from __future__ import annotations
@@ -48,11 +48,13 @@ SHARED_WORDS = {
     "discard": "a decision and an answer",
     "food": "a selector of the pack, named after the pile, and an answer",
     "city": "a key of the setup",
-    "first_player": "a log message",
+    "first_player": "a log message, a selector of the pack, named after the pointer",
+    "leader": "a selector of the pack, named after the pointer; a message placeholder",
     "markers": "a selector of the pack, named after the counter",
     "invasion": "a kind of text key (`invasion.<id>.name`), a message placeholder",
     "invasion_deck": "a selector of the pack, named after the pile",
     "move": "a decision and an answer",
+    "movement": "a memory of the pack, and a word of a file's name (`procedures-movement.yaml`)",
     "scoring": "a window, a decision",
     "sharing": "a purpose of votes in the messages (`vote.sharing`)",
     "zombie_attack": "a procedure",
@@ -106,7 +108,14 @@ def test_no_old_name_survives_in_the_renamed_files_outside_prose(renamed: Renami
     assert {path.name for path in files} >= {"pack.yaml", "locations.yaml", "turn.yaml", "fr.yaml"}
     survivors = surviving_names(renamed.root, renamed.names, files)
     assert set(survivors) == set(SHARED_WORDS), {k: v[:3] for k, v in survivors.items()}
-    assert {renamed.kinds[word] for word in SHARED_WORDS} <= {"phase", "step", "counter", "pile"}
+    assert {renamed.kinds[word] for word in SHARED_WORDS} <= {
+        "phase",
+        "step",
+        "counter",
+        "pile",
+        "pointer",
+        "memory",
+    }
 
 
 def test_effects_are_rewritten_only_where_they_name_an_id(renamed: Renaming, renamed_pack: Pack) -> None:

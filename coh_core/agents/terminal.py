@@ -117,7 +117,7 @@ class TerminalAgent:
                 turn=state["turn"],
                 phase=state["phase"],
                 first=state["first"],
-                leader=state["leader"],
+                leader=state["pointers"].get("leader", ""),  # the base pack's table message names it
             )
         ]
         for location, place in state["locations"].items():

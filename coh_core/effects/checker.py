@@ -618,6 +618,10 @@ class Checker:
             self._list_range(node, bound)
         if sig.returns is None:
             return None
+        if sig.value_type_from and sig.returns in ("any", "list[any]"):
+            fixed = self._dependent_type(sig, bound)
+            if fixed is not None:
+                return fixed if sig.returns == "any" else list_of(fixed)
         return _substitute(sig.returns, type_vars, unbound="any")
 
     def _param(self, node: ast.Call) -> str | None:
@@ -1159,7 +1163,14 @@ class Checker:
     def _dependent_type(self, sig: Signature, bound: list[tuple[Param, ast.Arg]]) -> str | None:
         for param, arg in bound:
             if param.name == sig.value_type_from and isinstance(arg.value, ast.Name):
-                trait = self.symbols.declared.traits.get(arg.value.name)
+                declared = self.symbols.declared
+                pointer = declared.pointers.get(arg.value.name)
+                if pointer is not None and sig.param("name") is param:
+                    return pointer[1]
+                memory = declared.memory.get(arg.value.name)
+                if memory is not None and sig.param("name") is param:
+                    return _memory_part(sig.name, memory[1])
+                trait = declared.traits.get(arg.value.name)
                 return None if trait is None else trait.type
         return None
 
@@ -1168,6 +1179,16 @@ class Checker:
 # names the pile: its owner, an entry and entries are of the types the pile declares.
 _PILE_PRIMITIVES = frozenset({"pile", "pile_size", "set_pile", "move_entry", "move_at", "move_top"})
 _PILE_PARAMS = {"owner": "pile", "entries": "pile", "entry": "from", "from_owner": "from", "to_owner": "to"}
+
+
+def _memory_part(verb: str, whole: str) -> str | None:
+    """The type a memory primitive reads or writes: the whole value, one player's, one item of a list."""
+    if verb == "remember_for":
+        keyed = map_types(whole)
+        return None if keyed is None else keyed[1]
+    if verb == "add_to_memory":
+        return element_type(whole)
+    return whole
 
 
 def _substitute(type_name: str, type_vars: Mapping[str, str], unbound: str | None = None) -> str:

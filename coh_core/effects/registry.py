@@ -171,8 +171,8 @@ def _verb(spec: str, doc: str, value_type_from: str | None = None) -> None:
     _declare(Kind.VERB, spec, doc, value_type_from)
 
 
-def _selector(spec: str, doc: str, asks: bool = False) -> None:
-    _declare(Kind.SELECTOR, spec, doc, asks=asks)
+def _selector(spec: str, doc: str, asks: bool = False, value_type_from: str | None = None) -> None:
+    _declare(Kind.SELECTOR, spec, doc, value_type_from, asks=asks)
     if asks:
         _ASKING.add(spec.split("(", 1)[0])
 
@@ -234,31 +234,57 @@ _verb(
     "exhaust(target: character)",
     "Flip a rested character to its exhausted side; as a cost, only characters that may pay so.",
 )
-_verb("set_leader(colour: colour)", "Put the zombie-leader token on a colour of the wheel.")
-_verb("move_leader(steps: int)", "Move the zombie-leader token N spaces clockwise, skipping caches.")
-_verb("give_first_player(player: player)", "The player takes the first-player token.")
-_verb("take_first_player(player: player = me)", "The player takes the first-player token.")
-_verb(
-    "peek_invasion(n: count, player: player = me)",
-    "The player secretly looks at the next N invasion cards.",
+_selector(
+    "pointer(name: pointer) -> any",
+    "The entry a pointer the pack declares (`components: pointers`) points at.",
+    value_type_from="name",
 )
 _verb(
-    "defer_movement_choice(players: list[player])",
-    "These players choose their movement card after everyone else's has been revealed.",
+    "set_pointer(name: pointer, to: any)",
+    "Point a pointer at an entry (no log entry: the pack writes one).",
+    value_type_from="name",
+)
+_verb(
+    "move_pointer(name: pointer, steps: int)",
+    "Move a pointer N entries on round its cycle (back, if N is negative).",
+)
+_selector(
+    "memory(name: memory) -> any",
+    "A value the game remembers (`components: memory`); of a value of each player, the map of the"
+    " players' values (a player with none is not in it).",
+    value_type_from="name",
+)
+_verb(
+    "remember(name: memory, value: any)",
+    "The game remembers this value (of a value of each player: the map of every player's).",
+    value_type_from="name",
+)
+_verb(
+    "remember_for(name: memory, player: player, value: any)",
+    "The game remembers this value as the player's own (of a value of each player).",
+    value_type_from="name",
+)
+_verb(
+    "add_to_memory(name: memory, item: any)",
+    "Add an item at the end of a list the game remembers (of the game, not of each player).",
+    value_type_from="name",
+)
+_verb("forget(name: memory)", "The game forgets a value: it is empty again (of each player: nobody has one).")
+_selector(
+    "cycle(name: pointer) -> list[any]",
+    "The entries a pointer moves round, in order: the seats clockwise, or the seated colours of a"
+    " list of the pack's components.",
+    value_type_from="name",
+)
+_selector(
+    "cycle_from(name: pointer, start: any) -> list[any]",
+    "The entries of a pointer's cycle, once round from this one.",
+    value_type_from="name",
 )
 _verb(
     "set_trait(target: character, trait: trait, value: any, until: duration)",
     "Give a character a trait value until the duration ends.",
     value_type_from="trait",
-)
-_verb(
-    "vote_in_place_of(other: player, at: location, player: player = me)",
-    "For the rest of the turn the player casts the other player's votes at the location (two"
-    " players doing it to each other swap their votes).",
-)
-_verb(
-    "add_votes(player: player, n: count, at: location, until: duration)",
-    "The player has N extra votes at the location until the duration ends.",
 )
 _verb("cancel(what: event)", "Cancel the pending card play or movement before any of it happens.")
 _verb("flip_board(at: location, side: side)", "Turn a location board to another side or state.")
@@ -315,7 +341,6 @@ _selector(
     "The players with at least one character at a location.",
 )
 _selector("other_players(player: player = me) -> list[player]", "Every player still in the game but one.")
-_selector("colours_in_play() -> list[colour]", "The colours of the leader wheel not covered by caches.")
 _selector("owner(target: character) -> player", "The player who controls a character.")
 _selector(
     "param(name: param) -> any",
@@ -402,12 +427,6 @@ _selector(
     "Every seat at the table, clockwise from this player's, players out of the game included.",
 )
 _selector("players() -> list[player]", "The players still in the game, in turn order from the first player.")
-_selector("first_player() -> player", "The player who holds the first-player token.")
-_verb(
-    "set_first_player(player: player)",
-    "The player holds the first-player token, with or without characters (no log entry: the pack"
-    " writes one).",
-)
 _selector(
     "random_item(items: list[T]) -> T",
     "One of the items at random, from the game's random generator (of none, the effect stops).",
@@ -437,15 +456,6 @@ _selector(
     "leader_attacks(at: location) -> bool",
     "Whether the zombie leader's colour, not a vote, says who loses a character at a location.",
 )
-_selector("leader() -> colour", "The colour the zombie-leader token is on.")
-_selector(
-    "wheel_from(colour: colour) -> list[colour]",
-    "The colours of the zombie-leader wheel in play, once round clockwise from this one.",
-)
-_verb(
-    "place_leader(colour: colour)",
-    "Put the zombie-leader token on a colour (no log entry: the pack writes one).",
-)
 _selector(
     "items_at(at: location) -> list[any]",
     "What lies at a location, one item of each kind, as the values of an answer: `[name]` for each"
@@ -457,16 +467,6 @@ _verb(
     "take_item(item: any, from: location, player: player)",
     "The player takes one item lying at a location (a value of `items_at`): one counter of that kind,"
     " or a card into their pile whose role is `hand` (no log entry: the pack writes its own).",
-)
-_selector(
-    "extra_votes(at: location) -> map[player, int]",
-    "The votes players have at a location besides their characters' (`add_votes`), each player's"
-    " added up, in the order they were given.",
-)
-_selector(
-    "vote_proxies(at: location) -> list[list[player]]",
-    "Who casts another player's votes at a location (`vote_in_place_of`): `[voter, player]` pairs,"
-    " in the order they were set.",
 )
 
 # The game's pieces at setup and at the end (City of Horror's state until the pack declares its
@@ -548,13 +548,6 @@ _selector(
     "locked(at: location) -> bool",
     "Whether nobody may leave a location (the side it shows is locked).",
 )
-_selector("movement_card(player: player) -> location", "The location on the player's movement card.")
-_selector(
-    "deferred_players() -> list[player]",
-    "The players who choose their movement card after the others' are revealed (`defer_movement_choice`).",
-)
-_verb("clear_movement_cards()", "Nobody has chosen a movement card this turn yet.")
-_verb("set_movement_card(player: player, card: location)", "The player's movement card this turn.")
 
 # Checks and lists (procedures-items.yaml and others).
 _verb(
@@ -674,6 +667,8 @@ TYPES: dict[str, str] = {
     "event_name": "an event the pack declares (its `events` section)",
     "window_name": "a window the pack declares (its `windows` section)",
     "counter": "a kind of counter the pack declares (`components: counters`)",
+    "pointer": "a pointer the pack declares (`components: pointers`)",
+    "memory": "a value the game remembers, as the pack declares it (`components: memory`)",
     "place": "where counters sit: a location, a player, or a place the pack declares (`components: places`)",
     "pile": "a pile of cards or tokens the pack declares (`components: piles`)",
     "string": 'a text in double quotes (`"..."`)',
@@ -688,7 +683,11 @@ WINDOW_TYPE = "window_name"
 COUNTER_TYPE = "counter"
 PLACE_TYPE = "place"
 PILE_TYPE = "pile"
-_DECLARED_TYPES = frozenset({TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE, COUNTER_TYPE, PLACE_TYPE, PILE_TYPE})
+POINTER_TYPE = "pointer"
+MEMORY_TYPE = "memory"
+_DECLARED_TYPES = frozenset(
+    {TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE, COUNTER_TYPE, PLACE_TYPE, PILE_TYPE, POINTER_TYPE, MEMORY_TYPE}
+)
 # Whose piles they are (a pile's `per`) -> the type of their owners ("": one pile, no owner).
 PILE_OWNER_TYPES = {"game": "", "player": "player", "location": "location"}
 # The types whose values are places counters sit at, besides the places a pack names.
@@ -762,6 +761,9 @@ class Declarations:
     counters: Mapping[str, str] = field(default_factory=dict)  # kind -> what they are
     places: Mapping[str, str] = field(default_factory=dict)  # a place's name -> what it is
     piles: Mapping[str, PileSpec] = field(default_factory=dict)  # a pile's name -> its declaration
+    pointers: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> (what it is, its type)
+    # name -> (what it is, the type of its whole value: of a value of each player, a map by player)
+    memory: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     # False when a section of them failed to load: a name not found may be declared there.
     complete: bool = True
 
@@ -780,6 +782,10 @@ class Declarations:
             return self.places
         if type_name == PILE_TYPE:
             return {name: spec.doc for name, spec in self.piles.items()}
+        if type_name == POINTER_TYPE:
+            return {name: doc for name, (doc, _) in self.pointers.items()}
+        if type_name == MEMORY_TYPE:
+            return {name: doc for name, (doc, _) in self.memory.items()}
         spec = self.types.get(type_name)
         return None if spec is None else spec.values
 

@@ -71,6 +71,7 @@ class Game:
         self._seats: list[str] = []  # every player, from the first player clockwise
         self._rank: dict[str, int] = {}
         self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
+        self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
         self._index_triggers()
 
     # --- the public decision API ---------------------------------------------------
@@ -213,7 +214,9 @@ class Game:
     def _seated(self) -> list[str]:
         """`turn_order` itself, to read and not to change; refreshes the seat ranks too."""
         state = self.state
-        key = (state["first"], len(state["eliminated"]))
+        pointer = self._turn_pointer
+        first = state["pointers"][pointer] if pointer is not None else state["players"][0]
+        key = (first, len(state["eliminated"]))
         if self._order_key != key:
             out = state["eliminated"]
             seats = self._seats = self.seat_order(key[0])
@@ -221,6 +224,11 @@ class Game:
             self._rank = {p: i for i, p in enumerate(seats)}
             self._order_key = key
         return self._order
+
+    def first_player(self) -> str:
+        """Where the turn order starts: the pack's turn-order pointer, or the first seat."""
+        pointer = self._turn_pointer
+        return str(self.state["pointers"][pointer] if pointer is not None else self.state["players"][0])
 
     def seat_order(self, first: str) -> list[str]:
         players: list[str] = self.state["players"]
@@ -266,7 +274,7 @@ class Game:
         if kind == "character":
             return ident in self.state["characters"]
         if kind == "colour":
-            return ident in self.state["wheel"]
+            return ident in self.state["players"]
         return True
 
     def has_items(self, location: str) -> bool:
@@ -302,13 +310,6 @@ class Game:
         # an extra place belongs to its holder: only characters in ordinary places fill the capacity
         ordinary = [c for c in self.at(location) if not self.trait(c, "ignores_capacity")]
         return len(ordinary) < int(side.capacity)
-
-    def next_with_characters(self, colour: str) -> str | None:
-        """The player itself, or the next clockwise, who still has a living character."""
-        for player in self.seat_order(colour):
-            if self.living(player):
-                return player
-        return None
 
     # --- changing the state ----------------------------------------------------------------
 
@@ -557,8 +558,9 @@ class Game:
     def turn_over(self) -> None:
         """What lasted until the end of the turn ends."""
         self._expire("end_of_turn")
-        self.state["vote_bonus"] = [b for b in self.state["vote_bonus"] if b[3] != "end_of_turn"]
-        self.state["vote_proxies"] = []
+        memory = self.state["memory"]
+        for name in self.rules.turn_memory:
+            memory[name] = [] if isinstance(self.rules.memory[name].empty, list) else {}
 
     def _expire(self, duration: str) -> None:
         for ch in self.state["characters"].values():

@@ -14,7 +14,6 @@ from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import action_end_frame, action_window, event_frame, run_frame, window_frame
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
-from coh_core.engine.views import upcoming
 from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
 from coh_core.packs.pack_data import section_value
 
@@ -205,81 +204,77 @@ def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
     rt.game.note("trait_set", character=target, trait=trait, value=value, until=until)
 
 
-# --- leader, first player, information ---------------------------------------------------------
+# --- pointers round their cycles (components: pointers) ------------------------------------------
 
 
-@_impl("set_leader")
-def set_leader(rt: Rt, colour: str) -> None:
-    rt.game.state["leader"] = colour
-    rt.game.note("leader_set", colour=colour)
+@_impl("pointer")
+def pointer(rt: Rt, name: str) -> Any:
+    return rt.game.state["pointers"][name]
 
 
-def move_leader_raw(rt: Rt, steps: int) -> None:
-    wheel = rt.game.state["wheel"]
-    index = wheel.index(rt.game.state["leader"])
-    rt.game.state["leader"] = wheel[(index + steps) % len(wheel)]
+@_impl("set_pointer")
+def set_pointer(rt: Rt, name: str, to: Any) -> None:
+    rt.game.state["pointers"][name] = to
 
 
-@_impl("move_leader")
-def move_leader(rt: Rt, steps: int) -> None:
-    move_leader_raw(rt, steps)
-    rt.game.note("leader_moved", steps=steps, colour=rt.game.state["leader"])
+@_impl("move_pointer")
+def move_pointer(rt: Rt, name: str, steps: int) -> None:
+    state = rt.game.state
+    cycle = state["cycles"][name]
+    state["pointers"][name] = cycle[(cycle.index(state["pointers"][name]) + steps) % len(cycle)]
 
 
-@_impl("give_first_player")
-def give_first_player(rt: Rt, player: str) -> None:
-    taker = rt.game.next_with_characters(player)
-    if taker is not None and taker != rt.game.state["first"]:
-        rt.game.state["first"] = taker
-        rt.game.note("first_player", player=taker)
+@_impl("cycle")
+def cycle(rt: Rt, name: str) -> list[Any]:
+    return list(rt.game.state["cycles"][name])
 
 
-@_impl("take_first_player")
-def take_first_player(rt: Rt, player: str) -> None:
-    give_first_player(rt, player)
+@_impl("cycle_from")
+def cycle_from(rt: Rt, name: str, start: Any) -> list[Any]:
+    cycle: list[Any] = rt.game.state["cycles"][name]
+    if start not in cycle:
+        raise EngineError("GAME-STATE", f"{start} is not in the cycle of {name}")
+    index = cycle.index(start)
+    return cycle[index:] + cycle[:index]
 
 
-def _upcoming(rt: Rt) -> list[str]:
-    """The pile of the game whose entries are of the built-in type `invasion`, the next card first
-    (until the pack declares what players remember of it: then `peek_invasion` is the pack's)."""
-    return upcoming(rt.game.rules, rt.game.state)
+# --- what the game remembers (components: memory) -------------------------------------------------
 
 
-def _check_peek(rt: Rt, n: int, player: str) -> None:
-    _need(n > 0 and bool(_upcoming(rt)))
+# A value remembered is never changed in place: writing one replaces it, so a value read earlier
+# (shared, not copied) keeps what it held; the effect language changes no list or map in place.
+@_impl("memory")
+def memory(rt: Rt, name: str) -> Any:
+    return rt.game.state["memory"][name]
 
 
-@_impl("peek_invasion", check=_check_peek)
-def peek_invasion(rt: Rt, n: int, player: str) -> None:
-    cards = _upcoming(rt)[: max(0, n)]
-    if not cards:
-        return
-    known = rt.game.state["known_invasions"].setdefault(player, [])
-    known.extend(c for c in cards if c not in known)
-    rt.game.note("invasion_peeked", player=player)
-    rt.game.note("invasion_seen", to=[player], player=player, invasions=cards)
+@_impl("remember")
+def remember(rt: Rt, name: str, value: Any) -> None:
+    rt.game.state["memory"][name] = value
 
 
-@_impl("defer_movement_choice")
-def defer_movement_choice(rt: Rt, players: list[str]) -> None:
-    rt.game.state["deferred"] = list(players)
+@_impl("remember_for")
+def remember_for(rt: Rt, name: str, player: str, value: Any) -> None:
+    if not rt.game.rules.memory[name].per_player:
+        raise EngineError("GAME-STATE", f"`{name}` is remembered for the game, not for each player")
+    memory = rt.game.state["memory"]
+    memory[name] = {**memory[name], player: value}
 
 
-@_impl("add_votes")
-def add_votes(rt: Rt, player: str, n: int, at: str, until: str) -> None:
-    rt.game.state["vote_bonus"].append([player, n, at, until])
-    rt.game.note("votes_added", player=player, count=n, location=at)
+@_impl("add_to_memory")
+def add_to_memory(rt: Rt, name: str, item: Any) -> None:
+    memory = rt.game.state["memory"]
+    if not isinstance(memory[name], list):
+        raise EngineError("GAME-STATE", f"`{name}` is no list to add to")
+    memory[name] = [*memory[name], item]
 
 
-def _check_proxy(rt: Rt, other: str, at: str, player: str) -> None:
-    _need(other != player and other not in rt.game.state["eliminated"])
+@_impl("forget")
+def forget(rt: Rt, name: str) -> None:
+    rt.game.state["memory"][name] = [] if isinstance(rt.game.rules.memory[name].empty, list) else {}
 
 
-@_impl("vote_in_place_of", check=_check_proxy)
-def vote_in_place_of(rt: Rt, other: str, at: str, player: str) -> None:
-    _need(other != player)
-    rt.game.state["vote_proxies"].append([player, other, at])
-    rt.game.note("vote_proxy_set", player=player, victim=other, location=at)
+# --- information -------------------------------------------------------------------------------
 
 
 @_impl("cancel")
@@ -320,7 +315,6 @@ _plain(
     lambda rt, at: list(dict.fromkeys(rt.game.state["characters"][c]["owner"] for c in rt.game.at(at))),
 )
 _plain("other_players", lambda rt, player: [p for p in rt.game.turn_order() if p != player])
-_plain("colours_in_play", lambda rt: list(rt.game.state["wheel"]))
 _plain("owner", lambda rt, target: rt.game.state["characters"][target]["owner"])
 _plain("count", lambda rt, items: len(items))
 _plain("keys", lambda rt, map: list(map))
@@ -379,18 +373,7 @@ def pack_ids(rt: Rt, type_name: str) -> list[str]:
 _plain("seats", lambda rt: list(rt.game.state["players"]))
 _plain("seats_from", lambda rt, player: rt.game.seat_order(player))
 _plain("players", lambda rt: rt.game.turn_order())
-_plain("first_player", lambda rt: rt.game.state["first"])
 _plain("colour_of", lambda rt, player: player)
-
-
-@_impl("set_first_player")
-def set_first_player(rt: Rt, player: str) -> None:
-    rt.game.state["first"] = player
-
-
-@_impl("place_leader")
-def place_leader(rt: Rt, colour: str) -> None:
-    rt.game.state["leader"] = colour
 
 
 @_impl("random_item")
@@ -495,18 +478,6 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
 _plain("log_length", lambda rt: len(rt.game.log))
 _plain("locked", lambda rt, at: rt.game.side(at).locked)
 _plain("side_has", lambda rt, at, flag: rt.game.side(at).data.get(flag) is True)
-_plain("movement_card", lambda rt, player: rt.game.state["movement"][player])
-_plain("deferred_players", lambda rt: list(rt.game.state["deferred"]))
-
-
-@_impl("clear_movement_cards")
-def clear_movement_cards(rt: Rt) -> None:
-    rt.game.state["movement"] = {}
-
-
-@_impl("set_movement_card")
-def set_movement_card(rt: Rt, player: str, card: str) -> None:
-    rt.game.state["movement"][player] = card
 
 
 @_impl("traits")
@@ -568,7 +539,7 @@ def set_result(rt: Rt, scores: dict[str, int], living: dict[str, int], winners: 
 
 
 # --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------
-# (players, seats_from, first_player, colour_of, place_leader: above, with setup's)
+# (players, seats_from, colour_of: above, with setup's)
 
 _plain("trait", lambda rt, target, trait: rt.game.trait(target, trait))
 
@@ -585,14 +556,6 @@ def _attacks(rt: Rt, at: str) -> bool:
 
 _plain("attacks", _attacks)
 _plain("leader_attacks", lambda rt, at: bool(rt.game.side(at).leader_attack))
-_plain("leader", lambda rt: rt.game.state["leader"])
-
-
-@_impl("wheel_from")
-def wheel_from(rt: Rt, colour: str) -> list[str]:
-    wheel: list[str] = rt.game.state["wheel"]
-    start = wheel.index(colour)
-    return wheel[start:] + wheel[:start]
 
 
 @_impl("items_at")
@@ -600,21 +563,6 @@ def items_at(rt: Rt, at: str) -> list[list[str]]:
     counts = rt.game.state["counts"][at]
     found = [[item] for item, kind in rt.game.rules.items.items() if counts[kind]]
     return found + [["card", kind] for kind in sorted(set(rt.game.role_pile("items", at)))]
-
-
-@_impl("extra_votes")
-def extra_votes(rt: Rt, at: str) -> dict[str, int]:
-    found: dict[str, int] = {}
-    for player, votes, where, _ in rt.game.state["vote_bonus"]:
-        if where == at:
-            found[player] = found.get(player, 0) + votes
-    return found
-
-
-_plain(
-    "vote_proxies",
-    lambda rt, at: [[voter, player] for voter, player, where in rt.game.state["vote_proxies"] if where == at],
-)
 
 
 @_impl("take_item")

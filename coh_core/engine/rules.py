@@ -80,6 +80,26 @@ class Pile:
 
 
 @dataclass(frozen=True)
+class Pointer:
+    """A token the pack declares that points at one entry of a cycle (`components: pointers`)."""
+
+    name: str
+    cycle: str  # `seats`, or a list of colours of the components section
+
+
+@dataclass(frozen=True)
+class Memory:
+    """A value the game remembers, as the pack declares it (`components: memory`)."""
+
+    name: str
+    per_player: bool  # each player's own value, in a map by player
+    empty: Any  # what it holds before anything is remembered, and once forgotten
+    turn: bool  # forgotten at the end of each turn
+    visible: str  # who sees it in the players' views: all, owner or none
+    hidden_while_asked: str | None  # a question: the entry of a player answering it is the player's only
+
+
+@dataclass(frozen=True)
 class Step:
     id: str
     key: str  # text key of its name
@@ -114,11 +134,14 @@ class Rules:
     components: dict[str, Any] = field(default_factory=dict)
     places: tuple[str, ...] = ()  # places the pack names, besides locations and players
     counters: dict[str, Counter] = field(default_factory=dict)  # kinds of counters, by name
+    pointers: dict[str, Pointer] = field(default_factory=dict)  # by name
+    turn_pointer: str | None = None  # the pointer the turn order starts at (None: the first seat)
+    memory: dict[str, Memory] = field(default_factory=dict)  # by name
+    turn_memory: tuple[str, ...] = ()  # the memory forgotten at the end of each turn
     items: dict[str, str] = field(default_factory=dict)  # a counter's name as an item -> its kind
     piles: dict[str, Pile] = field(default_factory=dict)  # the piles, by name, in declaration order
     roles: dict[str, str] = field(default_factory=dict)  # a pile's role -> the pile
     hand_pile: str | None = None  # the pile of role `hand` (read at every offer: kept at hand)
-    upcoming_pile: str | None = None  # the first pile of the game of `invasion` entries (peek_invasion)
     setup: dict[str, Any] = field(default_factory=dict)
     entries: dict[str, dict[str, Any]] = field(default_factory=dict)  # every entity's data, by id
     ids: dict[str, list[str]] = field(default_factory=dict)  # per type of entity, its ids sorted
@@ -291,9 +314,12 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     }
     rules.roles = {pile.role: name for name, pile in rules.piles.items() if pile.role is not None}
     rules.hand_pile = rules.roles.get("hand")
-    rules.upcoming_pile = next(
-        (name for name, p in rules.piles.items() if p.of == "invasion" and p.per == "game"), None
-    )
+    pointers = rules.components.get("pointers") or {}
+    rules.pointers = {str(name): Pointer(str(name), str(entry["cycle"])) for name, entry in pointers.items()}
+    rules.turn_pointer = next((str(n) for n, e in pointers.items() if e.get("turn_order") is True), None)
+    memory = rules.components.get("memory") or {}
+    rules.memory = {str(name): _memory(str(name), entry) for name, entry in memory.items()}
+    rules.turn_memory = tuple(name for name, m in rules.memory.items() if m.turn)
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)
@@ -391,3 +417,16 @@ def _steps(
             raise EngineError("ENGINE-UNCOMPILED", f"the step {group}.{step['id']} has no compiled effect")
         found.append(Step(step["id"], f"step.{group}.{step['id']}.name", run))
     return tuple(found)
+
+
+def _memory(name: str, entry: dict[str, Any]) -> Memory:
+    per_player = entry.get("per_player") is True
+    empty: Any = [] if not per_player and str(entry["type"]).startswith("list") else {}
+    return Memory(
+        name,
+        per_player,
+        empty,
+        entry.get("scope") == "turn",
+        str(entry.get("visible", "all")),
+        entry.get("hidden_while_asked"),
+    )

@@ -70,7 +70,7 @@ class Rt:
         return 0
 
     def chooser(self) -> str:
-        return self.actor if self.actor is not None else self.game.state["first"]
+        return self.actor if self.actor is not None else self.game.first_player()
 
 
 class NoOptions(Exception):

@@ -8,6 +8,7 @@ Every failed check is reported at its own line in the file.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -139,24 +140,33 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     start = _start(rules, doc, state, given)
     if start is not None and start["phase"] != SETUP:
         state["turn"] = int(given.get("turn", 1))
-    state["first"] = given.get("first", players[0])
-    state["leader"] = given.get("leader", state["first"])
+    _pointers(rules, state, given)
     for location, side in (given.get("sides") or {}).items():
         state["locations"][location]["side"] = str(side)
     _counters(rules, state, given)
     _characters(state, given.get("characters") or {})
-    for name in ("eliminated", "deferred"):
+    for name in ("eliminated",):
         if name in given:
             state[name] = list(given[name])
-    for name in ("movement", "known_invasions"):
+    for name in rules.memory:
         if name in given:
-            state[name] = dict(given[name])
+            state["memory"][name] = copy.deepcopy(given[name])
     if "last_loser" in given:
         state["last_loser"] = [state["turn"], given["last_loser"]]
     _piles(rules, doc, state, given)
     _balance_supplies(rules, state, given)
     _movement_needed(pack, doc, rules, state, start)
     return Game(rules, state, start)
+
+
+def _pointers(rules: Rules, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """Each pointer by its name (the turn order's also as `first`); those not given are at the
+    first player."""
+    first = given.get("first", state["players"][0])
+    if rules.turn_pointer is not None:
+        first = given.get(rules.turn_pointer, first)
+    for name in rules.pointers:
+        state["pointers"][name] = str(given.get(name, first))
 
 
 def _start(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> dict[str, Any] | None:
@@ -269,7 +279,7 @@ def _movement_needed(
             break
     else:
         return
-    movement = state["movement"]
+    movement = state["memory"]["movement"]
     missing = [p for p in state["players"] if p not in state["eliminated"] and p not in movement]
     if missing:
         raise EngineError(
@@ -362,14 +372,16 @@ def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: 
     declares; their places and kinds must be ones the game has."""
     places = set(state["counts"])
     for key, value in given.items():
-        if key in _given_keys() or key in rules.piles:
+        if key in _given_keys() or key in rules.piles or key in rules.pointers or key in rules.memory:
             continue
         if key in rules.counters:
             members, what = places, "place (a location, a player at the table or a place of the pack)"
         elif key in rules.places:
             members, what = set(rules.counters), "kind of counter"
         else:
-            known = sorted({*_given_keys(), *rules.counters, *rules.places, *rules.piles})
+            known = sorted(
+                {*_given_keys(), *rules.counters, *rules.places, *rules.piles, *rules.pointers, *rules.memory}
+            )
             raise EngineError(
                 "SCENARIO-GIVEN",
                 f"`{key}` is not part of a scenario's `given`, nor a kind of counter, a place or a pile of"
@@ -585,14 +597,12 @@ CHECKS: dict[str, Check] = {
     "at": _per_character(lambda ch: ch["at"]),
     "exhausted": _per_character(lambda ch: ch["exhausted"]),
     "traits": _per_character(lambda ch: {k: v[0] for k, v in ch["traits"].items()}),
-    "first": _state_value("first"),
+    "first": lambda game, expected: (game.first_player() == expected, game.first_player()),
     "phases": lambda game, expected: (
         [p.id for p in game.rules.phases] == expected,
         [p.id for p in game.rules.phases],
     ),
-    "leader": _state_value("leader"),
     "eliminated": _state_value("eliminated"),
-    "movement": _state_value("movement"),
     "log_has": _log_has,
     "log_lacks": _log_lacks,
     "decision": _decision,
@@ -607,6 +617,10 @@ def _counter_check(rules: Rules, key: str) -> Check | None:
         return lambda game, expected: _counts_equal(expected, {p: _count(game, p, key) for p in expected})
     if key in rules.places:
         return lambda game, expected: _counts_equal(expected, {k: _count(game, key, k) for k in expected})
+    if key in rules.pointers:
+        return lambda game, expected: (game.state["pointers"][key] == expected, game.state["pointers"][key])
+    if key in rules.memory:
+        return lambda game, expected: (game.state["memory"][key] == expected, game.state["memory"][key])
     return None
 
 
@@ -627,7 +641,12 @@ def _then(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
         if check is None and pile is not None:
             check = _pile_check(pile)
         if check is None:
-            known = ", ".join(sorted({*CHECKS, *game.rules.counters, *game.rules.places, *game.rules.piles}))
+            rules = game.rules
+            known = ", ".join(
+                sorted(
+                    {*CHECKS, *rules.counters, *rules.places, *rules.piles, *rules.pointers, *rules.memory}
+                )
+            )
             outcome.problems.append(
                 Problem(
                     "SCENARIO-CHECK",

@@ -8,7 +8,7 @@ from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Rules
 from coh_core.engine.runtime import EngineError
 
-STATE_VERSION = 3
+STATE_VERSION = 4
 
 
 def seat_colours(rules: Rules, players: int, colours: list[str] | None) -> list[str]:
@@ -44,7 +44,6 @@ def city_order(rules: Rules) -> list[str]:
 
 def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | None = None) -> dict[str, Any]:
     seats = seat_colours(rules, players, colours)
-    components = rules.components
     order = city_order(rules)
     sides = rules.setup["city"]["sides"]  # every location's starting side (CITY-LAYOUT)
     rng = Rng(seed)
@@ -55,9 +54,8 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "seed": seed,
         "rng": rng.state,
         "players": seats,
-        "wheel": [c for c in components["leader_wheel"] if c in seats],
-        "first": seats[0],
-        "leader": seats[0],
+        "pointers": dict.fromkeys(rules.pointers, seats[0]),
+        "cycles": {name: pointer_cycle(rules, p.cycle, seats) for name, p in rules.pointers.items()},
         "turn": 0,
         "phase": "setup",
         "step": None,
@@ -68,14 +66,19 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "counts": initial_counts(rules, [*order, *seats]),
         "piles": piles,
         "eliminated": [],
-        "known_invasions": {},
-        "movement": {},
-        "deferred": [],
-        "vote_bonus": [],
-        "vote_proxies": [],  # [voter, for whom, location]: votes cast in another's place this turn
+        "memory": {name: _copy(m.empty) for name, m in rules.memory.items()},
         "last_loser": None,  # [turn, player]: who last lost a character
         "result": None,
     }
+
+
+def pointer_cycle(rules: Rules, cycle: str, seats: list[str]) -> list[str]:
+    """What a pointer moves round: the seats clockwise, or the seated colours of a list of components."""
+    return list(seats) if cycle == "seats" else [c for c in rules.components[cycle] if c in seats]
+
+
+def _copy(value: Any) -> Any:
+    return list(value) if isinstance(value, list) else dict(value)
 
 
 def _location(side: str) -> dict[str, Any]:

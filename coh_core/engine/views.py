@@ -6,14 +6,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
-    from coh_core.engine.rules import Rules
-
-
-def upcoming(rules: Rules, state: dict[str, Any]) -> list[Any]:
-    """The entries of the first pile of the game whose entries are of the built-in type `invasion`
-    (none: an empty list): what `peek_invasion` looks at and players remember of."""
-    name = rules.upcoming_pile
-    return [] if name is None else state["piles"][name][""]
 
 
 class PlayerView:
@@ -38,7 +30,6 @@ class PlayerView:
     def to_json(self) -> dict[str, Any]:
         state = self._game.state
         me = self.colour
-        coming = upcoming(self._game.rules, state)
         return {
             "me": me,
             "players": list(state["players"]),
@@ -46,8 +37,8 @@ class PlayerView:
             "phase": state["phase"],
             "step": state["step"],
             "at": state["at"],
-            "first": state["first"],
-            "leader": state["leader"],
+            "first": self._game.first_player(),
+            "pointers": dict(state["pointers"]),  # every pointer is on the table
             "eliminated": list(state["eliminated"]),
             "locations": {loc: _location(place) for loc, place in state["locations"].items()},
             "characters": {c: _character(ch) for c, ch in state["characters"].items()},
@@ -58,8 +49,7 @@ class PlayerView:
                 for name, piles in state["piles"].items()
             },
             "roles": dict(self._game.rules.roles),
-            "known_invasions": [c for c in state["known_invasions"].get(me, []) if c in coming],
-            "movement": self._movement(),
+            "memory": self._memory(),
             "result": state["result"],
             "decision": self.decision,
         }
@@ -77,12 +67,31 @@ class PlayerView:
             }
         return found
 
-    def _movement(self) -> dict[str, str]:
-        """Movement cards already revealed this turn, and the player's own choice."""
-        state = self._game.state
-        decision = self._game.decision
-        hidden = set(decision.options) if decision is not None and decision.kind == "movement_card" else set()
-        return {p: c for p, c in state["movement"].items() if p == self.colour or p not in hidden}
+    def _memory(self) -> dict[str, Any]:
+        """What the game remembers that the player may see, as the pack declares it (`visible`):
+        everyone's value, the player's own only, or nothing; an entry of a player answering the
+        question it is `hidden_while_asked` by is that player's only."""
+        game, me = self._game, self.colour
+        decision = game.decision
+        found: dict[str, Any] = {}
+        for name, spec in game.rules.memory.items():
+            value = game.state["memory"][name]
+            if spec.visible == "none" or (spec.visible == "owner" and not spec.per_player):
+                continue
+            if spec.visible == "owner":
+                value = {me: value[me]} if me in value else {}
+            elif decision is not None and decision.kind == spec.hidden_while_asked:
+                value = {p: v for p, v in value.items() if p == me or p not in decision.options}
+            found[name] = _copied(value)
+        return found
+
+
+def _copied(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_copied(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _copied(v) for k, v in value.items()}
+    return value
 
 
 def _location(place: dict[str, Any]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from coh_core.effects.registry import (
     Declarations,
     is_key_type,
     map_types,
+    normalize_type,
     parse_param,
     signature,
 )
@@ -316,6 +317,8 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
     yield from _check_totals(pack, components)
     yield from _check_counters(pack, components)
     yield from _check_piles(components)
+    yield from _check_pointers(components)
+    yield from _check_memory(pack, components)
 
 
 # What a pile of each role must be kept per: the engine plays and gives from a player's `hand`,
@@ -396,6 +399,62 @@ def _check_counters(pack: Pack, components: Section) -> Iterator[Problem]:
             )
         elif isinstance(item, str):
             items[item] = str(kind)
+
+
+def _check_pointers(components: Section) -> Iterator[Problem]:
+    """A pointer moves round the seats or a list of colours of the section; at most one starts
+    the turn order."""
+    pointers = components.data.get("pointers")
+    leading: list[str] = []
+    for name, entry in (pointers if isinstance(pointers, dict) else {}).items():
+        if not isinstance(entry, dict):
+            continue
+        cycle = entry.get("cycle")
+        if isinstance(cycle, str) and cycle != "seats" and not isinstance(components.data.get(cycle), list):
+            lists = [k for k, v in components.data.items() if isinstance(v, list)]
+            yield Problem(
+                "COMPONENT-POINTER",
+                f"the pointer `{name}` moves round `{cycle}`, which is neither `seats` nor a list of"
+                " this section" + suggest(cycle, ["seats", *lists]),
+                _at(components, ("pointers", name, "cycle")),
+            )
+        if entry.get("turn_order") is True:
+            leading.append(str(name))
+            if len(leading) > 1:
+                yield Problem(
+                    "COMPONENT-POINTER",
+                    f"the turn order starts at both `{leading[0]}` and `{name}`: at most one pointer"
+                    " starts it",
+                    _at(components, ("pointers", name, "turn_order")),
+                )
+
+
+def _check_memory(pack: Pack, components: Section) -> Iterator[Problem]:
+    """A value remembered has a type of the effect language; one of the game (not of each player)
+    is a list or a map, which starts empty; only a value of each player has an owner."""
+    memory = components.data.get("memory")
+    declared = declarations_of(pack)
+    for name, entry in (memory if isinstance(memory, dict) else {}).items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
+            continue
+        type_name, per_player = entry["type"], entry.get("per_player") is True
+        problem = None
+        if declared.complete and not declared.is_known_type(normalize_type(type_name)):
+            problem, key = (
+                f"`{name}` has the type `{type_name}`, which the effect language does not know",
+                "type",
+            )
+        elif not per_player and not type_name.startswith(("list[", "map[")):
+            problem, key = (
+                f"`{name}` is remembered for the game: its type is a list or a map, not `{type_name}`",
+                "type",
+            )
+        elif not per_player and (entry.get("visible") == "owner" or "hidden_while_asked" in entry):
+            problem = f"`{name}` is remembered for the game, so it has no owner to show it to"
+            key = "visible" if "visible" in entry else "hidden_while_asked"
+        if problem is not None:
+            where = ("memory", name, key) if key in entry else ("memory", name)
+            yield Problem("COMPONENT-MEMORY", problem, _at(components, where))
 
 
 _TOTALS = {"characters": "character", "action_cards": "action", "invasion_cards": "invasion"}

@@ -21,6 +21,7 @@ from coh_core.effects.registry import (
     PileSpec,
     TraitSpec,
     WindowSpec,
+    map_of,
     normalize_type,
 )
 from coh_core.errors import Location, Problem
@@ -55,6 +56,10 @@ def declarations_of(pack: Pack) -> Declarations:
         counters={name: str(entry["doc"]) for name, entry in _component_entries(pack, "counters")},
         places=dict(_component_places(pack)),
         piles={name: _pile(name, entry, known) for name, entry in _component_entries(pack, "piles")},
+        pointers={name: (str(e["doc"]), str(e["type"])) for name, e in _component_entries(pack, "pointers")},
+        memory={
+            name: (str(e["doc"]), _memory_type(e, known)) for name, e in _component_entries(pack, "memory")
+        },
         complete=pack.complete or all(name in pack.sections for name in DECLARATION_SECTIONS),
     )
 
@@ -81,6 +86,15 @@ def _component_entries(pack: Pack, key: str) -> Iterator[tuple[str, dict[str, An
             and section.doc.is_valid((*section.path, key, name))
         ):
             yield str(name), entry
+
+
+def _memory_type(entry: dict[str, Any], known: Declarations) -> str:
+    """The type of the whole value: of each player's, a map by player (a type that does not exist,
+    reported where it is declared: COMPONENT-MEMORY, is taken as `any`)."""
+    value = normalize_type(str(entry["type"]))
+    if not known.is_known_type(value):
+        value = "any"
+    return map_of("player", value) if entry.get("per_player") is True else value
 
 
 def _component_places(pack: Pack) -> Iterator[tuple[str, str]]:

@@ -181,7 +181,7 @@ def test_players_asked_at_once_answer_among_their_own_options_and_save_between(b
     game = new_game(base_pack, 4, 2)
     program, programs = _program(base_pack, EACH_EFFECT)
     frames, asked = _start(game, program)
-    players = [c for c in game.state["wheel"] if c in game.players]
+    players = [c for c in game.state["cycles"]["leader"] if c in game.players]
     lone, none = players[0], players[1]
     assert asked is not None and sorted(asked.options) == sorted(players[2:])  # the others are not asked
     rng = random.Random(2)
