@@ -28,17 +28,23 @@ def real_path(path: Path) -> Path:
     return Path(os.path.realpath(path))
 
 
-def file_in_pack(root: Path, relative: str) -> Path:
-    """The regular file `relative` names inside the pack at `root`, checked before it is opened."""
+def _contained(root: Path, relative: str) -> Path:
+    """The pack's real root, once the name `relative` is checked and found inside it (containment
+    first, so that nothing outside the pack is even looked up)."""
     _check_name(relative)
     base = real_path(root)
-    # containment first, so that nothing outside the pack is even looked up
     if not real_path(base / relative).is_relative_to(base):
         raise PathRefused(
             f"`{_shown(relative)}` is a symbolic link to a place outside the pack; a pack reads only"
             " its own files",
             code="PACK-PATH",
         )
+    return base
+
+
+def file_in_pack(root: Path, relative: str) -> Path:
+    """The regular file `relative` names inside the pack at `root`, checked before it is opened."""
+    base = _contained(root, relative)
     try:
         target = Path(os.path.realpath(base / relative, strict=True))
     except FileNotFoundError:
@@ -51,14 +57,7 @@ def file_in_pack(root: Path, relative: str) -> Path:
 def path_in_pack(root: Path, relative: str) -> Path:
     """The regular file or the folder `relative` names inside the pack at `root` (a manifest lists
     its scenarios by file or by folder), checked as `file_in_pack` checks a file."""
-    _check_name(relative)
-    base = real_path(root)
-    if not real_path(base / relative).is_relative_to(base):
-        raise PathRefused(
-            f"`{_shown(relative)}` is a symbolic link to a place outside the pack; a pack reads only"
-            " its own files",
-            code="PACK-PATH",
-        )
+    base = _contained(root, relative)
     if real_path(base / relative).is_dir():
         return real_path(base / relative)
     return file_in_pack(root, relative)
