@@ -436,10 +436,6 @@ _selector(
     "attacks(at: location) -> bool",
     "Whether the zombies at a location attack: the attack condition of the side it shows holds.",
 )
-_selector(
-    "leader_attacks(at: location) -> bool",
-    "Whether the zombie leader's colour, not a vote, says who loses a character at a location.",
-)
 _selector("leader() -> colour", "The colour the zombie-leader token is on.")
 _selector(
     "wheel_from(colour: colour) -> list[colour]",
@@ -581,7 +577,12 @@ _verb(
 _selector(
     "side_has(at: location, flag: string) -> bool",
     "Whether the side or state a location shows has this flag set to true in the pack"
-    ' (`side_has(at, "explosion_target")`); a flag it does not set is false.',
+    ' (`side_has(at, "closed")`); a flag it does not set is false.',
+)
+_selector(
+    "side_is(at: location, field: string, value: string) -> bool",
+    "Whether the side or state a location shows has this field set to this text in the pack"
+    ' (`side_is(at, "shape", "round")`); a field it does not set has no value.',
 )
 _selector(
     "locked(at: location) -> bool",

@@ -578,6 +578,7 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
 _plain("log_length", lambda rt: len(rt.game.log))
 _plain("locked", lambda rt, at: rt.game.side(at).locked)
 _plain("side_has", lambda rt, at, flag: rt.game.side(at).data.get(flag) is True)
+_plain("side_is", lambda rt, at, field, value: rt.game.side(at).data.get(field) == value)
 _plain("movement_card", lambda rt, player: rt.game.state["movement"][player])
 _plain("deferred_players", lambda rt: list(rt.game.state["deferred"]))
 
@@ -681,7 +682,6 @@ def _attacks(rt: Rt, at: str) -> bool:
 
 
 _plain("attacks", _attacks)
-_plain("leader_attacks", lambda rt, at: bool(rt.game.side(at).leader_attack))
 _plain("leader", lambda rt: rt.game.state["leader"])
 
 
