@@ -197,7 +197,7 @@ Node: TypeAlias = Expr | Statement | Block | Arg
 
 
 def dump(node: Node) -> str:
-    """A compact s-expression of a node, for golden tests: `(call kill_zombies 2 (at here))`."""
+    """A compact s-expression of a node, for golden tests: `(call draw_cards 2 (player me))`."""
     if isinstance(node, IntLit):
         return str(node.value)
     if isinstance(node, BoolLit):

@@ -48,15 +48,15 @@ _NAMED_VALUES = frozenset({"emit", "window", "offer_cancel"})  # calls whose nam
 _PACK_READS = frozenset({"pack_data", "entity_data", "has_entity_data", "pack_ids"})
 _EXAMPLES = {
     "pack_data": "pack_data(setup, hours)",
-    "entity_data": "entity_data(card, zombies)",
-    "has_entity_data": "has_entity_data(card, leader)",
-    "pack_ids": "pack_ids(invasion)",
+    "entity_data": "entity_data(card, count)",
+    "has_entity_data": "has_entity_data(card, window)",
+    "pack_ids": "pack_ids(location)",
 }
 _READABLE = "a number, true or false, an id of the pack, or a list of one of those"
 
 
 def _is_record(type_name: str) -> bool:
-    """A type of records inside the pack's entries (`invasion.moves`: see coh_core.packs.pack_data)."""
+    """A type of records inside the pack's entries (`location.sides`: see coh_core.packs.pack_data)."""
     return "." in type_name
 
 

@@ -24,22 +24,23 @@ _HEADER = """# The coh effect language
 
 Effects are short programs inside content YAML: a character's power, an action card, a
 location's activation, a trigger, a step of the turn structure. Conditions (`attack_if`,
-a trigger's `if`) are single expressions that are true or false.
+a trigger's `if`) are single expressions that are true or false. In the examples below,
+`tokens` stands for a kind of counter and `supply` for a place that a pack declares.
 
 ## Syntax
 
 ```
-kill_zombies(2, at=here)                      # a verb call; arguments by position or name
+move_counters(2, tokens, here, supply)       # a verb call; arguments by position or name
 let target = choose(locations())               # bind a value (a choice is asked once)
-kill_zombies(zombies(target) // 2, at=target)
-if is_rested(self) { add_zombies(1, at=here) } else { no_effect() }
-for viewer in players_at(here) { peek_invasion(1, player=viewer) }
-move_characters(characters_at(here), to=@crossroads)   # @id names a pack entity
+move_counters(count_of(tokens, target) // 2, tokens, target, supply)
+if is_rested(self) { exhaust(self) } else { no_effect() }
+for viewer in players_at(here) { draw_cards(1, player=viewer) }
+move_characters(characters_at(here), to=@harbour)   # @id names a pack entity
 let picks = [1, 2, 3]; draw_cards(picks[0])   # lists, indexing from 0
 while is_exhausted(self) { rest(self) }   # again while the test holds
 kill_characters([c for c in characters_at(here) if c != self])   # a list built with for
 if self not in characters_at(here) { no_effect() }   # in, not in
-let zombies_near = {p: zombies(p) for p in locations()}; draw_cards(zombies_near[here])   # a map
+let near = {p: count_of(tokens, p) for p in locations()}; draw_cards(near[here])   # a map
 ```
 
 Statements are separated by new lines or `;`; `#` starts a comment that runs to the end

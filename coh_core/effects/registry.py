@@ -453,10 +453,6 @@ _selector(
     "Whether the zombies at a location attack: the attack condition of the side it shows holds.",
 )
 _selector(
-    "leader_attacks(at: location) -> bool",
-    "Whether the zombie leader's colour, not a vote, says who loses a character at a location.",
-)
-_selector(
     "items_at(at: location) -> list[any]",
     "What lies at a location, one item of each kind, as the values of an answer: `[name]` for each"
     " kind of counter that is an item (its `item` name in the pack's components) with some there,"
@@ -542,7 +538,12 @@ _verb(
 _selector(
     "side_has(at: location, flag: string) -> bool",
     "Whether the side or state a location shows has this flag set to true in the pack"
-    ' (`side_has(at, "explosion_target")`); a flag it does not set is false.',
+    ' (`side_has(at, "closed")`); a flag it does not set is false.',
+)
+_selector(
+    "side_is(at: location, field: string, value: string) -> bool",
+    "Whether the side or state a location shows has this field set to this text in the pack"
+    ' (`side_is(at, "shape", "round")`); a field it does not set has no value.',
 )
 _selector(
     "locked(at: location) -> bool",

@@ -478,6 +478,7 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
 _plain("log_length", lambda rt: len(rt.game.log))
 _plain("locked", lambda rt, at: rt.game.side(at).locked)
 _plain("side_has", lambda rt, at, flag: rt.game.side(at).data.get(flag) is True)
+_plain("side_is", lambda rt, at, field, value: rt.game.side(at).data.get(field) == value)
 
 
 @_impl("traits")
@@ -555,7 +556,6 @@ def _attacks(rt: Rt, at: str) -> bool:
 
 
 _plain("attacks", _attacks)
-_plain("leader_attacks", lambda rt, at: bool(rt.game.side(at).leader_attack))
 
 
 @_impl("items_at")

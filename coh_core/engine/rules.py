@@ -49,8 +49,6 @@ class Side:
     capacity: int | None  # None: unlimited
     closed: bool
     locked: bool
-    explosion_target: bool
-    leader_attack: bool
     activation: Playable | None
     attack_if: Fn | None
     triggers: tuple[Trigger, ...]
@@ -377,8 +375,6 @@ def _side(builder: _Builder, entity: Entity, index: int, data: dict[str, Any]) -
         capacity=capacity if isinstance(capacity, int) else None,
         closed=bool(data.get("closed", False)),
         locked=bool(data.get("locked", False)),
-        explosion_target=bool(data.get("explosion_target", False)),
-        leader_attack=data.get("attack_victim") == "leader",
         activation=builder.playable(owner, entity, (*base, "activation"), activation, "activation")
         if isinstance(activation, dict)
         else None,

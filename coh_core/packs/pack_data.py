@@ -2,12 +2,12 @@
 
 A value of a pack is fixed once the pack is loaded, so its type is the one of the value as it is
 written: a number is `int`, `true`/`false` a `bool`, the id of one of the pack's entities the
-type of that entity (`location`, `invasion`...), a list of one of those a list of it. Other
+type of that entity (`location`, `character`...), a list of one of those a list of it. Other
 values (mappings, text that names nothing, lists of mixed things) cannot be read by effects.
 The field of an entity has the type its value has in every entity of that kind that has it.
-A field whose values are records (mappings: an invasion card's `moves`, each `{from: 1, to: 6}`)
-is read as records of a type named after the field (`invasion.moves`, a list of them for a list),
-whose fields `entity_data` reads in turn (`entity_data(move, to)`), typed the same way.
+A field whose values are records (mappings: a location's `sides`, each `{side: A, capacity: 2, ...}`)
+is read as records of a type named after the field (`location.sides`, a list of them for a list),
+whose fields `entity_data` reads in turn (`entity_data(side, capacity)`), typed the same way.
 
 Of a section, the columns of a table with one row per number of players (`per_player_count`
 in `setup`) are read by their names: the value in the row for the number of seats at the game.
@@ -87,7 +87,7 @@ def section_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, st
 
 
 def field_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, str]]:
-    """Per type of entity (`invasion`, `character`...) and of record inside one (`invasion.moves`),
+    """Per type of entity (`location`, `character`...) and of record inside one (`location.sides`),
     the type of each field its entries have."""
     found: dict[str, dict[str, str]] = {}
     for kind, type_name in REF_TYPES.items():
