@@ -203,13 +203,31 @@ def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
 
 def parse_yaml(text: str, display: str) -> tuple[YamlDoc | None, list[Problem]]:
     """Parse one YAML document into data with positions, within the limits above."""
+    try:
+        return _parse_with(_Loader, text, display)
+    except _TooDeepForScanner:
+        # libyaml (PyYAML >= 6.0.4) refuses deep flow nesting while it scans ahead, before our
+        # depth limit sees the events; the pure-Python parser reads event by event, so our own
+        # limit stops it at the same place whichever PyYAML is installed.
+        return _parse_with(yaml.SafeLoader, text, display)
+
+
+class _TooDeepForScanner(Exception):
+    """The scanner gave up on nesting before the builder could apply MAX_YAML_DEPTH."""
+
+
+def _parse_with(
+    loader: type[yaml.SafeLoader], text: str, display: str
+) -> tuple[YamlDoc | None, list[Problem]]:
     doc = YamlDoc(display, text, None)
     problems: list[Problem] = []
     builder = _Builder(doc, problems)
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in yaml.parse(text, Loader=loader):
             builder.feed(event)
     except yaml.MarkedYAMLError as exc:
+        if loader is not yaml.SafeLoader and "maximum nesting depth" in str(exc.problem):
+            raise _TooDeepForScanner from exc
         return None, [_syntax_problem(exc, display, text)]
     except yaml.YAMLError as exc:  # pragma: no cover - unmarked errors are rare
         return None, [Problem("YAML-SYNTAX", str(exc), Location(display))]
