@@ -155,9 +155,14 @@ def load_cards(
     return localize(pack, lang)
 
 
-def localize(pack: Pack, lang: str) -> CardSet:
-    """Every entity of an already loaded pack (overlays applied) in `lang`."""
-    locale = checked_locale(pack, lang)
+def localize(pack: Pack, lang: str, known_only: bool = True) -> CardSet:
+    """Every entity of an already loaded pack (overlays applied) in `lang`.
+
+    With `known_only` (the default) a language the pack has no text in is refused, as in
+    `checked_locale`; without it (a language taken from the environment, as the command line
+    does) every text is in English, and says so.
+    """
+    locale = checked_locale(pack, lang) if known_only else _normalized(lang)
     texts = _Texts(pack, locale)
     return CardSet(
         lang=locale,
@@ -176,12 +181,17 @@ def localized_text(pack: Pack, key: str, lang: str) -> LocalizedText | None:
 def checked_locale(pack: Pack, lang: str) -> str:
     """`lang` as coh writes locales (`fr_ca` -> `fr-CA`); UsageError if it is no language code or
     the pack has no text in it nor in its language (English and regional English always do)."""
-    locale = normalize_locale(lang)
-    if locale is None:
-        raise UsageError(f"`{lang}` is not a language code such as en, fr or pt-BR", code="I18N-LANG")
+    locale = _normalized(lang)
     if locale.split("-")[0] != SOURCE_LOCALE and not any(s in pack.text for s in fallback_chain(locale)[:-1]):
         known = ", ".join(pack.locales())
         raise UsageError(f"pack `{pack.id}` has no text in `{locale}` (it has {known})", code="I18N-LANG")
+    return locale
+
+
+def _normalized(lang: str) -> str:
+    locale = normalize_locale(lang)
+    if locale is None:
+        raise UsageError(f"`{lang}` is not a language code such as en, fr or pt-BR", code="I18N-LANG")
     return locale
 
 

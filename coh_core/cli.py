@@ -512,7 +512,8 @@ def export_command(pack: Path | None, lang: str | None, rules: tuple[str, ...], 
     from coh_core.cards import localize
 
     loaded = _load_pack(pack, rules)
-    document = localize(loaded, _locale(loaded, lang)).to_json()
+    # --lang is checked like `coh play`'s; a language taken from the environment falls back.
+    document = localize(loaded, _locale(loaded, lang), known_only=False).to_json()
     _write_whole(json.dumps(document, indent=2, ensure_ascii=False) + "\n", output)
 
 

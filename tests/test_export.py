@@ -219,6 +219,20 @@ def test_a_language_the_pack_lacks_is_refused(base_pack: Pack, runner: CliRunner
     assert result.output.startswith("I18N-LANG ")
 
 
+def test_a_language_from_the_environment_falls_back_to_english(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COH_LANG", "de")
+    document = _export(runner)
+    assert (document["lang"], document["fallback"]) == ("de", ["de", "en"])
+    english = _messages("base", "en")
+    for entity in document["entities"]:
+        for rest, text in [("name", entity["name"]), *entity["texts"].items()]:
+            if text is not None:
+                key = f"{entity['kind']}.{entity['id']}.{rest}"
+                assert (text["text"], text["lang"]) == (english[key], "en"), key
+
+
 def test_regional_english_is_english(base_pack: Pack) -> None:
     cards: CardSet = localize(base_pack, "en-GB")
     assert cards.fallback == ["en-GB", "en"]
