@@ -207,7 +207,7 @@ class _Texts:
             for step in self.chain
         }
         self.english_keys = sorted(
-            {key for index in range(len(self.layers)) for key in self._own(index, "en")}
+            {key for index in range(len(self.layers)) for key in self._own(index, SOURCE_LOCALE)}
         )
 
     def _own(self, index: int, step: str) -> dict[str, Any]:
