@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from coh_core.cards import CardSet, load_cards
 from coh_core.errors import CohError, ContentError, Location, Problem, UsageError
 from coh_core.packs import ValidationReport, load_pack_checked, validate_paths
 from coh_core.packs.model import Pack
@@ -11,6 +12,7 @@ from coh_core.packs.model import Pack
 __version__ = "0.1.0"
 
 __all__ = [
+    "CardSet",
     "CohError",
     "ContentError",
     "Location",
@@ -19,6 +21,7 @@ __all__ = [
     "UsageError",
     "ValidationReport",
     "__version__",
+    "load_cards",
     "load_ruleset",
     "validate_paths",
 ]

@@ -490,6 +490,65 @@ def docs_effects(output: Path | None) -> None:
     _write_output(text, output)
 
 
+@main.command(name="export")
+@_pack_option
+@_lang_option
+@_rules_option
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write to this file instead of stdout.",
+)
+def export_command(pack: Path | None, lang: str | None, rules: tuple[str, ...], output: Path | None) -> None:
+    """Every entity of the rules in force, in one language, as one JSON document.
+
+    Each entity has its data after the overlays, its name and texts in LANG (each with the
+    language and pack it came from: English where the language lacks it) and its effects'
+    source. The document follows schemas/export.schema.json. A file given with -o is
+    replaced whole, or left as it was on error.
+    """
+    from coh_core.cards import localize
+
+    loaded = _load_pack(pack, rules)
+    # --lang is checked like `coh play`'s; a language taken from the environment falls back.
+    document = localize(loaded, _locale(loaded, lang), known_only=False).to_json()
+    _write_whole(json.dumps(document, indent=2, ensure_ascii=False) + "\n", output)
+
+
+def _write_whole(text: str, output: Path | None) -> None:
+    """Text to stdout, or to a file through a temporary one beside it: never half a file."""
+    import tempfile
+
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    temporary: str | None = None
+    try:
+        with tempfile.NamedTemporaryFile(
+            "w", encoding="utf-8", dir=output.parent, prefix=f".{output.name}.", suffix=".tmp", delete=False
+        ) as handle:
+            temporary = handle.name
+            handle.write(text)
+        os.chmod(temporary, _file_mode(output))
+        os.replace(temporary, output)
+    except OSError as exc:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+        raise UsageError(f"cannot write {output}: {exc.strerror}", code="IO-WRITE") from None
+
+
+def _file_mode(path: Path) -> int:
+    """The permissions a file written in place would have: its own, else the umask's."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 # --- playing ---------------------------------------------------------------------------------
 
 
