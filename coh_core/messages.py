@@ -239,7 +239,9 @@ CLI_MESSAGES: dict[str, tuple[str, ...]] = {
 }
 
 # A placeholder is anything between single braces; the check reports odd ones like `{ x }`.
+# `{name:form}` asks for a grammatical form of the name put there (see `Named`).
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+FORM_SEPARATOR = ":"
 
 
 def log_key(key: str) -> str:
@@ -366,10 +368,38 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
 
 
 def placeholders(text: str) -> list[str]:
-    """The placeholder names a message text uses, in order, repeats included."""
-    return _PLACEHOLDER.findall(text)
+    """The placeholder names a message text uses, in order, repeats included (`{a:in}` is `a`)."""
+    return [found.partition(FORM_SEPARATOR)[0] for found in _PLACEHOLDER.findall(text)]
 
 
-def fill(text: str, values: dict[str, str]) -> str:
-    """Replace each `{name}` by its value; placeholders without a value stay as they are."""
-    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+def placeholder_forms(text: str) -> list[tuple[str, str]]:
+    """The (placeholder, form) pairs of the `{name:form}` a message text asks for."""
+    pairs = (found.partition(FORM_SEPARATOR) for found in _PLACEHOLDER.findall(text))
+    return [(name, form) for name, colon, form in pairs if colon]
+
+
+class Named(str):
+    """A name put into a message, with the grammatical forms its language declares for it."""
+
+    forms: Mapping[str, str]
+
+    def __new__(cls, text: str, forms: Mapping[str, str] | None = None) -> Named:
+        named = super().__new__(cls, text)
+        named.forms = dict(forms or {})
+        return named
+
+
+def fill(text: str, values: Mapping[str, str]) -> str:
+    """Replace each `{name}` by its value, and each `{name:form}` by that form of a `Named` value
+    (its plain text when it has no such form); placeholders without a value stay as they are."""
+
+    def value_of(match: re.Match[str]) -> str:
+        name, _, form = match.group(1).partition(FORM_SEPARATOR)
+        if name not in values:
+            return match.group(0)
+        value = values[name]
+        if form and isinstance(value, Named):
+            return value.forms.get(form) or str(value)
+        return str(value)
+
+    return _PLACEHOLDER.sub(value_of, text)

@@ -2,23 +2,35 @@
 
 For each language: entries missing (with the line where they belong), extra entries (ids
 English lacks), stale entries (the English changed since, by the recorded source hash),
-placeholder mismatches, plural forms the language does not have, and texts left in English
-without saying so (`same: true`). Coverage is the share of English entries translated and
+placeholder mismatches, plural forms the language does not have, texts left in English
+without saying so (`same: true`), and grammatical forms of names that are unsound (I18N-FORM:
+forms on a text that is no name, a form no name declares, a name lacking a form its kind's
+other names have). Coverage is the share of English entries translated and
 up to date. A regional file (`fr-CA`) next to its language's file (`fr`) only overrides:
 what it lacks falls back, so it is never reported missing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem
-from coh_core.i18n import DEFAULT_PLURAL_PARAM, SOURCE_LOCALE, plural_categories, source_hash, text_forms
-from coh_core.messages import DeclaredMessages, declared_messages, placeholders
+from coh_core.i18n import (
+    DEFAULT_PLURAL_PARAM,
+    FORM_PATTERN,
+    NAME_SUFFIX,
+    SOURCE_LOCALE,
+    forms_of,
+    plural_categories,
+    source_hash,
+    source_text,
+    text_forms,
+)
+from coh_core.messages import DeclaredMessages, declared_messages, placeholder_forms, placeholders
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import YamlDoc
@@ -176,7 +188,68 @@ def _check_locale(pack: Pack, locale: str, declared: DeclaredMessages) -> Locale
             )
     if regional:  # entries it lacks come from its language's file
         report.translated = report.total - unsound
+    inherited = pack.entries(language) if regional else {}
+    report.problems.extend(form_problems(doc, entries, {**inherited, **entries}))
     return report
+
+
+def form_problems(doc: YamlDoc, entries: Mapping[str, Any], language: Mapping[str, Any]) -> Iterator[Problem]:
+    """The grammatical forms of one text file (`entries`, as written), against every entry of its
+    language (`language`: a regional file's with its language's under it)."""
+    declared = {key: forms_of(entry) for key, entry in language.items()}
+    known = {form for forms in declared.values() for form in forms}
+    for key, entry in entries.items():
+        if forms_of(entry) and not key.endswith(NAME_SUFFIX):
+            yield Problem(
+                "I18N-FORM",
+                f"`{key}` declares forms, but only names (`*{NAME_SUFFIX}`) take them",
+                doc.location(("messages", key, "forms"), key=True),
+            )
+        for form in text_forms(source_text(entry)):
+            for name, wanted in placeholder_forms(form):
+                fault = _form_fault(wanted, known)
+                if fault:
+                    yield Problem(
+                        "I18N-FORM",
+                        f"`{key}` asks for `{{{name}:{wanted}}}`: {fault}",
+                        doc.location(("messages", key)),
+                    )
+    yield from _lacking_forms(doc, entries, declared)
+
+
+def _form_fault(form: str, known: set[str]) -> str:
+    """What is wrong with a form a message asks for ('' if nothing)."""
+    if not FORM_PATTERN.match(form):
+        return "a form's name is lowercase letters, digits and `_`"
+    if form not in known:
+        return f"no name of this language declares the form `{form}`" + suggest(form, known)
+    return ""
+
+
+def _lacking_forms(
+    doc: YamlDoc, entries: Mapping[str, Any], declared: Mapping[str, dict[str, str]]
+) -> Iterator[Problem]:
+    """Names of the file lacking a form that other names of the same kind (and key shape) declare."""
+    kinds: dict[tuple[str, int], set[str]] = {}
+    for key, forms in declared.items():
+        if key.endswith(NAME_SUFFIX):
+            kinds.setdefault(_kind_of(key), set()).update(forms)
+    for key in entries:
+        if not key.endswith(NAME_SUFFIX):
+            continue
+        lacking = sorted(kinds.get(_kind_of(key), set()) - set(declared.get(key, {})))
+        if lacking:
+            yield Problem(
+                "I18N-FORM",
+                f"`{key}` has no form {', '.join(f'`{f}`' for f in lacking)}, which other names like it"
+                " declare (it would show its plain text there)",
+                doc.location(("messages", key)),
+            )
+
+
+def _kind_of(key: str) -> tuple[str, int]:
+    """Names alike: `location.church.name` and `location.bank.name`, not `location.bank.A.name`."""
+    return key.split(".")[0], key.count(".")
 
 
 def _missing(
