@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from coh_core.errors import UsageError
-from coh_core.i18n import SOURCE_LOCALE, source_hash
+from coh_core.i18n import SOURCE_LOCALE, forms_of, source_hash
 from coh_core.messages import DeclaredMessages, Message, declared_messages
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.loader import TEXT_DIR
@@ -86,6 +86,9 @@ def _entry_lines(key: str, entry: dict[str, Any]) -> list[str]:
     lines = [f"  {key}:", f"    text: {_flow(entry['text'])}", f'    source: "{entry.get("source", "")}"']
     if entry.get("same"):
         lines.append("    same: true")
+    forms = forms_of(entry)
+    if forms:
+        lines.append(f"    forms: {_flow(forms)}")
     return lines
 
 
