@@ -912,7 +912,7 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
                     doc.location(("messages", key), key=True),
                 )
         yield from _check_placeholders(doc, own, declared)
-        yield from form_problems(doc, layer.entries("en"), layer.entries("en"))
+        yield from form_problems(doc, layer.entries("en"), pack.forms("en"))
 
 
 def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -> Location:

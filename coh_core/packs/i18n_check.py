@@ -93,7 +93,7 @@ def check_translations(pack: Pack, locales: list[str] | None = None) -> list[Loc
     for layer in [pack, *pack.overlays]:
         for locale in locales or translated_locales(pack):
             if locale in layer.text:
-                reports.append(check_locale(layer, locale, declared))
+                reports.append(check_locale(layer, locale, declared, language_forms(pack, locale)))
             elif (
                 layer.own_messages(SOURCE_LOCALE)
                 and locale.split("-")[0] == locale
@@ -132,11 +132,32 @@ def _untranslated_layer(layer: Pack, locale: str) -> LocaleReport:
 _CHECKED: dict[tuple[int, int, frozenset[tuple[str, str]]], tuple[YamlDoc, YamlDoc, LocaleReport]] = {}
 
 
-def check_locale(pack: Pack, locale: str, declared: DeclaredMessages | None = None) -> LocaleReport:
+def check_locale(
+    pack: Pack,
+    locale: str,
+    declared: DeclaredMessages | None = None,
+    forms: Mapping[str, dict[str, str]] | None = None,
+) -> LocaleReport:
     """One pack's translation into `locale`, against that pack's own English (`declared`: the
-    messages of the pack it is played in, by default its own)."""
+    messages of the pack it is played in, by default its own; `forms`: the forms of that pack's
+    names in this language, by default its own)."""
     if declared is None:
         declared = declared_messages(pack.section("messages"), declarations_of(pack))
+    report = _checked(pack, locale, declared)
+    found = form_problems(pack.text[locale], pack.entries(locale), forms or language_forms(pack, locale))
+    report.problems.extend(found)
+    return report
+
+
+def language_forms(pack: Pack, locale: str) -> dict[str, dict[str, str]]:
+    """The forms of a composed pack's names in a language: a regional file's over its language's."""
+    found = pack.forms(locale.split("-")[0])
+    found.update({k: v for k, v in pack.forms(locale).items() if k in pack.entries(locale)})
+    return found
+
+
+def _checked(pack: Pack, locale: str, declared: DeclaredMessages) -> LocaleReport:
+    """The report of `_check_locale`, computed once for the same files (a copy to extend)."""
     doc, english_doc = pack.text[locale], pack.text.get(SOURCE_LOCALE)
     if english_doc is None:
         return _check_locale(pack, locale, declared)
@@ -188,15 +209,14 @@ def _check_locale(pack: Pack, locale: str, declared: DeclaredMessages) -> Locale
             )
     if regional:  # entries it lacks come from its language's file
         report.translated = report.total - unsound
-    inherited = pack.entries(language) if regional else {}
-    report.problems.extend(form_problems(doc, entries, {**inherited, **entries}))
     return report
 
 
-def form_problems(doc: YamlDoc, entries: Mapping[str, Any], language: Mapping[str, Any]) -> Iterator[Problem]:
-    """The grammatical forms of one text file (`entries`, as written), against every entry of its
-    language (`language`: a regional file's with its language's under it)."""
-    declared = {key: forms_of(entry) for key, entry in language.items()}
+def form_problems(
+    doc: YamlDoc, entries: Mapping[str, Any], declared: Mapping[str, dict[str, str]]
+) -> Iterator[Problem]:
+    """The grammatical forms of one text file (`entries`, as written), against the forms every
+    name of the pack it is played in declares in its language (`declared`, by key)."""
     known = {form for forms in declared.values() for form in forms}
     for key, entry in entries.items():
         if forms_of(entry) and not key.endswith(NAME_SUFFIX):
