@@ -232,7 +232,7 @@ def form_problems(
                     yield Problem(
                         "I18N-FORM",
                         f"`{key}` asks for `{{{name}:{wanted}}}`: {fault}",
-                        doc.location(("messages", key)),
+                        doc.location(_text_path(key, entry)),
                     )
     yield from _lacking_forms(doc, entries, declared)
 
@@ -259,12 +259,18 @@ def _lacking_forms(
             continue
         lacking = sorted(kinds.get(_kind_of(key), set()) - set(declared.get(key, {})))
         if lacking:
+            at = ("messages", key, "forms") if forms_of(entries[key]) else ("messages", key)
             yield Problem(
                 "I18N-FORM",
                 f"`{key}` has no form {', '.join(f'`{f}`' for f in lacking)}, which other names like it"
                 " declare (it would show its plain text there)",
-                doc.location(("messages", key)),
+                doc.location(at, key=True),
             )
+
+
+def _text_path(key: str, entry: Any) -> tuple[str, ...]:
+    """Where an entry's text is: the entry itself (an English text), or its `text`."""
+    return ("messages", key, "text") if isinstance(entry, Mapping) and "text" in entry else ("messages", key)
 
 
 def _kind_of(key: str) -> tuple[str, int]:
