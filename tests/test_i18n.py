@@ -19,7 +19,9 @@ from coh_core.i18n import (
     pick_form,
     plural_category,
     source_hash,
+    text_forms,
 )
+from coh_core.messages import placeholders
 from coh_core.narrative import Narrator
 from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.model import Pack
@@ -302,6 +304,29 @@ def test_a_note_never_ends_its_comment(runner: CliRunner, base_copy: Path) -> No
     assert result.exit_code == 0, result.output
     assert "  # The last entry scores: [of a game] after the scoring.\n  #   {scores}:" in result.output
     assert yaml.safe_load(result.output)["messages"]["log.game_scored"]["source"]
+
+
+def test_every_entry_of_a_template_says_where_it_appears_and_what_it_holds(
+    runner: CliRunner, base_pack: Pack
+) -> None:
+    """Above each entry a note (a name's and a card text's too), and every placeholder explained."""
+    lines = runner.invoke(main, ["i18n", "template", "nl"]).stdout.splitlines()
+    english = base_pack.own_messages("en")
+    entries, unexplained = 0, []
+    for number, line in enumerate(lines):
+        found = re.fullmatch(r"  ([A-Za-z0-9_.-]+):", line)
+        if found is None:
+            continue
+        entries += 1
+        key, above = found.group(1), []
+        while lines[number - 1 - len(above)].startswith("  #"):
+            above.append(lines[number - 1 - len(above)])
+        notes = [n for n in above if not n.startswith("  # --")]  # not the file's section heads
+        names = {name for form in text_forms(english[key]) for name in placeholders(form)}
+        if not notes or any(f"{{{name}}}:" not in "\n".join(notes) for name in names):
+            unexplained.append(key)
+    assert entries == len(english)
+    assert unexplained == []
 
 
 def test_a_new_language_is_one_file(runner: CliRunner, base_copy: Path) -> None:
