@@ -425,7 +425,9 @@ def test_the_french_rules_speak_every_language(runner: CliRunner, lang: str) -> 
     assert _english_leaks(pack, lang, outputs) == []
 
 
-@pytest.mark.parametrize(("lang", "name"), [("en-GB", "Gun "), ("en-US", "Gun "), ("fr-CA", "Flingue ")])
+@pytest.mark.parametrize(
+    ("lang", "name"), [("en-GB", "Gun "), ("en-US", "Gun "), ("fr-CA", "Flingue "), ("de-CH", "Pistole ")]
+)
 def test_any_regional_code_falls_back_to_its_language(runner: CliRunner, lang: str, name: str) -> None:
     result = runner.invoke(main, ["show", "gun", "--lang", lang])
     assert result.exit_code == 0, result.output
