@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from coh_core.cli import main
@@ -219,3 +220,11 @@ def test_english_names_may_declare_forms_too(base_copy: Path) -> None:
     assert pack.messages("en")["location.church.name"] == "Church"
     attack = {"key": "attack", "params": {"location": "church"}}
     assert Narrator(pack, "en").line(attack) == "The zombies attack at the Church."
+
+
+def test_the_template_of_a_finished_translation_keeps_every_entry_and_its_forms(
+    runner: CliRunner, base_pack: Pack
+) -> None:
+    written = yaml.safe_load(runner.invoke(main, ["i18n", "template", "de"]).stdout)["messages"]
+    assert written == base_pack.entries("de")
+    assert written["location.hospital.name"]["forms"]["to"] == "ins Krankenhaus"
