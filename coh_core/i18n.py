@@ -6,6 +6,10 @@ shows up as stale everywhere. A text is a string or, where it says how many of s
 there are, a mapping of CLDR plural categories (`one`, `few`, `many`, `other`...) to strings;
 the category is picked by the locale's plural rule (Babel's CLDR data) for the number in the
 parameter `count` (or the one `PLURAL_PARAMS` names for that key).
+
+A name (a `*.name` text) may also declare grammatical forms, `{text: die Kirche, forms: {in: in
+der Kirche}}`, which a message asks for with `{location:in}`; a name without that form shows
+its plain text.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ SOURCE_LOCALE = "en"
 LOCALE_PATTERN = re.compile(r"^[a-z]{2,3}(-[A-Z]{2})?$")
 PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 DEFAULT_PLURAL_PARAM = "count"
+FORM_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")  # the name of a grammatical form: `in`, `dat`
+NAME_SUFFIX = ".name"  # the texts that may declare forms
 ENV_VAR = "COH_LANG"
 
 Text = str | dict[str, str]  # one string, or one per plural category
@@ -107,3 +113,18 @@ def text_forms(text: Any) -> list[str]:
     if isinstance(text, Mapping):
         return [v for v in text.values() if isinstance(v, str)]
     return []
+
+
+def source_text(entry: Any) -> Any:
+    """The text of an English entry: the entry itself, or the `text` of a name with forms."""
+    if isinstance(entry, Mapping) and "text" in entry:
+        return entry["text"]
+    return entry
+
+
+def forms_of(entry: Any) -> dict[str, str]:
+    """The grammatical forms an entry (English or translated) declares: none for most."""
+    forms = entry.get("forms") if isinstance(entry, Mapping) else None
+    if not isinstance(forms, Mapping):
+        return {}
+    return {str(k): v for k, v in forms.items() if isinstance(v, str) and v}

@@ -239,7 +239,9 @@ CLI_MESSAGES: dict[str, tuple[str, ...]] = {
 }
 
 # A placeholder is anything between single braces; the check reports odd ones like `{ x }`.
+# `{name:form}` asks for a grammatical form of the name put there (see `Named`).
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+FORM_SEPARATOR = ":"
 
 
 def log_key(key: str) -> str:
@@ -261,7 +263,12 @@ _NOTES: dict[str, tuple[str, dict[str, str]]] = {
     "log.turn_start": ("The first entry of each turn.", {"turn": "the turn's number"}),
     "log.trait_set": (
         "A trait changes, where the pack has no text `trait_set.<trait>` for it.",
-        {"trait": "the trait's name as the pack writes it", "until": "how long, from `log.until.*`"},
+        {
+            "character": "the character",
+            "trait": "the trait's name as the pack writes it",
+            "value": "its new value",
+            "until": "how long, from `log.until.*`",
+        },
     ),
     "ui.decision.choose": ("An effect asks the player to choose.", {"source": "whose effect it is"}),
     "ui.decision.other": (
@@ -274,6 +281,181 @@ _NOTES: dict[str, tuple[str, dict[str, str]]] = {
         {"value": "the answer, as the engine writes it"},
     ),
 }
+
+
+# Notes of the play command's, the table's and the CLI's strings. What a placeholder holds is
+# given by name, or (a tuple) by position, for placeholders named after what a pack counts.
+Holds = dict[str, str] | tuple[str, ...]
+_UI_NOTES: dict[str, tuple[str, Holds]] = {
+    "ui.turn": ("A heading of the play command's table.", {"turn": "the turn's number"}),
+    "ui.scoreboard.title": ("The heading of the scores after a game.", {}),
+    "ui.scoreboard.row": (
+        "One player's line of the scores after a game.",
+        {
+            "winner_mark": "`*` for a winner, else a space",
+            "rank": "the player's place, from 1",
+            "player": "the player",
+            "score": "the final score",
+            "living": "how many of their characters survived",
+        },
+    ),
+    "ui.winners": ("After the scores: who won.", {"players": 'the winning players, as "Red, Blue"'}),
+    "ui.prompt": ("What the terminal asks before a human player types the number of an option.", {}),
+    "ui.prompt.range": (
+        "Said again when a human player types something that is not an option's number.",
+        {"low": "the first option's number", "high": "the last option's number"},
+    ),
+    "ui.play.input_ended": ("The input of `coh play` ended before the game did.", {}),
+    "ui.play.interrupted": ("A human player pressed Ctrl-C during `coh play`.", {}),
+    "ui.table.header": (
+        "The first line of the table shown before a human player's question.",
+        ("the turn's number", "the phase's name", "the first player", "the colour the pack's pointer names"),
+    ),
+    "ui.table.location": (
+        "One location's line of the table.",
+        (
+            "the location",
+            "the name of its side",
+            "a number",
+            "its characters, from `ui.table.character*`, or `-`",
+        ),
+    ),
+    "ui.table.items": ("After a location's line: what lies there.", ("a number", "a number")),
+    "ui.table.character": (
+        "A character in a location's line.",
+        {"character": "the character", "player": "its player"},
+    ),
+    "ui.table.character.exhausted": (
+        "An exhausted character in a location's line.",
+        {"character": "the character", "player": "its player"},
+    ),
+    "ui.table.hand": ("The human player's cards, under the table.", {"cards": "the card names, or `-`"}),
+    "ui.table.tokens": (
+        "The human player's own tokens, under the table.",
+        ("a number", "the values of their tokens, or `-`"),
+    ),
+    "ui.food.face_down": ("An option naming a token taken without seeing it.", {}),
+    "ui.phase.setup": ("The phase shown in the table's header during the setup.", {}),
+    "ui.phase.end": ("The phase shown in the table's header once the game is over.", {}),
+    "ui.yes": ("A yes in a column of `coh list`.", {}),
+    "ui.list.footer.actions": (
+        "The last line of `coh list` for cards.",
+        {"kinds": "how many kinds of card", "count": "how many cards in all"},
+    ),
+    "ui.show.header": (
+        "The first line of `coh show`.",
+        {
+            "name": "the entity's name",
+            "kind": "its kind, from `ui.kind.*`",
+            "id": "its id (not translated)",
+            "file": "the file and line that define it",
+        },
+    ),
+    "ui.show.value": (
+        "`coh show` of a character: its points.",
+        {"rested": "points on its rested side", "exhausted": "points on its exhausted side"},
+    ),
+    "ui.show.power": (
+        "`coh show` of a character: its power.",
+        {"window": "when it may be used, from `ui.window.*`", "text": "the power's text"},
+    ),
+    "ui.show.disadvantage": ("`coh show` of a character: its disadvantage.", {"text": "the text"}),
+    "ui.show.traits": ("`coh show` of a character: its traits.", {"traits": 'the traits, as "votes=1"'}),
+    "ui.show.cards": (
+        "`coh show` of a card.",
+        {"count": "how many copies are in the deck", "window": "when it may be played, from `ui.window.*`"},
+    ),
+    "ui.show.symbols": ("`coh show` of a card: its symbols.", {"symbols": "from `ui.symbol.*`"}),
+    "ui.show.slot": ("`coh show` of a location: where its board lies.", {"slot": "from `ui.slot.*`"}),
+    "ui.show.side": (
+        "`coh show` of a location: one side of its board.",
+        {"name": "the side's name", "side": "its id (not translated)", "facts": "from `ui.fact.*`, joined"},
+    ),
+    "ui.show.side.effect": ("`coh show` of a location: a side's effect.", {"text": "the text"}),
+    "ui.show.side.special": ("`coh show` of a location: a side's special rule.", {"text": "the text"}),
+    "ui.show.side.attack": ("`coh show` of a location: when a side is attacked.", {"text": "the text"}),
+    "ui.show.hour": (
+        "`coh show` of a card of the pack's timed deck.",
+        {"hour": "from `ui.hour`", "provenance": "from `ui.provenance.*`"},
+    ),
+    "ui.show.zombies": (
+        "`coh show` of a card of the timed deck: what comes to each location.",
+        ("the last location's number", "the numbers, in the locations' order"),
+    ),
+    "ui.show.moves": ("`coh show` of a card of the timed deck: what moves first.", ("the moves",)),
+    "ui.show.airdrops": ("`coh show` of a card of the timed deck: what it drops.", ("from `ui.airdrop`",)),
+    "ui.show.leader": (
+        "`coh show` of a card of the timed deck: how far the pack's pointer turns.",
+        {"count": "how many spaces"},
+    ),
+    "ui.show.trigger": ("`coh show`: an effect's trigger.", {"event": "the event's id (not translated)"}),
+    "ui.show.trigger.after_action": (
+        "`coh show`: an effect's trigger that waits for the current action to end.",
+        {"event": "the event's id (not translated)"},
+    ),
+    "ui.fact.capacity": ("`coh show` of a location side: its room.", {"count": "how many characters fit"}),
+    "ui.fact.no_limit": ("`coh show` of a location side: room for any number.", {}),
+    "ui.fact.explosion_target": ("`coh show` of a location side that takes the pack's markers.", {}),
+    "ui.fact.closed": ("`coh show` of a location side nobody may enter.", {}),
+    "ui.fact.locked": ("`coh show` of a location side nobody may enter or leave.", {}),
+    "ui.fact.state_of": (
+        "`coh show` of a location side that is a later state of other sides.",
+        {"sides": "the sides it comes from"},
+    ),
+    "ui.fact.leader_attack": ("`coh show` of a location side where the pack's pointer picks the victim.", {}),
+    "ui.side.state_of": (
+        "`coh list`: after a side that is a later state of other sides.",
+        {"sides": "the sides it comes from"},
+    ),
+    "ui.airdrop": ("One drop of a card of the timed deck.", ("the location's number", "what, joined")),
+    "ui.hour": ("The hour of a card of the timed deck.", {"hour": "the hour, a number"}),
+    "ui.validate.read": ("`coh validate`: what it read.", {"where": "the folders and files"}),
+    "ui.validate.ok": ("`coh validate`: all is well.", {"counts": "from `ui.validate.count.*`, joined"}),
+    "ui.validate.problems": (
+        "`coh validate`: problems were found.",
+        {"problems": "from `ui.validate.count.problems`", "counts": "from `ui.validate.count.*`, joined"},
+    ),
+}
+
+# Notes shared by every key that begins with a prefix: (prefix, note, what placeholders hold).
+_FAMILY_NOTES: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("ui.column.", "A column heading of `coh list`, written as the table prints it.", {}),
+    (
+        "ui.window.",
+        "When a power or card may be used: in `coh list`'s column and after `coh show`'s \"played\".",
+        {},
+    ),
+    ("ui.validate.count.", "One count of the `coh validate` summary.", {"count": "the number"}),
+    ("ui.list.footer.", "The last line of `coh list`.", {"count": "how many were listed"}),
+    ("ui.slot.", "Where a location's board lies in the city, in `coh show` and `coh list`.", {}),
+    ("ui.symbol.", "A symbol printed on a card, in `coh show` and `coh list`.", {}),
+    ("ui.provenance.", "Where the values of a card of the timed deck come from, in `coh show`.", {}),
+    ("ui.kind.", "A kind of entity, in `coh show`'s first line.", {}),
+    ("ui.airdrop.", "One part of a drop of a card of the timed deck.", {"count": "how many"}),
+    ("log.until.", "How long a trait change lasts: the end of `log.trait_set.*`.", {}),
+    (
+        "log.trait_set.",
+        "A trait of a character changes (the key names the trait, and for a yes/no trait its new value).",
+        {
+            "character": "the character",
+            "value": "the trait's new number",
+            "until": "how long, from `log.until.*`",
+        },
+    ),
+)
+
+
+def _note_of(key: str, params: tuple[str, ...]) -> tuple[str, dict[str, str]]:
+    """The note of an engine message and what each of its placeholders holds."""
+    if key in _NOTES:
+        return _NOTES[key]
+    note, holds = _UI_NOTES.get(key, ("", {}))
+    if not note:
+        found = next(((n, h) for prefix, n, h in _FAMILY_NOTES if key.startswith(prefix)), None)
+        note, holds = found if found is not None else ("", {})
+    if isinstance(holds, tuple):  # by position; none if the placeholders changed since
+        return note, dict(zip(params, holds, strict=True)) if len(holds) == len(params) else {}
+    return note, {name: holds[name] for name in params if name in holds}
 
 
 def engine_texts(declared: Declarations) -> dict[str, Message]:
@@ -293,7 +475,7 @@ def engine_texts(declared: Declarations) -> dict[str, Message]:
     plural = {log_key(k): "value" for k, v in variants.items() if "value" in v}
     found = {}
     for key, params in keys.items():
-        note, holds = _NOTES.get(key, ("", {}))
+        note, holds = _note_of(key, params)
         found[key] = Message(key, params, note, holds, plural.get(key, DEFAULT_PLURAL_PARAM))
     return found
 
@@ -366,10 +548,38 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
 
 
 def placeholders(text: str) -> list[str]:
-    """The placeholder names a message text uses, in order, repeats included."""
-    return _PLACEHOLDER.findall(text)
+    """The placeholder names a message text uses, in order, repeats included (`{a:in}` is `a`)."""
+    return [found.partition(FORM_SEPARATOR)[0] for found in _PLACEHOLDER.findall(text)]
 
 
-def fill(text: str, values: dict[str, str]) -> str:
-    """Replace each `{name}` by its value; placeholders without a value stay as they are."""
-    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), text)
+def placeholder_forms(text: str) -> list[tuple[str, str]]:
+    """The (placeholder, form) pairs of the `{name:form}` a message text asks for."""
+    pairs = (found.partition(FORM_SEPARATOR) for found in _PLACEHOLDER.findall(text))
+    return [(name, form) for name, colon, form in pairs if colon]
+
+
+class Named(str):
+    """A name put into a message, with the grammatical forms its language declares for it."""
+
+    forms: Mapping[str, str]
+
+    def __new__(cls, text: str, forms: Mapping[str, str] | None = None) -> Named:
+        named = super().__new__(cls, text)
+        named.forms = dict(forms or {})
+        return named
+
+
+def fill(text: str, values: Mapping[str, str]) -> str:
+    """Replace each `{name}` by its value, and each `{name:form}` by that form of a `Named` value
+    (its plain text when it has no such form); placeholders without a value stay as they are."""
+
+    def value_of(match: re.Match[str]) -> str:
+        name, _, form = match.group(1).partition(FORM_SEPARATOR)
+        if name not in values:
+            return match.group(0)
+        value = values[name]
+        if form and isinstance(value, Named):
+            return value.forms.get(form) or str(value)
+        return str(value)
+
+    return _PLACEHOLDER.sub(value_of, text)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from coh_core.i18n import SOURCE_LOCALE, Text, fallback_chain, pick_form
-from coh_core.messages import LOG_VARIANTS, declared_messages, fill, log_key
+from coh_core.messages import LOG_VARIANTS, Named, declared_messages, fill, log_key
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 
@@ -36,8 +36,12 @@ class Narrator:
         self.locale = locale
         self.declared = declared_messages(pack.section("messages"), declarations_of(pack))
         self.messages: dict[str, Text] = {}
+        self.forms: dict[str, dict[str, str]] = {}  # a name's grammatical forms, in its text's language
         for step in reversed(fallback_chain(locale)):  # English first, the most specific last
-            self.messages.update({k: v for k, v in pack.messages(step).items() if _usable(v)})
+            texts = {k: v for k, v in pack.messages(step).items() if _usable(v)}
+            self.messages.update(texts)
+            forms = pack.forms(step)
+            self.forms.update({k: forms.get(k, {}) for k in texts})
 
     def lines(self, entries: Iterable[Mapping[str, Any]]) -> list[str]:
         return [self.line(entry) for entry in entries]
@@ -86,8 +90,9 @@ class Narrator:
 
     def name(self, kind: str, value: Any) -> str:
         """The name of an entity of `kind`, or the id itself when the pack has none."""
-        found = self.messages.get(f"{kind}.{value}.name")
-        return found if isinstance(found, str) and found else _raw(value)
+        key = f"{kind}.{value}.name"
+        found = self.messages.get(key)
+        return Named(found, self.forms.get(key)) if isinstance(found, str) and found else _raw(value)
 
     def entity(self, value: Any) -> str:
         """The name of an id of any kind, or of a `location/side` board side."""

@@ -19,12 +19,14 @@ from coh_core.i18n import (
     pick_form,
     plural_category,
     source_hash,
+    text_forms,
 )
+from coh_core.messages import placeholders
 from coh_core.narrative import Narrator
 from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.model import Pack
 
-TRANSLATIONS = ("es", "it", "fr")
+TRANSLATIONS = ("es", "it", "fr", "de")
 
 
 # -- locales -------------------------------------------------------------------------------------
@@ -222,9 +224,9 @@ def test_many_stale_texts_are_one_warning(runner: CliRunner, base_copy: Path) ->
     result = runner.invoke(main, ["validate", str(base_copy)])
     assert result.exit_code == 0, result.output
     stale = [line for line in result.output.splitlines() if "I18N-STALE" in line]
-    assert len(stale) == 3  # one per language
+    assert len(stale) == len(TRANSLATIONS)  # one per language
     assert all("translate an older English" in line and "coh i18n check --lang" in line for line in stale)
-    assert result.output.splitlines()[-1].endswith("; 3 warnings")
+    assert result.output.splitlines()[-1].endswith(f"; {len(TRANSLATIONS)} warnings")
 
 
 def test_an_english_only_house_rule_validates_and_plays_in_every_language(
@@ -304,14 +306,37 @@ def test_a_note_never_ends_its_comment(runner: CliRunner, base_copy: Path) -> No
     assert yaml.safe_load(result.output)["messages"]["log.game_scored"]["source"]
 
 
+def test_every_entry_of_a_template_says_where_it_appears_and_what_it_holds(
+    runner: CliRunner, base_pack: Pack
+) -> None:
+    """Above each entry a note (a name's and a card text's too), and every placeholder explained."""
+    lines = runner.invoke(main, ["i18n", "template", "nl"]).stdout.splitlines()
+    english = base_pack.own_messages("en")
+    entries, unexplained = 0, []
+    for number, line in enumerate(lines):
+        found = re.fullmatch(r"  ([A-Za-z0-9_.-]+):", line)
+        if found is None:
+            continue
+        entries += 1
+        key, above = found.group(1), []
+        while lines[number - 1 - len(above)].startswith("  #"):
+            above.append(lines[number - 1 - len(above)])
+        notes = [n for n in above if not n.startswith("  # --")]  # not the file's section heads
+        names = {name for form in text_forms(english[key]) for name in placeholders(form)}
+        if not notes or any(f"{{{name}}}:" not in "\n".join(notes) for name in names):
+            unexplained.append(key)
+    assert entries == len(english)
+    assert unexplained == []
+
+
 def test_a_new_language_is_one_file(runner: CliRunner, base_copy: Path) -> None:
-    (base_copy / "text" / "de.yaml").write_text(
-        runner.invoke(main, ["i18n", "template", "de", "--pack", str(base_copy)]).output, encoding="utf-8"
+    (base_copy / "text" / "nl.yaml").write_text(
+        runner.invoke(main, ["i18n", "template", "nl", "--pack", str(base_copy)]).output, encoding="utf-8"
     )
     pack, problems = check_pack(base_copy)
-    assert pack is not None and "de" in pack.locales()
+    assert pack is not None and "nl" in pack.locales()
     assert {p.code for p in problems} == {"I18N-UNTRANSLATED"}  # found, English for now
-    listed = runner.invoke(main, ["list", "characters", "--pack", str(base_copy), "--lang", "de"])
+    listed = runner.invoke(main, ["list", "characters", "--pack", str(base_copy), "--lang", "nl"])
     assert listed.exit_code == 0 and "The Blonde" in listed.output
 
 
@@ -333,7 +358,7 @@ def test_a_regional_file_overrides_only_what_it_has(base_copy: Path) -> None:
 
 
 def test_unknown_or_malformed_languages_are_usage_errors(runner: CliRunner) -> None:
-    for lang, words in (("de", "has no text in `de`"), ("english", "not a language code")):
+    for lang, words in (("nl", "has no text in `nl`"), ("english", "not a language code")):
         result = runner.invoke(main, ["list", "characters", "--lang", lang])
         assert result.exit_code == 2
         assert "I18N-LANG" in result.output and words in result.output
@@ -345,7 +370,7 @@ def test_coh_lang_chooses_the_language(
     monkeypatch.setenv("COH_LANG", "it")
     result = runner.invoke(main, ["list", "characters"])
     assert Narrator(base_pack, "it").name("character", "granny") in result.output
-    monkeypatch.setenv("COH_LANG", "de_DE.UTF-8")  # no German: English, without complaint
+    monkeypatch.setenv("COH_LANG", "nl_NL.UTF-8")  # no Dutch: English, without complaint
     assert "The Granny" in runner.invoke(main, ["list", "characters"]).output
 
 
@@ -400,7 +425,9 @@ def test_the_french_rules_speak_every_language(runner: CliRunner, lang: str) -> 
     assert _english_leaks(pack, lang, outputs) == []
 
 
-@pytest.mark.parametrize(("lang", "name"), [("en-GB", "Gun "), ("en-US", "Gun "), ("fr-CA", "Flingue ")])
+@pytest.mark.parametrize(
+    ("lang", "name"), [("en-GB", "Gun "), ("en-US", "Gun "), ("fr-CA", "Flingue "), ("de-CH", "Pistole ")]
+)
 def test_any_regional_code_falls_back_to_its_language(runner: CliRunner, lang: str, name: str) -> None:
     result = runner.invoke(main, ["show", "gun", "--lang", lang])
     assert result.exit_code == 0, result.output

@@ -75,7 +75,7 @@ def hostile_pack(base_copy: Path, tmp_path: Path) -> tuple[Path, Path]:
     secret.write_text("characters: []\n", encoding="utf-8")
     (base_copy / "linked.yaml").symlink_to(secret)
     (base_copy / "folder").symlink_to(secret.parent)
-    (base_copy / "text" / "de.yaml").symlink_to(secret)
+    (base_copy / "text" / "nl.yaml").symlink_to(secret)
     manifest = base_copy / "pack.yaml"
     names = ["linked.yaml", "folder/secret.yaml", f"../outside/{secret.name}", str(secret), "/etc/passwd"]
     listed = "".join(f"  - {name}\n" for name in names)

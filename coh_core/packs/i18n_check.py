@@ -2,23 +2,35 @@
 
 For each language: entries missing (with the line where they belong), extra entries (ids
 English lacks), stale entries (the English changed since, by the recorded source hash),
-placeholder mismatches, plural forms the language does not have, and texts left in English
-without saying so (`same: true`). Coverage is the share of English entries translated and
+placeholder mismatches, plural forms the language does not have, texts left in English
+without saying so (`same: true`), and grammatical forms of names that are unsound (I18N-FORM:
+forms on a text that is no name, a form no name declares, a name lacking a form its kind's
+other names have). Coverage is the share of English entries translated and
 up to date. A regional file (`fr-CA`) next to its language's file (`fr`) only overrides:
 what it lacks falls back, so it is never reported missing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem
-from coh_core.i18n import DEFAULT_PLURAL_PARAM, SOURCE_LOCALE, plural_categories, source_hash, text_forms
-from coh_core.messages import DeclaredMessages, declared_messages, placeholders
+from coh_core.i18n import (
+    DEFAULT_PLURAL_PARAM,
+    FORM_PATTERN,
+    NAME_SUFFIX,
+    SOURCE_LOCALE,
+    forms_of,
+    plural_categories,
+    source_hash,
+    source_text,
+    text_forms,
+)
+from coh_core.messages import DeclaredMessages, declared_messages, placeholder_forms, placeholders
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import YamlDoc
@@ -81,7 +93,7 @@ def check_translations(pack: Pack, locales: list[str] | None = None) -> list[Loc
     for layer in [pack, *pack.overlays]:
         for locale in locales or translated_locales(pack):
             if locale in layer.text:
-                reports.append(check_locale(layer, locale, declared))
+                reports.append(check_locale(layer, locale, declared, language_forms(pack, locale)))
             elif (
                 layer.own_messages(SOURCE_LOCALE)
                 and locale.split("-")[0] == locale
@@ -120,11 +132,32 @@ def _untranslated_layer(layer: Pack, locale: str) -> LocaleReport:
 _CHECKED: dict[tuple[int, int, frozenset[tuple[str, str]]], tuple[YamlDoc, YamlDoc, LocaleReport]] = {}
 
 
-def check_locale(pack: Pack, locale: str, declared: DeclaredMessages | None = None) -> LocaleReport:
+def check_locale(
+    pack: Pack,
+    locale: str,
+    declared: DeclaredMessages | None = None,
+    forms: Mapping[str, dict[str, str]] | None = None,
+) -> LocaleReport:
     """One pack's translation into `locale`, against that pack's own English (`declared`: the
-    messages of the pack it is played in, by default its own)."""
+    messages of the pack it is played in, by default its own; `forms`: the forms of that pack's
+    names in this language, by default its own)."""
     if declared is None:
         declared = declared_messages(pack.section("messages"), declarations_of(pack))
+    report = _checked(pack, locale, declared)
+    found = form_problems(pack.text[locale], pack.entries(locale), forms or language_forms(pack, locale))
+    report.problems.extend(found)
+    return report
+
+
+def language_forms(pack: Pack, locale: str) -> dict[str, dict[str, str]]:
+    """The forms of a composed pack's names in a language: a regional file's over its language's."""
+    found = pack.forms(locale.split("-")[0])
+    found.update({k: v for k, v in pack.forms(locale).items() if k in pack.entries(locale)})
+    return found
+
+
+def _checked(pack: Pack, locale: str, declared: DeclaredMessages) -> LocaleReport:
+    """The report of `_check_locale`, computed once for the same files (a copy to extend)."""
     doc, english_doc = pack.text[locale], pack.text.get(SOURCE_LOCALE)
     if english_doc is None:
         return _check_locale(pack, locale, declared)
@@ -177,6 +210,72 @@ def _check_locale(pack: Pack, locale: str, declared: DeclaredMessages) -> Locale
     if regional:  # entries it lacks come from its language's file
         report.translated = report.total - unsound
     return report
+
+
+def form_problems(
+    doc: YamlDoc, entries: Mapping[str, Any], declared: Mapping[str, dict[str, str]]
+) -> Iterator[Problem]:
+    """The grammatical forms of one text file (`entries`, as written), against the forms every
+    name of the pack it is played in declares in its language (`declared`, by key)."""
+    known = {form for forms in declared.values() for form in forms}
+    for key, entry in entries.items():
+        if forms_of(entry) and not key.endswith(NAME_SUFFIX):
+            yield Problem(
+                "I18N-FORM",
+                f"`{key}` declares forms, but only names (`*{NAME_SUFFIX}`) take them",
+                doc.location(("messages", key, "forms"), key=True),
+            )
+        for form in text_forms(source_text(entry)):
+            for name, wanted in placeholder_forms(form):
+                fault = _form_fault(wanted, known)
+                if fault:
+                    yield Problem(
+                        "I18N-FORM",
+                        f"`{key}` asks for `{{{name}:{wanted}}}`: {fault}",
+                        doc.location(_text_path(key, entry)),
+                    )
+    yield from _lacking_forms(doc, entries, declared)
+
+
+def _form_fault(form: str, known: set[str]) -> str:
+    """What is wrong with a form a message asks for ('' if nothing)."""
+    if not FORM_PATTERN.match(form):
+        return "a form's name is lowercase letters, digits and `_`"
+    if form not in known:
+        return f"no name of this language declares the form `{form}`" + suggest(form, known)
+    return ""
+
+
+def _lacking_forms(
+    doc: YamlDoc, entries: Mapping[str, Any], declared: Mapping[str, dict[str, str]]
+) -> Iterator[Problem]:
+    """Names of the file lacking a form that other names of the same kind (and key shape) declare."""
+    kinds: dict[tuple[str, int], set[str]] = {}
+    for key, forms in declared.items():
+        if key.endswith(NAME_SUFFIX):
+            kinds.setdefault(_kind_of(key), set()).update(forms)
+    for key in entries:
+        if not key.endswith(NAME_SUFFIX):
+            continue
+        lacking = sorted(kinds.get(_kind_of(key), set()) - set(declared.get(key, {})))
+        if lacking:
+            at = ("messages", key, "forms") if forms_of(entries[key]) else ("messages", key)
+            yield Problem(
+                "I18N-FORM",
+                f"`{key}` has no form {', '.join(f'`{f}`' for f in lacking)}, which other names like it"
+                " declare (it would show its plain text there)",
+                doc.location(at, key=True),
+            )
+
+
+def _text_path(key: str, entry: Any) -> tuple[str, ...]:
+    """Where an entry's text is: the entry itself (an English text), or its `text`."""
+    return ("messages", key, "text") if isinstance(entry, Mapping) and "text" in entry else ("messages", key)
+
+
+def _kind_of(key: str) -> tuple[str, int]:
+    """Names alike: `location.church.name` and `location.bank.name`, not `location.bank.A.name`."""
+    return key.split(".")[0], key.count(".")
 
 
 def _missing(

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from coh_core.errors import UsageError
-from coh_core.i18n import SOURCE_LOCALE, source_hash
+from coh_core.i18n import NAME_SUFFIX, SOURCE_LOCALE, forms_of, source_hash
 from coh_core.messages import DeclaredMessages, Message, declared_messages
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.loader import TEXT_DIR
@@ -55,8 +55,7 @@ def template(pack: Pack, locale: str, declared: DeclaredMessages | None = None) 
         if not isinstance(entry, dict) or "text" not in entry:
             entry = {"text": text, "source": source_hash(text)}
         message = declared.texts.get(key)
-        if message is not None:
-            lines.extend(_note_lines(message))
+        lines.extend(_note_lines(message) if message is not None else _entity_note_lines(key))
         lines.extend(_entry_lines(key, entry))
     return "\n".join(lines) + "\n"
 
@@ -76,6 +75,19 @@ def _note_lines(message: Message) -> list[str]:
     return lines
 
 
+def _entity_note_lines(key: str) -> list[str]:
+    """The note above a text of the pack's entities (a name, a card's text...), from its key:
+    `<kind>.<id>.<field>`, the id being one or more parts (`location.<id>.<side>.name`)."""
+    kind, *ident, field = key.split(".")
+    note = f"The {field} of the {kind} `{'.'.join(ident)}`" if ident else f"The {field} of the {kind}"
+    if key.endswith(NAME_SUFFIX):
+        note += (
+            ": put into messages as it is, or in a form a message asks for (`{placeholder:form}`) if the"
+            " entry declares `forms`"
+        )
+    return [f"  # {line}" for line in _wrapped(note + ".", _NOTE_WIDTH)]
+
+
 def _wrapped(text: str, width: int, indent: str = "") -> list[str]:
     """Lines of at most `width` columns; any line break of the text (Unicode ones too, which
     YAML would read as the end of the comment) becomes a space."""
@@ -86,6 +98,9 @@ def _entry_lines(key: str, entry: dict[str, Any]) -> list[str]:
     lines = [f"  {key}:", f"    text: {_flow(entry['text'])}", f'    source: "{entry.get("source", "")}"']
     if entry.get("same"):
         lines.append("    same: true")
+    forms = forms_of(entry)
+    if forms:
+        lines.append(f"    forms: {_flow(forms)}")
     return lines
 
 

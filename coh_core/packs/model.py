@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from coh_core.effects import ast
-from coh_core.i18n import SOURCE_LOCALE
+from coh_core.i18n import SOURCE_LOCALE, forms_of, source_text
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 # Sections that hold lists of entities with ids, and the kind name of each entity.
@@ -145,8 +145,15 @@ class Pack:
         """The texts of this pack's own file for the language."""
         entries = self.entries(locale)
         if locale == SOURCE_LOCALE:
-            return dict(entries)
+            return {k: source_text(v) for k, v in entries.items()}
         return {k: v["text"] for k, v in entries.items() if isinstance(v, dict) and "text" in v}
+
+    def forms(self, locale: str = "en") -> dict[str, dict[str, str]]:
+        """One language's grammatical forms of names by key, from the file whose text is used."""
+        found: dict[str, dict[str, str]] = {}
+        for layer in [self, *self.overlays]:
+            found.update({k: forms_of(v) for k, v in layer.entries(locale).items()})
+        return found
 
     @property
     def rules_id(self) -> list[str]:
