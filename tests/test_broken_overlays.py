@@ -71,6 +71,8 @@ def test_broken_overlay(case_path: Path, tmp_path: Path) -> None:
     for expected, problem in zip(case["expect"], problems, strict=True):
         if "says" in expected:
             assert expected["says"] in problem["message"]
+        if "never_says" in expected:
+            assert expected["never_says"] not in problem["message"]
 
 
 def test_there_are_cases_for_every_kind_of_mistake() -> None:
