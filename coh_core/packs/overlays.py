@@ -26,6 +26,7 @@ from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem, UsageError
 from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
+from coh_core.resources import content_root, installed_content
 
 KIND_SECTIONS = {kind: section for section, kind in ENTITY_SECTIONS.items()}
 OPS = ("set", "merge", "remove", "insert", "move")
@@ -427,21 +428,40 @@ def _item_index(items: list[Any], name: str) -> int | None:
 def conflicts(composition: Composition, overlays: list[Pack]) -> Iterator[Problem]:
     """Two overlays, not ordered by `requires`/`after`, that change the same field."""
     before = ordered_before(overlays)
+    shipped = {o.id for o in overlays if is_shipped(o)}
     seen: list[Change] = []
     for change in composition.changes:
         for earlier in seen:
             if earlier.overlay == change.overlay or _ordered(earlier.overlay, change.overlay, before):
                 continue
             if _overlaps(earlier.target, change.target) and not _apart(earlier, change):
-                yield Problem(
-                    "OVERLAY-CONFLICT",
-                    f"`{change.overlay}` and `{earlier.overlay}` (at {earlier.location}) both change"
-                    f" `{change.target}`, and neither says it comes after the other: add"
-                    f" `after: [{earlier.overlay}]` to `{change.overlay}` (or the other way round)",
-                    change.location,
-                )
+                yield _conflict(change, earlier, shipped)
                 break
         seen.append(change)
+
+
+def _conflict(change: Change, earlier: Change, shipped: set[str]) -> Problem:
+    """The conflict of two changes, reported in (and fixed by editing) the user's own overlay:
+    a shipped overlay is never the one to edit."""
+    if change.overlay in shipped and earlier.overlay not in shipped:
+        change, earlier = earlier, change  # the user's overlay is the one to order
+    both = f"`{change.overlay}` and `{earlier.overlay}` (at {earlier.location}) both change `{change.target}`"
+    if change.overlay in shipped:
+        fix = "; both are shipped overlays not made to be played together: leave one of them out"
+    else:
+        fix = (
+            f", and neither says it comes after the other: add `after: [{earlier.overlay}]` to the"
+            f" pack.yaml of `{change.overlay}`"
+        )
+        if earlier.overlay not in shipped:
+            fix += f" (or `after: [{change.overlay}]` to that of `{earlier.overlay}`)"
+    return Problem("OVERLAY-CONFLICT", both + fix, change.location)
+
+
+def is_shipped(pack: Pack) -> bool:
+    """Whether a pack came with coh (or is in the checkout's content): never the user's to edit."""
+    root = pack.root.resolve()
+    return any(folder.resolve() in root.parents for folder in (content_root(), installed_content()))
 
 
 def _ordered(first: str, second: str, before: dict[str, set[str]]) -> bool:
