@@ -1,12 +1,13 @@
 """Overlays: packs that change the packs they build on, applied in a declared order.
 
 An overlay's `patches` set, merge, remove, insert or move values of the packs below it,
-addressed by entity id or section and then by field (`action/weapon_replica/effect`,
-`turn/phases/location_resolution/steps/sharing/do`). Its other sections add entities; its
+addressed by entity id or section and then by field (`action/<id>/effect`,
+`turn/phases/<phase>/steps/<step>/do`). Its other sections add entities; its
 text files add or replace texts. Applying overlays builds a new pack whose documents are
 `ComposedDoc`s: each remembers, for every value an overlay wrote, the file and place it was
 written at, so every later check (schema, effects, references) points into the overlay, and
-`coh explain` can say which pack set each field.
+`coh explain` can say which pack set each field. A problem that appears in a file of the packs
+below only because of an overlay is moved to the patch that brings it (`coh_core.packs.blame`).
 
 Order: an overlay comes after the packs it `requires` and the overlays it says it comes
 `after`; otherwise in the order asked for. Two overlays that are not ordered that way and
@@ -33,7 +34,7 @@ OPS = ("set", "merge", "remove", "insert", "move")
 # What each change needs besides its path, and what else it may have.
 NEEDS = {"set": ("to",), "merge": ("with",), "remove": (), "insert": ("item",), "move": ()}
 ALLOWS = {"set": (), "merge": (), "remove": (), "insert": ("before", "after"), "move": ("before", "after")}
-_NAME_FIELDS = ("id", "side")  # how list items are named in a patch path
+NAME_FIELDS = ("id", "side")  # how list items are named in a patch path
 
 
 @dataclass
@@ -168,18 +169,16 @@ class Patcher:
         self.docs = docs
         self.result = Composition()
 
-    def apply(self, overlay: Pack) -> None:
-        for doc in overlay.docs:
-            patches = doc.data.get("patches") if isinstance(doc.data, dict) else None
-            if not isinstance(patches, list):
-                continue
-            for index, patch in enumerate(patches):
-                if not isinstance(patch, dict) or not doc.is_valid(("patches", index)):
-                    continue  # the schema has said what is wrong with it
-                try:
-                    self._apply(overlay, doc, index, patch)
-                except PatchError as error:
-                    self.result.problems.append(error.problem)
+    def apply(self, overlay: Pack, patches: int | None = None) -> None:
+        """Apply the overlay's patches in order (only the first `patches` of them, if given)."""
+        for doc, at in patch_sites(overlay)[:patches]:
+            patch = _get(doc.data, at)
+            if not isinstance(patch, dict) or not doc.is_valid(at):
+                continue  # the schema has said what is wrong with it
+            try:
+                self._apply(overlay, doc, int(at[1]), patch)
+            except PatchError as error:
+                self.result.problems.append(error.problem)
 
     def _apply(self, overlay: Pack, doc: YamlDoc, index: int, patch: dict[str, Any]) -> None:
         at: Path_ = ("patches", index)
@@ -366,6 +365,16 @@ class Patcher:
         old[:] = rebuilt
 
 
+def patch_sites(overlay: Pack) -> list[tuple[YamlDoc, Path_]]:
+    """Every patch of an overlay, in the order they are applied: its file and place."""
+    sites: list[tuple[YamlDoc, Path_]] = []
+    for doc in overlay.docs:
+        patches = doc.data.get("patches") if isinstance(doc.data, dict) else None
+        if isinstance(patches, list):
+            sites.extend((doc, ("patches", index)) for index in range(len(patches)))
+    return sites
+
+
 def _shape(doc: YamlDoc, at: Path_, patch: dict[str, Any]) -> str:
     """The change a patch makes; OVERLAY-SHAPE unless it is exactly one change with what it needs."""
     ops = [name for name in OPS if name in patch]
@@ -413,12 +422,12 @@ def _exists(data: Any, path: Path_) -> bool:
 
 def _names(items: list[Any]) -> list[str]:
     """The names list items go by in patch paths."""
-    return [str(i[n]) for i in items if isinstance(i, dict) for n in _NAME_FIELDS if n in i]
+    return [str(i[n]) for i in items if isinstance(i, dict) for n in NAME_FIELDS if n in i]
 
 
 def _item_index(items: list[Any], name: str) -> int | None:
     for index, item in enumerate(items):
-        if isinstance(item, dict) and any(str(item.get(n)) == name for n in _NAME_FIELDS if n in item):
+        if isinstance(item, dict) and any(str(item.get(n)) == name for n in NAME_FIELDS if n in item):
             return index
     if name.isdigit() and int(name) < len(items):
         return int(name)
@@ -485,12 +494,13 @@ def _apart(one: Change, other: Change) -> bool:
     return False
 
 
-def compose(base: Pack, overlays: list[Pack]) -> tuple[Pack, Composition]:
-    """A new pack: `base` with the overlays applied in order (see `order_overlays`)."""
+def compose(base: Pack, overlays: list[Pack], last_patches: int | None = None) -> tuple[Pack, Composition]:
+    """A new pack: `base` with the overlays applied in order (see `order_overlays`); of the last
+    overlay's patches only the first `last_patches`, if given (to find which one does something)."""
     docs = [compose_doc(d) for d in base.docs]
     patcher = Patcher(docs)
-    for overlay in overlays:
-        patcher.apply(overlay)
+    for number, overlay in enumerate(overlays, 1):
+        patcher.apply(overlay, last_patches if number == len(overlays) else None)
     patcher.result.problems.extend(conflicts(patcher.result, overlays))
     added = [d for o in overlays for d in o.docs if _adds_content(d)]
     composed = Pack(
