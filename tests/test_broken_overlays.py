@@ -73,6 +73,8 @@ def test_broken_overlay(case_path: Path, tmp_path: Path) -> None:
             assert expected["says"] in problem["message"]
         if "never_says" in expected:
             assert expected["never_says"] not in problem["message"]
+        if "also" in expected:  # the second place, in the pack below, that the problem shows
+            assert Path(problem["also"]["file"]).as_posix().endswith(expected["also"])
         if "quotes" in expected:
             assert _quoted(args, rules, problem) == expected["quotes"]
 

@@ -53,18 +53,19 @@ def blame(problems: list[Problem], base: Pack, overlays: list[Pack], recheck: Re
         if guilty is None:  # pragma: no cover - the full composition found it
             moved.append(problem)
         elif problem.code != _UNUSED_TEXT:
-            cause = _cause(key, overlays[guilty - 1], partial(found, guilty))
-            moved.append(_at_cause(problem, doc, role, overlays[guilty - 1], *cause))
+            overlay = overlays[guilty - 1]
+            cause = _cause(key, overlay, partial(found, guilty))
+            moved.append(_at_cause(problem, doc, role, overlay, *cause))
     return moved
 
 
 def _cause(
     key: tuple[str, Location], overlay: Pack, found: Callable[[int | None], Found]
-) -> tuple[Location, str]:
+) -> tuple[YamlDoc, Location, str]:
     """Where the overlay causes the problem (its patch, or its manifest for what it adds), and what."""
     sites = patch_sites(overlay)
     if key in found(0) or not sites:
-        return overlay.manifest_doc.location(("id",)), f"what `{overlay.id}` adds"
+        return overlay.manifest_doc, overlay.manifest_doc.location(("id",)), f"what `{overlay.id}` adds"
     low, high = 1, len(sites)  # the first patch with which the problem is there
     while low < high:
         middle = (low + high) // 2
@@ -75,24 +76,31 @@ def _cause(
     doc, at = sites[low - 1]
     patch = _get(doc.data, at)
     op = next((o for o in OPS if isinstance(patch, dict) and o in patch), None)
-    return doc.location((*at, op) if op else at), "this patch"
+    return doc, doc.location((*at, op) if op else at), "this patch"
 
 
 def _at_cause(
-    problem: Problem, doc: YamlDoc, role: str, overlay: Pack, where: Location, cause: str
+    problem: Problem, doc: YamlDoc, role: str, overlay: Pack, written: YamlDoc, where: Location, cause: str
 ) -> Problem:
-    """The problem at its cause in the overlay, with the fix and the base position."""
+    """The problem at its cause in the overlay (`where` in `written`), with the fix; the base
+    position follows in the message, and under the overlay's line with its own."""
     path = doc.path_at(problem.location.line, problem.location.col)
     fix = "change this patch" if cause == "this patch" else "change what it adds"
     if role == "text" and path is not None and len(path) > 1 and path[0] == "messages":
         fix = f"give `{overlay.id}` a text `{path[1]}` of its own, or {fix}"
     elif role == "content" and path is not None and not (len(path) < 2 and path[0] in ENTITY_SECTIONS):
         fix = f"patch `{patch_target(doc.data, path)}` in `{overlay.id}` as well, or {fix}"
-    return Problem(
-        problem.code,
-        f"{problem.message} (at {problem.location}, because of {cause}): {fix}",
-        where,
+    context = (
+        f"{_quote(written, where)}\n  which breaks, in `{doc.owner or 'the pack below'}`:\n"
+        f"{_quote(doc, problem.location)}"
     )
+    message = f"{problem.message} (at {problem.location}, because of {cause}): {fix}"
+    return Problem(problem.code, message, where, context, also=problem.location)
+
+
+def _quote(doc: YamlDoc, where: Location) -> str:
+    """A file's line at a location, and a caret under its column."""
+    return f"    {doc.source_line(where.line)}\n    {' ' * max(where.col - 1, 0)}^"
 
 
 def patch_target(data: Any, path: Path_) -> str:
