@@ -74,10 +74,10 @@ def check_pack(
         return check_pack(base, [str(root), *rules], loads) if base is not None else (pack, problems)
     if pack is None or not rules:
         return pack, _ordered([*problems, *(_checked(pack) if pack is not None else [])])
-    below, loaded = pack, list(problems)
-    pack = _with_overlays(below, rules, problems, loads)
+    below, loaded = pack, {pack.id: list(problems)}
+    pack = _with_overlays(below, rules, problems, loads, loaded)
     problems.extend(_checked(pack))
-    # a problem in the base pack's files that only an overlay brings is reported at its cause
+    # a problem in the files below that only a later overlay brings is reported at its cause
     problems = blame(problems, below, pack.overlays, partial(_recheck, below, loaded, pack.overlays))
     return pack, _ordered(problems)
 
@@ -88,21 +88,27 @@ def _checked(pack: Pack) -> list[Problem]:
 
 
 def _recheck(
-    base: Pack, loaded: list[Problem], overlays: list[Pack], applied: int, patches: int | None
+    base: Pack, loaded: dict[str, list[Problem]], overlays: list[Pack], applied: int, patches: int | None
 ) -> Found:
-    """What a check finds with only the first `applied` overlays (of the last, `patches` patches)."""
+    """What a check finds with only the first `applied` overlays (of the last, `patches` patches);
+    `loaded`: the problems of reading each pack."""
     composed, composition = compose(base, overlays[:applied], patches)
-    problems = [*loaded, *composition.problems, *_revalidated(composed), *_checked(composed)]
+    read = [p for layer in [base, *overlays[:applied]] for p in loaded.get(layer.id, [])]
+    problems = [*read, *composition.problems, *_revalidated(composed), *_checked(composed)]
     return frozenset((p.code, p.location) for p in problems)
 
 
-def _with_overlays(pack: Pack, rules: Sequence[str], problems: list[Problem], loads: _Loads) -> Pack:
+def _with_overlays(
+    pack: Pack, rules: Sequence[str], problems: list[Problem], loads: _Loads, loaded: dict[str, list[Problem]]
+) -> Pack:
+    """`pack` with the overlays of `rules`; their problems (`loaded`: of reading each) go to `problems`."""
     overlays: list[Pack] = []
     for root in overlay_roots(list(rules), content_root()):
         overlay, found = loads(root)
         problems.extend(found)
         if overlay is None:
             continue
+        loaded.setdefault(overlay.id, found)
         if overlay.manifest.get("kind") != "overlay":
             raise UsageError(
                 f"`{overlay.id}` is a {overlay.manifest.get('kind')} pack, not an overlay",

@@ -1,12 +1,12 @@
 """Problems an overlay causes in the packs below it, reported where the overlay can fix them.
 
-A check that fails in a file of the base pack (a total that no longer adds up, a value that no
-longer fits a type an overlay changed) is usually no fault of that file: the base pack is sound
-on its own, and what broke it is a patch of an overlay. Such a problem is found again with fewer
-overlays applied, then with fewer of the guilty overlay's patches, until the one patch (or the
-content the overlay adds) that makes it appear is known. The problem is then reported at that
-patch, naming the value of the base pack to patch as well; the base position follows in the
-message.
+A check that fails in a file of the base pack, or of an overlay applied earlier (a total that
+no longer adds up, a value that no longer fits a type an overlay changed), is usually no fault
+of that file: it is sound on its own, and what broke it is a patch of a later overlay. Such a
+problem is looked for again with fewer overlays applied, then with fewer of the guilty
+overlay's patches, until the one patch (or the content the overlay adds) that brings it is
+known. The problem is then reported there, naming the value below to patch as well; the place
+below follows in the message, under the patch's quoted line, and as the problem's `also`.
 """
 
 from __future__ import annotations
@@ -31,10 +31,9 @@ _UNUSED_TEXT = "TEXT-UNKNOWN"
 
 
 def blame(problems: list[Problem], base: Pack, overlays: list[Pack], recheck: Recheck) -> list[Problem]:
-    """The problems, those an overlay causes in the base pack's files moved to their cause."""
-    below = {d.path: (d, "content") for d in base.docs}
-    below.update({d.path: (d, "text") for d in base.text.values()})
-    below[base.manifest_doc.path] = (base.manifest_doc, "manifest")
+    """The problems, those an overlay causes in the files of a pack or overlay below it moved to
+    their cause."""
+    layers = _layers(base, overlays)
     cached: dict[tuple[int, int | None], Found] = {}
 
     def found(applied: int, patches: int | None = None) -> Found:
@@ -44,12 +43,18 @@ def blame(problems: list[Problem], base: Pack, overlays: list[Pack], recheck: Re
 
     moved: list[Problem] = []
     for problem in problems:
-        doc, role = below.get(problem.location.file, (None, ""))
+        doc, role, layer = layers.get(problem.location.file, (None, "", len(overlays)))
         key = (problem.code, problem.location)
-        if doc is None or not overlays or key in found(0):
+        # nothing comes after the last overlay; an OVERLAY- problem is placed where it is on purpose
+        if (
+            doc is None
+            or layer == len(overlays)
+            or problem.code.startswith("OVERLAY-")
+            or key in found(layer)
+        ):
             moved.append(problem)
             continue
-        guilty = next((n for n in range(1, len(overlays) + 1) if key in found(n)), None)
+        guilty = next((n for n in range(layer + 1, len(overlays) + 1) if key in found(n)), None)
         if guilty is None:  # pragma: no cover - the full composition found it
             moved.append(problem)
         elif problem.code != _UNUSED_TEXT:
@@ -57,6 +62,18 @@ def blame(problems: list[Problem], base: Pack, overlays: list[Pack], recheck: Re
             cause = _cause(key, overlay, partial(found, guilty))
             moved.append(_at_cause(problem, doc, role, overlay, *cause))
     return moved
+
+
+def _layers(base: Pack, overlays: list[Pack]) -> dict[str, tuple[YamlDoc, str, int]]:
+    """Each file of the base pack (layer 0) and of the overlays (1, 2...): its document, and
+    whether it holds content, texts or a manifest."""
+    layers: dict[str, tuple[YamlDoc, str, int]] = {}
+    for layer, pack in enumerate([base, *overlays]):
+        # what an overlay adds cannot be patched; what its patches write can (at their target)
+        layers.update({d.path: (d, "overlay" if layer else "content", layer) for d in pack.docs})
+        layers.update({d.path: (d, "text", layer) for d in pack.text.values()})
+        layers[pack.manifest_doc.path] = (pack.manifest_doc, "manifest", layer)
+    return layers
 
 
 def _cause(
@@ -88,8 +105,13 @@ def _at_cause(
     fix = "change this patch" if cause == "this patch" else "change what it adds"
     if role == "text" and path is not None and len(path) > 1 and path[0] == "messages":
         fix = f"give `{overlay.id}` a text `{path[1]}` of its own, or {fix}"
-    elif role == "content" and path is not None and not (len(path) < 2 and path[0] in ENTITY_SECTIONS):
-        fix = f"patch `{patch_target(doc.data, path)}` in `{overlay.id}` as well, or {fix}"
+    elif (
+        path
+        and (role == "content" or (role, path[0]) == ("overlay", "patches"))
+        and not (len(path) < 2 and path[0] in ENTITY_SECTIONS)
+    ):
+        target = patch_target(doc.data, path)
+        fix = f"patch `{target}` in `{overlay.id}` as well, or {fix}" if target else fix
     context = (
         f"{_quote(written, where)}\n  which breaks, in `{doc.owner or 'the pack below'}`:\n"
         f"{_quote(doc, problem.location)}"
@@ -103,9 +125,12 @@ def _quote(doc: YamlDoc, where: Location) -> str:
     return f"    {doc.source_line(where.line)}\n    {' ' * max(where.col - 1, 0)}^"
 
 
-def patch_target(data: Any, path: Path_) -> str:
-    """How a patch names the value at a data path: entities by kind and id, list items by name."""
+def patch_target(data: Any, path: Path_) -> str | None:
+    """How a patch names the value at a data path (entities by kind and id, list items by name);
+    a value an overlay's patch writes is named by the patch's target. None if it has no name."""
     head, *rest = path
+    if head == "patches":
+        return _patched_target(data, path)
     parts = [str(head)]
     value = data.get(head) if isinstance(data, dict) else None
     if head in ENTITY_SECTIONS and rest and isinstance(value, list):
@@ -121,6 +146,15 @@ def patch_target(data: Any, path: Path_) -> str:
             parts.append(str(part))
             value = value.get(part) if isinstance(value, dict) else None
     return "/".join(parts)
+
+
+def _patched_target(data: Any, path: Path_) -> str | None:
+    """The name of a value inside a `set` or `merge` patch: its target, then the path inside."""
+    patch = _get(data, path[:2]) if len(path) > 2 else None
+    if not isinstance(patch, dict) or path[2] not in ("to", "with"):
+        return None
+    target = patch.get("set", patch.get("merge"))
+    return "/".join([str(target), *(str(p) for p in path[3:])]) if isinstance(target, str) else None
 
 
 def _item_name(item: Any, index: int) -> str:
