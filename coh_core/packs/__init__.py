@@ -8,7 +8,7 @@ from functools import partial
 from pathlib import Path
 
 from coh_core.errors import ContentError, Problem, UsageError
-from coh_core.packs.blame import Found, blame
+from coh_core.packs.blame import Found, blame, found_in
 from coh_core.packs.checks import semantic_problems
 from coh_core.packs.effects_index import compile_effects
 from coh_core.packs.loader import CONTENT_SCHEMA, MANIFEST, PACK_ID, collect, find_pack_roots, load_pack
@@ -95,7 +95,7 @@ def _recheck(
     composed, composition = compose(base, overlays[:applied], patches)
     read = [p for layer in [base, *overlays[:applied]] for p in loaded.get(layer.id, [])]
     problems = [*read, *composition.problems, *_revalidated(composed), *_checked(composed)]
-    return frozenset((p.code, p.location) for p in problems)
+    return found_in(problems)
 
 
 def _with_overlays(

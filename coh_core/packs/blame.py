@@ -34,7 +34,8 @@ def blame(problems: list[Problem], base: Pack, overlays: list[Pack], recheck: Re
     """The problems, those an overlay causes in the files of a pack or overlay below it moved to
     their cause."""
     layers = _layers(base, overlays)
-    cached: dict[tuple[int, int | None], Found] = {}
+    # with every overlay, the check finds what it has found: those problems
+    cached: dict[tuple[int, int | None], Found] = {(len(overlays), None): found_in(problems)}
 
     def found(applied: int, patches: int | None = None) -> Found:
         if (applied, patches) not in cached:
@@ -54,14 +55,18 @@ def blame(problems: list[Problem], base: Pack, overlays: list[Pack], recheck: Re
         ):
             moved.append(problem)
             continue
-        guilty = next((n for n in range(layer + 1, len(overlays) + 1) if key in found(n)), None)
-        if guilty is None:  # pragma: no cover - the full composition found it
-            moved.append(problem)
-        elif problem.code != _UNUSED_TEXT:
+        # the last overlay without which it is not there (most often the last one: one check)
+        guilty = next(n for n in range(len(overlays), layer, -1) if key not in found(n - 1))
+        if problem.code != _UNUSED_TEXT:
             overlay = overlays[guilty - 1]
             cause = _cause(key, overlay, partial(found, guilty))
             moved.append(_at_cause(problem, doc, role, overlay, *cause))
     return moved
+
+
+def found_in(problems: list[Problem]) -> Found:
+    """What a check found, as blame compares it: each problem's code and place."""
+    return frozenset((p.code, p.location) for p in problems)
 
 
 def _layers(base: Pack, overlays: list[Pack]) -> dict[str, tuple[YamlDoc, str, int]]:
