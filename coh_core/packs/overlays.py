@@ -247,11 +247,22 @@ class Patcher:
                     return host, (section, index)
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
                     known.append(item["id"])
+        other = self._kind_of(entity_id)
+        hint = f"; `{entity_id}` is a {other}: `{other}/{entity_id}`" if other else suggest(entity_id, known)
         raise PatchError(
-            "OVERLAY-UNKNOWN",
-            f"no {kind} `{entity_id}` to change in the packs below" + suggest(entity_id, known),
-            doc.location(at),
+            "OVERLAY-UNKNOWN", f"no {kind} `{entity_id}` to change in the packs below{hint}", doc.location(at)
         )
+
+    def _kind_of(self, entity_id: str) -> str | None:
+        """The kind of the entity with this id in the packs below, if there is one."""
+        for host in self.docs:
+            for section, kind in ENTITY_SECTIONS.items():
+                items = host.data.get(section) if isinstance(host.data, dict) else None
+                if isinstance(items, list) and any(
+                    isinstance(i, dict) and i.get("id") == entity_id for i in items
+                ):
+                    return kind
+        return None
 
     def _section(self, name: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_]:
         for host in self.docs:
