@@ -29,19 +29,24 @@ class Problem:
     message: str
     location: Location
     context: str = field(default="", compare=False)  # source line + caret, for humans
+    # A second place the problem shows (an overlay's problem: the value of the pack below it breaks)
+    also: Location | None = field(default=None, compare=False)
 
     def render(self) -> str:
         head = f"{self.location}: {self.code} {self.message}"
         return f"{head}\n{self.context}" if self.context else head
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found: dict[str, Any] = {
             "file": self.location.file,
             "line": self.location.line,
             "col": self.location.col,
             "code": self.code,
             "message": self.message,
         }
+        if self.also is not None:
+            found["also"] = {"file": self.also.file, "line": self.also.line, "col": self.also.col}
+        return found
 
 
 class CohError(Exception):

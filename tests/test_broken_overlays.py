@@ -71,6 +71,23 @@ def test_broken_overlay(case_path: Path, tmp_path: Path) -> None:
     for expected, problem in zip(case["expect"], problems, strict=True):
         if "says" in expected:
             assert expected["says"] in problem["message"]
+        if "never_says" in expected:
+            assert expected["never_says"] not in problem["message"]
+        if "also" in expected:  # the second place, in the pack below, that the problem shows
+            assert Path(problem["also"]["file"]).as_posix().endswith(expected["also"])
+        if "quotes" in expected:
+            assert _quoted(args, rules, problem) == expected["quotes"]
+
+
+def _quoted(args: list[str], rules: list[str], problem: dict[str, Any]) -> str:
+    """The source line shown under a problem in the text output (above its caret)."""
+    text_args = [a for a in args if a not in ("--format", "json")]
+    output = CliRunner().invoke(main, [*text_args, *(a for r in rules for a in ("--rules", r))]).stdout
+    lines = output.splitlines()
+    head = f"{problem['file']}:{problem['line']}:{problem['col']}: {problem['code']} "
+    index = next(i for i, line in enumerate(lines) if line.startswith(head))
+    assert lines[index + 2].strip() == "^"
+    return lines[index + 1].strip()
 
 
 def test_there_are_cases_for_every_kind_of_mistake() -> None:

@@ -93,11 +93,17 @@ class Symbols:
     messages_declared: bool = True
 
 
-def suggest(word: str, candidates: Iterable[str]) -> str:
-    """A '; did you mean `x`?' suffix, or '' when nothing is close (case is ignored)."""
+def closest(word: str, candidates: Iterable[str]) -> str | None:
+    """The candidate closest to `word` (case is ignored), if one is close and is not `word` itself."""
     by_lower = {c.lower(): c for c in candidates}
     match = difflib.get_close_matches(word.lower(), list(by_lower), n=1, cutoff=0.6)
-    return f"; did you mean `{by_lower[match[0]]}`?" if match and by_lower[match[0]] != word else ""
+    return by_lower[match[0]] if match and by_lower[match[0]] != word else None
+
+
+def suggest(word: str, candidates: Iterable[str]) -> str:
+    """A '; did you mean `x`?' suffix, or '' when nothing is close (case is ignored)."""
+    match = closest(word, candidates)
+    return f"; did you mean `{match}`?" if match else ""
 
 
 def list_of(type_name: str) -> str:
@@ -997,12 +1003,30 @@ class Checker:
         return found
 
     def _unknown_call(self, node: ast.Call, statement: bool) -> None:
+        """An unknown call; only names of the kind its place needs are offered (a verb where an
+        action is written, a selector where a value is read), so the suggestion is never an error."""
         wanted = {Kind.VERB, Kind.PROCEDURE} if statement else {Kind.SELECTOR}
+        if not self.context.procedures_allowed:
+            wanted.discard(Kind.PROCEDURE)
         known = {**signatures(), **self.symbols.verbs}
         pool = [n for n, s in known.items() if s.kind in wanted]
         what = "verb" if statement else "selector"
-        hint = suggest(node.name, pool) or suggest(node.name, known)
+        hint = suggest(node.name, pool) + self._other_kind(node.name, known, pool, statement)
         self._report("EFF-UNKNOWN-VERB", f"unknown {what} `{node.name}`{hint}", node.name_span)
+
+    def _other_kind(self, name: str, known: Mapping[str, Signature], pool: list[str], statement: bool) -> str:
+        """Why the closest name, when it is of the wrong kind, is not offered ('' otherwise)."""
+        close = closest(name, known)
+        if close is None or close in pool:
+            return ""
+        found = known[close]
+        if found.kind is Kind.SELECTOR:
+            why = "a selector: it reads a value and does nothing on its own"
+        elif found.kind is Kind.PROCEDURE and statement:
+            why = f"a step of the turn structure, not usable in {self.context.doc}"
+        else:
+            why = "an action: it has no value to read"
+        return f" (`{found.name}` is {why})"
 
     def _check_call_position(self, node: ast.Call, sig: Signature, statement: bool) -> None:
         if statement and sig.kind is Kind.SELECTOR:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from coh_core.errors import ContentError, Problem, UsageError
+from coh_core.packs.blame import Found, blame, found_in
 from coh_core.packs.checks import semantic_problems
 from coh_core.packs.effects_index import compile_effects
 from coh_core.packs.loader import CONTENT_SCHEMA, MANIFEST, PACK_ID, collect, find_pack_roots, load_pack
@@ -70,21 +72,43 @@ def check_pack(
     if pack is not None and pack.manifest.get("kind") == "overlay":
         base = _required_base(pack, root, loads)
         return check_pack(base, [str(root), *rules], loads) if base is not None else (pack, problems)
-    if pack is not None and rules:
-        pack = _with_overlays(pack, rules, problems, loads)
-    if pack is not None:
-        problems.extend(compile_effects(pack))
-        problems.extend(semantic_problems(pack))
+    if pack is None or not rules:
+        return pack, _ordered([*problems, *(_checked(pack) if pack is not None else [])])
+    below, loaded = pack, {pack.id: list(problems)}
+    pack = _with_overlays(below, rules, problems, loads, loaded)
+    problems.extend(_checked(pack))
+    # a problem in the files below that only a later overlay brings is reported at its cause
+    problems = blame(problems, below, pack.overlays, partial(_recheck, below, loaded, pack.overlays))
     return pack, _ordered(problems)
 
 
-def _with_overlays(pack: Pack, rules: Sequence[str], problems: list[Problem], loads: _Loads) -> Pack:
+def _checked(pack: Pack) -> list[Problem]:
+    """The problems of a loaded (or composed) pack's effects and of the checks across it."""
+    return [*compile_effects(pack), *semantic_problems(pack)]
+
+
+def _recheck(
+    base: Pack, loaded: dict[str, list[Problem]], overlays: list[Pack], applied: int, patches: int | None
+) -> Found:
+    """What a check finds with only the first `applied` overlays (of the last, `patches` patches);
+    `loaded`: the problems of reading each pack."""
+    composed, composition = compose(base, overlays[:applied], patches)
+    read = [p for layer in [base, *overlays[:applied]] for p in loaded.get(layer.id, [])]
+    problems = [*read, *composition.problems, *_revalidated(composed), *_checked(composed)]
+    return found_in(problems)
+
+
+def _with_overlays(
+    pack: Pack, rules: Sequence[str], problems: list[Problem], loads: _Loads, loaded: dict[str, list[Problem]]
+) -> Pack:
+    """`pack` with the overlays of `rules`; their problems (`loaded`: of reading each) go to `problems`."""
     overlays: list[Pack] = []
     for root in overlay_roots(list(rules), content_root()):
         overlay, found = loads(root)
         problems.extend(found)
         if overlay is None:
             continue
+        loaded.setdefault(overlay.id, found)
         if overlay.manifest.get("kind") != "overlay":
             raise UsageError(
                 f"`{overlay.id}` is a {overlay.manifest.get('kind')} pack, not an overlay",
@@ -94,12 +118,19 @@ def _with_overlays(pack: Pack, rules: Sequence[str], problems: list[Problem], lo
             overlays.append(overlay)
     composed, composition = compose(pack, order_overlays(overlays, {pack.id}))
     problems.extend(composition.problems)
+    problems.extend(_revalidated(composed))
+    return composed
+
+
+def _revalidated(composed: Pack) -> list[Problem]:
+    """Check again the documents patches changed, and collect the composed pack's entities."""
+    problems: list[Problem] = []
     for doc in composed.docs:
         if isinstance(doc, ComposedDoc) and doc.touched:
             doc.clear_invalid()  # found again on the changed data
             problems.extend(validate_document(doc, CONTENT_SCHEMA))
     problems.extend(collect(composed))
-    return composed
+    return problems
 
 
 def _required_base(overlay: Pack, root: Path, loads: _Loads) -> Path | None:

@@ -1,12 +1,13 @@
 """Overlays: packs that change the packs they build on, applied in a declared order.
 
 An overlay's `patches` set, merge, remove, insert or move values of the packs below it,
-addressed by entity id or section and then by field (`action/weapon_replica/effect`,
-`turn/phases/location_resolution/steps/sharing/do`). Its other sections add entities; its
+addressed by entity id or section and then by field (`action/<id>/effect`,
+`turn/phases/<phase>/steps/<step>/do`). Its other sections add entities; its
 text files add or replace texts. Applying overlays builds a new pack whose documents are
 `ComposedDoc`s: each remembers, for every value an overlay wrote, the file and place it was
 written at, so every later check (schema, effects, references) points into the overlay, and
-`coh explain` can say which pack set each field.
+`coh explain` can say which pack set each field. A problem that appears in a file of the packs
+below only because of an overlay is moved to the patch that brings it (`coh_core.packs.blame`).
 
 Order: an overlay comes after the packs it `requires` and the overlays it says it comes
 `after`; otherwise in the order asked for. Two overlays that are not ordered that way and
@@ -26,13 +27,14 @@ from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem, UsageError
 from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
+from coh_core.resources import content_root, installed_content
 
 KIND_SECTIONS = {kind: section for section, kind in ENTITY_SECTIONS.items()}
 OPS = ("set", "merge", "remove", "insert", "move")
 # What each change needs besides its path, and what else it may have.
 NEEDS = {"set": ("to",), "merge": ("with",), "remove": (), "insert": ("item",), "move": ()}
 ALLOWS = {"set": (), "merge": (), "remove": (), "insert": ("before", "after"), "move": ("before", "after")}
-_NAME_FIELDS = ("id", "side")  # how list items are named in a patch path
+NAME_FIELDS = ("id", "side")  # how list items are named in a patch path
 
 
 @dataclass
@@ -167,18 +169,16 @@ class Patcher:
         self.docs = docs
         self.result = Composition()
 
-    def apply(self, overlay: Pack) -> None:
-        for doc in overlay.docs:
-            patches = doc.data.get("patches") if isinstance(doc.data, dict) else None
-            if not isinstance(patches, list):
-                continue
-            for index, patch in enumerate(patches):
-                if not isinstance(patch, dict) or not doc.is_valid(("patches", index)):
-                    continue  # the schema has said what is wrong with it
-                try:
-                    self._apply(overlay, doc, index, patch)
-                except PatchError as error:
-                    self.result.problems.append(error.problem)
+    def apply(self, overlay: Pack, patches: int | None = None) -> None:
+        """Apply the overlay's patches in order (only the first `patches` of them, if given)."""
+        for doc, at in patch_sites(overlay)[:patches]:
+            patch = _get(doc.data, at)
+            if not isinstance(patch, dict) or not doc.is_valid(at):
+                continue  # the schema has said what is wrong with it
+            try:
+                self._apply(overlay, doc, int(at[1]), patch)
+            except PatchError as error:
+                self.result.problems.append(error.problem)
 
     def _apply(self, overlay: Pack, doc: YamlDoc, index: int, patch: dict[str, Any]) -> None:
         at: Path_ = ("patches", index)
@@ -247,11 +247,22 @@ class Patcher:
                     return host, (section, index)
                 if isinstance(item, dict) and isinstance(item.get("id"), str):
                     known.append(item["id"])
+        other = self._kind_of(entity_id)
+        hint = f"; `{entity_id}` is a {other}: `{other}/{entity_id}`" if other else suggest(entity_id, known)
         raise PatchError(
-            "OVERLAY-UNKNOWN",
-            f"no {kind} `{entity_id}` to change in the packs below" + suggest(entity_id, known),
-            doc.location(at),
+            "OVERLAY-UNKNOWN", f"no {kind} `{entity_id}` to change in the packs below{hint}", doc.location(at)
         )
+
+    def _kind_of(self, entity_id: str) -> str | None:
+        """The kind of the entity with this id in the packs below, if there is one."""
+        for host in self.docs:
+            for section, kind in ENTITY_SECTIONS.items():
+                items = host.data.get(section) if isinstance(host.data, dict) else None
+                if isinstance(items, list) and any(
+                    isinstance(i, dict) and i.get("id") == entity_id for i in items
+                ):
+                    return kind
+        return None
 
     def _section(self, name: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_]:
         for host in self.docs:
@@ -365,6 +376,16 @@ class Patcher:
         old[:] = rebuilt
 
 
+def patch_sites(overlay: Pack) -> list[tuple[YamlDoc, Path_]]:
+    """Every patch of an overlay, in the order they are applied: its file and place."""
+    sites: list[tuple[YamlDoc, Path_]] = []
+    for doc in overlay.docs:
+        patches = doc.data.get("patches") if isinstance(doc.data, dict) else None
+        if isinstance(patches, list):
+            sites.extend((doc, ("patches", index)) for index in range(len(patches)))
+    return sites
+
+
 def _shape(doc: YamlDoc, at: Path_, patch: dict[str, Any]) -> str:
     """The change a patch makes; OVERLAY-SHAPE unless it is exactly one change with what it needs."""
     ops = [name for name in OPS if name in patch]
@@ -412,12 +433,12 @@ def _exists(data: Any, path: Path_) -> bool:
 
 def _names(items: list[Any]) -> list[str]:
     """The names list items go by in patch paths."""
-    return [str(i[n]) for i in items if isinstance(i, dict) for n in _NAME_FIELDS if n in i]
+    return [str(i[n]) for i in items if isinstance(i, dict) for n in NAME_FIELDS if n in i]
 
 
 def _item_index(items: list[Any], name: str) -> int | None:
     for index, item in enumerate(items):
-        if isinstance(item, dict) and any(str(item.get(n)) == name for n in _NAME_FIELDS if n in item):
+        if isinstance(item, dict) and any(str(item.get(n)) == name for n in NAME_FIELDS if n in item):
             return index
     if name.isdigit() and int(name) < len(items):
         return int(name)
@@ -427,21 +448,40 @@ def _item_index(items: list[Any], name: str) -> int | None:
 def conflicts(composition: Composition, overlays: list[Pack]) -> Iterator[Problem]:
     """Two overlays, not ordered by `requires`/`after`, that change the same field."""
     before = ordered_before(overlays)
+    shipped = {o.id for o in overlays if is_shipped(o)}
     seen: list[Change] = []
     for change in composition.changes:
         for earlier in seen:
             if earlier.overlay == change.overlay or _ordered(earlier.overlay, change.overlay, before):
                 continue
             if _overlaps(earlier.target, change.target) and not _apart(earlier, change):
-                yield Problem(
-                    "OVERLAY-CONFLICT",
-                    f"`{change.overlay}` and `{earlier.overlay}` (at {earlier.location}) both change"
-                    f" `{change.target}`, and neither says it comes after the other: add"
-                    f" `after: [{earlier.overlay}]` to `{change.overlay}` (or the other way round)",
-                    change.location,
-                )
+                yield _conflict(change, earlier, shipped)
                 break
         seen.append(change)
+
+
+def _conflict(change: Change, earlier: Change, shipped: set[str]) -> Problem:
+    """The conflict of two changes, reported in (and fixed by editing) the user's own overlay:
+    a shipped overlay is never the one to edit."""
+    if change.overlay in shipped and earlier.overlay not in shipped:
+        change, earlier = earlier, change  # the user's overlay is the one to order
+    both = f"`{change.overlay}` and `{earlier.overlay}` (at {earlier.location}) both change `{change.target}`"
+    if change.overlay in shipped:
+        fix = "; both are shipped overlays not made to be played together: leave one of them out"
+    else:
+        fix = (
+            f", and neither says it comes after the other: add `after: [{earlier.overlay}]` to the"
+            f" pack.yaml of `{change.overlay}`"
+        )
+        if earlier.overlay not in shipped:
+            fix += f" (or `after: [{change.overlay}]` to that of `{earlier.overlay}`)"
+    return Problem("OVERLAY-CONFLICT", both + fix, change.location)
+
+
+def is_shipped(pack: Pack) -> bool:
+    """Whether a pack came with coh (or is in the checkout's content): never the user's to edit."""
+    root = pack.root.resolve()
+    return any(folder.resolve() in root.parents for folder in (content_root(), installed_content()))
 
 
 def _ordered(first: str, second: str, before: dict[str, set[str]]) -> bool:
@@ -465,12 +505,13 @@ def _apart(one: Change, other: Change) -> bool:
     return False
 
 
-def compose(base: Pack, overlays: list[Pack]) -> tuple[Pack, Composition]:
-    """A new pack: `base` with the overlays applied in order (see `order_overlays`)."""
+def compose(base: Pack, overlays: list[Pack], last_patches: int | None = None) -> tuple[Pack, Composition]:
+    """A new pack: `base` with the overlays applied in order (see `order_overlays`); of the last
+    overlay's patches only the first `last_patches`, if given (to find which one does something)."""
     docs = [compose_doc(d) for d in base.docs]
     patcher = Patcher(docs)
-    for overlay in overlays:
-        patcher.apply(overlay)
+    for number, overlay in enumerate(overlays, 1):
+        patcher.apply(overlay, last_patches if number == len(overlays) else None)
     patcher.result.problems.extend(conflicts(patcher.result, overlays))
     added = [d for o in overlays for d in o.docs if _adds_content(d)]
     composed = Pack(

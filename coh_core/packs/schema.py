@@ -174,7 +174,10 @@ def _to_problem(doc: YamlDoc, error: ValidationError) -> Problem:
         return Problem(
             "SCHEMA-PATTERN",
             f"{_field(path)}: {json.dumps(error.instance)} is not a valid "
-            f"name (pattern {error.validator_value})",
+            + (
+                _head_hint(str(error.instance), str(error.validator_value))
+                or f"name (pattern {error.validator_value})"
+            ),
             doc.location(path),
         )
     if keyword == "uniqueItems":
@@ -183,6 +186,17 @@ def _to_problem(doc: YamlDoc, error: ValidationError) -> Problem:
             "SCHEMA-UNIQUE", f"{_field(path[:-1])} lists {_shown_item(item)} twice", doc.location(path)
         )
     return Problem("SCHEMA-INVALID", f"{_field(path)}: {_short(error)}", doc.location(path))
+
+
+def _head_hint(value: str, pattern: str) -> str:
+    """For a pattern that starts with a choice of words (a patch's target: a kind or a section),
+    the words and the closest when the value starts with another; else ''."""
+    words = re.match(r"\^\(([a-z_|]+)\)", pattern)
+    head = re.split(r"[^A-Za-z0-9_]", value, maxsplit=1)[0]
+    if words is None or head in words.group(1).split("|"):
+        return ""
+    choices = words.group(1).split("|")
+    return f"name: it starts with one of {', '.join(choices)}" + suggest(head, choices)
 
 
 def _shown_item(item: Any) -> str:

@@ -106,6 +106,21 @@ class YamlDoc:
         line = bisect.bisect_right(starts, index)
         return line, index - starts[line - 1] + 1
 
+    def index_of(self, line: int, col: int) -> int:
+        """The index in the text of a 1-based line and column (the inverse of position_of_index)."""
+        starts = self._starts()
+        return starts[min(max(line, 1), len(starts)) - 1] + col - 1
+
+    def path_at(self, line: int, col: int) -> Path_ | None:
+        """The data path of what is written at a place: a value (the deepest one starting there),
+        else a key, else the string scalar the place is inside; None if nothing is."""
+        for table in (self.values, self.keys):
+            paths = [path for path, at in table.items() if at == (line, col)]
+            if paths:
+                return max(paths, key=len)
+        index = self.index_of(line, col)
+        return next((path for path, at in self.scalars.items() if at.start <= index < at.end), None)
+
     def source_line(self, line: int) -> str:
         starts = self._starts()
         if not 0 < line <= len(starts):
