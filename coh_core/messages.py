@@ -34,6 +34,7 @@ class Message:
     holds: Mapping[str, str] = field(default_factory=dict)  # placeholder -> what it holds
     plural: str = DEFAULT_PLURAL_PARAM  # the placeholder whose number picks a plural form
     carries: tuple[str, ...] = ()  # values a log entry also holds that its text does not show
+    types: Mapping[str, str] = field(default_factory=dict)  # placeholder -> its type (`parse_type`)
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,26 @@ class DeclaredMessages:
 
 # -- the engine's own messages -----------------------------------------------------------------
 
+# The types of the placeholders of the engine's own messages, by name (a pack's messages declare
+# theirs: `types:`); a placeholder of neither kind is shown as `coh_core.narrative` guesses.
+ENGINE_TYPES: dict[str, str] = {
+    "source": "id",
+    "player": "player",
+    "players": "list[player]",
+    "character": "character",
+    "location": "location",
+    "side": "side",
+    "phase": "phase",
+    "turn": "int",
+    "count": "int",
+    "low": "int",
+    "high": "int",
+    "rank": "int",
+    "score": "int",
+    "living": "int",
+    "until": "duration",
+}
+
 # Log entries the engine writes whatever the game: key -> placeholders.
 ENGINE_LOG: dict[str, tuple[str, ...]] = {
     "effect_fizzled": ("source",),
@@ -135,8 +156,8 @@ LOG_VARIANTS: dict[str, str] = {"trait_set": "trait"}
 
 def log_parts(declared: Declarations) -> dict[str, tuple[str, ...]]:
     """Pieces the narrator puts inside the engine's log messages (texts under `log.<key>` too):
-    `until.<duration>` for each value of the pack's `duration`, how long a trait lasts."""
-    return {f"until.{value}": () for value in declared.members("duration") or {}}
+    `duration.<value>` for each value of the pack's `duration`, how long a trait lasts."""
+    return {f"duration.{value}": () for value in declared.members("duration") or {}}
 
 
 # Strings of the play command outside the log.
@@ -177,9 +198,8 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.prompt.range": ("low", "high"),
     "ui.play.input_ended": (),  # the person at the terminal closed the input
     "ui.play.interrupted": (),  # ... or pressed Ctrl-C
-    "ui.food.face_down": (),
     "ui.phase.setup": (),  # the phases outside the pack's turn: setup and the end of the game
-    "ui.phase.end": (),  # a food token taken without seeing it
+    "ui.phase.end": (),
 }
 
 # `coh list`, `coh show` and the `coh validate` summary.
@@ -261,7 +281,7 @@ _NOTES: dict[str, tuple[str, dict[str, str]]] = {
     "log.turn_start": ("The first entry of each turn.", {"turn": "the turn's number"}),
     "log.trait_set": (
         "A trait changes, where the pack has no text `trait_set.<trait>` for it.",
-        {"trait": "the trait's name as the pack writes it", "until": "how long, from `log.until.*`"},
+        {"trait": "the trait's name as the pack writes it", "until": "how long, from `log.duration.*`"},
     ),
     "ui.decision.choose": ("An effect asks the player to choose.", {"source": "whose effect it is"}),
     "ui.decision.other": (
@@ -294,7 +314,8 @@ def engine_texts(declared: Declarations) -> dict[str, Message]:
     found = {}
     for key, params in keys.items():
         note, holds = _NOTES.get(key, ("", {}))
-        found[key] = Message(key, params, note, holds, plural.get(key, DEFAULT_PLURAL_PARAM))
+        types = {name: ENGINE_TYPES[name] for name in params if name in ENGINE_TYPES}
+        found[key] = Message(key, params, note, holds, plural.get(key, DEFAULT_PLURAL_PARAM), types=types)
     return found
 
 
@@ -326,6 +347,7 @@ def declared_message(group: str, message_id: str, spec: Mapping[str, Any]) -> Me
     if not isinstance(plural, str) or plural not in holds:  # MSG-PLURAL reports one that is no placeholder
         plural = DEFAULT_PLURAL_PARAM
     carries = spec.get("carries")
+    types = spec.get("types")
     return Message(
         GROUPS[group] + message_id,
         tuple(holds),
@@ -333,6 +355,7 @@ def declared_message(group: str, message_id: str, spec: Mapping[str, Any]) -> Me
         holds,
         str(plural),
         tuple(str(k) for k in carries) if isinstance(carries, dict) else (),
+        {str(k): str(v) for k, v in types.items()} if isinstance(types, dict) else {},
     )
 
 
@@ -363,6 +386,60 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
         {verb: tuple(found) for verb, found in answers.items()},
         carried,
     )
+
+
+@dataclass(frozen=True)
+class PlaceholderType:
+    """What a placeholder holds, which says how it is shown: a type of the effect language or of
+    the pack (`location`, `count`, an enumeration...), `list[T]`, or `map[K, V]`, whose entries
+    are each told through the log part named after `via` (`map[player, int] via part.score`)."""
+
+    name: str  # `list`, `map`, or the name of a type
+    args: tuple[PlaceholderType, ...] = ()
+    via: str = ""  # of a `map`: the part (`log.<via>`) each entry goes through, as `{name} {value}`
+
+
+_TYPE_TOKEN = re.compile(r"\s*([a-z_][a-z0-9_.]*|\[|\]|,)")
+
+
+def parse_type(text: str) -> PlaceholderType | None:
+    """A placeholder's declared type, or None if it is not written `T`, `list[T]` or `map[K, V]`
+    (the last maybe followed by `via <part>`)."""
+    tokens: list[str] = []
+    position = 0
+    while position < len(text.rstrip()):
+        match = _TYPE_TOKEN.match(text, position)
+        if match is None:
+            return None
+        tokens.append(match.group(1))
+        position = match.end()
+    via = ""
+    if len(tokens) >= 2 and tokens[-2] == "via":
+        via, tokens = tokens[-1], tokens[:-2]
+    found, rest = _parse_type(tokens)
+    if found is None or rest or (via and found.name != "map"):
+        return None
+    return PlaceholderType(found.name, found.args, via) if via else found
+
+
+def _parse_type(tokens: list[str]) -> tuple[PlaceholderType | None, list[str]]:
+    if not tokens or tokens[0] in "[],":
+        return None, tokens
+    name, rest = tokens[0], tokens[1:]
+    arity = {"list": 1, "map": 2}.get(name)
+    if arity is None:
+        return PlaceholderType(name), rest
+    if not rest or rest[0] != "[":
+        return None, rest
+    args: list[PlaceholderType] = []
+    rest = rest[1:]
+    for index in range(arity):
+        arg, rest = _parse_type(rest)
+        if arg is None or not rest or rest[0] != ("," if index < arity - 1 else "]"):
+            return None, rest
+        args.append(arg)
+        rest = rest[1:]
+    return PlaceholderType(name, tuple(args)), rest
 
 
 def placeholders(text: str) -> list[str]:

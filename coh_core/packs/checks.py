@@ -30,6 +30,7 @@ from coh_core.messages import (
     declarations,
     declared_messages,
     engine_texts,
+    parse_type,
     placeholders,
 )
 from coh_core.packs.declarations import (
@@ -264,6 +265,7 @@ def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Itera
             + (suggest(str(plural), params) or f"; its placeholders: {', '.join(params) or 'none'}"),
             _at(section, (*path, "plural")),
         )
+    yield from _check_types(section, path, params, spec.get("types"))
     key_at = spec.get("key_at")
     if key_at is None:
         return
@@ -279,6 +281,25 @@ def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Itera
             f"`key_at: {key_at}` is past the answer's values: its {len(params)} placeholder(s) and the key",
             _at(section, (*path, "key_at")),
         )
+
+
+def _check_types(section: Section, path: Path_, params: list[str], types: Any) -> Iterator[Problem]:
+    """Each type a message declares is of one of its placeholders, and written as a type."""
+    for name, written in (types if isinstance(types, dict) else {}).items():
+        if name not in params:
+            yield Problem(
+                "MSG-TYPE",
+                f"`types` gives `{name}`, which is not a placeholder of `{path[-1]}`"
+                + (suggest(str(name), params) or f"; its placeholders: {', '.join(params) or 'none'}"),
+                section.doc.location((*section.path, *path, "types", name), key=True),
+            )
+        elif not isinstance(written, str) or parse_type(written) is None:
+            yield Problem(
+                "MSG-TYPE",
+                f"`{name}: {written}` is no type: write a name (`location`, `int`), `list[T]`"
+                " or `map[K, V] via <part>`",
+                _at(section, (*path, "types", name)),
+            )
 
 
 # -- components and setup -------------------------------------------------------------
