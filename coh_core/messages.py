@@ -185,15 +185,14 @@ ACTION_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.action.other": ("value",),
 }
 
-# The terminal's table and prompt.
+# The terminal's table and prompt. What the table shows of the pack's components (its pointers,
+# counters and piles) the pack says by its own `table` messages: see `coh_core.agents.terminal`.
 TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
-    "ui.table.header": ("turn", "phase", "first", "leader"),
-    "ui.table.location": ("location", "side", "zombies", "characters"),
-    "ui.table.items": ("antidotes", "cards"),
+    "ui.table.header": ("turn", "phase"),
+    "ui.table.location": ("location", "side", "characters"),
+    "ui.table.location.counted": ("location", "side", "counts", "characters"),
     "ui.table.character": ("character", "player"),
     "ui.table.character.exhausted": ("character", "player"),
-    "ui.table.hand": ("cards",),
-    "ui.table.tokens": ("antidotes", "food"),
     "ui.prompt": (),
     "ui.prompt.range": ("low", "high"),
     "ui.play.input_ended": (),  # the person at the terminal closed the input
@@ -293,6 +292,19 @@ _NOTES: dict[str, tuple[str, dict[str, str]]] = {
         "An answer the pack has no text for.",
         {"value": "the answer, as the engine writes it"},
     ),
+    "ui.table.header": (
+        "The first line of the table shown to a human player; the pack's `ui.table.pointer.*` follow.",
+        {"turn": "the turn's number", "phase": "the phase's name"},
+    ),
+    "ui.table.location": (
+        "A line of the table: a location with nothing the pack counts there.",
+        {"side": "the side it shows", "characters": "the characters there, with their players"},
+    ),
+    "ui.table.location.counted": (
+        "A line of the table: a location and what lies there (the pack's `ui.table.count.*`"
+        " and `ui.table.pile.*`).",
+        {"counts": 'what lies there, as "zombies 2, antidotes 1"', "characters": "as in `ui.table.location`"},
+    ),
 }
 
 
@@ -327,6 +339,7 @@ GROUPS: dict[str, str] = {
     "parts": "log.",
     "decisions": "ui.decision.",
     "answers": "ui.action.",
+    "table": "ui.table.",
 }
 
 
