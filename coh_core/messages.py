@@ -1,8 +1,9 @@
 """The messages a game shows: the pack declares those of its rules, coh_core only the engine's.
 
 The game log holds message keys and parameters, never text (DESIGN.md, principle 8). A pack
-declares in its `messages` section each log entry, piece of a log entry, question and answer
-its rules use, with the placeholders of its text and notes for translators. Declared here are
+declares in its `messages` section each log entry, piece of a log entry, question, answer and
+table text its rules use, with the placeholders of its text, their types (`parse_type`: how a
+value is shown) and notes for translators. Declared here are
 only the messages of the engine itself, whatever the game: a turn begins, an effect finds
 nothing to act on, a player leaves the game, the game is over, the `choose` primitive's
 question and answer, the play command's table and scoreboard, and the CLI's own strings.
