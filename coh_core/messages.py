@@ -304,7 +304,10 @@ _NOTES: dict[str, tuple[str, dict[str, str]]] = {
     "ui.table.location.counted": (
         "A line of the table: a location and what lies there (the pack's `ui.table.count.*`"
         " and `ui.table.pile.*`).",
-        {"counts": 'what lies there, as "zombies 2, antidotes 1"', "characters": "as in `ui.table.location`"},
+        {
+            "counts": "what lies there, the pack's texts joined by commas",
+            "characters": "as in `ui.table.location`",
+        },
     ),
 }
 
