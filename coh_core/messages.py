@@ -1,8 +1,9 @@
 """The messages a game shows: the pack declares those of its rules, coh_core only the engine's.
 
 The game log holds message keys and parameters, never text (DESIGN.md, principle 8). A pack
-declares in its `messages` section each log entry, piece of a log entry, question and answer
-its rules use, with the placeholders of its text and notes for translators. Declared here are
+declares in its `messages` section each log entry, piece of a log entry, question, answer and
+table text its rules use, with the placeholders of its text, their types (`parse_type`: how a
+value is shown) and notes for translators. Declared here are
 only the messages of the engine itself, whatever the game: a turn begins, an effect finds
 nothing to act on, a player leaves the game, the game is over, the `choose` primitive's
 question and answer, the play command's table and scoreboard, and the CLI's own strings.
@@ -34,6 +35,7 @@ class Message:
     holds: Mapping[str, str] = field(default_factory=dict)  # placeholder -> what it holds
     plural: str = DEFAULT_PLURAL_PARAM  # the placeholder whose number picks a plural form
     carries: tuple[str, ...] = ()  # values a log entry also holds that its text does not show
+    types: Mapping[str, str] = field(default_factory=dict)  # placeholder -> its type (`parse_type`)
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,26 @@ class DeclaredMessages:
 
 # -- the engine's own messages -----------------------------------------------------------------
 
+# The types of the placeholders of the engine's own messages, by name (a pack's messages declare
+# theirs: `types:`); a placeholder of neither kind is shown as `coh_core.narrative` guesses.
+ENGINE_TYPES: dict[str, str] = {
+    "source": "id",
+    "player": "player",
+    "players": "list[player]",
+    "character": "character",
+    "location": "location",
+    "side": "side",
+    "phase": "phase",
+    "turn": "int",
+    "count": "int",
+    "low": "int",
+    "high": "int",
+    "rank": "int",
+    "score": "int",
+    "living": "int",
+    "until": "duration",
+}
+
 # Log entries the engine writes whatever the game: key -> placeholders.
 ENGINE_LOG: dict[str, tuple[str, ...]] = {
     "effect_fizzled": ("source",),
@@ -135,8 +157,8 @@ LOG_VARIANTS: dict[str, str] = {"trait_set": "trait"}
 
 def log_parts(declared: Declarations) -> dict[str, tuple[str, ...]]:
     """Pieces the narrator puts inside the engine's log messages (texts under `log.<key>` too):
-    `until.<duration>` for each value of the pack's `duration`, how long a trait lasts."""
-    return {f"until.{value}": () for value in declared.members("duration") or {}}
+    `duration.<value>` for each value of the pack's `duration`, how long a trait lasts."""
+    return {f"duration.{value}": () for value in declared.members("duration") or {}}
 
 
 # Strings of the play command outside the log.
@@ -164,22 +186,20 @@ ACTION_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.action.other": ("value",),
 }
 
-# The terminal's table and prompt.
+# The terminal's table and prompt. What the table shows of the pack's components (its pointers,
+# counters and piles) the pack says by its own `table` messages: see `coh_core.agents.terminal`.
 TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
-    "ui.table.header": ("turn", "phase", "first", "leader"),
-    "ui.table.location": ("location", "side", "zombies", "characters"),
-    "ui.table.items": ("antidotes", "cards"),
+    "ui.table.header": ("turn", "phase"),
+    "ui.table.location": ("location", "side", "characters"),
+    "ui.table.location.counted": ("location", "side", "counts", "characters"),
     "ui.table.character": ("character", "player"),
     "ui.table.character.exhausted": ("character", "player"),
-    "ui.table.hand": ("cards",),
-    "ui.table.tokens": ("antidotes", "food"),
     "ui.prompt": (),
     "ui.prompt.range": ("low", "high"),
     "ui.play.input_ended": (),  # the person at the terminal closed the input
     "ui.play.interrupted": (),  # ... or pressed Ctrl-C
-    "ui.food.face_down": (),
     "ui.phase.setup": (),  # the phases outside the pack's turn: setup and the end of the game
-    "ui.phase.end": (),  # a food token taken without seeing it
+    "ui.phase.end": (),
 }
 
 # `coh list`, `coh show` and the `coh validate` summary.
@@ -267,7 +287,7 @@ _NOTES: dict[str, tuple[str, dict[str, str]]] = {
             "character": "the character",
             "trait": "the trait's name as the pack writes it",
             "value": "its new value",
-            "until": "how long, from `log.until.*`",
+            "until": "how long, from `log.duration.*`",
         },
     ),
     "ui.decision.choose": ("An effect asks the player to choose.", {"source": "whose effect it is"}),
@@ -308,19 +328,27 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
     "ui.play.input_ended": ("The input of `coh play` ended before the game did.", {}),
     "ui.play.interrupted": ("A human player pressed Ctrl-C during `coh play`.", {}),
     "ui.table.header": (
-        "The first line of the table shown before a human player's question.",
-        ("the turn's number", "the phase's name", "the first player", "the colour the pack's pointer names"),
+        "The first line of the table shown before a human player's question; the pack's"
+        " `ui.table.pointer.*` follow.",
+        {"turn": "the turn's number", "phase": "the phase's name"},
     ),
     "ui.table.location": (
-        "One location's line of the table.",
-        (
-            "the location",
-            "the name of its side",
-            "a number",
-            "its characters, from `ui.table.character*`, or `-`",
-        ),
+        "One location's line of the table, where nothing is counted there.",
+        {
+            "location": "the location",
+            "side": "the name of its side",
+            "characters": "its characters, from `ui.table.character*`, or `-`",
+        },
     ),
-    "ui.table.items": ("After a location's line: what lies there.", ("a number", "a number")),
+    "ui.table.location.counted": (
+        "One location's line of the table, with what is counted or lies there.",
+        {
+            "location": "the location",
+            "side": "the name of its side",
+            "counts": "the pack's `ui.table.count.*` and `ui.table.pile.*` texts, joined by commas",
+            "characters": "its characters, from `ui.table.character*`, or `-`",
+        },
+    ),
     "ui.table.character": (
         "A character in a location's line.",
         {"character": "the character", "player": "its player"},
@@ -329,12 +357,6 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
         "An exhausted character in a location's line.",
         {"character": "the character", "player": "its player"},
     ),
-    "ui.table.hand": ("The human player's cards, under the table.", {"cards": "the card names, or `-`"}),
-    "ui.table.tokens": (
-        "The human player's own tokens, under the table.",
-        ("a number", "the values of their tokens, or `-`"),
-    ),
-    "ui.food.face_down": ("An option naming a token taken without seeing it.", {}),
     "ui.phase.setup": ("The phase shown in the table's header during the setup.", {}),
     "ui.phase.end": ("The phase shown in the table's header once the game is over.", {}),
     "ui.yes": ("A yes in a column of `coh list`.", {}),
@@ -432,14 +454,14 @@ _FAMILY_NOTES: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("ui.provenance.", "Where the values of a card of the timed deck come from, in `coh show`.", {}),
     ("ui.kind.", "A kind of entity, in `coh show`'s first line.", {}),
     ("ui.airdrop.", "One part of a drop of a card of the timed deck.", {"count": "how many"}),
-    ("log.until.", "How long a trait change lasts: the end of `log.trait_set.*`.", {}),
+    ("log.duration.", "How long a trait change lasts: the end of `log.trait_set.*`.", {}),
     (
         "log.trait_set.",
         "A trait of a character changes (the key names the trait, and for a yes/no trait its new value).",
         {
             "character": "the character",
             "value": "the trait's new number",
-            "until": "how long, from `log.until.*`",
+            "until": "how long, from `log.duration.*`",
         },
     ),
 )
@@ -476,7 +498,8 @@ def engine_texts(declared: Declarations) -> dict[str, Message]:
     found = {}
     for key, params in keys.items():
         note, holds = _note_of(key, params)
-        found[key] = Message(key, params, note, holds, plural.get(key, DEFAULT_PLURAL_PARAM))
+        types = {name: ENGINE_TYPES[name] for name in params if name in ENGINE_TYPES}
+        found[key] = Message(key, params, note, holds, plural.get(key, DEFAULT_PLURAL_PARAM), types=types)
     return found
 
 
@@ -488,6 +511,7 @@ GROUPS: dict[str, str] = {
     "parts": "log.",
     "decisions": "ui.decision.",
     "answers": "ui.action.",
+    "table": "ui.table.",
 }
 
 
@@ -508,6 +532,7 @@ def declared_message(group: str, message_id: str, spec: Mapping[str, Any]) -> Me
     if not isinstance(plural, str) or plural not in holds:  # MSG-PLURAL reports one that is no placeholder
         plural = DEFAULT_PLURAL_PARAM
     carries = spec.get("carries")
+    types = spec.get("types")
     return Message(
         GROUPS[group] + message_id,
         tuple(holds),
@@ -515,6 +540,7 @@ def declared_message(group: str, message_id: str, spec: Mapping[str, Any]) -> Me
         holds,
         str(plural),
         tuple(str(k) for k in carries) if isinstance(carries, dict) else (),
+        {str(k): str(v) for k, v in types.items()} if isinstance(types, dict) else {},
     )
 
 
@@ -545,6 +571,60 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
         {verb: tuple(found) for verb, found in answers.items()},
         carried,
     )
+
+
+@dataclass(frozen=True)
+class PlaceholderType:
+    """What a placeholder holds, which says how it is shown: a type of the effect language or of
+    the pack (`location`, `count`, an enumeration...), `list[T]`, or `map[K, V]`, whose entries
+    are each told through the log part named after `via` (`map[player, int] via part.score`)."""
+
+    name: str  # `list`, `map`, or the name of a type
+    args: tuple[PlaceholderType, ...] = ()
+    via: str = ""  # of a `map`: the part (`log.<via>`) each entry goes through, as `{name} {value}`
+
+
+_TYPE_TOKEN = re.compile(r"\s*([a-z_][a-z0-9_.]*|\[|\]|,)")
+
+
+def parse_type(text: str) -> PlaceholderType | None:
+    """A placeholder's declared type, or None if it is not written `T`, `list[T]` or `map[K, V]`
+    (the last maybe followed by `via <part>`)."""
+    tokens: list[str] = []
+    position = 0
+    while position < len(text.rstrip()):
+        match = _TYPE_TOKEN.match(text, position)
+        if match is None:
+            return None
+        tokens.append(match.group(1))
+        position = match.end()
+    via = ""
+    if len(tokens) >= 2 and tokens[-2] == "via":
+        via, tokens = tokens[-1], tokens[:-2]
+    found, rest = _parse_type(tokens)
+    if found is None or rest or (via and found.name != "map"):
+        return None
+    return PlaceholderType(found.name, found.args, via) if via else found
+
+
+def _parse_type(tokens: list[str]) -> tuple[PlaceholderType | None, list[str]]:
+    if not tokens or tokens[0] in "[],":
+        return None, tokens
+    name, rest = tokens[0], tokens[1:]
+    arity = {"list": 1, "map": 2}.get(name)
+    if arity is None:
+        return PlaceholderType(name), rest
+    if not rest or rest[0] != "[":
+        return None, rest
+    args: list[PlaceholderType] = []
+    rest = rest[1:]
+    for index in range(arity):
+        arg, rest = _parse_type(rest)
+        if arg is None or not rest or rest[0] != ("," if index < arity - 1 else "]"):
+            return None, rest
+        args.append(arg)
+        rest = rest[1:]
+    return PlaceholderType(name, tuple(args)), rest
 
 
 def placeholders(text: str) -> list[str]:

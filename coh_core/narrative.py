@@ -1,25 +1,34 @@
 """The game log in words: each entry's message key and parameters rendered in one language.
 
 The engine writes `{"key", "turn", "params", "to"?}` entries and no text (DESIGN.md,
-principle 8). Parameters are rendered by name through `_RENDERERS` (colours, characters,
-cards... become their names in the pack's text) and put into the message `log.<key>`.
+principle 8). Parameters are rendered by the type their message declares for them (`types:` in
+the pack's `messages`, `ENGINE_TYPES` for the engine's: players, characters, cards... become
+their names in the pack's text, see `_BY_TYPE`) and put into the message `log.<key>`.
 Rendering never fails: an unknown id shows as itself, a missing message as `[key] params`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import cache
 from typing import Any
 
 from coh_core.i18n import SOURCE_LOCALE, Text, fallback_chain, pick_form
-from coh_core.messages import LOG_VARIANTS, Named, declared_messages, fill, log_key
+from coh_core.messages import (
+    LOG_VARIANTS,
+    Named,
+    PlaceholderType,
+    declared_messages,
+    fill,
+    log_key,
+    parse_type,
+)
 from coh_core.packs.declarations import declarations_of
-from coh_core.packs.model import Pack
+from coh_core.packs.model import REF_TYPES, Pack
 
 Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
 
-# Entity kinds an id may belong to when the parameter's name does not say (effect sources).
-_ANY_KIND = ("location", "colour", "character", "action", "invasion")
+_PLAYER_KIND = "colour"  # players are their colours, named by the texts `colour.<id>.name`
 _SEPARATOR = ", "
 _NOTHING = "-"  # an empty list is shown as this, never as an empty string
 
@@ -35,6 +44,7 @@ class Narrator:
         self.pack = pack
         self.locale = locale
         self.declared = declared_messages(pack.section("messages"), declarations_of(pack))
+        self.kinds = (_PLAYER_KIND, *pack.entity_kinds())  # what an id of no declared type may be
         self.messages: dict[str, Text] = {}
         self.forms: dict[str, dict[str, str]] = {}  # a name's grammatical forms, in its text's language
         for step in reversed(fallback_chain(locale)):  # English first, the most specific last
@@ -75,18 +85,24 @@ class Narrator:
 
     def text(self, key: str, params: Mapping[str, Any]) -> str:
         """The message `key` with its parameters rendered, or `[key] name=value ...`."""
-        values = {str(name): self.render(str(name), value, params) for name, value in params.items()}
+        declared = self.declared.texts.get(key)
+        types = declared.types if declared is not None else {}
+        values = {
+            str(name): self.render(types.get(str(name)), value, params) for name, value in params.items()
+        }
         template = self.messages.get(key)
         if template is not None:
             return fill(pick_form(template, self.locale, params.get(self.declared.plural_param(key))), values)
         shown = " ".join(f"{name}={value}" for name, value in values.items())
         return f"[{key}] {shown}" if shown else f"[{key}]"
 
-    def render(self, name: str, value: Any, params: Mapping[str, Any]) -> str:
-        """One parameter as text, by its name (see `_RENDERERS`)."""
+    def render(self, type_: str | None, value: Any, params: Mapping[str, Any]) -> str:
+        """One parameter as text, by its declared type (`_plain` without one, or with one that
+        does not parse); `params` are all the entry's (a board side is its location's)."""
         if isinstance(value, Verbatim):
             return str(value)
-        return _RENDERERS.get(name, _plain)(self, value, params)
+        found = parse_type(type_) if type_ is not None else None
+        return _renderer(found)(self, value, params) if found is not None else _plain(self, value, params)
 
     def name(self, kind: str, value: Any) -> str:
         """The name of an entity of `kind`, or the id itself when the pack has none."""
@@ -102,7 +118,7 @@ class Narrator:
             return self.part(
                 "part.side", location=self.name("location", location), side=_side_name(self, location, side)
             )
-        for kind in _ANY_KIND:
+        for kind in self.kinds:
             if isinstance(self.messages.get(f"{kind}.{text}.name"), str):
                 return self.name(kind, text)
         return _raw(value)
@@ -187,18 +203,18 @@ def _side_name(narrator: Narrator, location: Any, side: Any) -> str:
     return found if isinstance(found, str) and found else _raw(side)
 
 
-def _item(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
-    """What is given or shared: `antidote` or `card`."""
-    if narrator.has(log_key(f"item.{value}")):
-        return narrator.part(f"item.{value}")
-    return _plain(narrator, value, params)
+def _texted(type_name: str) -> Renderer:
+    """A value of a type whose values the pack may give texts for, `log.<type>.<value>` (how long
+    a trait lasts, an enumeration, the words for a face-down token); one without a text is shown
+    as `_plain` shows it."""
 
+    def render(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+        key = f"{type_name}.{_raw(value)}"
+        if narrator.has(log_key(key)):
+            return narrator.part(key)
+        return _plain(narrator, value, params)
 
-def _until(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
-    """How long a trait lasts (`log.until.<duration>`)."""
-    if narrator.has(log_key(f"until.{value}")):
-        return narrator.part(f"until.{value}")
-    return _raw(value)
+    return render
 
 
 def _phase(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
@@ -208,54 +224,40 @@ def _phase(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
     return narrator.name("phase", value)
 
 
-def _food(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
-    """A food token's value, or the face-down pile."""
-    if value == "face_down":
-        return narrator.ui("ui.food.face_down")
-    return _plain(narrator, value, params)
+def _number(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+    return _raw(value)
 
 
-def _cards(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
-    """Action cards by kind, a number of cards (airdrops), or each player's movement card."""
-    if isinstance(value, Mapping):
-        return _movement_cards(narrator, value, params)
-    if isinstance(value, int):
-        return _raw(value)
-    return _action(narrator, value, params)
+def _listed(each: Renderer) -> Renderer:
+    """A list, each entry as `each` shows it (a single value as one entry)."""
+
+    def render(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
+        if isinstance(value, list | tuple):
+            return _join(each(narrator, item, params) for item in value)
+        return each(narrator, value, params)
+
+    return render
 
 
-_colour = _named("colour")
-_location = _named("location")
-_character = _named("character")
-_action = _named("action")
-_invasion = _named("invasion")
 _plain_pairs = _pairs("part.score", _plain, _plain)
-_movement_cards = _pairs("part.choice", _colour, _location)
 
-# Parameter name -> how its value is shown; other parameters go through `_plain`.
-_RENDERERS: dict[str, Renderer] = {
-    **dict.fromkeys(
-        ("player", "to", "recipient", "winner", "colour", "chooser", "players", "winners"), _colour
-    ),
-    "character": _character,
-    "mover": _character,
-    "phase": _phase,
-    **dict.fromkeys(("first", "leader"), _colour),
-    "characters": _character,
-    "location": _location,
-    "origin": _location,
-    "locations": _location,
-    "victim": _colour,
-    "source": _source,  # the owner of an effect: a character, a card, a location side...
-    "card": _action,
-    "cards": _cards,
-    "invasion": _invasion,
-    "invasions": _invasion,
+# The engine's own types and how their values are shown; the types of an `@id` of an entity kind
+# (`model.REF_TYPES`) and players show names; any other type is `_texted`.
+_BY_TYPE: dict[str, Renderer] = {
+    "player": _named(_PLAYER_KIND),
+    **{ref_type: _named(kind) for kind, ref_type in REF_TYPES.items()},
+    "id": _source,  # an id of any kind: the owner of an effect (a character, a card, a board side...)
     "side": _side,
-    "item": _item,
-    "until": _until,
-    "food": _food,
-    "scores": _pairs("part.score", _colour, _plain),
-    "tally": _pairs("part.score", _colour, _plain),
-    "votes": _pairs("part.vote", _colour, _colour),
+    "phase": _phase,
+    **dict.fromkeys(("int", "count", "bool", "text"), _number),
 }
+
+
+@cache
+def _renderer(found: PlaceholderType) -> Renderer:
+    """How a value of a declared type is shown."""
+    if found.name == "list" and len(found.args) == 1:
+        return _listed(_renderer(found.args[0]))
+    if found.name == "map" and len(found.args) == 2:
+        return _pairs(found.via or "part.score", _renderer(found.args[0]), _renderer(found.args[1]))
+    return _BY_TYPE.get(found.name) or _texted(found.name)

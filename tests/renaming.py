@@ -44,7 +44,8 @@ What is not renamed yet, and why:
   effect language, as its enumerations are.
 - Location slots (`tower`, `corner`, `centre`), card symbols (`explosion`), `attack_victim` values and
   trigger timings: enumerations of the schema, that is of the engine.
-- Message ids (`log.*`, `ui.*`): keys of text, not ids of the game.
+- Message ids (`log.*`, `ui.*`): keys of text, not ids of the game; except the table's texts of
+  the pack's components (`messages: table`, `ui.table.count.<counter>`...), which name them.
 - The pack's own id (`base`): the name of the pack, not of anything in the game.
 - Prose: the texts of every language, docs and notes are copied as they are.
 """
@@ -171,6 +172,9 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
         components["pointers"] = {new(name): entry for name, entry in components["pointers"].items()}
     if "memory" in components:
         components["memory"] = {new(name): entry for name, entry in components["memory"].items()}
+    table = data.get("messages", {}).get("table")
+    if table:
+        data["messages"]["table"] = {_table_id(key, names): entry for key, entry in table.items()}
     setup = data.get("setup", {})
     if "overflow_location" in setup:
         setup["overflow_location"] = new(setup["overflow_location"])
@@ -267,8 +271,22 @@ def _rename_text(data: dict[str, Any], names: Mapping[str, str]) -> dict[str, An
     return renamed
 
 
+# The table's texts of components (`messages: table`): `<what>.<component>`.
+_TABLE_TEXTS = ("pointer.", "count.", "pile.", "own.pile.", "own.count.")
+
+
+def _table_id(key: str, names: Mapping[str, str]) -> str:
+    """A `table` message's id with the component it shows renamed: `count.zombies` -> `count.id0..`."""
+    if not key.startswith(_TABLE_TEXTS):
+        return key
+    what, _, name = key.rpartition(".")
+    return f"{what}.{names.get(name, name)}"
+
+
 def text_key(key: str, names: Mapping[str, str]) -> str:
     """A text key with the ids it is made of renamed: `location.church.A.name` -> `location.id0..`."""
+    if key.startswith("ui.table."):
+        return "ui.table." + _table_id(key.removeprefix("ui.table."), names)
     parts = key.split(".")
     if parts[0] in ENTITY_TEXT_PREFIXES:
         # <prefix>.<id>.<field>, or location.<id>.<side>.<field>

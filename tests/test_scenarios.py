@@ -174,7 +174,7 @@ def test_food_given_comes_out_of_the_pile(base_pack: Pack, tmp_path: Path) -> No
 
 def test_a_food_token_not_in_the_pile_is_a_located_scenario_error(base_pack: Pack, tmp_path: Path) -> None:
     [(code, line, message)] = _problems(base_pack, tmp_path, FOOD)
-    assert (code, line) == ("SCENARIO-FOOD", 6)  # the second 3: the pack has only one
+    assert (code, line) == ("SCENARIO-SOURCE-PILE", 6)  # the second 3: the pack has only one
     assert "value 3" in message
 
 

@@ -1,7 +1,8 @@
-"""A bot that plays sensibly: keeps its characters safe, kills zombies where it is at risk,
-votes against others, and gathers antidotes for its survivors.
+"""A bot that plays sensibly: keeps its characters safe, removes threats where it is at risk,
+votes against others, and gathers prizes for its survivors.
 
-It knows cards and powers only through their effects (which verbs they call), never by id.
+It knows cards and powers only through their effects (which verbs they call), never by id, and
+the game only through the hints the pack gives bots (`bots:` on counters and verbs).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ PASS: Action = ("pass",)
 
 
 def _verbs_by_owner(pack: Pack | None) -> dict[str, set[str]]:
-    """Which verbs each card or character's effects call (e.g. `shotgun` -> {kill_zombies, ...})."""
+    """Which verbs each card or character's effects call (a card's id -> the verbs of its effect)."""
     found: dict[str, set[str]] = {}
     for compiled in pack.effects if pack is not None else []:
         tree = compiled.tree
@@ -33,12 +34,26 @@ def _counters_of_role(pack: Pack | None, role: str) -> list[str]:
     return [str(kind) for kind, entry in counters.items() if entry.get("bots") == role]
 
 
+def _verbs_of_role(pack: Pack | None, role: str) -> frozenset[str]:
+    """The pack's verbs it marks for bots with this role (`relief`: removes a threat counter)."""
+    verbs = pack.entities_of("verb") if pack is not None else []
+    return frozenset(verb.id for verb in verbs if verb.data.get("bots") == role)
+
+
+def _items_of(pack: Pack | None, kinds: list[str]) -> frozenset[str]:
+    """The names these kinds of counters have as items players give and share (`item:`)."""
+    counters = pack.section("components").get("counters", {}) if pack is not None else {}
+    return frozenset(str(counters[kind]["item"]) for kind in kinds if counters[kind].get("item"))
+
+
 class HeuristicAgent:
     def __init__(self, seed: int = 0, pack: Pack | None = None):
         self.rng = Rng(seed)
         self.verbs = _verbs_by_owner(pack)
         self.threats = _counters_of_role(pack, "threat")
         self.prizes = _counters_of_role(pack, "prize")
+        self.reliefs = _verbs_of_role(pack, "relief")
+        self.prize_items = _items_of(pack, self.prizes)
         self.values = (
             {e.id: int(e.data.get("rested", 0)) for e in pack.entities_of("character")} if pack else {}
         )
@@ -72,8 +87,9 @@ class HeuristicAgent:
     def _my_places(self, state: dict[str, Any]) -> set[str]:
         return {self._where(state, c) for c in self._mine(state)}
 
-    def _kills(self, owner: str) -> bool:
-        return "kill_zombies" in self.verbs.get(owner, set())
+    def _relieves(self, owner: str) -> bool:
+        """Whether the effects of this card or character call a verb that removes a threat."""
+        return not self.reliefs.isdisjoint(self.verbs.get(owner, set()))
 
     # --- decisions -----------------------------------------------------------------------------
 
@@ -95,7 +111,7 @@ class HeuristicAgent:
         at_risk = here in self._my_places(state) and self._danger(state, here) >= 0
         if at_risk:
             for action in legal:
-                if action[0] in ("play", "power") and self._kills(action[1]):
+                if action[0] in ("play", "power") and self._relieves(action[1]):
                     return action
         return PASS
 
@@ -105,7 +121,7 @@ class HeuristicAgent:
         locations = [v for v in values if v in state["locations"]]
         if locations and len(locations) == len(values):
             mine = self._my_places(state)
-            if purpose.startswith(("kill_zombies", "target")):
+            if purpose.startswith(("target", *self.reliefs)):  # a threat to remove there
                 return (
                     "choose",
                     max(locations, key=lambda loc: (loc in mine, self._threat(state, loc))),
@@ -142,7 +158,7 @@ class HeuristicAgent:
 
     def _on_share(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
         for action in legal:
-            if action[1] == state["me"] and action[2] == "antidote":
+            if action[1] == state["me"] and action[2] in self.prize_items:
                 return action
         return legal[0]
 
@@ -153,5 +169,5 @@ class HeuristicAgent:
         return next((a for a in legal if a != PASS), PASS)
 
     def _on_discard(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
-        keep = [a for a in legal if not self._kills(a[1])]
+        keep = [a for a in legal if not self._relieves(a[1])]
         return (keep or legal)[0]

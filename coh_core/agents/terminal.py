@@ -2,7 +2,9 @@
 
 Several humans at one terminal play hotseat: each prompt names the player it is for. Every
 word shown comes from the pack's text (`ui.table.*`, `ui.decision.*`, `ui.action.*`; an answer
-reads as the pack's `messages` declare), so the terminal speaks the narrator's language.
+reads as the pack's `messages` declare), so the terminal speaks the narrator's language. The
+table shows those of the pack's pointers, counters and piles that the pack gives a `table`
+text for (see `TerminalAgent.table`).
 
 Whatever is typed is read safely: anything but a number of the list (an empty line, other
 digits such as `²`, a number too long to convert, control characters, a line of any length)
@@ -108,46 +110,62 @@ class TerminalAgent:
         return self.narrator.text("ui.decision.other", {"kind": kind})
 
     def table(self, state: Mapping[str, Any]) -> list[str]:
-        """The public board and the player's own hand and tokens."""
-        ui = self.narrator.ui
-        piles, sizes, roles = state["piles"], state["pile_sizes"], state["roles"]
-        rows = [
-            ui(
-                "ui.table.header",
-                turn=state["turn"],
-                phase=state["phase"],
-                first=state["first"],
-                leader=state["pointers"].get("leader", ""),  # the base pack's table message names it
-            )
+        """The public board and the player's own cards, tokens and counters.
+
+        Of the pack's components, the table shows those the pack has a text for: each pointer
+        (`ui.table.pointer.<id>`) after the turn and phase; at each location, the counters
+        (`ui.table.count.<kind>`) and the location's piles (`ui.table.pile.<id>`) that are not
+        empty there; then the player's own piles (`ui.table.own.pile.<id>`, with their entries
+        when the player sees them) and counters (`ui.table.own.count.<kind>`).
+        """
+        ui, me = self.narrator.ui, state["me"]
+        piles = self.narrator.pack.section("components").get("piles") or {}
+        header = ui("ui.table.header", turn=state["turn"], phase=state["phase"])
+        pointers = [
+            ui(key, value=value)
+            for pointer, value in state["pointers"].items()
+            if self.narrator.has(key := f"ui.table.pointer.{pointer}")
         ]
+        rows = [" ".join([header, *pointers])]
         for location, place in state["locations"].items():
             people = [
                 self._character(c, ch)
                 for c, ch in state["characters"].items()
                 if ch["alive"] and ch["at"] == location
             ]
-            line = ui(
-                "ui.table.location",
-                location=location,
-                side=place["side"],
-                zombies=state["counts"][location]["zombies"],
-                characters=Verbatim(", ".join(people) or "-"),
-            )
-            lying = state["counts"][location]["antidotes"]
-            cards = sizes[roles["items"]][location] if "items" in roles else 0
-            if lying or cards:
-                line += " " + ui("ui.table.items", antidotes=lying, cards=cards)
-            rows.append("  " + line)
-        hand = piles[roles["hand"]].get(state["me"], []) if "hand" in roles else []
-        rows.append(ui("ui.table.hand", cards=sorted(hand)))
-        rows.append(
-            ui(
-                "ui.table.tokens",
-                antidotes=state["counts"][state["me"]]["antidotes"],
-                food=Verbatim(_food(piles.get("food", {}).get(state["me"], []))),
-            )
-        )
+            here = {
+                **self._texts("ui.table.count", state["counts"][location]),
+                **self._texts("ui.table.pile", _sizes(state, piles, "location", location)),
+            }
+            shown = {
+                "location": location,
+                "side": place["side"],
+                "characters": Verbatim(", ".join(people) or "-"),
+            }
+            if here:
+                rows.append(
+                    "  " + ui("ui.table.location.counted", counts=Verbatim(", ".join(here.values())), **shown)
+                )
+            else:
+                rows.append("  " + ui("ui.table.location", **shown))
+        for pile, size in _sizes(state, piles, "player", me, empty=True).items():
+            key = f"ui.table.own.pile.{pile}"
+            if self.narrator.has(key):
+                entries = sorted(state["piles"].get(pile, {}).get(me, []), key=_in_order)
+                rows.append(ui(key, entries=entries, count=size))
+        own = self._texts("ui.table.own.count", state["counts"][me], empty=True)
+        if own:
+            rows.append(" ".join(own.values()))
         return rows
+
+    def _texts(self, prefix: str, counts: Mapping[str, int], empty: bool = False) -> dict[str, str]:
+        """`<prefix>.<name>` for each count the pack has that text for (non-zero, unless `empty`)."""
+        ui, has = self.narrator.ui, self.narrator.has
+        return {
+            name: ui(f"{prefix}.{name}", count=count)
+            for name, count in counts.items()
+            if (count or empty) and has(f"{prefix}.{name}")
+        }
 
     def _character(self, character: str, ch: Mapping[str, Any]) -> str:
         key = "ui.table.character.exhausted" if ch["exhausted"] else "ui.table.character"
@@ -167,5 +185,19 @@ def _fills(text: Any, prompt: Mapping[str, Any]) -> bool:
     return all(name in prompt for form in text_forms(text) for name in placeholders(form))
 
 
-def _food(values: list[Any]) -> str:
-    return ", ".join(str(v) for v in values) or "-"
+def _sizes(
+    state: Mapping[str, Any], piles: Mapping[str, Any], per: str, owner: str, empty: bool = False
+) -> dict[str, int]:
+    """How many entries each pile kept per `per` (`location`, `player`) holds for this owner."""
+    sizes = state["pile_sizes"]
+    found = {
+        name: int(sizes.get(name, {}).get(owner, 0))
+        for name, pile in piles.items()
+        if isinstance(pile, Mapping) and pile.get("per") == per
+    }
+    return found if empty else {name: size for name, size in found.items() if size}
+
+
+def _in_order(value: Any) -> tuple[bool, Any]:
+    """A pile's entries in a stable order whatever their type (numbers before ids)."""
+    return (isinstance(value, str), value)

@@ -7,7 +7,7 @@ timing windows of a game are declared by its pack (see `Declarations`). The chec
 "did you mean" hints and `coh docs effects` are derived from both.
 
 Nothing here names a card, character or location: these are the game's general
-mechanics (zombies, characters, votes, markers), which content combines.
+mechanics (counters, characters, votes, tokens), which content combines.
 """
 
 from __future__ import annotations
@@ -387,7 +387,7 @@ _selector(
 )
 _selector("is_rested(target: character) -> bool", "Whether a character shows its rested side.")
 _selector("is_exhausted(target: character) -> bool", "Whether a character shows its exhausted side.")
-_selector("has_items(at: location) -> bool", "Whether antidotes or action cards lie at a location.")
+_selector("has_items(at: location) -> bool", "Whether items players share out lie at a location.")
 _selector("is_side(at: location, side: side) -> bool", "Whether a location shows a given side or state.")
 
 # Reading the pack's own data (setup and the end of the game, procedures-setup.yaml).
@@ -400,21 +400,21 @@ _selector(
 )
 _selector(
     "entity_data(entity: any, key: data_key) -> any",
-    "A field of the pack's entry for a character, card, location, invasion card or colour"
-    " (`entity_data(card, zombies)`), typed as it is written in every entry of that kind; an entry"
+    "A field of the pack's entry for a character, card, location, any other entity or colour"
+    " (`entity_data(card, cost)`), typed as it is written in every entry of that kind; an entry"
     " without that field has nothing there, and the effect stops, as with the first of nothing. A"
     " field of records (`entity_data(card, moves)`) gives records whose fields it reads in turn"
     " (`entity_data(move, to)`).",
 )
 _selector(
     "has_entity_data(entity: any, key: data_key) -> bool",
-    "Whether the pack's entry for a character, card, location, invasion card or colour, or a record"
-    " inside one, has a field (`has_entity_data(card, leader)`): a field an entry may leave out.",
+    "Whether the pack's entry for a character, card, location, any other entity or colour, or a record"
+    " inside one, has a field (`has_entity_data(card, bonus)`): a field an entry may leave out.",
 )
 _selector(
     "pack_ids(type: entity_type) -> list[any]",
-    "Every id the pack defines of a type (`character`, `card_kind`, `location`, `invasion`,"
-    " `colour`), sorted, whether or not the thing is in play.",
+    "Every id the pack defines of a type (`character`, `card_kind`, `location`, another entity"
+    " kind's, `colour`), sorted, whether or not the thing is in play.",
 )
 
 # Seats, the first player and random draws (the procedures of setup and the end, and of the votes).
@@ -434,9 +434,7 @@ _selector(
 _selector(
     "shuffle(items: list[T]) -> list[T]", "The items in a random order, from the game's random generator."
 )
-_selector(
-    "colour_of(player: player) -> colour", "The colour a player plays, as the zombie leader's wheel names it."
-)
+_selector("colour_of(player: player) -> colour", "The colour a player plays, as cycles of colours name it.")
 
 # What the procedures of the attack, the votes and the sharing need (procedures-votes.yaml).
 _selector(
@@ -450,7 +448,7 @@ _verb(
 )
 _selector(
     "attacks(at: location) -> bool",
-    "Whether the zombies at a location attack: the attack condition of the side it shows holds.",
+    "Whether a location attacks: the attack condition of the side it shows holds.",
 )
 _selector(
     "items_at(at: location) -> list[any]",
@@ -494,7 +492,7 @@ _verb(
     " `result`, which the scoreboard shows and a record keeps; no log entry: the pack writes one).",
 )
 
-# Movement, the invasion and the activation of locations (procedures-movement.yaml).
+# Movement, the arrivals and the activation of locations (procedures-movement.yaml).
 _selector("log_length() -> int", "How many entries the game's log holds: a point of the game's history.")
 _selector(
     "may(player: player, option: T) -> bool",
@@ -595,7 +593,7 @@ _verb(
 _procedure(
     "action_window(windows: list[window_name] = [anytime], gifts: count = 1)",
     "Every player still in the game, in turn order and round again, may play the cards and use the"
-    " powers of these windows and give away cards or antidotes (at most `gifts` each), until all"
+    " powers of these windows and give away cards or items (at most `gifts` each), until all"
     " pass in a row. The question is `act`, its purpose the first window"
     " (`action_window([before_attack, anytime])`); in a per-location step, its location `here`.",
 )

@@ -96,7 +96,7 @@ class _FireNext(Op):
 
 
 class _EndAction(Op):
-    """The current action is over: the triggers that waited for it run (explosions)."""
+    """The current action is over: the triggers that waited for it run (`after_action` ones)."""
 
     __slots__ = ()
     asks = True

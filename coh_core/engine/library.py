@@ -282,7 +282,7 @@ def cancel(rt: Rt, what: str) -> None:
     rt.game.pending[what]["cancelled"] = True
 
 
-# --- explosions, boards, points ------------------------------------------------------------------
+# --- tokens, boards, points ----------------------------------------------------------------------
 
 
 @_impl("flip_board")
@@ -472,7 +472,7 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
         raise NoOptions("index of an item not there") from None
 
 
-# --- what the procedures of movement, invasion and activation need (procedures-movement.yaml) ---
+# --- what the procedures of movement, arrivals and activation need (procedures-movement.yaml) ---
 
 
 _plain("log_length", lambda rt: len(rt.game.log))
@@ -575,7 +575,7 @@ def take_item(rt: Rt, item: list[str], source: str, player: str) -> None:
         rt.game.role_pile("hand", player).append(item[1])
 
 
-# --- what the procedures of cards and food need (procedures-items.yaml) ------------------------
+# --- what the procedures of cards and tokens need (procedures-items.yaml) ----------------------
 
 
 def _require(rt: Rt, test: bool) -> None:

@@ -241,7 +241,7 @@ def _piles(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, A
             if entry not in held:
                 left = ", ".join(str(v) for v in sorted(held)) or "none"
                 raise EngineError(
-                    "SCENARIO-FOOD",
+                    "SCENARIO-SOURCE-PILE",
                     f"no entry of value {entry} is left in the pile `{source}` to give (left: {left})",
                     doc.location((*path, index)),
                 )
@@ -317,7 +317,7 @@ def _trait(value: Any) -> list[Any]:
 
 
 def _counters(rules: Rules, state: dict[str, Any], given: dict[str, Any]) -> None:
-    """Counters given by kind (`zombies: {church: 3}`) or by place (`reserve: {zombies: 30}`)."""
+    """Counters given by kind (`<kind>: {<place>: 3}`) or by place (`<place>: {<kind>: 30}`)."""
     counts = state["counts"]
     for kind in rules.counters:
         for place, count in (given.get(kind) or {}).items():
@@ -398,7 +398,7 @@ def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: 
 
 
 def _unknown_entries(rules: Rules, doc: YamlDoc, given: dict[str, Any]) -> None:
-    """The entries given to piles of ids (cards, invasion cards) must be ids of the rules in play."""
+    """The entries given to piles of ids (of cards, of any entity kind) must be ids of the rules in play."""
     for name, owner, entries in _given_piles(rules, given):
         pile = rules.piles[name]
         known = rules.ids.get(pile.of)
@@ -611,8 +611,8 @@ CHECKS: dict[str, Check] = {
 
 
 def _counter_check(rules: Rules, key: str) -> Check | None:
-    """A kind of counter checked per place (`zombies: {church: 3}`), or a place of the pack per kind
-    (`reserve: {zombies: 37}`)."""
+    """A kind of counter checked per place (`<kind>: {<place>: 3}`), or a place of the pack per kind
+    (`<place>: {<kind>: 37}`)."""
     if key in rules.counters:
         return lambda game, expected: _counts_equal(expected, {p: _count(game, p, key) for p in expected})
     if key in rules.places:

@@ -30,6 +30,7 @@ from coh_core.messages import (
     declarations,
     declared_messages,
     engine_texts,
+    parse_type,
     placeholders,
 )
 from coh_core.packs.declarations import (
@@ -242,6 +243,8 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
             )
         seen.setdefault(key, f"{group}/{message_id}")
         yield from _check_message(section, path, spec)
+        if group == "table":
+            yield from _check_table_text(pack, section, path)
 
 
 def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Iterator[Problem]:
@@ -264,6 +267,7 @@ def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Itera
             + (suggest(str(plural), params) or f"; its placeholders: {', '.join(params) or 'none'}"),
             _at(section, (*path, "plural")),
         )
+    yield from _check_types(section, path, params, spec.get("types"))
     key_at = spec.get("key_at")
     if key_at is None:
         return
@@ -279,6 +283,56 @@ def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Itera
             f"`key_at: {key_at}` is past the answer's values: its {len(params)} placeholder(s) and the key",
             _at(section, (*path, "key_at")),
         )
+
+
+# What a `table` message may be of: the pack's components of this kind, and whose they must be.
+_TABLE_TEXTS: dict[str, tuple[str, str | None]] = {
+    "pointer": ("pointers", None),
+    "count": ("counters", None),
+    "own.count": ("counters", None),
+    "pile": ("piles", "location"),
+    "own.pile": ("piles", "player"),
+}
+
+
+def _check_table_text(pack: Pack, section: Section, path: Path_) -> Iterator[Problem]:
+    """A `table` message names a component of the pack the table can show there."""
+    what, _, name = str(path[-1]).rpartition(".")
+    if what not in _TABLE_TEXTS:
+        return  # the schema reports it
+    kind, per = _TABLE_TEXTS[what]
+    components = pack.section("components").get(kind) or {}
+    entry = components.get(name) if isinstance(components, dict) else None
+    if entry is None or (per is not None and isinstance(entry, dict) and entry.get("per") != per):
+        fitting = [
+            k for k, v in components.items() if per is None or (isinstance(v, dict) and v.get("per") == per)
+        ]
+        owner = f" kept per {per}" if per else ""
+        yield Problem(
+            "MSG-TABLE",
+            f"`{path[-1]}`: the table shows {kind}{owner} of the pack's `components`, and `{name}` is none"
+            + (suggest(name, fitting) or f"; they are: {', '.join(fitting) or 'none'}"),
+            section.doc.location((*section.path, *path), key=True),
+        )
+
+
+def _check_types(section: Section, path: Path_, params: list[str], types: Any) -> Iterator[Problem]:
+    """Each type a message declares is of one of its placeholders, and written as a type."""
+    for name, written in (types if isinstance(types, dict) else {}).items():
+        if name not in params:
+            yield Problem(
+                "MSG-TYPE",
+                f"`types` gives `{name}`, which is not a placeholder of `{path[-1]}`"
+                + (suggest(str(name), params) or f"; its placeholders: {', '.join(params) or 'none'}"),
+                section.doc.location((*section.path, *path, "types", name), key=True),
+            )
+        elif not isinstance(written, str) or parse_type(written) is None:
+            yield Problem(
+                "MSG-TYPE",
+                f"`{name}: {written}` is no type: write a name (`location`, `int`), `list[T]`"
+                " or `map[K, V] via <part>`",
+                _at(section, (*path, "types", name)),
+            )
 
 
 # -- components and setup -------------------------------------------------------------

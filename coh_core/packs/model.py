@@ -112,6 +112,10 @@ class Pack:
     def complete(self) -> bool:
         return not (self.unloaded or self.rejected or self.rejected_sections)
 
+    def entity_kinds(self) -> list[str]:
+        """The declared kinds of entities in declaration order, verbs excluded."""
+        return [kind for kind in ENTITY_SECTIONS.values() if kind != "verb"]
+
     def entities_of(self, kind: str) -> list[Entity]:
         return list(self.entities.get(kind, {}).values())
 

@@ -1,0 +1,158 @@
+"""The terminal's table, the narrator's rendering by declared type, and the files of the play
+side (narrative, terminal, bots, scenarios) naming no City of Horror thing (issue 11)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coh_core.agents.terminal import TerminalAgent
+from coh_core.engine import RandomAgent, new_game
+from coh_core.messages import (
+    ENGINE_TYPES,
+    TABLE_MESSAGES,
+    PlaceholderType,
+    declarations,
+    parse_type,
+    placeholders,
+)
+from coh_core.narrative import Narrator, Verbatim
+from coh_core.packs.model import Pack
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _table(
+    pack: Pack, narrator: Narrator | None = None, seed: int = 4, steps: int = 120
+) -> tuple[dict[str, Any], list[str]]:
+    """Some way into a random 4-player game: one player's view and the table it shows."""
+    game = new_game(pack, players=4, seed=seed)
+    agents = {c: RandomAgent(seed=seed * 10 + i) for i, c in enumerate(game.players)}
+    for _ in range(steps):
+        colour = game.decision.waiting[0]
+        game.submit(colour, agents[colour].act(None, game.decision.legal(colour)))
+    view = game.view(game.decision.waiting[0])
+    terminal = TerminalAgent(narrator or Narrator(pack))
+    return view.to_json(), terminal.table(view.to_json())
+
+
+def test_the_table_shows_the_components_the_pack_gives_texts_for(base_pack: Pack) -> None:
+    narrator = Narrator(base_pack)
+    state, rows = _table(base_pack, narrator)
+    name = narrator.name
+    first, leader = state["pointers"]["first_player"], state["pointers"]["leader"]
+    assert rows[0].endswith(
+        f". First player: {name('colour', first)}. Zombie leader: {name('colour', leader)}."
+    )
+    assert rows[0].startswith(f"Turn {state['turn']}, ")
+    for location, row in zip(state["locations"], rows[1:7], strict=True):
+        counts = state["counts"][location]
+        assert row.startswith(f"  {name('location', location)} (")
+        assert (f"zombies {counts['zombies']}" in row) == (counts["zombies"] > 0), row
+        assert (f"antidotes lying here {counts['antidotes']}" in row) == (counts["antidotes"] > 0), row
+        cards = state["pile_sizes"]["cards_at"].get(location, 0)
+        assert (f"action cards lying here {cards}" in row) == (cards > 0), row
+    shown = " ".join(rows[1:7])
+    assert "zombies " in shown and "antidotes lying here " in shown and "action cards lying here " in shown
+    hand = sorted(state["piles"]["hands"][state["me"]])
+    assert rows[7] == "Your hand: " + (", ".join(name("action", card) for card in hand) or "-")
+    assert f"Your antidotes: {state['counts'][state['me']]['antidotes']}." in rows
+    assert not any(placeholders(row) or "[ui." in row for row in rows)
+
+
+def test_a_component_without_a_table_text_is_not_shown(base_pack: Pack) -> None:
+    narrator = Narrator(base_pack)
+    for key in ("ui.table.pointer.leader", "ui.table.count.zombies", "ui.table.own.count.antidotes"):
+        del narrator.messages[key]
+    _, rows = _table(base_pack, narrator)
+    assert "leader" not in rows[0] and "First player: " in rows[0]
+    assert not any("zombies" in row or "Your antidotes" in row for row in rows)
+
+
+@pytest.mark.parametrize(
+    ("written", "parsed"),
+    [
+        ("int", PlaceholderType("int")),
+        ("list[player]", PlaceholderType("list", (PlaceholderType("player"),))),
+        (
+            "map[player, location] via part.choice",
+            PlaceholderType("map", (PlaceholderType("player"), PlaceholderType("location")), "part.choice"),
+        ),
+        ("list[list[int]]", PlaceholderType("list", (PlaceholderType("list", (PlaceholderType("int"),)),))),
+        ("map[player]", None),  # a map has two types
+        ("list[int", None),
+        ("int via part.score", None),  # only a map's entries go through a part
+        ("Location", None),
+        ("two words", None),
+    ],
+)
+def test_placeholder_types_are_read_as_written(written: str, parsed: PlaceholderType | None) -> None:
+    assert parse_type(written) == parsed
+
+
+@pytest.mark.parametrize(
+    ("type_", "value", "shown"),
+    [
+        ("list[player]", ["red", "blue"], "Red, Blue"),
+        ("list[player]", [], "-"),
+        ("map[player, int] via part.score", {"red": 5, "blue": 3}, "Red 5, Blue 3"),
+        ("map[player, player] via part.vote", {"red": "blue"}, "Red for Blue"),
+        ("card_kind", "shotgun", "Shotgun"),
+        ("int", 7, "7"),
+        ("food", "face_down", "a face-down one"),  # a value of a type the pack gives a text for
+        ("food", 2, "2"),  # ... and one it gives none for
+        ("duration", "end_of_turn", "until the end of the turn"),
+        (None, "church", "Church"),  # no type: an id of any kind by its name
+        ("list[", "church", "Church"),  # a type that does not parse: the same
+        ("location", Verbatim("as is"), "as is"),
+    ],
+)
+def test_a_value_is_shown_by_its_declared_type(
+    base_pack: Pack, type_: str | None, value: Any, shown: str
+) -> None:
+    assert Narrator(base_pack).render(type_, value, {}) == shown
+
+
+def test_the_pack_declares_a_type_for_each_placeholder_it_fills(base_pack: Pack) -> None:
+    """Parts are filled by the narrator with words already; every other placeholder has a type."""
+    for group, message_id, spec in declarations(base_pack.section("messages")):
+        if group != "parts":
+            assert set(spec.get("types") or {}) == set(spec.get("params") or {}), (group, message_id)
+
+
+def _vocabulary() -> Any:
+    spec = importlib.util.spec_from_file_location("vocabulary", ROOT / "tools" / "vocabulary.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+PLAY_SIDE = [
+    "coh_core/narrative.py",
+    "coh_core/agents/terminal.py",
+    "coh_core/agents/heuristic.py",
+    "coh_core/engine/scenario.py",
+]
+
+
+def test_the_play_side_names_no_game_thing() -> None:
+    vocabulary = _vocabulary()
+    found: re.Pattern[str] = vocabulary.pattern(vocabulary.game_words())
+    for name in PLAY_SIDE:
+        lines = [
+            line for line in (ROOT / name).read_text(encoding="utf-8").splitlines() if found.search(line)
+        ]
+        assert not lines, (name, lines)
+    table = repr(TABLE_MESSAGES) + repr(ENGINE_TYPES)
+    assert not found.search(table), found.findall(table)
+
+
+def test_the_vocabulary_check_would_see_a_game_word() -> None:
+    vocabulary = _vocabulary()
+    found = vocabulary.pattern(vocabulary.game_words())
+    assert found.search('return "kill_zombies" in verbs') and found.search("antidotes=count")
