@@ -1,7 +1,12 @@
-"""The procedure reference (docs/procedures.md) is the one `coh docs procedures` writes."""
+"""The modding guide (docs/modding.md) is real: its example packs validate and their scenarios
+pass, what it quotes from the shipped packs is in them, and the procedure reference it points to
+(docs/procedures.md) is the one `coh docs procedures` writes."""
 
 from __future__ import annotations
 
+import json
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -12,6 +17,112 @@ from coh_core.packs.model import Pack
 from coh_core.packs.procedures_doc import generate_procedures
 
 ROOT = Path(__file__).resolve().parent.parent
+GUIDE = ROOT / "docs" / "modding.md"
+
+# A fenced block opens with ```yaml and a tag: `file=PACK/PATH` (a whole file of an example
+# pack) or `from=PATH` (an excerpt of a shipped file, quoted word for word).
+_FENCE = re.compile(r"^```yaml(?P<info>[^\n]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
+_SECTION = re.compile(r"^## ", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Block:
+    section: int  # the number of the guide's `## ` section it is in
+    line: int
+    tag: str  # "file" or "from"
+    path: str
+    body: str
+
+
+def _blocks() -> list[Block]:
+    text = GUIDE.read_text(encoding="utf-8")
+    found = []
+    for match in _FENCE.finditer(text):
+        start = match.start()
+        line = text.count("\n", 0, start) + 1
+        tag = re.fullmatch(r"\s+(file|from)=(\S+)\s*", match["info"])
+        assert tag, f"docs/modding.md:{line}: a YAML block needs `file=PACK/PATH` or `from=PATH`"
+        section = len(_SECTION.findall(text, 0, start))
+        found.append(Block(section, line, tag[1], tag[2], match["body"]))
+    return found
+
+
+def _example_packs(blocks: list[Block]) -> list[str]:
+    return list(dict.fromkeys(b.path.split("/")[0] for b in blocks if b.tag == "file"))
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int, str]]]:
+    """Every example pack written out as the guide builds it, validated at the end of each
+    section that changes it: pack -> [(section, validate output)]; the packs' folder is under
+    the key `""`."""
+    folder = tmp_path_factory.mktemp("modding")
+    blocks = [b for b in _blocks() if b.tag == "file"]
+    outputs: dict[str, list[tuple[int, str]]] = {"": [(0, str(folder))]}
+    sections = sorted({b.section for b in blocks})
+    for section in sections:
+        touched = []
+        for block in (b for b in blocks if b.section == section):
+            target = folder / block.path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(block.body, encoding="utf-8")
+            touched.append(block.path.split("/")[0])
+        for pack in dict.fromkeys(touched):
+            result = CliRunner().invoke(main, ["validate", str(folder / pack), "--format", "json"])
+            outputs.setdefault(pack, []).append((section, f"{result.exit_code}\n{result.output}"))
+    return outputs
+
+
+def test_every_yaml_block_is_tagged() -> None:
+    blocks = _blocks()
+    assert len([b for b in blocks if b.tag == "file"]) >= 15
+    assert len(_example_packs(blocks)) >= 3
+
+
+def test_each_example_pack_validates_clean_after_every_section(
+    built: dict[str, list[tuple[int, str]]],
+) -> None:
+    for pack in _example_packs(_blocks()):
+        for section, output in built[pack]:
+            code, document = output.split("\n", 1)
+            report = json.loads(document)
+            where = f"{pack} after section {section} of docs/modding.md"
+            assert code == "0" and report["ok"], f"{where}: {report['problems']}"
+            assert report["warnings"] == [], f"{where}: {report['warnings']}"
+
+
+def test_the_example_packs_scenarios_pass(built: dict[str, list[tuple[int, str]]]) -> None:
+    folder = Path(built[""][0][1])
+    with_scenarios = [p for p in _example_packs(_blocks()) if (folder / p / "scenarios").is_dir()]
+    assert len(with_scenarios) >= 3
+    for pack in with_scenarios:
+        result = CliRunner().invoke(main, ["scenario", "run", str(folder / pack), "--format", "json"])
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.output)
+        assert report["ok"] and len(report["scenarios"]) >= 2, report
+
+
+def test_the_example_scenarios_fail_without_their_pack(
+    built: dict[str, list[tuple[int, str]]], tmp_path: Path
+) -> None:
+    """Each scenario tests what its pack changes: under the base game's rules alone it fails
+    (or cannot start: a card, a counter or a phase of the pack)."""
+    folder = Path(built[""][0][1])
+    scenarios = sorted(folder.glob("*/scenarios/*.yaml"))
+    assert scenarios
+    for scenario in scenarios:
+        alone = tmp_path / f"{scenario.parent.parent.name}-{scenario.name}"
+        alone.write_text(scenario.read_text(encoding="utf-8"), encoding="utf-8")
+        result = CliRunner().invoke(main, ["scenario", "run", str(alone)])
+        assert result.exit_code == 1, f"{scenario} passes under the base rules:\n{result.output}"
+
+
+def test_quoted_excerpts_are_in_the_shipped_files() -> None:
+    quoted = [b for b in _blocks() if b.tag == "from"]
+    assert quoted
+    for block in quoted:
+        shipped = (ROOT / block.path).read_text(encoding="utf-8")
+        assert block.body in shipped, f"docs/modding.md:{block.line}: not word for word in {block.path}"
 
 
 def test_procedure_reference_is_up_to_date(base_pack: Pack) -> None:
