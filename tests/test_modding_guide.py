@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -51,16 +53,30 @@ def _example_packs(blocks: list[Block]) -> list[str]:
     return list(dict.fromkeys(b.path.split("/")[0] for b in blocks if b.tag == "file"))
 
 
+@dataclass(frozen=True)
+class Validation:
+    """`coh validate --format json` on one example pack at the end of one section."""
+
+    pack: str
+    section: int
+    exit_code: int
+    report: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Examples:
+    folder: Path  # the example packs as the guide leaves them
+    validations: list[Validation]
+
+
 @pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int, str]]]:
-    """Every example pack written out as the guide builds it, validated at the end of each
-    section that changes it: pack -> [(section, validate output)]; the packs' folder is under
-    the key `""`."""
+def examples(tmp_path_factory: pytest.TempPathFactory) -> Examples:
+    """Every example pack written out as the guide builds it, and validated at the end of each
+    section that changes it."""
     folder = tmp_path_factory.mktemp("modding")
     blocks = [b for b in _blocks() if b.tag == "file"]
-    outputs: dict[str, list[tuple[int, str]]] = {"": [(0, str(folder))]}
-    sections = sorted({b.section for b in blocks})
-    for section in sections:
+    validations = []
+    for section in sorted({b.section for b in blocks}):
         touched = []
         for block in (b for b in blocks if b.section == section):
             target = folder / block.path
@@ -69,8 +85,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[tuple[int,
             touched.append(block.path.split("/")[0])
         for pack in dict.fromkeys(touched):
             result = CliRunner().invoke(main, ["validate", str(folder / pack), "--format", "json"])
-            outputs.setdefault(pack, []).append((section, f"{result.exit_code}\n{result.output}"))
-    return outputs
+            validations.append(Validation(pack, section, result.exit_code, json.loads(result.output)))
+    return Examples(folder, validations)
 
 
 def test_every_yaml_block_is_tagged() -> None:
@@ -79,37 +95,32 @@ def test_every_yaml_block_is_tagged() -> None:
     assert len(_example_packs(blocks)) >= 3
 
 
-def test_each_example_pack_validates_clean_after_every_section(
-    built: dict[str, list[tuple[int, str]]],
-) -> None:
-    for pack in _example_packs(_blocks()):
-        for section, output in built[pack]:
-            code, document = output.split("\n", 1)
-            report = json.loads(document)
-            where = f"{pack} after section {section} of docs/modding.md"
-            assert code == "0" and report["ok"], f"{where}: {report['problems']}"
-            assert report["warnings"] == [], f"{where}: {report['warnings']}"
+def test_each_example_pack_validates_clean_after_every_section(examples: Examples) -> None:
+    assert {v.pack for v in examples.validations} == set(_example_packs(_blocks()))
+    for validation in examples.validations:
+        where = f"{validation.pack} after section {validation.section} of docs/modding.md"
+        assert validation.exit_code == 0, f"{where}: {validation.report['problems']}"
+        assert validation.report["ok"] and validation.report["warnings"] == [], (
+            f"{where}: {validation.report}"
+        )
 
 
-def test_the_example_packs_scenarios_pass(built: dict[str, list[tuple[int, str]]]) -> None:
-    folder = Path(built[""][0][1])
-    with_scenarios = [p for p in _example_packs(_blocks()) if (folder / p / "scenarios").is_dir()]
+def test_the_example_packs_scenarios_pass(examples: Examples) -> None:
+    with_scenarios = [p for p in _example_packs(_blocks()) if (examples.folder / p / "scenarios").is_dir()]
     assert len(with_scenarios) >= 3
     for pack in with_scenarios:
-        result = CliRunner().invoke(main, ["scenario", "run", str(folder / pack), "--format", "json"])
+        folder = str(examples.folder / pack)
+        result = CliRunner().invoke(main, ["scenario", "run", folder, "--format", "json"])
         assert result.exit_code == 0, result.output
         report = json.loads(result.output)
         assert report["ok"] and len(report["scenarios"]) >= 2, report
 
 
-def test_the_example_scenarios_fail_without_their_pack(
-    built: dict[str, list[tuple[int, str]]], tmp_path: Path
-) -> None:
+def test_the_example_scenarios_fail_without_their_pack(examples: Examples, tmp_path: Path) -> None:
     """Each scenario tests what its pack changes: under the base game's rules alone it fails
     (or cannot start: a card, a counter or a phase of the pack)."""
-    folder = Path(built[""][0][1])
-    scenarios = sorted(folder.glob("*/scenarios/*.yaml"))
-    assert scenarios
+    scenarios = sorted(examples.folder.glob("*/scenarios/*.yaml"))
+    assert len(scenarios) >= 6
     for scenario in scenarios:
         alone = tmp_path / f"{scenario.parent.parent.name}-{scenario.name}"
         alone.write_text(scenario.read_text(encoding="utf-8"), encoding="utf-8")
@@ -161,3 +172,39 @@ def test_procedure_reference_under_an_overlay_has_its_phase(runner: CliRunner) -
     assert result.exit_code == 0, result.output
     assert "| `turn/phases/hunger/steps/eat` | Feed the groups | `hunger` |" in result.output
     assert "## hunger/verbs.yaml" in result.output
+
+
+# What section 11 (and sections 7 and 8) say of playing the example packs with others:
+# (command with {dir} for the examples' folder, exit code, codes the output must hold).
+_COMBINATIONS = [
+    (["validate", "{dir}/my-rules", "--rules", "hunger", "--rules", "rulebook-fr"], 0, []),
+    (["validate", "{dir}/nightfall", "--rules", "hunger", "--rules", "rulebook-fr"], 0, []),
+    (["play", "--rules", "{dir}/barricades", "--rules", "zombie-dogs"], 2, ["OVERLAY-CONFLICTS"]),
+    (
+        ["validate", "{dir}/barricades", "--rules", "{dir}/my-rules"],
+        1,
+        ["OVERLAY-CONFLICT", "COUNT-MISMATCH"],
+    ),
+    (["validate", "{dir}/my-rules", "--rules", "promo-lawn-mower"], 1, ["OVERLAY-CONFLICT"]),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "problems"), _COMBINATIONS)
+def test_combinations_the_guide_describes(
+    examples: Examples, args: list[str], code: int, problems: list[str]
+) -> None:
+    folder = str(examples.folder)
+    result = CliRunner().invoke(main, [a.replace("{dir}", folder) for a in args])
+    assert result.exit_code == code, result.output
+    assert all(p in result.output for p in problems), result.output
+
+
+def test_without_after_nightfall_conflicts_with_hunger(examples: Examples, tmp_path: Path) -> None:
+    """Section 8: `after` is what orders nightfall's phase and hunger's."""
+    copy = tmp_path / "nightfall"
+    shutil.copytree(examples.folder / "nightfall", copy)
+    manifest = copy / "pack.yaml"
+    lines = manifest.read_text(encoding="utf-8").splitlines(keepends=True)
+    manifest.write_text("".join(x for x in lines if not x.startswith("after:")), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(copy), "--rules", "hunger"])
+    assert result.exit_code == 1 and "OVERLAY-CONFLICT" in result.output, result.output
