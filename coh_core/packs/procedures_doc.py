@@ -56,7 +56,7 @@ class _Index:
         direct = _unique(name for effect in effects for name in _params(effect))
         through: dict[str, str] = {}
         for callee in self.called_verbs(effects):
-            for name in sorted(self._verb_reads(callee, frozenset())):
+            for name in sorted(self._verb_reads(callee)):
                 if name not in direct:
                     through.setdefault(name, callee)
         return Reads(tuple(direct), tuple(through.items()))
@@ -74,19 +74,18 @@ class _Index:
             if name not in self.verbs and _is_statement(name) and name != "log"
         )
 
-    def _verb_reads(self, verb: str, seen: frozenset[str]) -> frozenset[str]:
-        """Every parameter a verb reads, itself or through the verbs it calls (cycles cut)."""
-        if verb in self._closure:
-            return self._closure[verb]
-        effects = self.bodies.get(verb, [])
-        found = set(name for effect in effects for name in _params(effect))
-        for callee in self.called_verbs(effects):
-            if callee != verb and callee not in seen:
-                found |= self._verb_reads(callee, seen | {verb})
-        result = frozenset(found)
-        if not seen:  # a result cut short by a cycle is not kept
-            self._closure[verb] = result
-        return result
+    def _verb_reads(self, verb: str) -> frozenset[str]:
+        """Every parameter a verb reads, itself or in any verb it reaches by its calls."""
+        if verb not in self._closure:
+            reached, pending = {verb}, [verb]
+            while pending:  # a walk of the call graph: each verb once, so cycles end
+                for callee in self.called_verbs(self.bodies.get(pending.pop(), [])):
+                    if callee not in reached:
+                        reached.add(callee)
+                        pending.append(callee)
+            bodies = [effect for name in reached for effect in self.bodies.get(name, [])]
+            self._closure[verb] = frozenset(name for effect in bodies for name in _params(effect))
+        return self._closure[verb]
 
 
 def _is_statement(name: str) -> bool:
