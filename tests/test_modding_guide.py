@@ -208,3 +208,12 @@ def test_without_after_nightfall_conflicts_with_hunger(examples: Examples, tmp_p
     manifest.write_text("".join(x for x in lines if not x.startswith("after:")), encoding="utf-8")
     result = CliRunner().invoke(main, ["validate", str(copy), "--rules", "hunger"])
     assert result.exit_code == 1 and "OVERLAY-CONFLICT" in result.output, result.output
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_each_example_pack_plays_a_whole_game(examples: Examples, players: int) -> None:
+    for pack in _example_packs(_blocks()):
+        rules = ["--rules", str(examples.folder / pack)]
+        args = ["play", "--players", str(players), "--seed", "1", "--bots", "random", *rules]
+        result = CliRunner().invoke(main, [*args, "--format", "json"])
+        assert result.exit_code == 0, f"{pack}: {result.output[-2000:]}"
