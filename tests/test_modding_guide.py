@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -217,3 +218,56 @@ def test_each_example_pack_plays_a_whole_game(examples: Examples, players: int) 
         args = ["play", "--players", str(players), "--seed", "1", "--bots", "random", *rules]
         result = CliRunner().invoke(main, [*args, "--format", "json"])
         assert result.exit_code == 0, f"{pack}: {result.output[-2000:]}"
+
+
+# A console block: `$ command` lines, each followed by the output it shows (`…` elides a part).
+_CONSOLE = re.compile(r"^```console\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Shown:
+    section: int
+    line: int
+    command: list[str]
+    output: list[str]
+
+
+def _shown_commands() -> list[Shown]:
+    """The commands of the console blocks that can be run as shown: a plain `coh ...` (no
+    comment saying the files differ, no shell) followed by its output."""
+    text = GUIDE.read_text(encoding="utf-8")
+    found = []
+    for match in _CONSOLE.finditer(text):
+        section = len(_SECTION.findall(text, 0, match.start()))
+        first = text.count("\n", 0, match.start()) + 2
+        lines = match["body"].splitlines()
+        starts = [i for i, x in enumerate(lines) if x.startswith("$ ")] + [len(lines)]
+        for start, end in pairwise(starts):
+            command = lines[start][2:]
+            if command.startswith("coh ") and not any(c in command for c in "#&|>") and end > start + 1:
+                found.append(Shown(section, first + start, command.split()[1:], lines[start + 1 : end]))
+    return found
+
+
+def _matches(shown: str, actual: str) -> bool:
+    pattern = ".*?".join(re.escape(part) for part in shown.split("…"))
+    return re.fullmatch(pattern, actual) is not None
+
+
+def test_console_output_the_guide_shows_is_what_coh_prints(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown = _shown_commands()
+    assert len(shown) >= 3
+    blocks = [b for b in _blocks() if b.tag == "file"]
+    for example in shown:
+        folder = tmp_path / f"section-{example.section}-line-{example.line}"
+        for block in (b for b in blocks if b.section <= example.section):
+            (folder / block.path).parent.mkdir(parents=True, exist_ok=True)
+            (folder / block.path).write_text(block.body, encoding="utf-8")
+        monkeypatch.chdir(folder)
+        printed = CliRunner().invoke(main, example.command).output.splitlines()
+        where = f"docs/modding.md:{example.line}: coh {' '.join(example.command)}"
+        assert len(printed) == len(example.output), f"{where}\n" + "\n".join(printed)
+        for expected, actual in zip(example.output, printed, strict=True):
+            assert _matches(expected, actual), f"{where}\nexpected: {expected}\nprinted:  {actual}"
