@@ -1,5 +1,7 @@
-"""The modding guide (docs/modding.md) is real: its example packs validate and their scenarios
-pass, what it quotes from the shipped packs is in them, and the procedure reference it points to
+"""The modding guide (docs/modding.md) is real: its example packs validate after each section,
+their scenarios pass (and fail without the pack), they play whole games, the combinations of
+overlays it describes do what it says, what it quotes from the shipped packs is in them, the
+console output it shows is what coh prints, and the procedure reference it points to
 (docs/procedures.md) is the one `coh docs procedures` writes."""
 
 from __future__ import annotations
