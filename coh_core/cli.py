@@ -490,6 +490,24 @@ def docs_effects(output: Path | None) -> None:
     _write_output(text, output)
 
 
+@docs.command(name="procedures")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write to this file instead of stdout.",
+)
+@_pack_option
+@_rules_option
+def docs_procedures(output: Path | None, pack: Path | None, rules: tuple[str, ...]) -> None:
+    """The steps of the turn structure and the pack's verbs: what each does, and the rule
+    parameters each reads (docs/procedures.md for the base pack)."""
+    from coh_core.packs.procedures_doc import generate_procedures
+
+    _write_output(generate_procedures(_load_pack(pack, rules)), output)
+
+
 @main.command(name="export")
 @_pack_option
 @_lang_option
