@@ -185,7 +185,7 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
 # `coh list`, `coh show` and the `coh validate` summary.
 _COLUMNS = (
     "id", "name", "rested", "exhausted", "when", "disadvantage", "count", "symbols", "slot",
-    "sides", "hour", "zombies", "moves", "airdrops", "leader", "provenance",
+    "sides", "hour", "provenance",
 )  # fmt: skip
 CLI_MESSAGES: dict[str, tuple[str, ...]] = {
     **{f"ui.column.{name}": () for name in _COLUMNS},
@@ -193,11 +193,8 @@ CLI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.list.footer.actions": ("kinds", "count"),
     "ui.list.footer.characters": ("count",),
     "ui.list.footer.locations": ("count",),
-    "ui.list.footer.invasions": ("count",),
     **{f"ui.slot.{name}": () for name in ("tower", "corner", "centre")},
-    "ui.symbol.explosion": (),
     **{f"ui.provenance.{name}": () for name in ("printed", "invented", "rulebook_example")},
-    **{f"ui.kind.{name}": () for name in ("character", "action", "location", "invasion", "colour")},
     "ui.show.header": ("name", "kind", "id", "file"),
     "ui.show.value": ("rested", "exhausted"),
     "ui.show.power": ("window", "text"),
@@ -211,23 +208,15 @@ CLI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.show.side.special": ("text",),
     "ui.show.side.attack": ("text",),
     "ui.show.hour": ("hour", "provenance"),
-    "ui.show.zombies": ("last", "zombies"),
     "ui.show.moves": ("moves",),
-    "ui.show.airdrops": ("airdrops",),
-    "ui.show.leader": ("count",),
     "ui.show.trigger": ("event",),
     "ui.show.trigger.after_action": ("event",),
     "ui.fact.capacity": ("count",),
     "ui.fact.no_limit": (),
-    "ui.fact.explosion_target": (),
     "ui.fact.closed": (),
     "ui.fact.locked": (),
     "ui.fact.state_of": ("sides",),
-    "ui.fact.leader_attack": (),
     "ui.side.state_of": ("sides",),
-    "ui.airdrop": ("location", "items"),
-    "ui.airdrop.antidotes": ("count",),
-    "ui.airdrop.cards": ("count",),
     "ui.hour": ("hour",),
     "ui.validate.read": ("where",),
     "ui.validate.ok": ("counts",),
@@ -306,6 +295,7 @@ GROUPS: dict[str, str] = {
     "parts": "log.",
     "decisions": "ui.decision.",
     "answers": "ui.action.",
+    "screens": "ui.",
 }
 
 

@@ -7,7 +7,7 @@ timing windows of a game are declared by its pack (see `Declarations`). The chec
 "did you mean" hints and `coh docs effects` are derived from both.
 
 Nothing here names a card, character or location: these are the game's general
-mechanics (zombies, characters, votes, markers), which content combines.
+mechanics (pieces, moves, votes, counts), which content combines.
 """
 
 from __future__ import annotations
@@ -387,7 +387,7 @@ _selector(
 )
 _selector("is_rested(target: character) -> bool", "Whether a character shows its rested side.")
 _selector("is_exhausted(target: character) -> bool", "Whether a character shows its exhausted side.")
-_selector("has_items(at: location) -> bool", "Whether antidotes or action cards lie at a location.")
+_selector("has_items(at: location) -> bool", "Whether items (counters or cards) lie at a location.")
 _selector("is_side(at: location, side: side) -> bool", "Whether a location shows a given side or state.")
 
 # Reading the pack's own data (setup and the end of the game, procedures-setup.yaml).
@@ -400,21 +400,21 @@ _selector(
 )
 _selector(
     "entity_data(entity: any, key: data_key) -> any",
-    "A field of the pack's entry for a character, card, location, invasion card or colour"
-    " (`entity_data(card, zombies)`), typed as it is written in every entry of that kind; an entry"
+    "A field of the pack's entry for an entity of one of its kinds (`entity_data(card, count)`),"
+    " typed as it is written in every entry of that kind; an entry"
     " without that field has nothing there, and the effect stops, as with the first of nothing. A"
-    " field of records (`entity_data(card, moves)`) gives records whose fields it reads in turn"
-    " (`entity_data(move, to)`).",
+    " field of records (`entity_data(place, sides)`) gives records whose fields it reads in turn"
+    " (`entity_data(side, capacity)`).",
 )
 _selector(
     "has_entity_data(entity: any, key: data_key) -> bool",
-    "Whether the pack's entry for a character, card, location, invasion card or colour, or a record"
-    " inside one, has a field (`has_entity_data(card, leader)`): a field an entry may leave out.",
+    "Whether the pack's entry for an entity of one of its kinds, or a record inside one, has a field"
+    " (`has_entity_data(card, window)`): a field an entry may leave out.",
 )
 _selector(
     "pack_ids(type: entity_type) -> list[any]",
-    "Every id the pack defines of a type (`character`, `card_kind`, `location`, `invasion`,"
-    " `colour`), sorted, whether or not the thing is in play.",
+    "Every id the pack defines of a type (`character`, `location`, `colour`, or the type of one of"
+    " the pack's kinds of entities), sorted, whether or not the thing is in play.",
 )
 
 # Seats, the first player and random draws (the procedures of setup and the end, and of the votes).
@@ -435,7 +435,7 @@ _selector(
     "shuffle(items: list[T]) -> list[T]", "The items in a random order, from the game's random generator."
 )
 _selector(
-    "colour_of(player: player) -> colour", "The colour a player plays, as the zombie leader's wheel names it."
+    "colour_of(player: player) -> colour", "The colour a player plays, as the pack's components name it."
 )
 
 # What the procedures of the attack, the votes and the sharing need (procedures-votes.yaml).
@@ -450,7 +450,7 @@ _verb(
 )
 _selector(
     "attacks(at: location) -> bool",
-    "Whether the zombies at a location attack: the attack condition of the side it shows holds.",
+    "Whether a location is attacked: the attack condition of the side it shows holds.",
 )
 _selector(
     "items_at(at: location) -> list[any]",
@@ -494,7 +494,7 @@ _verb(
     " `result`, which the scoreboard shows and a record keeps; no log entry: the pack writes one).",
 )
 
-# Movement, the invasion and the activation of locations (procedures-movement.yaml).
+# Movement, the arrivals and the activation of locations (the procedures of movement).
 _selector("log_length() -> int", "How many entries the game's log holds: a point of the game's history.")
 _selector(
     "may(player: player, option: T) -> bool",
@@ -595,7 +595,7 @@ _verb(
 _procedure(
     "action_window(windows: list[window_name] = [anytime], gifts: count = 1)",
     "Every player still in the game, in turn order and round again, may play the cards and use the"
-    " powers of these windows and give away cards or antidotes (at most `gifts` each), until all"
+    " powers of these windows and give away cards or items (at most `gifts` each), until all"
     " pass in a row. The question is `act`, its purpose the first window"
     " (`action_window([before_attack, anytime])`); in a per-location step, its location `here`.",
 )
@@ -659,11 +659,9 @@ TYPES: dict[str, str] = {
     "location": "a location in play (`here`, `@id`, or a selector)",
     "character": "a living character",
     "player": "a player (`me`, or a selector)",
-    "colour": "a colour of the zombie-leader wheel (`@id`)",
+    "colour": "a player's colour (`@id`)",
     "side": "the name of a location side or state, such as `A` or a destroyed state",
     "event": "a pending card play or movement (`pending`)",
-    "card_kind": "a kind of action card (`@id`)",
-    "invasion": "an invasion card (`@id`)",
     "trait": "a trait the pack declares (its `traits` section)",
     "event_name": "an event the pack declares (its `events` section)",
     "window_name": "a window the pack declares (its `windows` section)",
@@ -765,6 +763,8 @@ class Declarations:
     pointers: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> (what it is, its type)
     # name -> (what it is, the type of its whole value: of a value of each player, a map by player)
     memory: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # The types of `@id`s the pack's kinds of entities make (beside the built-in ones) -> what they are.
+    entity_types: Mapping[str, str] = field(default_factory=dict)
     # False when a section of them failed to load: a name not found may be declared there.
     complete: bool = True
 
@@ -805,4 +805,8 @@ class Declarations:
             return self.is_known_type(args[0])
         if head == "map" and len(args) == 2:
             return is_key_type(args[0]) and self.is_known_type(args[0]) and self.is_known_type(args[1])
-        return not args and type_name != "any" and (type_name in TYPES or self.is_enum(type_name))
+        return (
+            not args
+            and type_name != "any"
+            and (type_name in TYPES or type_name in self.entity_types or self.is_enum(type_name))
+        )

@@ -1,7 +1,7 @@
 """Overlays: packs that change the packs they build on, applied in a declared order.
 
 An overlay's `patches` set, merge, remove, insert or move values of the packs below it,
-addressed by entity id or section and then by field (`action/weapon_replica/effect`,
+addressed by entity id or section and then by field (`<kind>/<id>/<field>`,
 `turn/phases/location_resolution/steps/sharing/do`). Its other sections add entities; its
 text files add or replace texts. Applying overlays builds a new pack whose documents are
 `ComposedDoc`s: each remembers, for every value an overlay wrote, the file and place it was
@@ -24,10 +24,9 @@ from typing import Any
 
 from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem, UsageError
-from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Pack
+from coh_core.packs.model import SINGLETON_SECTIONS, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
-KIND_SECTIONS = {kind: section for section, kind in ENTITY_SECTIONS.items()}
 OPS = ("set", "merge", "remove", "insert", "move")
 # What each change needs besides its path, and what else it may have.
 NEEDS = {"set": ("to",), "merge": ("with",), "remove": (), "insert": ("item",), "move": ()}
@@ -163,8 +162,9 @@ def ordered_before(overlays: list[Pack]) -> dict[str, set[str]]:
 class Patcher:
     """Applies the patches of overlays to the documents of a pack being composed."""
 
-    def __init__(self, docs: list[ComposedDoc]):
+    def __init__(self, docs: list[ComposedDoc], kind_sections: dict[str, str] | None = None):
         self.docs = docs
+        self.kind_sections = kind_sections or {}  # the section of each kind of entity, by kind
         self.result = Composition()
 
     def apply(self, overlay: Pack) -> None:
@@ -213,14 +213,14 @@ class Patcher:
         def fail(message: str) -> PatchError:
             return PatchError("OVERLAY-PATH", message, doc.location(at))
 
-        if head in KIND_SECTIONS:
+        if head in self.kind_sections:
             if not rest:
                 raise fail(f"`{target}` names a kind of entity, not one: add its id (`{head}/<id>`)")
             host, path = self._entity(head, rest[0], doc, at)
             rest = rest[1:]
         else:
             host, path = self._section(head, doc, at)
-        named = [head] if head not in KIND_SECTIONS else [head, target.split("/")[1]]
+        named = [head] if head not in self.kind_sections else [head, target.split("/")[1]]
         value = _get(host.data, path)
         for part in rest:
             if isinstance(value, dict):
@@ -238,7 +238,7 @@ class Patcher:
         return host, path, "/".join(named)
 
     def _entity(self, kind: str, entity_id: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_]:
-        section = KIND_SECTIONS[kind]
+        section = self.kind_sections[kind]
         known: list[str] = []
         for host in self.docs:
             items = host.data.get(section) if isinstance(host.data, dict) else None
@@ -468,11 +468,12 @@ def _apart(one: Change, other: Change) -> bool:
 def compose(base: Pack, overlays: list[Pack]) -> tuple[Pack, Composition]:
     """A new pack: `base` with the overlays applied in order (see `order_overlays`)."""
     docs = [compose_doc(d) for d in base.docs]
-    patcher = Patcher(docs)
+    sections = base.entity_sections()
+    patcher = Patcher(docs, {kind: section for section, kind in sections.items()})
     for overlay in overlays:
         patcher.apply(overlay)
     patcher.result.problems.extend(conflicts(patcher.result, overlays))
-    added = [d for o in overlays for d in o.docs if _adds_content(d)]
+    added = [d for o in overlays for d in o.docs if _adds_content(d, sections)]
     composed = Pack(
         base.id,
         base.root,
@@ -485,8 +486,8 @@ def compose(base: Pack, overlays: list[Pack]) -> tuple[Pack, Composition]:
     return composed, patcher.result
 
 
-def _adds_content(doc: YamlDoc) -> bool:
-    return isinstance(doc.data, dict) and any(k in doc.data for k in (*ENTITY_SECTIONS, *SINGLETON_SECTIONS))
+def _adds_content(doc: YamlDoc, entity_sections: dict[str, str]) -> bool:
+    return isinstance(doc.data, dict) and any(k in doc.data for k in (*entity_sections, *SINGLETON_SECTIONS))
 
 
 def overlay_roots(names: list[str], content: Path) -> list[Path]:
