@@ -1,0 +1,83 @@
+"""The pack declares its kinds of entities (its `kinds` section): what the loader collects, the
+types `@id`s have, what `coh list` / `coh show` print, and the rules checked of each kind.
+Nothing of the game is named in the engine's files that read them (issue 11)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from coh_core.packs.model import Pack
+
+ROOT = Path(__file__).resolve().parent.parent
+# The engine's files that read the pack's kinds: no word of the game may be left in them.
+READERS_OF_KINDS = sorted(
+    [
+        *(ROOT / "coh_core" / "packs").glob("*.py"),
+        *(ROOT / "coh_core" / "effects").glob("*.py"),
+        ROOT / "coh_core" / "cli.py",
+        ROOT / "coh_core" / "engine" / "rules.py",
+    ]
+)
+
+
+def _vocabulary() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("vocabulary", ROOT / "tools" / "vocabulary.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_base_pack_declares_its_kinds_in_order(base_pack: Pack) -> None:
+    assert base_pack.entity_kinds() == ["character", "action", "location", "invasion", "colour"]
+    # the engine's verbs are entities too, but of no declared kind
+    assert base_pack.entities_of("verb")
+    assert "verb" not in base_pack.entity_kinds()
+
+
+def test_every_declared_kind_has_entities_and_a_type(base_pack: Pack) -> None:
+    counts = {kind: len(base_pack.entities_of(kind)) for kind in base_pack.entity_kinds()}
+    assert counts == {"character": 21, "action": 18, "location": 6, "invasion": 20, "colour": 6}
+    assert base_pack.ref_types() == {
+        "character": "character",
+        "action": "card_kind",
+        "location": "location",
+        "invasion": "invasion",
+        "colour": "colour",
+    }
+
+
+def test_types_the_kinds_make_are_declared_by_the_pack_not_the_registry(base_pack: Pack) -> None:
+    from coh_core.effects.registry import TYPES
+    from coh_core.packs.declarations import declarations_of
+
+    declared = declarations_of(base_pack)
+    assert set(declared.entity_types) == {"card_kind", "invasion"}
+    assert not {"card_kind", "invasion"} & set(TYPES)
+    assert declared.is_known_type("list[invasion]")
+
+
+@pytest.mark.parametrize("path", READERS_OF_KINDS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_word_of_the_game_in_the_files_that_read_kinds(path: Path) -> None:
+    vocabulary = _vocabulary()
+    found: re.Pattern[str] = vocabulary.pattern(vocabulary.game_words())
+    lines = [
+        f"{number}: {line.strip()}"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if found.search(line)
+    ]
+    assert lines == []
+
+
+def test_the_vocabulary_tool_finds_words_where_there_are_some() -> None:
+    """The test above could pass with a pattern that finds nothing: it does find the game's words."""
+    vocabulary = _vocabulary()
+    found = vocabulary.pattern(vocabulary.game_words())
+    assert found.search("kill_zombies(at)")
+    assert found.search("an invasion card")
+    assert not found.search("a kind of entity the pack declares")
