@@ -45,7 +45,7 @@ from coh_core.packs.declarations import (
 )
 from coh_core.packs.effects_index import VERB_CONTEXTS
 from coh_core.packs.i18n_check import check_translations, plural_problems
-from coh_core.packs.kind_checks import check_entity_rules, check_kinds, check_pack_rules
+from coh_core.packs.kind_checks import check_entity_rules, check_kind_names, check_kinds, check_pack_rules
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -926,6 +926,7 @@ _PACK_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_components,
     _check_setup,
     _check_hours,
+    check_kind_names,
     check_pack_rules,
     _check_texts,
 ]

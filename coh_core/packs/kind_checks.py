@@ -14,7 +14,10 @@ from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
+from coh_core.effects.registry import signature
 from coh_core.errors import Location, Problem
+from coh_core.messages import declared_messages
+from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import ENGINE_SECTIONS, KINDS_SECTION, SINGLETON_SECTIONS, Entity, Pack
 
 Check = dict[str, Any]
@@ -58,6 +61,96 @@ def check_kinds(pack: Pack) -> Iterator[Problem]:
                 where("section"),
             )
         owners.setdefault(written, name)
+
+
+def check_kind_names(pack: Pack) -> Iterator[Problem]:
+    """What the kinds name exists: the texts their `list`, `show` and `label` print (declared
+    messages, filled with exactly their placeholders), and the values of `setup` and `components`
+    and the verbs their `checks` read."""
+    section = pack.sections.get(KINDS_SECTION)
+    if section is None:
+        return
+    texts = declared_messages(pack.section("messages"), declarations_of(pack)).texts
+    for name, entry in pack.kind_declarations().items():
+        base = (*section.path, name)
+        for path, key, filled in _texts_named(entry):
+            where = section.doc.location((*base, *path))
+            message = texts.get(key)
+            if message is None:
+                yield Problem(
+                    "KIND-TEXT",
+                    f"kind `{name}` prints the text `{key}`, which no message declares" + suggest(key, texts),
+                    where,
+                )
+            elif filled is not None and set(filled) != set(message.params):
+                wanted = ", ".join(f"{{{p}}}" for p in message.params) or "no placeholder"
+                yield Problem(
+                    "KIND-TEXT",
+                    f"`{key}` takes {wanted}; kind `{name}` fills "
+                    + (", ".join(f"{{{f}}}" for f in filled) or "none"),
+                    where,
+                )
+        for index, check in enumerate(entry.get("checks") or []):
+            for at, problem in _check_names(pack, check):
+                yield Problem("KIND-CHECK", problem, section.doc.location((*base, "checks", index, *at)))
+
+
+def _texts_named(entry: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
+    """(path in the kind, text key, the placeholders filled, or None when any may be) of each text
+    the kind prints by a fixed key (a key made of a field's value, `ui.slot.{slot}`, is not known
+    before the data is)."""
+    if isinstance(entry.get("label"), str):
+        yield ("label",), str(entry["label"]), []
+    listing = entry.get("list") or {}
+    for index, column in enumerate(listing.get("columns") or []):
+        yield ("list", "columns", index, "head"), str(column["head"]), []
+        yield from _value_texts(column["value"], ("list", "columns", index, "value"))
+    if "footer" in listing:
+        yield ("list", "footer"), str(listing["footer"]), ["count"]
+    for index, line in enumerate(entry.get("show") or []):
+        yield from _value_texts(line, ("show", index))
+
+
+def _value_texts(
+    spec: dict[str, Any], path: tuple[Any, ...]
+) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
+    if "text" in spec and "{" not in str(spec["text"]):
+        yield (*path, "text"), str(spec["text"]), list(spec.get("fill") or {})
+    for name, sub in (spec.get("fill") or {}).items():
+        yield from _value_texts(sub, (*path, "fill", name))
+    if isinstance(spec.get("item"), dict):
+        yield from _value_texts(spec["item"], (*path, "item"))
+
+
+def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """(where in the check, problem) for each value of `setup` or `components`, or verb, it names
+    and the pack lacks."""
+    setup, components = pack.section("setup"), pack.section("components")
+    wanted: list[tuple[str, dict[str, Any], str, type | tuple[type, ...]]] = [
+        ("total", components, "components", int),
+        ("listed_once", components, "components", list),
+        ("numbers_of", setup, "setup", dict),
+        ("entries", setup, "setup", list),
+        ("equals", setup, "setup", (int, str)),
+    ]
+    for key, values, where, kind in wanted:
+        if key in check and not isinstance(values.get(str(check[key])), kind):
+            yield (key,), f"`{check[key]}` is no {_WHAT[key]} of `{where}`" + suggest(str(check[key]), values)
+    for index, name in enumerate(check.get("needs") or []):
+        if name not in setup:
+            yield ("needs", index), f"`{name}` is no value of `setup`" + suggest(str(name), setup)
+    verb = check.get("verb")
+    if "symbol" in check and not (signature(str(verb)) or pack.entity(str(verb))):
+        yield ("verb",), f"no verb `{verb}`"
+
+
+_WHAT = {
+    "total": "number",
+    "listed_once": "list",
+    "numbers_of": "mapping of numbers",
+    "entries": "list",
+    "equals": "value",
+}
 
 
 # -- the rules of each kind ---------------------------------------------------------------------
@@ -250,6 +343,8 @@ def _listed_once(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
 def _symbol(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
     """An entity shows a symbol exactly when its effect calls a verb."""
     symbol, field, verb = str(check["symbol"]), str(check.get("in", "symbols")), str(check.get("verb"))
+    if not (signature(verb) or pack.entity(verb)):
+        return  # no such verb: KIND-CHECK
     calls: dict[str, bool] = {}
     entities = {e.id: e for e in pack.entities_of(kind)}
     for compiled in pack.effects:
