@@ -81,3 +81,27 @@ def test_the_vocabulary_tool_finds_words_where_there_are_some() -> None:
     assert found.search("kill_zombies(at)")
     assert found.search("an invasion card")
     assert not found.search("a kind of entity the pack declares")
+
+
+@pytest.mark.parametrize(
+    ("spec", "data", "shown"),
+    [
+        ({"field": "n", "sep": " "}, {"n": [1, 2, 3]}, "1 2 3"),
+        ({"field": "n", "size": True}, {"n": [1, 2, 3]}, 3),
+        ({"field": "n"}, {}, ""),  # a field the entity leaves out is shown empty
+        ({"field": "n", "default": "-"}, {}, "-"),
+        ({"field": "m", "item": {"pattern": "{a}->{b}"}}, {"m": [{"a": 1, "b": 2}, {"a": 3}]}, "1->2, 3->"),
+        ({"present": ["x", "y", "z"], "item": {"pattern": "{name}={value}"}}, {"x": 1, "z": 2}, "x=1, z=2"),
+        # only `{field}` is filled: a format spec or a lookup stays as written (a stranger's pack)
+        ({"pattern": "{a:>99}{a.__class__}{a}"}, {"a": 5}, "{a:>99}{a.__class__}5"),
+        ({"text": "ui.hour", "fill": {"hour": {"field": "h"}}}, {"h": 4}, "4:00"),
+        ({"text": "ui.slot.{slot}"}, {"slot": "corner"}, "corner"),
+    ],
+)
+def test_display_values_are_made_from_the_entity_data(
+    base_pack: Pack, spec: dict[str, object], data: dict[str, object], shown: object
+) -> None:
+    from coh_core.narrative import Narrator
+    from coh_core.packs.listing import display
+
+    assert display(Narrator(base_pack), spec, data) == shown

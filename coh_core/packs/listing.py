@@ -6,6 +6,7 @@ ids and effect code are shown as they are written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -85,19 +86,22 @@ def display(narrator: Narrator, spec: dict[str, Any], data: Any) -> Any:
         return str(spec.get("sep", ", ")).join(str(display(narrator, item, v)) for v in value)
     if "text" in spec:
         fields = value if isinstance(value, dict) else {}
-        key = str(spec["text"]).format_map(_Fields(fields))
+        key = _fill_fields(str(spec["text"]), fields)
         fill = {name: display(narrator, sub, value) for name, sub in (spec.get("fill") or {}).items()}
         return ui(narrator, key, **fill)
     if "pattern" in spec:
-        return str(spec["pattern"]).format_map(_Fields(value if isinstance(value, dict) else {}))
+        return _fill_fields(str(spec["pattern"]), value if isinstance(value, dict) else {})
     return value
 
 
-class _Fields(dict[str, Any]):
-    """The fields of a record for a pattern: a field it lacks is shown empty."""
+# A field's name in braces: the only thing a pattern or a text key fills (no format spec, no
+# attribute or index lookup: a stranger's pack could use those to read or blow up the output).
+_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
 
-    def __missing__(self, key: str) -> str:
-        return ""
+
+def _fill_fields(pattern: str, fields: dict[str, Any]) -> str:
+    """A pattern with each `{field}` replaced by the field's value (empty if the record lacks it)."""
+    return _FIELD.sub(lambda m: str(fields.get(m.group(1), "")), pattern)
 
 
 def _shown(data: dict[str, Any], field: str) -> bool:
