@@ -71,9 +71,11 @@ def check_kind_names(pack: Pack) -> Iterator[Problem]:
     if section is None:
         return
     texts = declared_messages(pack.section("messages"), declarations_of(pack)).texts
+    # without its messages section (SECTION-MISSING), a pack's texts are not known to be missing
+    known = "messages" in pack.sections
     for name, entry in pack.kind_declarations().items():
         base = (*section.path, name)
-        for path, key, filled in _texts_named(entry):
+        for path, key, filled in _texts_named(entry) if known else ():
             where = section.doc.location((*base, *path))
             message = texts.get(key)
             if message is None:
@@ -134,10 +136,12 @@ def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], st
         ("equals", setup, "setup", (int, str)),
     ]
     for key, values, where, kind in wanted:
+        if where not in pack.sections:
+            continue  # a section missing (SECTION-MISSING) names nothing
         if key in check and not isinstance(values.get(str(check[key])), kind):
             yield (key,), f"`{check[key]}` is no {_WHAT[key]} of `{where}`" + suggest(str(check[key]), values)
     for index, name in enumerate(check.get("needs") or []):
-        if name not in setup:
+        if name not in setup and "setup" in pack.sections:
             yield ("needs", index), f"`{name}` is no value of `setup`" + suggest(str(name), setup)
     verb = check.get("verb")
     if "symbol" in check and not (signature(str(verb)) or pack.entity(str(verb))):
