@@ -18,7 +18,7 @@ import click
 from coh_core.errors import CohError, ContentError, Location, Problem, UsageError
 from coh_core.narrative import Narrator, Verbatim
 from coh_core.packs import ValidationReport, load_pack_checked, validate_paths
-from coh_core.packs.listing import LIST_KINDS, list_rows, show_entity
+from coh_core.packs.listing import list_rows, list_sections, show_entity
 from coh_core.packs.model import Pack
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
@@ -269,14 +269,24 @@ def _report_json(report: ValidationReport) -> dict[str, Any]:
 
 
 @main.command(name="list")
-@click.argument("kind", type=click.Choice(LIST_KINDS))
+@click.argument("kind")
 @_format_option
 @_pack_option
 @_lang_option
 @_rules_option
 def list_command(kind: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
-    """List the characters, actions, locations or invasions of a pack."""
+    """List the entities of one kind of a pack, named by the section they are written in
+    (`coh list characters`; the pack's `kinds` say which there are)."""
     loaded = _load_pack(pack, rules)
+    listable = list_sections(loaded)
+    if kind not in listable:
+        from coh_core.effects.checker import suggest
+
+        raise UsageError(
+            f"no kind of entity listed as `{kind}` in pack `{loaded.id}` (listed: {', '.join(listable)})"
+            + suggest(kind, listable),
+            code="LIST-KIND",
+        )
     head, rows, records, footer = list_rows(loaded, kind, _narrator(loaded, lang))
     if fmt == "json":
         click.echo(json.dumps(records, indent=2, ensure_ascii=False))
@@ -303,7 +313,7 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 @_lang_option
 @_rules_option
 def show(entity_id: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
-    """Show one character, action card, location, invasion card or colour."""
+    """Show one entity of a pack (of any of its kinds) by its id."""
     loaded = _load_pack(pack, rules)
     found = show_entity(loaded, entity_id, _narrator(loaded, lang))
     if found is None:

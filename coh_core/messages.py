@@ -205,7 +205,7 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
 # `coh list`, `coh show` and the `coh validate` summary.
 _COLUMNS = (
     "id", "name", "rested", "exhausted", "when", "disadvantage", "count", "symbols", "slot",
-    "sides", "hour", "zombies", "moves", "airdrops", "leader", "provenance",
+    "sides", "hour", "provenance",
 )  # fmt: skip
 CLI_MESSAGES: dict[str, tuple[str, ...]] = {
     **{f"ui.column.{name}": () for name in _COLUMNS},
@@ -213,11 +213,8 @@ CLI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.list.footer.actions": ("kinds", "count"),
     "ui.list.footer.characters": ("count",),
     "ui.list.footer.locations": ("count",),
-    "ui.list.footer.invasions": ("count",),
     **{f"ui.slot.{name}": () for name in ("tower", "corner", "centre")},
-    "ui.symbol.explosion": (),
     **{f"ui.provenance.{name}": () for name in ("printed", "invented", "rulebook_example")},
-    **{f"ui.kind.{name}": () for name in ("character", "action", "location", "invasion", "colour")},
     "ui.show.header": ("name", "kind", "id", "file"),
     "ui.show.value": ("rested", "exhausted"),
     "ui.show.power": ("window", "text"),
@@ -231,23 +228,15 @@ CLI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.show.side.special": ("text",),
     "ui.show.side.attack": ("text",),
     "ui.show.hour": ("hour", "provenance"),
-    "ui.show.zombies": ("last", "zombies"),
     "ui.show.moves": ("moves",),
-    "ui.show.airdrops": ("airdrops",),
-    "ui.show.leader": ("count",),
     "ui.show.trigger": ("event",),
     "ui.show.trigger.after_action": ("event",),
     "ui.fact.capacity": ("count",),
     "ui.fact.no_limit": (),
-    "ui.fact.explosion_target": (),
     "ui.fact.closed": (),
     "ui.fact.locked": (),
     "ui.fact.state_of": ("sides",),
-    "ui.fact.leader_attack": (),
     "ui.side.state_of": ("sides",),
-    "ui.airdrop": ("location", "items"),
-    "ui.airdrop.antidotes": ("count",),
-    "ui.airdrop.cards": ("count",),
     "ui.hour": ("hour",),
     "ui.validate.read": ("where",),
     "ui.validate.ok": ("counts",),
@@ -400,16 +389,7 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
         "`coh show` of a card of the pack's timed deck.",
         {"hour": "from `ui.hour`", "provenance": "from `ui.provenance.*`"},
     ),
-    "ui.show.zombies": (
-        "`coh show` of a card of the timed deck: what comes to each location.",
-        ("the last location's number", "the numbers, in the locations' order"),
-    ),
     "ui.show.moves": ("`coh show` of a card of the timed deck: what moves first.", ("the moves",)),
-    "ui.show.airdrops": ("`coh show` of a card of the timed deck: what it drops.", ("from `ui.airdrop`",)),
-    "ui.show.leader": (
-        "`coh show` of a card of the timed deck: how far the pack's pointer turns.",
-        {"count": "how many spaces"},
-    ),
     "ui.show.trigger": ("`coh show`: an effect's trigger.", {"event": "the event's id (not translated)"}),
     "ui.show.trigger.after_action": (
         "`coh show`: an effect's trigger that waits for the current action to end.",
@@ -417,19 +397,16 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
     ),
     "ui.fact.capacity": ("`coh show` of a location side: its room.", {"count": "how many characters fit"}),
     "ui.fact.no_limit": ("`coh show` of a location side: room for any number.", {}),
-    "ui.fact.explosion_target": ("`coh show` of a location side that takes the pack's markers.", {}),
     "ui.fact.closed": ("`coh show` of a location side nobody may enter.", {}),
     "ui.fact.locked": ("`coh show` of a location side nobody may enter or leave.", {}),
     "ui.fact.state_of": (
         "`coh show` of a location side that is a later state of other sides.",
         {"sides": "the sides it comes from"},
     ),
-    "ui.fact.leader_attack": ("`coh show` of a location side where the pack's pointer picks the victim.", {}),
     "ui.side.state_of": (
         "`coh list`: after a side that is a later state of other sides.",
         {"sides": "the sides it comes from"},
     ),
-    "ui.airdrop": ("One drop of a card of the timed deck.", ("the location's number", "what, joined")),
     "ui.hour": ("The hour of a card of the timed deck.", {"hour": "the hour, a number"}),
     "ui.validate.read": ("`coh validate`: what it read.", {"where": "the folders and files"}),
     "ui.validate.ok": ("`coh validate`: all is well.", {"counts": "from `ui.validate.count.*`, joined"}),
@@ -450,10 +427,7 @@ _FAMILY_NOTES: tuple[tuple[str, str, dict[str, str]], ...] = (
     ("ui.validate.count.", "One count of the `coh validate` summary.", {"count": "the number"}),
     ("ui.list.footer.", "The last line of `coh list`.", {"count": "how many were listed"}),
     ("ui.slot.", "Where a location's board lies in the city, in `coh show` and `coh list`.", {}),
-    ("ui.symbol.", "A symbol printed on a card, in `coh show` and `coh list`.", {}),
     ("ui.provenance.", "Where the values of a card of the timed deck come from, in `coh show`.", {}),
-    ("ui.kind.", "A kind of entity, in `coh show`'s first line.", {}),
-    ("ui.airdrop.", "One part of a drop of a card of the timed deck.", {"count": "how many"}),
     ("log.duration.", "How long a trait change lasts: the end of `log.trait_set.*`.", {}),
     (
         "log.trait_set.",
@@ -512,6 +486,7 @@ GROUPS: dict[str, str] = {
     "decisions": "ui.decision.",
     "answers": "ui.action.",
     "table": "ui.table.",
+    "screens": "ui.",
 }
 
 

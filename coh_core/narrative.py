@@ -10,7 +10,6 @@ Rendering never fails: an unknown id shows as itself, a missing message as `[key
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from functools import cache
 from typing import Any
 
 from coh_core.i18n import SOURCE_LOCALE, Text, fallback_chain, pick_form
@@ -24,7 +23,7 @@ from coh_core.messages import (
     parse_type,
 )
 from coh_core.packs.declarations import declarations_of
-from coh_core.packs.model import REF_TYPES, Pack
+from coh_core.packs.model import Pack
 
 Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
 
@@ -45,6 +44,8 @@ class Narrator:
         self.locale = locale
         self.declared = declared_messages(pack.section("messages"), declarations_of(pack))
         self.kinds = (_PLAYER_KIND, *pack.entity_kinds())  # what an id of no declared type may be
+        self.by_type = {**_BY_TYPE, **{ref: _named(kind) for kind, ref in pack.ref_types().items()}}
+        self.renderers: dict[PlaceholderType, Renderer] = {}
         self.messages: dict[str, Text] = {}
         self.forms: dict[str, dict[str, str]] = {}  # a name's grammatical forms, in its text's language
         for step in reversed(fallback_chain(locale)):  # English first, the most specific last
@@ -102,7 +103,15 @@ class Narrator:
         if isinstance(value, Verbatim):
             return str(value)
         found = parse_type(type_) if type_ is not None else None
-        return _renderer(found)(self, value, params) if found is not None else _plain(self, value, params)
+        return (
+            self._renderer(found)(self, value, params) if found is not None else _plain(self, value, params)
+        )
+
+    def _renderer(self, found: PlaceholderType) -> Renderer:
+        renderer = self.renderers.get(found)
+        if renderer is None:
+            renderer = self.renderers[found] = _renderer(self.by_type, found)
+        return renderer
 
     def name(self, kind: str, value: Any) -> str:
         """The name of an entity of `kind`, or the id itself when the pack has none."""
@@ -241,11 +250,11 @@ def _listed(each: Renderer) -> Renderer:
 
 _plain_pairs = _pairs("part.score", _plain, _plain)
 
-# The engine's own types and how their values are shown; the types of an `@id` of an entity kind
-# (`model.REF_TYPES`) and players show names; any other type is `_texted`.
+# The engine's own types and how their values are shown; players, and the types of an `@id` of
+# the pack's kinds of entities (`Pack.ref_types`, added per narrator), show names; any other type
+# is `_texted`.
 _BY_TYPE: dict[str, Renderer] = {
     "player": _named(_PLAYER_KIND),
-    **{ref_type: _named(kind) for kind, ref_type in REF_TYPES.items()},
     "id": _source,  # an id of any kind: the owner of an effect (a character, a card, a board side...)
     "side": _side,
     "phase": _phase,
@@ -253,11 +262,11 @@ _BY_TYPE: dict[str, Renderer] = {
 }
 
 
-@cache
-def _renderer(found: PlaceholderType) -> Renderer:
+def _renderer(by_type: Mapping[str, Renderer], found: PlaceholderType) -> Renderer:
     """How a value of a declared type is shown."""
     if found.name == "list" and len(found.args) == 1:
-        return _listed(_renderer(found.args[0]))
+        return _listed(_renderer(by_type, found.args[0]))
     if found.name == "map" and len(found.args) == 2:
-        return _pairs(found.via or "part.score", _renderer(found.args[0]), _renderer(found.args[1]))
-    return _BY_TYPE.get(found.name) or _texted(found.name)
+        key, value = (_renderer(by_type, arg) for arg in found.args)
+        return _pairs(found.via or "part.score", key, value)
+    return by_type.get(found.name) or _texted(found.name)

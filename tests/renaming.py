@@ -36,6 +36,10 @@ What is not renamed yet, and why:
   `item.antidote`), and text keys of messages are not renamed (below).
 - A pile's `role` and `start` (a key of the components) and the lists of the components (the
   leader wheel...): words of the format.
+- The kinds of entities the engine still reads by name (`character`, `action`, `location`: the
+  checks of the setup tables, the rules the engine builds, its bots); the pack's other kinds
+  (`invasion`, `colour`) are renamed, in the `kinds` section and in the text keys of their
+  entities. The sections that list entities (`invasions`): the content schema names them.
 - The words of the effect language the pack declares (its enumerations and their values, traits,
   events, windows) and its rule parameters: the engine still gives some events and windows their
   names and reads some traits itself (`ENGINE-DECLARATION`).
@@ -70,6 +74,9 @@ from coh_core.packs.effects_index import effect_slots, pack_verbs
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
+# The kinds of entities the engine still reads by name (its checks of setup tables, the rules it
+# builds, its bots): not renamed. The pack's other kinds are (`_rename_kinds`).
+ENGINE_KINDS = frozenset({"character", "action", "location"})
 # Text keys that belong to an entity: `<prefix>.<id>.<field>`, and for locations
 # `location.<id>.<side>.<field>`; steps are `step.<phase, or setup or end>.<step>.name`.
 ENTITY_TEXT_PREFIXES = ("character", "action", "location", "invasion", "colour", "phase")
@@ -83,6 +90,8 @@ class Renaming:
     root: Path
     names: Mapping[str, str]  # old name -> new name
     kinds: Mapping[str, str]  # old name -> what it names (location, side, step...)
+    # the pack's kinds of entities renamed: old kind -> new kind (`invasion` -> `kind00_renamed`)
+    kind_names: Mapping[str, str]
 
 
 def rename_pack(source: Path, target: Path) -> Renaming:
@@ -91,6 +100,10 @@ def rename_pack(source: Path, target: Path) -> Renaming:
     # a word that is both a step and a kind of counter (`zombies`) gets one new name, of the step
     kinds = {**_component_kinds(pack), **_defined_ids(pack)}
     names = {old: f"id{n:03d}_{kinds[old]}" for n, old in enumerate(sorted(kinds))}
+    kind_names = {
+        kind: f"kind{n:02d}_renamed"
+        for n, kind in enumerate(k for k in pack.entity_kinds() if k not in ENGINE_KINDS)
+    }
     effects = _renamed_effects(pack, names)
     target.mkdir(parents=True, exist_ok=True)
     _write(target, pack.manifest_doc, pack, copy.deepcopy(pack.manifest_doc.data))
@@ -99,10 +112,11 @@ def rename_pack(source: Path, target: Path) -> Renaming:
         for path, text in effects.get(id(doc), {}).items():
             _set(data, path, text)
         _rename_content(data, names)
+        _rename_kinds(data, kind_names)
         _write(target, doc, pack, data)
     for doc in pack.text.values():
-        _write(target, doc, pack, _rename_text(doc.data, names))
-    return Renaming(target, names, kinds)
+        _write(target, doc, pack, _rename_text(doc.data, names, kind_names))
+    return Renaming(target, names, kinds, kind_names)
 
 
 # --- what is renamed ---------------------------------------------------------------------------
@@ -264,10 +278,14 @@ def _side_names(value: ast.Expr, names: Mapping[str, str]) -> Iterator[tuple[ast
 # --- text --------------------------------------------------------------------------------------
 
 
-def _rename_text(data: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
-    """A text file with the ids in its keys renamed (the texts, in any language, stay as they are)."""
+def _rename_text(
+    data: dict[str, Any], names: Mapping[str, str], kind_names: Mapping[str, str]
+) -> dict[str, Any]:
+    """A text file with the ids and kinds in its keys renamed (the texts, in any language, stay)."""
     renamed = copy.deepcopy(data)
-    renamed["messages"] = {text_key(key, names): value for key, value in data["messages"].items()}
+    renamed["messages"] = {
+        _kind_key(text_key(key, names), kind_names): value for key, value in data["messages"].items()
+    }
     return renamed
 
 
@@ -281,6 +299,18 @@ def _table_id(key: str, names: Mapping[str, str]) -> str:
         return key
     what, _, name = key.rpartition(".")
     return f"{what}.{names.get(name, name)}"
+
+
+def _kind_key(key: str, kind_names: Mapping[str, str]) -> str:
+    """A text key of an entity (`<kind>.<id>.<text>`) with its kind renamed."""
+    kind, dot, rest = key.partition(".")
+    return f"{kind_names[kind]}{dot}{rest}" if kind in kind_names else key
+
+
+def _rename_kinds(data: dict[str, Any], kind_names: Mapping[str, str]) -> None:
+    """Rename, in place, the kinds the `kinds` section declares (their labels are text keys: kept)."""
+    if isinstance(data.get("kinds"), dict):
+        data["kinds"] = {kind_names.get(kind, kind): entry for kind, entry in data["kinds"].items()}
 
 
 def text_key(key: str, names: Mapping[str, str]) -> str:

@@ -51,7 +51,7 @@ SHARED_WORDS = {
     "first_player": "a log message, a selector of the pack, named after the pointer",
     "leader": "a selector of the pack, named after the pointer; a message placeholder",
     "markers": "a selector of the pack, named after the counter",
-    "invasion": "a kind of text key (`invasion.<id>.name`), a message placeholder",
+    "invasion": "a type of the effect language (`list[invasion]`), a message placeholder",
     "invasion_deck": "a selector of the pack, named after the pile",
     "move": "a decision and an answer",
     "movement": "a memory of the pack, and a word of a file's name (`procedures-movement.yaml`)",
@@ -96,6 +96,42 @@ def test_every_id_the_base_pack_defines_gets_a_new_name(renamed: Renaming, base_
         *("antidotes", "scoring"),  # the end
     }
     assert len(set(renamed.names.values())) == len(renamed.names)  # one new name per old name
+
+
+def test_the_pack_kinds_get_new_names_and_keep_their_entities(
+    renamed: Renaming, renamed_pack: Pack, base_pack: Pack
+) -> None:
+    assert renamed.kind_names == {"invasion": "kind00_renamed", "colour": "kind01_renamed"}
+    assert renamed_pack.entity_kinds() == [
+        "character",
+        "action",
+        "location",
+        "kind00_renamed",
+        "kind01_renamed",
+    ]
+    for old, new in renamed.kind_names.items():
+        assert not renamed_pack.entities_of(old)
+        assert sorted(e.id for e in renamed_pack.entities_of(new)) == sorted(
+            renamed.names[e.id] for e in base_pack.entities_of(old)
+        )
+
+
+def test_coh_list_and_show_print_the_renamed_kind_as_the_original(
+    renamed: Renaming, renamed_pack: Pack, base_pack: Pack
+) -> None:
+    """What `coh list invasions` prints comes from the kind's declaration, whatever its name."""
+    from coh_core.packs.listing import list_rows, show_entity
+
+    head, rows, _, footer = list_rows(base_pack, "invasions")
+    renamed_head, renamed_rows, _, renamed_footer = list_rows(renamed_pack, "invasions")
+    back = {new: old for old, new in renamed.names.items()}
+    assert (renamed_head, renamed_footer) == (head, footer)
+    assert [[back.get(cell, cell) for cell in row] for row in renamed_rows] == rows
+    card = base_pack.entities_of("invasion")[-1]
+    original, _ = show_entity(base_pack, card.id) or ("", {})
+    shown, _ = show_entity(renamed_pack, renamed.names[card.id]) or ("", {})
+    assert shown.splitlines()[1:] == original.splitlines()[1:]  # the header names the file and id
+    assert len(original.splitlines()) > 3
 
 
 def test_new_names_keep_the_order_of_the_old_ones(renamed: Renaming) -> None:

@@ -3,8 +3,6 @@ side (narrative, terminal, bots, scenarios) naming no City of Horror thing (issu
 
 from __future__ import annotations
 
-import importlib.util
-import re
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +11,6 @@ import pytest
 from coh_core.agents.terminal import TerminalAgent
 from coh_core.engine import RandomAgent, new_game
 from coh_core.messages import (
-    ENGINE_TYPES,
-    TABLE_MESSAGES,
     PlaceholderType,
     declarations,
     parse_type,
@@ -122,37 +118,3 @@ def test_the_pack_declares_a_type_for_each_placeholder_it_fills(base_pack: Pack)
     for group, message_id, spec in declarations(base_pack.section("messages")):
         if group != "parts":
             assert set(spec.get("types") or {}) == set(spec.get("params") or {}), (group, message_id)
-
-
-def _vocabulary() -> Any:
-    spec = importlib.util.spec_from_file_location("vocabulary", ROOT / "tools" / "vocabulary.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-PLAY_SIDE = [
-    "coh_core/narrative.py",
-    "coh_core/agents/terminal.py",
-    "coh_core/agents/heuristic.py",
-    "coh_core/engine/scenario.py",
-]
-
-
-def test_the_play_side_names_no_game_thing() -> None:
-    vocabulary = _vocabulary()
-    found: re.Pattern[str] = vocabulary.pattern(vocabulary.game_words())
-    for name in PLAY_SIDE:
-        lines = [
-            line for line in (ROOT / name).read_text(encoding="utf-8").splitlines() if found.search(line)
-        ]
-        assert not lines, (name, lines)
-    table = repr(TABLE_MESSAGES) + repr(ENGINE_TYPES)
-    assert not found.search(table), found.findall(table)
-
-
-def test_the_vocabulary_check_would_see_a_game_word() -> None:
-    vocabulary = _vocabulary()
-    found = vocabulary.pattern(vocabulary.game_words())
-    assert found.search('return "kill_zombies" in verbs') and found.search("antidotes=count")

@@ -1,8 +1,8 @@
 """Count the City of Horror words left in the engine's Python (issue 11: `coh_core` names no game).
 
 The words are the issue's (zombie, antidote, food, leader, invasion, airdrop, explosion) and every
-id the base pack defines (its characters, action cards, locations and their sides' states, its
-counters and places). A word is found as a whole part of an identifier or of prose: `kill_zombies`,
+id the base pack defines (the entities of its declared kinds but its seats' colours, and its
+counters). A word is found as a whole part of an identifier or of prose: `kill_zombies`,
 `zombieCount` and "the zombies" count; `foods` counts as `food`, `leadership` does not.
 
     python tools/vocabulary.py              # per file, then per word, and the total
@@ -33,7 +33,8 @@ _TOO_COMMON = frozenset({"a", "b", "at", "open", "closed", "locked", "box", "res
 def game_words() -> list[str]:
     """The issue's words and the base pack's ids, longest first (so `water_tower` wins over `tower`)."""
     pack = load_pack_checked(None, [])
-    kinds = ("character", "action", "location", "invasion")
+    # The seats' colours are left out: red and green are also the terminal's (click's `fg="red"`).
+    kinds = [kind for kind in pack.entity_kinds() if kind != "colour"]
     ids = {entity.id for kind in kinds for entity in pack.entities_of(kind)}
     components = pack.sections["components"].data if "components" in pack.sections else {}
     ids.update(components.get("counters") or {})

@@ -44,7 +44,7 @@ class Name:
 
 @dataclass(frozen=True)
 class Ref:
-    """A reference to a pack entity by id: `@crossroads`."""
+    """A reference to a pack entity by id: `@<id>`."""
 
     id: str
     span: Span

@@ -467,6 +467,7 @@ class Checker:
         (its values are reported as such, not as unknown names)."""
         return self.symbols.declared.is_enum(type_name) or (
             type_name not in TYPES
+            and type_name not in self.symbols.declared.entity_types
             and type_name not in TYPE_VARS
             and type_name != "string"
             and not type_parts(type_name)[1]

@@ -105,7 +105,10 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
         _section(
             "Types",
             [
-                *_table(("type", "values"), [(f"`{k}`", v) for k, v in TYPES.items()]),
+                *_table(
+                    ("type", "values"),
+                    [(f"`{k}`", v) for k, v in (*TYPES.items(), *declared.entity_types.items())],
+                ),
                 "",
                 "`list[T]` is a list of values of type T; `map[K, V]` is a map from keys of type K"
                 " (names: a player, a location, a value of an enumeration..., never a number) to"

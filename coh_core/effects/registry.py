@@ -387,7 +387,7 @@ _selector(
 )
 _selector("is_rested(target: character) -> bool", "Whether a character shows its rested side.")
 _selector("is_exhausted(target: character) -> bool", "Whether a character shows its exhausted side.")
-_selector("has_items(at: location) -> bool", "Whether items players share out lie at a location.")
+_selector("has_items(at: location) -> bool", "Whether items (counters or cards) lie at a location.")
 _selector("is_side(at: location, side: side) -> bool", "Whether a location shows a given side or state.")
 
 # Reading the pack's own data (setup and the end of the game, procedures-setup.yaml).
@@ -400,21 +400,21 @@ _selector(
 )
 _selector(
     "entity_data(entity: any, key: data_key) -> any",
-    "A field of the pack's entry for a character, card, location, any other entity or colour"
-    " (`entity_data(card, cost)`), typed as it is written in every entry of that kind; an entry"
+    "A field of the pack's entry for an entity of one of its kinds (`entity_data(card, count)`),"
+    " typed as it is written in every entry of that kind; an entry"
     " without that field has nothing there, and the effect stops, as with the first of nothing. A"
-    " field of records (`entity_data(card, moves)`) gives records whose fields it reads in turn"
-    " (`entity_data(move, to)`).",
+    " field of records (`entity_data(place, sides)`) gives records whose fields it reads in turn"
+    " (`entity_data(side, capacity)`).",
 )
 _selector(
     "has_entity_data(entity: any, key: data_key) -> bool",
-    "Whether the pack's entry for a character, card, location, any other entity or colour, or a record"
-    " inside one, has a field (`has_entity_data(card, bonus)`): a field an entry may leave out.",
+    "Whether the pack's entry for an entity of one of its kinds, or a record inside one, has a field"
+    " (`has_entity_data(card, window)`): a field an entry may leave out.",
 )
 _selector(
     "pack_ids(type: entity_type) -> list[any]",
-    "Every id the pack defines of a type (`character`, `card_kind`, `location`, another entity"
-    " kind's, `colour`), sorted, whether or not the thing is in play.",
+    "Every id the pack defines of a type (`character`, `location`, `colour`, or the type of one of"
+    " the pack's kinds of entities), sorted, whether or not the thing is in play.",
 )
 
 # Seats, the first player and random draws (the procedures of setup and the end, and of the votes).
@@ -448,7 +448,7 @@ _verb(
 )
 _selector(
     "attacks(at: location) -> bool",
-    "Whether a location attacks: the attack condition of the side it shows holds.",
+    "Whether a location is attacked: the attack condition of the side it shows holds.",
 )
 _selector(
     "items_at(at: location) -> list[any]",
@@ -657,11 +657,9 @@ TYPES: dict[str, str] = {
     "location": "a location in play (`here`, `@id`, or a selector)",
     "character": "a living character",
     "player": "a player (`me`, or a selector)",
-    "colour": "a colour of the zombie-leader wheel (`@id`)",
+    "colour": "a player's colour (`@id`)",
     "side": "the name of a location side or state, such as `A` or a destroyed state",
     "event": "a pending card play or movement (`pending`)",
-    "card_kind": "a kind of action card (`@id`)",
-    "invasion": "an invasion card (`@id`)",
     "trait": "a trait the pack declares (its `traits` section)",
     "event_name": "an event the pack declares (its `events` section)",
     "window_name": "a window the pack declares (its `windows` section)",
@@ -763,6 +761,8 @@ class Declarations:
     pointers: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> (what it is, its type)
     # name -> (what it is, the type of its whole value: of a value of each player, a map by player)
     memory: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    # The types of `@id`s the pack's kinds of entities make (beside the built-in ones) -> what they are.
+    entity_types: Mapping[str, str] = field(default_factory=dict)
     # False when a section of them failed to load: a name not found may be declared there.
     complete: bool = True
 
@@ -803,4 +803,8 @@ class Declarations:
             return self.is_known_type(args[0])
         if head == "map" and len(args) == 2:
             return is_key_type(args[0]) and self.is_known_type(args[0]) and self.is_known_type(args[1])
-        return not args and type_name != "any" and (type_name in TYPES or self.is_enum(type_name))
+        return (
+            not args
+            and type_name != "any"
+            and (type_name in TYPES or type_name in self.entity_types or self.is_enum(type_name))
+        )

@@ -121,7 +121,6 @@ class Rules:
     card_counts: dict[str, int] = field(default_factory=dict)
     sides: dict[tuple[str, str], Side] = field(default_factory=dict)
     slots: dict[str, str] = field(default_factory=dict)  # location -> tower/corner/centre
-    invasions: dict[str, dict[str, Any]] = field(default_factory=dict)
     setup_steps: tuple[Step, ...] = ()
     phases: tuple[Phase, ...] = ()
     end_steps: tuple[Step, ...] = ()
@@ -325,7 +324,6 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     _characters(rules, builder)
     _cards(rules, builder)
     _locations(rules, builder)
-    rules.invasions = {e.id: e.data for e in pack.entities_of("invasion")}
     rules.entries = {
         ident: entity.data for by_id in pack.entities.values() for ident, entity in by_id.items()
     }

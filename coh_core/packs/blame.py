@@ -11,12 +11,12 @@ below follows in the message, under the patch's quoted line, and as the problem'
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
 from coh_core.errors import Location, Problem
-from coh_core.packs.model import ENTITY_SECTIONS, Pack
+from coh_core.packs.model import Pack
 from coh_core.packs.overlays import NAME_FIELDS, OPS, patch_sites
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -34,6 +34,7 @@ def blame(problems: list[Problem], base: Pack, overlays: list[Pack], recheck: Re
     """The problems, those an overlay causes in the files of a pack or overlay below it moved to
     their cause."""
     layers = _layers(base, overlays)
+    sections = base.entity_sections()  # kind by the section listing its entities
     # with every overlay, the check finds what it has found: those problems
     cached: dict[tuple[int, int | None], Found] = {(len(overlays), None): found_in(problems)}
 
@@ -60,7 +61,7 @@ def blame(problems: list[Problem], base: Pack, overlays: list[Pack], recheck: Re
         if problem.code != _UNUSED_TEXT:
             overlay = overlays[guilty - 1]
             cause = _cause(key, overlay, partial(found, guilty))
-            moved.append(_at_cause(problem, doc, role, overlay, *cause))
+            moved.append(_at_cause(problem, doc, role, overlay, sections, *cause))
     return moved
 
 
@@ -102,7 +103,14 @@ def _cause(
 
 
 def _at_cause(
-    problem: Problem, doc: YamlDoc, role: str, overlay: Pack, written: YamlDoc, where: Location, cause: str
+    problem: Problem,
+    doc: YamlDoc,
+    role: str,
+    overlay: Pack,
+    sections: Mapping[str, str],
+    written: YamlDoc,
+    where: Location,
+    cause: str,
 ) -> Problem:
     """The problem at its cause in the overlay (`where` in `written`), with the fix; the base
     position follows in the message, and under the overlay's line with its own."""
@@ -113,9 +121,9 @@ def _at_cause(
     elif (
         path
         and (role == "content" or (role, path[0]) == ("overlay", "patches"))
-        and not (len(path) < 2 and path[0] in ENTITY_SECTIONS)
+        and not (len(path) < 2 and path[0] in sections)
     ):
-        target = patch_target(doc.data, path)
+        target = patch_target(doc.data, path, sections)
         fix = f"patch `{target}` in `{overlay.id}` as well, or {fix}" if target else fix
     context = (
         f"{_quote(written, where)}\n  which breaks, in `{doc.owner or 'the pack below'}`:\n"
@@ -130,7 +138,7 @@ def _quote(doc: YamlDoc, where: Location) -> str:
     return f"    {doc.source_line(where.line)}\n    {' ' * max(where.col - 1, 0)}^"
 
 
-def patch_target(data: Any, path: Path_) -> str | None:
+def patch_target(data: Any, path: Path_, sections: Mapping[str, str]) -> str | None:
     """How a patch names the value at a data path (entities by kind and id, list items by name);
     a value an overlay's patch writes is named by the patch's target. None if it has no name."""
     head, *rest = path
@@ -138,10 +146,10 @@ def patch_target(data: Any, path: Path_) -> str | None:
         return _patched_target(data, path)
     parts = [str(head)]
     value = data.get(head) if isinstance(data, dict) else None
-    if head in ENTITY_SECTIONS and rest and isinstance(value, list):
+    if head in sections and rest and isinstance(value, list):
         index = int(rest.pop(0))
         value = value[index] if index < len(value) else None
-        parts = [ENTITY_SECTIONS[str(head)], _item_name(value, index)]
+        parts = [sections[str(head)], _item_name(value, index)]
     for part in rest:
         if isinstance(value, list) and isinstance(part, int):
             item = value[part] if part < len(value) else None

@@ -1,7 +1,7 @@
 """Semantic checks of a loaded pack: what a schema cannot say.
 
-References between entities, counts that must hold, the setup tables, the shape of
-invasion cards, and the English text every entity needs.
+References between entities, counts that must hold, the setup tables, the rules the pack's
+kinds of entities state (coh_core.packs.kind_checks), and the English text every entity needs.
 """
 
 from __future__ import annotations
@@ -46,10 +46,9 @@ from coh_core.packs.declarations import (
 )
 from coh_core.packs.effects_index import VERB_CONTEXTS
 from coh_core.packs.i18n_check import check_translations, form_problems, plural_problems
+from coh_core.packs.kind_checks import check_entity_rules, check_kind_names, check_kinds, check_pack_rules
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_, YamlDoc
-
-EXPLOSION_VERB = "place_explosion_marker"
 
 
 def semantic_problems(pack: Pack) -> list[Problem]:
@@ -351,15 +350,7 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
     components = pack.sections.get("components")
     if components is None:
         return
-    yield from _refs(pack, components, "leader_wheel", "colour")
     yield from _refs(pack, components, "movement_cards", "location")
-    wheel = components.data.get("leader_wheel") or []
-    if sorted(map(str, wheel)) != sorted(pack.colours()):
-        yield Problem(
-            "WHEEL-COLOURS",
-            "the leader wheel must list every colour exactly once",
-            _at(components, ("leader_wheel",)),
-        )
     movement = set(components.data.get("movement_cards") or [])
     for location in pack.entities_of("location"):
         if location.id not in movement:
@@ -368,7 +359,6 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
                 f"no movement card leads to location `{location.id}`",
                 _at(components, ("movement_cards",)),
             )
-    yield from _check_totals(pack, components)
     yield from _check_counters(pack, components)
     yield from _check_piles(components)
     yield from _check_pointers(components)
@@ -509,26 +499,6 @@ def _check_memory(pack: Pack, components: Section) -> Iterator[Problem]:
         if problem is not None:
             where = ("memory", name, key) if key in entry else ("memory", name)
             yield Problem("COMPONENT-MEMORY", problem, _at(components, where))
-
-
-_TOTALS = {"characters": "character", "action_cards": "action", "invasion_cards": "invasion"}
-
-
-def _check_totals(pack: Pack, components: Section) -> Iterator[Problem]:
-    for key, kind in _TOTALS.items():
-        wanted = components.data.get(key)
-        if not isinstance(wanted, int):
-            continue
-        entities = pack.entities_of(kind)
-        if kind == "action" and not all(isinstance(e.data.get("count"), int) for e in entities):
-            continue  # the schema reports the bad count; a total would only mislead
-        found = sum(_count(e) for e in entities) if kind == "action" else len(entities)
-        if found != wanted:
-            yield Problem(
-                "COUNT-MISMATCH",
-                f"components say {wanted} {key.replace('_', ' ')}, the pack defines {found}",
-                _at(components, (key,)),
-            )
 
 
 def _count(entity: Entity) -> int:
@@ -686,28 +656,6 @@ def _check_locations(pack: Pack) -> Iterator[Problem]:
                     )
 
 
-def _check_explosion_symbols(pack: Pack) -> Iterator[Problem]:
-    """A card shows the explosion symbol exactly when its effect places a marker."""
-    places: dict[str, bool] = {}
-    for compiled in pack.effects:
-        slot = compiled.slot
-        if slot.context == "card" and slot.path[-1] == "effect":
-            places[slot.owner] = any(c.name == EXPLOSION_VERB for c in ast.calls(compiled.tree))
-    for card in pack.entities_of("action"):
-        has_symbol = "explosion" in (card.data.get("symbols") or [])
-        if card.id in places and places[card.id] != has_symbol:
-            state = (
-                "shows the explosion symbol but its effect never places a marker"
-                if has_symbol
-                else "places an explosion marker but lacks `symbols: [explosion]`"
-            )
-            yield Problem(
-                "SYMBOL-MISMATCH",
-                f"`{card.id}` {state}",
-                card.doc.location((*card.path, "symbols" if has_symbol else "effect")),
-            )
-
-
 def _check_flips(pack: Pack) -> Iterator[Problem]:
     """`flip_board(here, X)` on a location side must name a side of that same location.
 
@@ -740,37 +688,13 @@ def _check_flips(pack: Pack) -> Iterator[Problem]:
                 )
 
 
-# -- invasion cards ---------------------------------------------------------------------
-
-
-def _check_invasions(pack: Pack) -> Iterator[Problem]:
-    setup = pack.section("setup")
-    numbering = setup.get("numbering")
-    if not isinstance(numbering, dict) or not numbering:
-        return  # without location numbers there is nothing to check cards against (reported)
-    played = list(setup.get("hours") or [])
-    # the setup card is drawn from its own hour; each hour played draws one card, without replacement
-    needed = Counter([setup.get("setup_hour"), *played])
-    location_count = sum(len(v or []) for v in numbering.values())
-    drop_numbers = {n for slot in setup.get("airdrop_slots") or [] for n in numbering.get(slot) or []}
-    cards = pack.entities_of("invasion")
-    by_hour = Counter(card.data.get("hour") for card in cards)
-    anchor = pack.sections.get("setup")
-    for hour, count in needed.items():
-        if hour is not None and by_hour[hour] < count and anchor is not None:
-            wanted = "a card" if count == 1 else f"{count} different cards"
-            yield Problem(
-                "COUNT-HOUR",
-                f"the invasion deck needs {wanted} for hour {hour}; the pack has {by_hour[hour]}",
-                _at(anchor, ("hours",)),
-            )
-    yield from _check_turns_and_hours(pack, played)
-    for card in cards:
-        yield from _check_invasion_card(card, setup.get("setup_hour"), location_count, drop_numbers)
+def _check_hours(pack: Pack) -> Iterator[Problem]:
+    played = pack.section("setup").get("hours")
+    yield from _check_turns_and_hours(pack, played if isinstance(played, list) else [])
 
 
 def _check_turns_and_hours(pack: Pack, played: list[Any]) -> Iterator[Problem]:
-    """One invasion card is revealed each turn: as many hours played as there are turns."""
+    """Each turn plays one hour of the setup: as many hours played as there are turns."""
     params, setup = pack.sections.get("params"), pack.sections.get("setup")
     turns = pack.section("params").get("turns")
     if (
@@ -787,45 +711,6 @@ def _check_turns_and_hours(pack: Pack, played: list[Any]) -> Iterator[Problem]:
             " hours; each turn reveals the card of one hour",
             _at(setup, ("hours",)),
         )
-
-
-def _check_invasion_card(
-    card: Entity, setup_hour: Any, location_count: int, drop_numbers: set[int]
-) -> Iterator[Problem]:
-    data, path = card.data, card.path
-    zombies = data.get("zombies")
-    if isinstance(zombies, list) and location_count and len(zombies) != location_count:
-        yield Problem(
-            "INVASION-SHAPE",
-            f"`zombies` lists {len(zombies)} numbers; the city has {location_count} locations",
-            card.doc.location((*path, "zombies")),
-        )
-    if data.get("hour") == setup_hour:
-        for key in ("moves", "airdrops", "leader"):
-            if key in data:
-                yield Problem(
-                    "INVASION-SHAPE",
-                    f"a setup card carries no `{key}`",
-                    card.doc.location((*path, key), key=True),
-                )
-    for index, move in enumerate(data.get("moves") or []):
-        for end in ("from", "to"):
-            number = move.get(end) if isinstance(move, dict) else None
-            if isinstance(number, int) and not 1 <= number <= location_count:
-                yield Problem(
-                    "INVASION-SHAPE",
-                    f"no location number {number} (1-{location_count})",
-                    card.doc.location((*path, "moves", index, end)),
-                )
-    for index, drop in enumerate(data.get("airdrops") or []):
-        number = drop.get("at") if isinstance(drop, dict) else None
-        if isinstance(number, int) and number not in drop_numbers:
-            allowed = ", ".join(map(str, sorted(drop_numbers)))
-            yield Problem(
-                "INVASION-SHAPE",
-                f"airdrops land only on locations {allowed}, not {number}",
-                card.doc.location((*path, "airdrops", index, "at")),
-            )
 
 
 # -- turn structure ------------------------------------------------------------------------
@@ -870,14 +755,15 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
             yield from _keys(character, "disadvantage")
     for action in pack.entities_of("action"):
         yield from _keys(action, "name", "text")
-    for invasion in pack.entities_of("invasion"):
-        yield from _keys(invasion, "name")
-    for colour in pack.entities_of("colour"):
-        yield from _keys(colour, "name")
+    kinds = pack.kind_declarations()
+    for kind, entry in kinds.items():
+        for entity in pack.entities_of(kind):
+            yield from _keys(entity, *map(str, entry.get("texts") or []))
     for location in pack.entities_of("location"):
         yield from _keys(location, "name")
+        special = [str(f) for f in kinds.get(location.kind, {}).get("special_text_for") or []]
         for name, side in _sides(location).items():
-            yield from _side_keys(location, name, side)
+            yield from _side_keys(location, name, side, special)
     yield from _turn_keys(pack)
     engine = engine_texts(declarations_of(pack))
     for group, message_id, _ in declarations(pack.section("messages")):
@@ -895,12 +781,12 @@ def _keys(entity: Entity, *fields: str) -> Iterator[tuple[str, Entity | None, Pa
 
 
 def _side_keys(
-    location: Entity, name: str, side: dict[str, Any]
+    location: Entity, name: str, side: dict[str, Any], special: list[str]
 ) -> Iterator[tuple[str, Entity | None, Path_]]:
     fields = ["name", "attack"]
     if side.get("activation") or side.get("triggers"):
         fields.append("effect")
-    if any(side.get(k) for k in ("explosion_target", "closed", "locked", "state_of")):
+    if any(side.get(k) for k in special):  # the fields the kind declares ask for a `special` text
         fields.append("special")
     for field in fields:
         yield f"location.{location.id}.{name}.{field}", location, ()
@@ -989,7 +875,7 @@ def _check_placeholders(
     """Declared messages (the pack's and the engine's) use exactly their declared placeholders.
 
     A text with plural forms must depend on a number, and any one form may leave it out
-    ("one zombie"); the forms together use every placeholder.
+    ("one card"); the forms together use every placeholder.
     """
     for key, text in messages.items():
         yield from _check_english_plural(english, key, text, declared)
@@ -1084,7 +970,8 @@ _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_messages,
     _check_characters,
     _check_locations,
-    _check_explosion_symbols,
+    check_kinds,
+    check_entity_rules,
     _check_flips,
     _check_turn,
 ]
@@ -1093,6 +980,8 @@ _PACK_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_sections,
     _check_components,
     _check_setup,
-    _check_invasions,
+    _check_hours,
+    check_kind_names,
+    check_pack_rules,
     _check_texts,
 ]

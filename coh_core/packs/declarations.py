@@ -47,9 +47,11 @@ def declarations_of(pack: Pack) -> Declarations:
     `any`, so that the effects using the trait or the name do not report it again.
     """
     types = {name: _enum(name, entry) for name, entry in _entries(pack, "types") if name not in TYPES}
-    known = Declarations(types=types)
+    entity_types = _entity_types(pack)
+    known = Declarations(types=types, entity_types=entity_types)
     return Declarations(
         types=types,
+        entity_types=entity_types,
         traits={name: _trait(name, entry, known) for name, entry in _entries(pack, "traits")},
         events={name: _event(name, entry, known) for name, entry in _entries(pack, "events")},
         windows={name: _window(name, entry, known) for name, entry in _entries(pack, "windows")},
@@ -62,6 +64,16 @@ def declarations_of(pack: Pack) -> Declarations:
         },
         complete=pack.complete or all(name in pack.sections for name in DECLARATION_SECTIONS),
     )
+
+
+def _entity_types(pack: Pack) -> dict[str, str]:
+    """The new types the pack's kinds of entities make: `type` of a kind that is no built-in type."""
+    found: dict[str, str] = {}
+    for name, entry in pack.kind_declarations().items():
+        type_name = str(entry["type"])
+        if type_name not in TYPES:
+            found.setdefault(type_name, str(entry.get("type_doc") or f"a {name} (`@id`)"))
+    return found
 
 
 def _entries(pack: Pack, section_name: str) -> Iterator[tuple[str, dict[str, Any]]]:

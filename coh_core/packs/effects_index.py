@@ -20,7 +20,7 @@ from coh_core.effects.registry import (
 from coh_core.errors import Location, Problem
 from coh_core.messages import declared_messages
 from coh_core.packs.declarations import declarations_of
-from coh_core.packs.model import REF_TYPES, CompiledEffect, EffectSlot, Entity, Pack
+from coh_core.packs.model import CompiledEffect, EffectSlot, Entity, Pack
 from coh_core.packs.pack_data import field_types, section_types
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -29,11 +29,12 @@ VERB_CONTEXTS = frozenset({"verb", "selector", "asking_selector"})
 
 
 def symbols_of(pack: Pack) -> Symbols:
+    ref_types = pack.ref_types()
     refs = {
-        entity_id: REF_TYPES[kind]
+        entity_id: ref_types[kind]
         for kind, by_id in pack.entities.items()
         for entity_id in by_id
-        if kind in REF_TYPES
+        if kind in ref_types
     }
     sides = {
         str(side.get("side"))

@@ -274,7 +274,7 @@ def _text_path(key: str, entry: Any) -> tuple[str, ...]:
 
 
 def _kind_of(key: str) -> tuple[str, int]:
-    """Names alike: `location.church.name` and `location.bank.name`, not `location.bank.A.name`."""
+    """Names alike: `<kind>.<id>.name` of two ids, not `<kind>.<id>.<side>.name` (one level deeper)."""
     return key.split(".")[0], key.count(".")
 
 

@@ -6,20 +6,14 @@ ids and effect code are shown as they are written.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.printer import format_effect, format_expr
 from coh_core.narrative import Narrator, Verbatim
 from coh_core.packs.model import CompiledEffect, Entity, Pack
-
-LIST_KINDS = ("characters", "actions", "locations", "invasions")
-_KIND_OF = {
-    "characters": "character",
-    "actions": "action",
-    "locations": "location",
-    "invasions": "invasion",
-}
 
 Rows = list[list[str]]
 
@@ -37,29 +31,82 @@ def _head(narrator: Narrator, *columns: str) -> list[str]:
     return [narrator.ui(f"ui.column.{c}") for c in columns]
 
 
+def list_sections(pack: Pack) -> list[str]:
+    """What `coh list` takes: the section of each kind the pack declares a listing for."""
+    found = []
+    for entry in pack.kind_declarations().values():
+        if isinstance(entry.get("section"), str) and ("render" in entry or "list" in entry):
+            found.append(str(entry["section"]))
+    return found
+
+
 def list_rows(
-    pack: Pack, kind: str, narrator: Narrator | None = None
+    pack: Pack, section: str, narrator: Narrator | None = None
 ) -> tuple[list[str], Rows, list[dict[str, Any]], str]:
-    """Table head, rows, JSON records and a footer line for one kind of entity."""
+    """Table head, rows, JSON records and a footer line for the kind listed in one section."""
     narrator = narrator or Narrator(pack)
-    entities = pack.entities_of(_KIND_OF[kind])
-    records = [_record(narrator, e) for e in entities]
-    builder = {
-        "characters": _character_rows,
-        "actions": _action_rows,
-        "locations": _location_rows,
-        "invasions": _invasion_rows,
-    }[kind]
-    head, rows = builder(narrator, records)
-    return head, rows, records, _footer(narrator, kind, records)
+    kind = pack.entity_sections()[section]
+    declared = pack.kind_declarations()[kind]
+    records = [_record(narrator, e) for e in pack.entities_of(kind)]
+    render = declared.get("render")
+    if render is not None:
+        head, rows = _RENDERERS[str(render)](narrator, records, declared)
+        return head, rows, records, _footer(narrator, section, str(render), records)
+    listing = declared["list"]
+    columns = listing["columns"]
+    head = [narrator.ui(str(c["head"])) for c in columns]
+    rows = [[str(display(narrator, c["value"], r)) for c in columns] for r in records]
+    return head, rows, records, ui(narrator, str(listing["footer"]), count=len(records))
 
 
-def _footer(narrator: Narrator, kind: str, records: list[dict[str, Any]]) -> str:
-    if kind == "actions":
+def _footer(narrator: Narrator, section: str, render: str, records: list[dict[str, Any]]) -> str:
+    if render == "card":
         return ui(
-            narrator, "ui.list.footer.actions", kinds=len(records), count=sum(r["count"] for r in records)
+            narrator,
+            f"ui.list.footer.{section}",
+            kinds=len(records),
+            count=sum(r["count"] for r in records),
         )
-    return ui(narrator, f"ui.list.footer.{kind}", count=len(records))
+    return ui(narrator, f"ui.list.footer.{section}", count=len(records))
+
+
+def display(narrator: Narrator, spec: dict[str, Any], data: Any) -> Any:
+    """A value shown of an entity's data, made as a `display_value` of the schema says."""
+    value: Any = data
+    if "present" in spec:
+        value = [{"name": name, "value": data[name]} for name in spec["present"] if data.get(name)]
+    elif "field" in spec:
+        value = data.get(spec["field"]) if isinstance(data, dict) else None
+        if value is None:
+            return spec.get("default", "")
+    if spec.get("size"):
+        return len(value) if isinstance(value, list | dict | str) else 0
+    if isinstance(value, list) and ("item" in spec or "sep" in spec):
+        item = spec.get("item") or {}
+        return str(spec.get("sep", ", ")).join(str(display(narrator, item, v)) for v in value)
+    if "text" in spec:
+        fields = value if isinstance(value, dict) else {}
+        key = _fill_fields(str(spec["text"]), fields)
+        fill = {name: display(narrator, sub, value) for name, sub in (spec.get("fill") or {}).items()}
+        return ui(narrator, key, **fill)
+    if "pattern" in spec:
+        return _fill_fields(str(spec["pattern"]), value if isinstance(value, dict) else {})
+    return value
+
+
+# A field's name in braces: the only thing a pattern or a text key fills (no format spec, no
+# attribute or index lookup: a stranger's pack could use those to read or blow up the output).
+_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
+
+
+def _fill_fields(pattern: str, fields: dict[str, Any]) -> str:
+    """A pattern with each `{field}` replaced by the field's value (empty if the record lacks it)."""
+    return _FIELD.sub(lambda m: str(fields.get(m.group(1), "")), pattern)
+
+
+def _shown(data: dict[str, Any], field: str) -> bool:
+    """Whether a line `when` a field is shown: the entity has the field, and it is no empty list."""
+    return data.get(field) not in (None, [], {}, "")
 
 
 def _record(narrator: Narrator, entity: Entity) -> dict[str, Any]:
@@ -81,7 +128,9 @@ def _window(narrator: Narrator, window: str | None) -> str:
     return narrator.ui(f"ui.window.{window or 'anytime'}")
 
 
-def _character_rows(narrator: Narrator, records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
+def _character_rows(
+    narrator: Narrator, records: list[dict[str, Any]], declared: dict[str, Any]
+) -> tuple[list[str], Rows]:
     head = _head(narrator, "id", "name", "rested", "exhausted", "when", "disadvantage")
     yes = narrator.ui("ui.yes")
     rows = [
@@ -98,7 +147,9 @@ def _character_rows(narrator: Narrator, records: list[dict[str, Any]]) -> tuple[
     return head, rows
 
 
-def _action_rows(narrator: Narrator, records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
+def _action_rows(
+    narrator: Narrator, records: list[dict[str, Any]], declared: dict[str, Any]
+) -> tuple[list[str], Rows]:
     head = _head(narrator, "id", "name", "count", "when", "symbols")
     rows = [
         [
@@ -131,7 +182,9 @@ def _capacity(narrator: Narrator, side: dict[str, Any]) -> str:
     return str(capacity) if isinstance(capacity, int) else narrator.ui("ui.fact.no_limit")
 
 
-def _location_rows(narrator: Narrator, records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
+def _location_rows(
+    narrator: Narrator, records: list[dict[str, Any]], declared: dict[str, Any]
+) -> tuple[list[str], Rows]:
     head = _head(narrator, "id", "name", "slot", "sides")
     rows = [
         [
@@ -145,29 +198,13 @@ def _location_rows(narrator: Narrator, records: list[dict[str, Any]]) -> tuple[l
     return head, rows
 
 
-def _invasion_rows(narrator: Narrator, records: list[dict[str, Any]]) -> tuple[list[str], Rows]:
-    head = _head(narrator, "id", "hour", "zombies", "moves", "airdrops", "leader", "provenance")
-    rows = []
-    for r in records:
-        moves = ", ".join(f"{m['from']}->{m['to']}" for m in r.get("moves", []))
-        drops = ", ".join(_airdrop(narrator, d) for d in r.get("airdrops", []))
-        rows.append(
-            [
-                r["id"],
-                ui(narrator, "ui.hour", hour=r["hour"]),
-                " ".join(map(str, r["zombies"])),
-                moves,
-                drops,
-                str(r.get("leader", "")),
-                narrator.ui(f"ui.provenance.{r['provenance']}"),
-            ]
-        )
-    return head, rows
-
-
-def _airdrop(narrator: Narrator, drop: dict[str, Any]) -> str:
-    parts = [ui(narrator, f"ui.airdrop.{k}", count=drop[k]) for k in ("antidotes", "cards") if drop.get(k)]
-    return ui(narrator, "ui.airdrop", location=str(drop["at"]), items=" + ".join(parts))
+Renderer = Callable[[Narrator, list[dict[str, Any]], dict[str, Any]], tuple[list[str], Rows]]
+# The engine's ways of listing a kind of its own shape (a kind's `render`).
+_RENDERERS: dict[str, Renderer] = {
+    "character": _character_rows,
+    "card": _action_rows,
+    "location": _location_rows,
+}
 
 
 # -- show --------------------------------------------------------------------------------
@@ -186,12 +223,13 @@ def show_entity(
     compiled = {c.slot.path: c for c in pack.effects if c.slot.doc is entity.doc}
     record = _record(narrator, entity)
     record["effects"] = {
-        _label(entity, c): _pretty(c)
+        _label(entity, c, pack): _pretty(c)
         for path, c in compiled.items()
         if path[: len(entity.path)] == entity.path
     }
-    page = _Page(narrator, entity, compiled)
-    kind = narrator.ui(f"ui.kind.{entity.kind}")
+    declared = pack.kind_declarations().get(entity.kind, {})
+    page = _Page(narrator, entity, compiled, declared)
+    kind = narrator.ui(str(declared.get("label") or f"ui.kind.{entity.kind}"))
     lines = [
         ui(narrator, "ui.show.header", name=record["name"], kind=kind, id=entity.id, file=entity.location)
     ]
@@ -202,8 +240,14 @@ def show_entity(
 class _Page:
     """Builds the text of one entity: its numbers, its text and its effects, side by side."""
 
-    def __init__(self, narrator: Narrator, entity: Entity, compiled: dict[Any, CompiledEffect]):
-        self.narrator, self.entity, self.compiled = narrator, entity, compiled
+    def __init__(
+        self,
+        narrator: Narrator,
+        entity: Entity,
+        compiled: dict[Any, CompiledEffect],
+        declared: dict[str, Any],
+    ):
+        self.narrator, self.entity, self.compiled, self.declared = narrator, entity, compiled, declared
         self.prefix = f"{entity.kind}.{entity.id}."
 
     def text(self, key: str) -> str:
@@ -238,11 +282,20 @@ class _Page:
     def body(self) -> Lines:
         builder = {
             "character": self.character,
-            "action": self.action,
+            "card": self.action,
             "location": self.location,
-            "invasion": self.invasion,
-        }.get(self.entity.kind)
-        return builder() if builder else []
+        }.get(str(self.declared.get("render")))
+        return builder() if builder else self.declared_lines()
+
+    def declared_lines(self) -> Lines:
+        """The lines the kind's `show` declares, each filled from the entity's data."""
+        data = self.entity.data
+        lines = [
+            "  " + str(display(self.narrator, line, data))
+            for line in self.declared.get("show") or []
+            if "when" not in line or _shown(data, str(line["when"]))
+        ]
+        return ["", *lines] if lines else []
 
     def character(self) -> Lines:
         data = self.entity.data
@@ -291,7 +344,7 @@ class _Page:
     def side(self, index: int, side: dict[str, Any]) -> Lines:
         name = side["side"]
         path: tuple[Any, ...] = ("sides", index)
-        facts = _side_facts(self.narrator, self.entity.id, side)
+        facts = _side_facts(self.narrator, self.entity.id, side, self.declared.get("side_facts") or [])
         lines = [
             "",
             "  " + self.ui("ui.show.side", name=self.text(f"{name}.name") or name, side=name, facts=facts),
@@ -305,38 +358,24 @@ class _Page:
         lines.extend(self.triggers((*path, "triggers"), side.get("triggers"), "      "))
         return lines
 
-    def invasion(self) -> Lines:
-        data = self.entity.data
-        provenance = self.narrator.ui(f"ui.provenance.{data['provenance']}")
-        lines = [
-            "",
-            "  " + self.ui("ui.show.hour", hour=self.ui("ui.hour", hour=data["hour"]), provenance=provenance),
-            "  " + self.ui("ui.show.zombies", last=len(data["zombies"]), zombies=json_like(data["zombies"])),
-        ]
-        if data.get("moves"):
-            moves = ", ".join(f"{m['from']} -> {m['to']}" for m in data["moves"])
-            lines.append("  " + self.ui("ui.show.moves", moves=moves))
-        if data.get("airdrops"):
-            drops = ", ".join(_airdrop(self.narrator, d) for d in data["airdrops"])
-            lines.append("  " + self.ui("ui.show.airdrops", airdrops=drops))
-        if "leader" in data:
-            lines.append("  " + self.ui("ui.show.leader", count=data["leader"]))
-        return lines
 
-
-def _side_facts(narrator: Narrator, location: str, side: dict[str, Any]) -> str:
+def _side_facts(narrator: Narrator, location: str, side: dict[str, Any], shown: list[str]) -> str:
+    """A side's capacity, then the fields its kind declares as facts (`side_facts`), in order."""
     capacity = side.get("capacity")
     facts = [
         ui(narrator, "ui.fact.capacity", count=capacity)
         if isinstance(capacity, int)
         else narrator.ui("ui.fact.no_limit")
     ]
-    facts.extend(narrator.ui(f"ui.fact.{k}") for k in ("explosion_target", "closed", "locked") if side.get(k))
-    if side.get("state_of"):
-        sides = "/".join(_side_name(narrator, location, s) for s in side["state_of"])
-        facts.append(ui(narrator, "ui.fact.state_of", sides=sides))
-    if side.get("attack_victim") == "leader":
-        facts.append(narrator.ui("ui.fact.leader_attack"))
+    for field in shown:
+        value = side.get(field)
+        if value is True:
+            facts.append(narrator.ui(f"ui.fact.{field}"))
+        elif isinstance(value, list) and value:
+            sides = "/".join(_side_name(narrator, location, str(s)) for s in value)
+            facts.append(ui(narrator, f"ui.fact.{field}", sides=sides))
+        elif isinstance(value, str) and narrator.has(f"ui.fact.{field}.{value}"):
+            facts.append(narrator.ui(f"ui.fact.{field}.{value}"))
     return ", ".join(facts)
 
 
@@ -348,9 +387,10 @@ def json_like(value: Any) -> str:
     return str(value)
 
 
-def _label(entity: Entity, compiled: CompiledEffect) -> str:
+def _label(entity: Entity, compiled: CompiledEffect, pack: Pack) -> str:
     tail = compiled.slot.path[len(entity.path) :]
-    if entity.kind == "location" and len(tail) >= 2 and tail[0] == "sides":
+    render = pack.kind_declarations().get(entity.kind, {}).get("render")
+    if render == "location" and len(tail) >= 2 and tail[0] == "sides":
         side = entity.data["sides"][tail[1]]["side"]
         tail = (f"side {side}", *tail[2:])
     return " ".join(str(p) for p in tail) or "effect"

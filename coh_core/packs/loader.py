@@ -15,9 +15,9 @@ from typing import Any
 from coh_core.errors import Location, Problem, UsageError
 from coh_core.i18n import LOCALE_PATTERN
 from coh_core.limits import MAX_PACK_BYTES
-from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
+from coh_core.packs.model import KINDS_SECTION, SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.paths import PathRefused, file_in_pack, path_in_pack, real_path
-from coh_core.packs.schema import validate_document
+from coh_core.packs.schema import validate_document, validator
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
 from coh_core.resources import content_root
 
@@ -240,29 +240,44 @@ def _nameable(relative: str) -> bool:
 
 
 def collect(pack: Pack) -> list[Problem]:
-    """Gather entities and sections from every file; ids share one namespace per pack."""
+    """Gather sections, then entities of the kinds the pack declares, from every file; ids share
+    one namespace per pack."""
     problems: list[Problem] = []
+    for doc in pack.docs:
+        for section, value in _top_level(doc):
+            if section in SINGLETON_SECTIONS and isinstance(value, dict):
+                problems.extend(_collect_section(pack, doc, section, value))
+    sections = pack.entity_sections()
     seen: dict[str, Entity] = {}
     for doc in pack.docs:
-        if not isinstance(doc.data, dict):
-            continue
-        for section, value in doc.data.items():
-            if section in ENTITY_SECTIONS and isinstance(value, list):
-                problems.extend(_collect_entities(pack, doc, section, value, seen))
-            elif section in SINGLETON_SECTIONS and isinstance(value, dict):
-                problems.extend(_collect_section(pack, doc, section, value))
-            elif section == PATCHES:
-                continue  # an overlay's changes: applied when the overlay is used
+        for section, value in _top_level(doc):
+            if section in sections and isinstance(value, list):
+                problems.extend(_collect_entities(pack, doc, section, sections[section], value, seen))
+            elif (section in SINGLETON_SECTIONS and isinstance(value, dict)) or section == PATCHES:
+                continue  # a section above; or an overlay's changes, applied when the overlay is used
+            elif isinstance(value, list) and _kinds_unknown(pack):
+                continue  # entities of a kind declared below an overlay: found once it is applied
             else:  # an unknown (misspelt) section: the schema reports it; its content is missing
+                if isinstance(value, list) and section not in SINGLETON_SECTIONS:
+                    problems.extend(_undeclared(pack, doc, section))
                 pack.rejected_sections.append(section)
-    problems.extend(_collect_colours(pack, seen))
+    problems.extend(_collect_listed(pack, seen))
     return problems
 
 
+def _top_level(doc: YamlDoc) -> list[tuple[str, Any]]:
+    return list(doc.data.items()) if isinstance(doc.data, dict) else []
+
+
+def _kinds_unknown(pack: Pack) -> bool:
+    """Whether the kinds of the pack's entities are declared elsewhere: an overlay alone, whose
+    entities are of the kinds of the pack it is applied to."""
+    return pack.manifest.get("kind") == "overlay" and not pack.kind_declarations()
+
+
 def _collect_entities(
-    pack: Pack, doc: YamlDoc, section: str, items: list[Any], seen: dict[str, Entity]
+    pack: Pack, doc: YamlDoc, section: str, kind: str, items: list[Any], seen: dict[str, Entity]
 ) -> list[Problem]:
-    kind = ENTITY_SECTIONS[section]
     problems = []
     for index, item in enumerate(items):
         if not isinstance(item, dict) or not isinstance(item.get("id"), str):
@@ -272,6 +287,25 @@ def _collect_entities(
         if duplicate:
             problems.append(duplicate)
     return problems
+
+
+def _undeclared(pack: Pack, doc: YamlDoc, section: str) -> list[Problem]:
+    """A list of entities of no declared kind: reported unless the declarations failed to load."""
+    declared = pack.sections.get(KINDS_SECTION)
+    partly = declared is not None and len(pack.kind_declarations()) != len(declared.data)
+    if pack.unloaded or partly or KINDS_SECTION in pack.rejected_sections:
+        return []  # the kind may be declared where the pack could not be read
+    schema = validator(CONTENT_SCHEMA).schema
+    if not isinstance(schema, dict) or section not in schema.get("properties", {}):
+        return []  # a key the content schema does not know: reported as such (SCHEMA-UNKNOWN-KEY)
+    return [
+        Problem(
+            "KIND-UNDECLARED",
+            f"section `{section}` lists entities of no kind the pack declares"
+            f" (its `{KINDS_SECTION}` section)",
+            doc.location((section,), key=True),
+        )
+    ]
 
 
 def _register(pack: Pack, entity: Entity, seen: dict[str, Entity], valid: bool = True) -> Problem | None:
@@ -307,16 +341,19 @@ def _collect_section(pack: Pack, doc: YamlDoc, section: str, value: dict[str, An
     return []
 
 
-def _collect_colours(pack: Pack, seen: dict[str, Entity]) -> list[Problem]:
-    """Colours are declared as a list of ids in components; they are entities too."""
+def _collect_listed(pack: Pack, seen: dict[str, Entity]) -> list[Problem]:
+    """Kinds whose entities a list of `components` names (`listed`): each id is an entity too."""
     found = pack.sections.get("components")
     if found is None:
         return []
     problems = []
-    for index, colour in enumerate(found.data.get("colours", []) or []):
-        if isinstance(colour, str):
-            entity = Entity("colour", colour, {"id": colour}, found.doc, ("components", "colours", index))
-            duplicate = _register(pack, entity, seen)
-            if duplicate:
-                problems.append(duplicate)
+    for kind, entry in pack.kind_declarations().items():
+        key = entry.get("listed")
+        listed = found.data.get(key) if isinstance(key, str) else None
+        for index, ident in enumerate(listed if isinstance(listed, list) else []):
+            if isinstance(ident, str):
+                entity = Entity(kind, ident, {"id": ident}, found.doc, ("components", str(key), index))
+                duplicate = _register(pack, entity, seen)
+                if duplicate:
+                    problems.append(duplicate)
     return problems

@@ -10,14 +10,10 @@ from coh_core.effects import ast
 from coh_core.i18n import SOURCE_LOCALE, forms_of, source_text
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
-# Sections that hold lists of entities with ids, and the kind name of each entity.
-ENTITY_SECTIONS: dict[str, str] = {
-    "characters": "character",
-    "actions": "action",
-    "locations": "location",
-    "invasions": "invasion",
-    "verbs": "verb",
-}
+# The engine's own kinds of entities, by the section that lists them: the verbs a pack defines.
+# Every other kind is declared by the pack (its `kinds` section: see `Pack.entity_kinds`).
+ENGINE_SECTIONS: dict[str, str] = {"verbs": "verb"}
+KINDS_SECTION = "kinds"
 # Sections that appear once per pack (`types` to `windows`: see coh_core.packs.declarations).
 SINGLETON_SECTIONS = (
     "components",
@@ -25,20 +21,12 @@ SINGLETON_SECTIONS = (
     "turn",
     "params",
     "messages",
+    KINDS_SECTION,
     "types",
     "traits",
     "events",
     "windows",
 )
-
-# The type an `@id` reference of each entity kind has in the effect language.
-REF_TYPES: dict[str, str] = {
-    "character": "character",
-    "action": "card_kind",
-    "location": "location",
-    "invasion": "invasion",
-    "colour": "colour",
-}
 
 
 @dataclass(frozen=True)
@@ -112,10 +100,6 @@ class Pack:
     def complete(self) -> bool:
         return not (self.unloaded or self.rejected or self.rejected_sections)
 
-    def entity_kinds(self) -> list[str]:
-        """The declared kinds of entities in declaration order, verbs excluded."""
-        return [kind for kind in ENTITY_SECTIONS.values() if kind != "verb"]
-
     def entities_of(self, kind: str) -> list[Entity]:
         return list(self.entities.get(kind, {}).values())
 
@@ -168,6 +152,34 @@ class Pack:
         """The languages the pack (or an overlay on it) has text in, English first."""
         found = set(self.text).union(*(o.text for o in self.overlays))
         return sorted(found, key=lambda loc: (loc != SOURCE_LOCALE, loc))
+
+    def kind_declarations(self) -> dict[str, dict[str, Any]]:
+        """The pack's declared kinds of entities by name, in declaration order (those the schema
+        rejected left out)."""
+        found = self.sections.get(KINDS_SECTION)
+        if found is None:
+            return {}
+        return {
+            str(name): entry
+            for name, entry in found.data.items()
+            if isinstance(entry, dict) and found.doc.is_valid((*found.path, name))
+        }
+
+    def entity_kinds(self) -> list[str]:
+        """The kinds of entities the pack declares, in declaration order (the engine's verbs left out)."""
+        return list(self.kind_declarations())
+
+    def entity_sections(self) -> dict[str, str]:
+        """Kind by the section that lists its entities: the pack's kinds, and the engine's verbs."""
+        declared: dict[str, str] = {}
+        for name, entry in self.kind_declarations().items():
+            if isinstance(entry.get("section"), str):
+                declared.setdefault(str(entry["section"]), name)  # a second claim: KIND-SECTION
+        return {**declared, **ENGINE_SECTIONS}
+
+    def ref_types(self) -> dict[str, str]:
+        """The type an `@id` of each declared kind has in the effect language."""
+        return {name: str(entry["type"]) for name, entry in self.kind_declarations().items()}
 
     def colours(self) -> list[str]:
         colours = self.section("components").get("colours", [])

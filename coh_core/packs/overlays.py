@@ -1,8 +1,8 @@
 """Overlays: packs that change the packs they build on, applied in a declared order.
 
 An overlay's `patches` set, merge, remove, insert or move values of the packs below it,
-addressed by entity id or section and then by field (`action/<id>/effect`,
-`turn/phases/<phase>/steps/<step>/do`). Its other sections add entities; its
+addressed by entity id or section and then by field (`<kind>/<id>/<field>`,
+`turn/phases/location_resolution/steps/sharing/do`). Its other sections add entities; its
 text files add or replace texts. Applying overlays builds a new pack whose documents are
 `ComposedDoc`s: each remembers, for every value an overlay wrote, the file and place it was
 written at, so every later check (schema, effects, references) points into the overlay, and
@@ -25,11 +25,10 @@ from typing import Any
 
 from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem, UsageError
-from coh_core.packs.model import ENTITY_SECTIONS, SINGLETON_SECTIONS, Pack
+from coh_core.packs.model import SINGLETON_SECTIONS, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 from coh_core.resources import content_root, installed_content
 
-KIND_SECTIONS = {kind: section for section, kind in ENTITY_SECTIONS.items()}
 OPS = ("set", "merge", "remove", "insert", "move")
 # What each change needs besides its path, and what else it may have.
 NEEDS = {"set": ("to",), "merge": ("with",), "remove": (), "insert": ("item",), "move": ()}
@@ -165,8 +164,9 @@ def ordered_before(overlays: list[Pack]) -> dict[str, set[str]]:
 class Patcher:
     """Applies the patches of overlays to the documents of a pack being composed."""
 
-    def __init__(self, docs: list[ComposedDoc]):
+    def __init__(self, docs: list[ComposedDoc], kind_sections: dict[str, str] | None = None):
         self.docs = docs
+        self.kind_sections = kind_sections or {}  # the section of each kind of entity, by kind
         self.result = Composition()
 
     def apply(self, overlay: Pack, patches: int | None = None) -> None:
@@ -213,14 +213,14 @@ class Patcher:
         def fail(message: str) -> PatchError:
             return PatchError("OVERLAY-PATH", message, doc.location(at))
 
-        if head in KIND_SECTIONS:
+        if head in self.kind_sections:
             if not rest:
                 raise fail(f"`{target}` names a kind of entity, not one: add its id (`{head}/<id>`)")
             host, path = self._entity(head, rest[0], doc, at)
             rest = rest[1:]
         else:
             host, path = self._section(head, doc, at)
-        named = [head] if head not in KIND_SECTIONS else [head, target.split("/")[1]]
+        named = [head] if head not in self.kind_sections else [head, target.split("/")[1]]
         value = _get(host.data, path)
         for part in rest:
             if isinstance(value, dict):
@@ -238,7 +238,7 @@ class Patcher:
         return host, path, "/".join(named)
 
     def _entity(self, kind: str, entity_id: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_]:
-        section = KIND_SECTIONS[kind]
+        section = self.kind_sections[kind]
         known: list[str] = []
         for host in self.docs:
             items = host.data.get(section) if isinstance(host.data, dict) else None
@@ -256,12 +256,12 @@ class Patcher:
     def _kind_of(self, entity_id: str) -> str | None:
         """The kind of the entity with this id in the packs below, if there is one."""
         for host in self.docs:
-            for section, kind in ENTITY_SECTIONS.items():
+            for kind, section in self.kind_sections.items():
                 items = host.data.get(section) if isinstance(host.data, dict) else None
                 if isinstance(items, list) and any(
                     isinstance(i, dict) and i.get("id") == entity_id for i in items
                 ):
-                    return kind
+                    return str(kind)
         return None
 
     def _section(self, name: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_]:
@@ -509,11 +509,12 @@ def compose(base: Pack, overlays: list[Pack], last_patches: int | None = None) -
     """A new pack: `base` with the overlays applied in order (see `order_overlays`); of the last
     overlay's patches only the first `last_patches`, if given (to find which one does something)."""
     docs = [compose_doc(d) for d in base.docs]
-    patcher = Patcher(docs)
+    sections = base.entity_sections()
+    patcher = Patcher(docs, {kind: section for section, kind in sections.items()})
     for number, overlay in enumerate(overlays, 1):
         patcher.apply(overlay, last_patches if number == len(overlays) else None)
     patcher.result.problems.extend(conflicts(patcher.result, overlays))
-    added = [d for o in overlays for d in o.docs if _adds_content(d)]
+    added = [d for o in overlays for d in o.docs if _adds_content(d, sections)]
     composed = Pack(
         base.id,
         base.root,
@@ -526,8 +527,8 @@ def compose(base: Pack, overlays: list[Pack], last_patches: int | None = None) -
     return composed, patcher.result
 
 
-def _adds_content(doc: YamlDoc) -> bool:
-    return isinstance(doc.data, dict) and any(k in doc.data for k in (*ENTITY_SECTIONS, *SINGLETON_SECTIONS))
+def _adds_content(doc: YamlDoc, entity_sections: dict[str, str]) -> bool:
+    return isinstance(doc.data, dict) and any(k in doc.data for k in (*entity_sections, *SINGLETON_SECTIONS))
 
 
 def overlay_roots(names: list[str], content: Path) -> list[Path]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from coh_core.packs.model import REF_TYPES, Pack
+from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 # The sections effects may read (`params` are read with `param(name)`).
@@ -90,7 +90,7 @@ def field_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, str]
     """Per type of entity (`location`, `character`...) and of record inside one (`location.sides`),
     the type of each field its entries have."""
     found: dict[str, dict[str, str]] = {}
-    for kind, type_name in REF_TYPES.items():
+    for kind, type_name in pack.ref_types().items():
         _record_fields(type_name, [(e.doc, e.path, e.data) for e in pack.entities_of(kind)], refs, found)
     return found
 
@@ -156,4 +156,4 @@ def _copy(value: Any) -> Any:
 
 def ids_of_type(pack: Pack) -> dict[str, list[str]]:
     """Per type of entity, the ids of the pack's entities of that type, sorted."""
-    return {type_name: sorted(pack.entities.get(kind, {})) for kind, type_name in REF_TYPES.items()}
+    return {type_name: sorted(pack.entities.get(kind, {})) for kind, type_name in pack.ref_types().items()}

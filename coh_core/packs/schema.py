@@ -124,7 +124,7 @@ def _field(path: tuple[Any, ...]) -> str:
 
 
 def _owner(path: tuple[Any, ...], instance: Any) -> str:
-    """Name an object by its id when it has one (`housewife`), else by its key."""
+    """Name an object by its id when it has one, else by its key."""
     if isinstance(instance, dict) and isinstance(instance.get("id"), str):
         return f"`{instance['id']}`"
     return _field(path)

@@ -1,0 +1,381 @@
+"""The pack's kinds of entities: checks of their declarations (`KIND-*`), and the rules each kind's
+`checks` state of its entities, checked by general checks (`COUNT-MISMATCH`, `DATA-*`,
+`SYMBOL-MISMATCH`).
+
+A rule names fields of the kind's entities and values of the pack's `setup` and `components`
+sections; the engine knows none of them. Each problem is located at the offending value.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from coh_core.effects import ast
+from coh_core.effects.checker import suggest
+from coh_core.effects.registry import signature
+from coh_core.errors import Location, Problem
+from coh_core.messages import declared_messages
+from coh_core.packs.declarations import declarations_of
+from coh_core.packs.model import ENGINE_SECTIONS, KINDS_SECTION, SINGLETON_SECTIONS, Entity, Pack
+
+Check = dict[str, Any]
+_PATCHES = "patches"  # an overlay's changes (coh_core.packs.loader.PATCHES)
+
+
+# -- the declarations ---------------------------------------------------------------------------
+
+
+def check_kinds(pack: Pack) -> Iterator[Problem]:
+    """Each kind is written in one place: a section of its own, or a list of `components`."""
+    section = pack.sections.get(KINDS_SECTION)
+    if section is None:
+        return
+    owners: dict[str, str] = {}
+    for name, entry in pack.kind_declarations().items():
+
+        def where(*path: str, key: bool = False, kind: str = name) -> Location:
+            return section.doc.location((*section.path, kind, *path), key=key)
+
+        if ("section" in entry) == ("listed" in entry):
+            yield Problem(
+                "KIND-SOURCE",
+                f"kind `{name}` needs exactly one of `section` (its own list) and `listed` (a list of"
+                " `components`)",
+                where(key=True),
+            )
+        written = entry.get("section")
+        if not isinstance(written, str):
+            continue
+        if written in SINGLETON_SECTIONS or written in ENGINE_SECTIONS or written == _PATCHES:
+            yield Problem(
+                "KIND-SECTION",
+                f"`{written}` is a section of its own; kind `{name}` needs another",
+                where("section"),
+            )
+        elif written in owners:
+            yield Problem(
+                "KIND-SECTION",
+                f"section `{written}` already lists the entities of kind `{owners[written]}`",
+                where("section"),
+            )
+        owners.setdefault(written, name)
+
+
+def check_kind_names(pack: Pack) -> Iterator[Problem]:
+    """What the kinds name exists: the texts their `list`, `show` and `label` print (declared
+    messages, filled with exactly their placeholders), and the values of `setup` and `components`
+    and the verbs their `checks` read."""
+    section = pack.sections.get(KINDS_SECTION)
+    if section is None:
+        return
+    texts = declared_messages(pack.section("messages"), declarations_of(pack)).texts
+    # without its messages section (SECTION-MISSING), a pack's texts are not known to be missing
+    known = "messages" in pack.sections
+    for name, entry in pack.kind_declarations().items():
+        base = (*section.path, name)
+        for path, key, filled in _texts_named(entry) if known else ():
+            where = section.doc.location((*base, *path))
+            message = texts.get(key)
+            if message is None:
+                yield Problem(
+                    "KIND-TEXT",
+                    f"kind `{name}` prints the text `{key}`, which no message declares" + suggest(key, texts),
+                    where,
+                )
+            elif filled is not None and set(filled) != set(message.params):
+                wanted = ", ".join(f"{{{p}}}" for p in message.params) or "no placeholder"
+                yield Problem(
+                    "KIND-TEXT",
+                    f"`{key}` takes {wanted}; kind `{name}` fills "
+                    + (", ".join(f"{{{f}}}" for f in filled) or "none"),
+                    where,
+                )
+        for index, check in enumerate(entry.get("checks") or []):
+            for at, problem in _check_names(pack, check):
+                yield Problem("KIND-CHECK", problem, section.doc.location((*base, "checks", index, *at)))
+
+
+def _texts_named(entry: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
+    """(path in the kind, text key, the placeholders filled, or None when any may be) of each text
+    the kind prints by a fixed key (a key made of a field's value, `ui.slot.{slot}`, is not known
+    before the data is)."""
+    if isinstance(entry.get("label"), str):
+        yield ("label",), str(entry["label"]), []
+    listing = entry.get("list") or {}
+    for index, column in enumerate(listing.get("columns") or []):
+        yield ("list", "columns", index, "head"), str(column["head"]), []
+        yield from _value_texts(column["value"], ("list", "columns", index, "value"))
+    if "footer" in listing:
+        yield ("list", "footer"), str(listing["footer"]), ["count"]
+    for index, line in enumerate(entry.get("show") or []):
+        yield from _value_texts(line, ("show", index))
+
+
+def _value_texts(
+    spec: dict[str, Any], path: tuple[Any, ...]
+) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
+    if "text" in spec and "{" not in str(spec["text"]):
+        yield (*path, "text"), str(spec["text"]), list(spec.get("fill") or {})
+    for name, sub in (spec.get("fill") or {}).items():
+        yield from _value_texts(sub, (*path, "fill", name))
+    if isinstance(spec.get("item"), dict):
+        yield from _value_texts(spec["item"], (*path, "item"))
+
+
+def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """(where in the check, problem) for each value of `setup` or `components`, or verb, it names
+    and the pack lacks."""
+    setup, components = pack.section("setup"), pack.section("components")
+    wanted: list[tuple[str, dict[str, Any], str, type | tuple[type, ...]]] = [
+        ("total", components, "components", int),
+        ("listed_once", components, "components", list),
+        ("numbers_of", setup, "setup", dict),
+        ("entries", setup, "setup", list),
+        ("equals", setup, "setup", (int, str)),
+    ]
+    for key, values, where, kind in wanted:
+        if where not in pack.sections:
+            continue  # a section missing (SECTION-MISSING) names nothing
+        if key in check and not isinstance(values.get(str(check[key])), kind):
+            yield (key,), f"`{check[key]}` is no {_WHAT[key]} of `{where}`" + suggest(str(check[key]), values)
+    for index, name in enumerate(check.get("needs") or []):
+        if name not in setup and "setup" in pack.sections:
+            yield ("needs", index), f"`{name}` is no value of `setup`" + suggest(str(name), setup)
+    verb = check.get("verb")
+    if "symbol" in check and not (signature(str(verb)) or pack.entity(str(verb))):
+        yield ("verb",), f"no verb `{verb}`"
+
+
+_WHAT = {
+    "total": "number",
+    "listed_once": "list",
+    "numbers_of": "mapping of numbers",
+    "entries": "list",
+    "equals": "value",
+}
+
+
+# -- the rules of each kind ---------------------------------------------------------------------
+
+
+def check_entity_rules(pack: Pack) -> Iterator[Problem]:
+    """The rules that hold within each entity (meaningful while part of the pack is missing)."""
+    yield from _rules(pack, _ENTITY_RULES)
+
+
+def check_pack_rules(pack: Pack) -> Iterator[Problem]:
+    """The rules across sections: totals, numbers of `setup`, lists of `components`."""
+    yield from _rules(pack, _PACK_RULES)
+
+
+def _rules(
+    pack: Pack, rules: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]]
+) -> Iterator[Problem]:
+    for kind, entry in pack.kind_declarations().items():
+        for check in entry.get("checks") or []:
+            for name, rule in rules.items():
+                if name in check:
+                    yield from rule(pack, kind, check)
+
+
+def _setup_at(pack: Pack, key: str) -> Location | None:
+    found = pack.sections.get("setup")
+    return None if found is None else found.doc.location((*found.path, key))
+
+
+def _components_at(pack: Pack, key: str) -> Location | None:
+    found = pack.sections.get("components")
+    return None if found is None else found.doc.location((*found.path, key))
+
+
+def _numbers(pack: Pack, check: Check) -> set[int] | None:
+    """The numbers of the mapping of `setup` a check names (`numbers_of`), of its entries named by
+    the list `entries` of `setup` when given; None when the mapping is missing or empty (reported
+    where it is checked)."""
+    setup = pack.section("setup")
+    mapping = setup.get(str(check["numbers_of"]))
+    if not isinstance(mapping, dict) or not mapping:
+        return None
+    names = setup.get(str(check["entries"])) if "entries" in check else list(mapping)
+    return {
+        n
+        for name in (names if isinstance(names, list) else [])
+        for n in (mapping.get(name) or [] if isinstance(name, str) else [])
+        if isinstance(n, int)
+    }
+
+
+def _at(entity: Entity, *path: Any, key: bool = False) -> Location:
+    return entity.doc.location((*entity.path, *path), key=key)
+
+
+def _total(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """As many entities of the kind (or as much of a number field of theirs) as `components` says."""
+    name = str(check["total"])
+    wanted = pack.section("components").get(name)
+    where = _components_at(pack, name)
+    if not isinstance(wanted, int) or where is None:
+        return
+    entities = pack.entities_of(kind)
+    summed = check.get("sum")
+    if summed is None:
+        found = len(entities)
+    elif all(isinstance(e.data.get(summed), int) for e in entities):
+        found = sum(int(e.data[summed]) for e in entities)
+    else:
+        return  # the schema reports the bad number; a total would only mislead
+    if found != wanted:
+        yield Problem(
+            check.get("code", "COUNT-MISMATCH"),
+            f"components say {wanted} {name.replace('_', ' ')}, the pack defines {found}",
+            where,
+        )
+
+
+def _length(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """A list field is as long as there are numbers in a mapping of `setup`."""
+    numbers = _numbers(pack, check)
+    if not numbers:
+        return
+    field = str(check["length"])
+    for entity in pack.entities_of(kind):
+        value = entity.data.get(field)
+        if isinstance(value, list) and len(value) != len(numbers):
+            yield Problem(
+                check.get("code", "DATA-SHAPE"),
+                f"`{field}` lists {len(value)} numbers; setup's `{check['numbers_of']}` has {len(numbers)}",
+                _at(entity, field),
+            )
+
+
+def _absent(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """An entity whose field equals a value of `setup` leaves some fields out."""
+    field, setting = str(check.get("when")), str(check.get("equals"))
+    value = pack.section("setup").get(setting)
+    if value is None:
+        return
+    for entity in pack.entities_of(kind):
+        if entity.data.get(field) != value:
+            continue
+        for name in check["absent"]:
+            if name in entity.data:
+                yield Problem(
+                    check.get("code", "DATA-SHAPE"),
+                    f"an entity of kind `{kind}` whose `{field}` is {value} (setup's `{setting}`)"
+                    f" carries no `{name}`",
+                    _at(entity, name, key=True),
+                )
+
+
+def _among(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """The numbers at some paths of each entity are among those of a mapping of `setup`."""
+    numbers = _numbers(pack, check)
+    if not numbers:
+        return
+    allowed = ", ".join(map(str, sorted(numbers)))
+    for entity in pack.entities_of(kind):
+        for path in check["among"]:
+            for where, number in _at_path(entity.data, str(path).split(".")):
+                if isinstance(number, int) and not isinstance(number, bool) and number not in numbers:
+                    yield Problem(
+                        check.get("code", "DATA-SHAPE"),
+                        f"`{path}` is {number}; it may be {allowed}",
+                        _at(entity, *where),
+                    )
+
+
+def _at_path(data: Any, parts: list[str]) -> Iterator[tuple[tuple[Any, ...], Any]]:
+    """(path, value) of each value at a dotted path, through the items of the lists on the way."""
+    if not parts:
+        yield (), data
+        return
+    if isinstance(data, list):
+        for index, item in enumerate(data):
+            for where, value in _at_path(item, parts):
+                yield (index, *where), value
+    elif isinstance(data, dict) and parts[0] in data:
+        for where, value in _at_path(data[parts[0]], parts[1:]):
+            yield (parts[0], *where), value
+
+
+def _per_value(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """Enough entities with each value the lists and values of `setup` named by `needs` ask for:
+    one for each time a value is named."""
+    setup = pack.section("setup")
+    needed: Counter[Any] = Counter()
+    for name in check.get("needs") or []:
+        value = setup.get(name)
+        needed.update(value if isinstance(value, list) else [value])
+    field = str(check["per_value"])
+    having = Counter(e.data.get(field) for e in pack.entities_of(kind))
+    names = [str(n) for n in check.get("needs") or []]
+    where = _setup_at(pack, names[-1]) if names else None
+    for value, count in needed.items():
+        if value is not None and having[value] < count and where is not None:
+            yield Problem(
+                check.get("code", "DATA-TOO-FEW"),
+                f"setup's {', '.join(f'`{n}`' for n in names)} need {count} different entities of kind"
+                f" `{kind}` with `{field}: {value}`; the pack has {having[value]}",
+                where,
+            )
+
+
+def _listed_once(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """A list of `components` names every entity of the kind exactly once (and nothing else)."""
+    name = str(check["listed_once"])
+    listed = pack.section("components").get(name)
+    where = _components_at(pack, name)
+    if not isinstance(listed, list) or where is None:
+        return
+    ids = sorted(e.id for e in pack.entities_of(kind))
+    section = pack.sections["components"]
+    for index, value in enumerate(listed):
+        if value in ids:
+            continue
+        at = section.doc.location((*section.path, name, index))
+        other = pack.entity(value) if isinstance(value, str) else None
+        if other is not None:
+            yield Problem("REF-KIND", f"`{value}` is a {other.kind}, but a {kind} is needed", at)
+        else:
+            yield Problem("REF-UNDEF", f"unknown {kind} `{value}`" + suggest(str(value), ids), at)
+    if sorted(map(str, listed)) != ids:
+        yield Problem(check.get("code", "DATA-LIST"), f"`{name}` must list every {kind} exactly once", where)
+
+
+def _symbol(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """An entity shows a symbol exactly when its effect calls a verb."""
+    symbol, field, verb = str(check["symbol"]), str(check.get("in", "symbols")), str(check.get("verb"))
+    if not (signature(verb) or pack.entity(verb)):
+        return  # no such verb: KIND-CHECK
+    calls: dict[str, bool] = {}
+    entities = {e.id: e for e in pack.entities_of(kind)}
+    for compiled in pack.effects:
+        owner = entities.get(compiled.slot.owner)
+        if owner is not None and compiled.slot.path == (*owner.path, "effect"):
+            calls[owner.id] = any(c.name == verb for c in ast.calls(compiled.tree))
+    for entity in entities.values():
+        shows = symbol in (entity.data.get(field) or [])
+        if entity.id in calls and calls[entity.id] != shows:
+            state = (
+                f"shows the `{symbol}` symbol but its effect never calls `{verb}`"
+                if shows
+                else f"calls `{verb}` but lacks `{field}: [{symbol}]`"
+            )
+            yield Problem(
+                check.get("code", "SYMBOL-MISMATCH"),
+                f"`{entity.id}` {state}",
+                _at(entity, field if shows else "effect"),
+            )
+
+
+_ENTITY_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {"symbol": _symbol}
+_PACK_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {
+    "total": _total,
+    "length": _length,
+    "absent": _absent,
+    "among": _among,
+    "per_value": _per_value,
+    "listed_once": _listed_once,
+}
