@@ -265,7 +265,7 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
                 return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
         return None
     while True:  # round
-        players = game.turn_order()
+        players = game._seated()  # (read, not changed)
         if not players or env["passes"] >= len(players):
             return None
         player = players[env["index"] % len(players)]
