@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cache, partial
 from pathlib import PurePath
@@ -107,10 +107,12 @@ class Compiler:
         call's arguments) read the same values in every run when what they read asks no choice and
         no `let` before them binds: a dry run changes nothing. So a check that fails before any
         choice is explored fails on every path (the geek moving zombies from a place that has none
-        tried each destination in turn). The function raises NoOptions when a check fails; it
-        changes nothing. Anything else it raises means the dry runs must tell.
+        tried each destination in turn). Only checks that a choice may come before are kept: for
+        the others a failing dry run stops there before exploring anything. The function raises
+        NoOptions when a check fails; it changes nothing. Anything else it raises means the dry
+        runs must tell.
         """
-        guards = self._guards(tree, set(names), slot, set(), _PRE_DEPTH)
+        guards = self._guards(tree, set(names), slot, set(), _PRE_DEPTH, False)
         if not guards:
             return None
 
@@ -121,41 +123,58 @@ class Compiler:
         return pre
 
     def _guards(
-        self, tree: ast.Block, scope: set[str], slot: EffectSlot | None, unknown: set[str], depth: int
+        self,
+        tree: ast.Block,
+        scope: set[str],
+        slot: EffectSlot | None,
+        unknown: set[str],
+        depth: int,
+        chosen: bool,
     ) -> list[Fn]:
-        """The checks of the block's leading statements that read no name in `unknown` (see
-        `precondition`); a `let` makes its name unknown, the first statement that is no call stops."""
+        """The checks of the block's leading statements that read no name in `unknown` and that a
+        choice may come before (`chosen`: one may have come before the block) (see `precondition`);
+        a `let` makes its name unknown, the first statement that is no call stops."""
         unknown = set(unknown)
         found: list[Fn] = []
         for statement in tree.statements:
             if isinstance(statement, ast.Let):
                 unknown.add(statement.name)
                 scope = scope | {statement.name}
+                chosen = chosen or self._may_choose(statement.value)
                 continue
             if not isinstance(statement, ast.Call):
                 break
-            try:
-                found += self._call_guards(statement, scope, slot, unknown, depth)
-            except EngineError:  # a check not written as the engine expects: the dry runs tell
-                continue
+            with suppress(EngineError):  # a check not written as the engine expects: the dry runs tell
+                found += self._call_guards(statement, scope, slot, unknown, depth, chosen)
+            chosen = chosen or self._may_choose(statement) or statement.name in self.verbs
         return found
 
+    def _may_choose(self, expr: ast.Expr) -> bool:
+        """Whether working out an expression asks a choice (a dry run explores its options)."""
+        return bool(_choices(expr, self.asking))
+
     def _call_guards(
-        self, node: ast.Call, scope: set[str], slot: EffectSlot | None, unknown: set[str], depth: int
+        self,
+        node: ast.Call,
+        scope: set[str],
+        slot: EffectSlot | None,
+        unknown: set[str],
+        depth: int,
+        chosen: bool,
     ) -> list[Fn]:
         if node.name in self.asking:
             return []
         verb = self.verbs.get(node.name)
         if verb is None:
             sig, impl = self.builtin(node, _Where(node.span, slot))
-            if impl.check is None or impl.frame or sig.kind is Kind.SELECTOR:
+            if not chosen or impl.check is None or impl.frame or sig.kind is Kind.SELECTOR:
                 return []
-            if _choices(node, self.asking) or _reads(node) & unknown:
+            if self._may_choose(node) or _reads(node) & unknown:
                 return []  # (what it checks differs from path to path)
             return [self._expr(node, scope, slot)]  # in a dry run the call is its check
         if verb.signature.kind is Kind.SELECTOR or depth <= 0:
             return []
-        return self._verb_guards(node, verb, scope, slot, unknown, depth)
+        return self._verb_guards(node, verb, scope, slot, unknown, depth, chosen or self._may_choose(node))
 
     def _verb_guards(
         self,
@@ -165,6 +184,7 @@ class Compiler:
         slot: EffectSlot | None,
         unknown: set[str],
         depth: int,
+        chosen: bool,
     ) -> list[Fn]:
         """A pack verb's leading checks, its parameters worked out from the call's arguments as the
         call works them out (those that ask or read an unknown name stay unknown)."""
@@ -177,13 +197,13 @@ class Compiler:
                 expr = _default(param.default or "")
             if param.type in NAME_TYPES and isinstance(expr, ast.Name):
                 known.append((param.name, _constant(expr.name)))  # a bare name, never a variable's value
-            elif _choices(expr, self.asking) or _reads(expr) & unknown:
+            elif self._may_choose(expr) or _reads(expr) & unknown:
                 inner_unknown.add(param.name)
             else:
                 value = self._pure(expr, scope, slot, "an argument")
                 known.append((param.name, _at_least_zero(value) if param.type == "count" else value))
         params = {p.name for p in verb.signature.params}
-        inner = self._guards(verb.tree, params, verb.slot, inner_unknown, depth - 1)
+        inner = self._guards(verb.tree, params, verb.slot, inner_unknown, depth - 1, chosen)
         if not inner:
             return []
 

@@ -73,7 +73,7 @@ class Game:
         self._rank: dict[str, int] = {}
         self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
-        # the windows and names `offers` has checked (the check depends on nothing else)
+        # the windows and names checked (`check_window_names`)
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._index_triggers()
 
@@ -436,27 +436,12 @@ class Game:
         """What the player could play or use now in these windows (cards, then powers)."""
         if isinstance(windows, str):
             windows = (windows,)
-        rules = self.rules
-        kinds, characters = rules.usable_in(windows)
-        pile = rules.hand_pile  # (not `role_pile`: offers are asked for again and again)
-        hand = self.state["piles"][pile][colour] if pile is not None else ()
-        living = self._living_by_player().get(colour)
-        chars = self.state["characters"]
-        # (an empty hand, no rested character with a power of these windows: often; nothing runs for them)
-        playable = sorted(kinds.intersection(hand)) if hand else []
-        mine = (
-            [c for c in living if c in characters and not chars[c]["exhausted"]]
-            if living and characters
-            else []
-        )
+        playable, mine = self.candidates(colour, windows)
         found: list[Action] = []
         if not (playable or mine):
             return found
-        checked = (windows, tuple(names))
-        if checked not in self._checked:
-            for window in windows:
-                rules.check_names("windows", window, names)
-            self._checked.add(checked)
+        self.check_window_names(windows, names)
+        rules = self.rules
         if playable:
             cards = rules.cards
             env = {**names, "me": colour}
@@ -464,6 +449,7 @@ class Game:
                 if self._could(cards[kind], env, colour):
                     found.append(("play", kind))
         powers = rules.powers
+        chars = self.state["characters"]
         for character in mine:
             if not self._can_flip(character, exhaust=True):
                 continue
@@ -472,6 +458,29 @@ class Game:
             if self._could(powers[character], env, colour):
                 found.append(("power", character))
         return found
+
+    def check_window_names(self, windows: tuple[str, ...], names: dict[str, Any]) -> None:
+        """The names the pack declares for these windows are among those given (`Rules.check_names`;
+        what it says depends on nothing else, so each pair is checked once per game)."""
+        checked = (windows, tuple(names))
+        if checked not in self._checked:
+            for window in windows:
+                self.rules.check_names("windows", window, names)
+            self._checked.add(checked)
+
+    def candidates(self, colour: str, windows: tuple[str, ...]) -> tuple[list[str], list[str]]:
+        """The cards in the player's hand that may be played in these windows (sorted), and their
+        rested characters whose power may be used in them: what `offers` tries. Both empty (often:
+        an empty hand, every such character exhausted), nothing could be offered."""
+        kinds, characters = self.rules.usable_in(windows)
+        pile = self.rules.hand_pile  # (not `role_pile`: offers are asked for again and again)
+        hand = self.state["piles"][pile][colour] if pile is not None else ()
+        playable = sorted(kinds.intersection(hand)) if hand else []
+        living = self._living_by_player().get(colour)
+        if not (living and characters):
+            return playable, []
+        chars = self.state["characters"]
+        return playable, [c for c in living if c in characters and not chars[c]["exhausted"]]
 
     def _could(self, playable: Playable, env: dict[str, Any], actor: str) -> bool:
         """Whether its condition holds and some answers to its choices let its cost and effect happen.

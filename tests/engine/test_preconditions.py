@@ -31,8 +31,10 @@ def _blocks(rules: Rules) -> Iterator[CompiledBlock]:
     ("kind", "ident", "part", "derived"),
     [
         ("power", "geek", "effect", True),  # move_zombies needs zombies where the geek stands
-        ("power", "guard_and_rex", "effect", True),  # kill_zombies needs zombies here
-        ("power", "businessman", "cost", True),  # discard_cards requires as many cards in hand
+        ("power", "rocker", "effect", True),  # the same, chosen destination after
+        # checks no choice comes before: a failing dry run stops there anyway
+        ("power", "guard_and_rex", "effect", False),  # kill_zombies needs zombies here
+        ("power", "businessman", "cost", False),  # discard_cards requires cards before asking which
         ("card", "shotgun", "effect", False),  # kill_zombies' check reads the chosen location
         ("power", "thief", "effect", False),  # the check reads the chosen victim's hand
         ("power", "grandpa", "effect", False),  # set_trait checks nothing
