@@ -106,11 +106,11 @@ class Compiler:
         call (`needs`, `require`, ...; a pack verb's own leading checks, its parameters bound to the
         call's arguments) read the same values in every run when what they read asks no choice and
         no `let` before them binds: a dry run changes nothing. So a check that fails before any
-        choice is explored fails on every path (the geek moving zombies from a place that has none
-        tried each destination in turn). Only checks that a choice may come before are kept: for
-        the others a failing dry run stops there before exploring anything. The function raises
-        NoOptions when a check fails; it changes nothing. Anything else it raises means the dry
-        runs must tell.
+        choice is explored fails on every path (a verb that moves counters from a place that has
+        none, to a place chosen in its call, tried each destination in turn). Only checks that a
+        choice may come before are kept: for the others a failing dry run stops there before
+        exploring anything. The function raises NoOptions when a check fails; it changes nothing.
+        Anything else it raises means the dry runs must tell.
         """
         guards = self._guards(tree, set(names), slot, set(), _PRE_DEPTH, False)
         if not guards:
