@@ -53,15 +53,25 @@ class Impl:
 
 
 class CompiledBlock:
-    """An effect ready to run: its program, and where its text is in the pack, and its precondition
-    (`Compiler.precondition`: None when none could be derived)."""
+    """An effect ready to run: its program, and where its text is in the pack, its precondition
+    (`Compiler.precondition`: None when none could be derived), and the names it binds and reads
+    (a cost and the effect after it share their table of names)."""
 
-    __slots__ = ("pre", "program", "slot")
+    __slots__ = ("binds", "pre", "program", "reads", "slot")
 
-    def __init__(self, program: Program, slot: EffectSlot | None, pre: Fn | None = None):
+    def __init__(
+        self,
+        program: Program,
+        slot: EffectSlot | None,
+        pre: Fn | None = None,
+        binds: frozenset[str] = frozenset(),
+        reads: frozenset[str] = frozenset(),
+    ):
         self.program = program
         self.slot = slot
         self.pre = pre
+        self.binds = binds
+        self.reads = reads
 
     def location(self) -> Location | None:
         """Where the effect's text begins in its pack."""
@@ -95,7 +105,8 @@ class Compiler:
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
         program = self.program(tree, set(names), slot, _owner(slot), _program_id(slot))
-        return CompiledBlock(program, slot, self.precondition(tree, slot, names))
+        pre = self.precondition(tree, slot, names)
+        return CompiledBlock(program, slot, pre, frozenset(_binds(tree)), frozenset(_reads(tree)))
 
     # --- preconditions: what a dry run would check first, without exploring its choices ----------
 
@@ -1635,7 +1646,7 @@ _PRE_DEPTH = 4  # pack verbs inside pack verbs a precondition looks into
 
 
 def _reads(expr: ast.Node) -> set[str]:
-    """Every name an expression mentions (a comprehension's own name too: more is only safer)."""
+    """Every name an expression or block mentions (a comprehension's own name too: more is only safer)."""
     found: set[str] = set()
 
     def visit(node: ast.Node) -> None:
@@ -1645,6 +1656,20 @@ def _reads(expr: ast.Node) -> set[str]:
             visit(child)
 
     visit(expr)
+    return found
+
+
+def _binds(tree: ast.Node) -> set[str]:
+    """Every name a block binds (`let`, `for`; a comprehension's own name too: more is only safer)."""
+    found: set[str] = set()
+
+    def visit(node: ast.Node) -> None:
+        if isinstance(node, ast.Let | ast.For | ast.ListComp | ast.MapComp):
+            found.add(node.name)
+        for child in ast.children(node):
+            visit(child)
+
+    visit(tree)
     return found
 
 

@@ -486,10 +486,11 @@ class Game:
         """Whether its condition holds and some answers to its choices let its cost and effect happen.
 
         Dry runs change nothing and ask nobody; each choice is explored option by option. The cost
-        and the effect are explored each on its own: a dry run changes nothing, and the effect reads
-        none of the cost's names, so whether the effect could happen does not depend on the answers
-        the cost was given (exploring them together tried every effect path again for every cost
-        path). One `Rt` serves the condition and every dry run, each run starting from the names given.
+        and the effect are explored each on its own when the effect reads no name the cost binds:
+        a dry run changes nothing, so then whether the effect could happen does not depend on the
+        answers the cost was given (exploring them together tried every effect path again for
+        every cost path). One `Rt` serves the condition and every dry run, each run starting from
+        the names given.
         """
         rt = Rt(self, env, actor)
         if playable.condition is not None:
@@ -498,6 +499,8 @@ class Game:
             rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
         rt.dry = True
         cost, effect = playable.cost, playable.effect
+        if cost is not None and effect is not None and cost.binds & effect.reads:
+            return self._explore_together(cost, effect, rt, env)  # the effect may read what the cost bound
         if cost is not None:
             rt.paying = True
             if not _explore(cost, rt, env):
@@ -506,6 +509,33 @@ class Game:
             rt.paying = False
             return _explore(effect, rt, env)
         return True
+
+    def _explore_together(
+        self, cost: CompiledBlock, effect: CompiledBlock, rt: Rt, env: dict[str, Any]
+    ) -> bool:
+        """As `_explore`, for a cost and an effect run one after the other in one table of names
+        (the effect reads a name the cost may bind: its paths depend on the cost's)."""
+        path, counts = rt.path, rt.counts
+        for _ in range(DRY_RUN_LIMIT):
+            names = rt.env = dict(env)
+            rt.step = 0
+            try:
+                rt.paying = True
+                run_sync(cost.program, rt, names)
+                rt.paying = False
+                run_sync(effect.program, rt, names)
+                return True
+            except NoOptions:
+                pass
+            # depth first: the deepest choice with an untried option takes its next one
+            while path and path[-1] + 1 >= counts[-1]:
+                path.pop()
+                counts.pop()
+            if not path:
+                return False
+            path[-1] += 1
+            del counts[len(path) :]
+        return False
 
     def _can_flip(self, character: str, exhaust: bool) -> bool:
         ch = self.state["characters"][character]

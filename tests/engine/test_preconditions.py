@@ -11,11 +11,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from coh_core.engine import RandomAgent, new_game, rules_for
+from coh_core.effects.parser import parse_effect
+from coh_core.engine import RandomAgent, compiler_for, new_game, rules_for
 from coh_core.engine.compiler import CompiledBlock
 from coh_core.engine.flow import in_window
 from coh_core.engine.game import Game
-from coh_core.engine.rules import Rules
+from coh_core.engine.rules import Playable, Rules
 from coh_core.engine.runtime import NoOptions
 from coh_core.packs.model import Pack
 
@@ -104,3 +105,26 @@ def test_preconditions_decide_as_the_dry_runs_do(base_pack: Pack) -> None:
             block.pre = originals[id(block)]  # type: ignore[assignment]
     assert compared > 1000
     assert refused > 50  # the preconditions did refuse something: the comparison is not idle
+
+
+@pytest.mark.parametrize(
+    ("cost", "could"),
+    [
+        ("let n = choose([0, 1])", True),  # paying with 1 lets the effect happen
+        ("let n = choose([0, -1])", False),  # no way of paying does
+    ],
+)
+def test_an_effect_that_reads_a_name_its_cost_binds_is_explored_with_the_cost(
+    base_pack: Pack, cost: str, could: bool
+) -> None:
+    compiler = compiler_for(base_pack)
+    playable = Playable(
+        "test",
+        "anytime",
+        None,
+        compiler.block(parse_effect(cost), None, frozenset({"me"})),
+        compiler.block(parse_effect("needs(n > 0)"), None, frozenset({"me", "n"})),
+    )
+    game = new_game(base_pack, players=4, seed=1)
+    me = game.players[0]
+    assert game._could(playable, {"me": me}, me) is could
