@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cache, partial
 from pathlib import PurePath
@@ -53,13 +53,25 @@ class Impl:
 
 
 class CompiledBlock:
-    """An effect ready to run: its program, and where its text is in the pack."""
+    """An effect ready to run: its program, and where its text is in the pack, its precondition
+    (`Compiler.precondition`: None when none could be derived), and the names it binds and reads
+    (a cost and the effect after it share their table of names)."""
 
-    __slots__ = ("program", "slot")
+    __slots__ = ("binds", "pre", "program", "reads", "slot")
 
-    def __init__(self, program: Program, slot: EffectSlot | None):
+    def __init__(
+        self,
+        program: Program,
+        slot: EffectSlot | None,
+        pre: Fn | None = None,
+        binds: frozenset[str] = frozenset(),
+        reads: frozenset[str] = frozenset(),
+    ):
         self.program = program
         self.slot = slot
+        self.pre = pre
+        self.binds = binds
+        self.reads = reads
 
     def location(self) -> Location | None:
         """Where the effect's text begins in its pack."""
@@ -92,7 +104,130 @@ class Compiler:
         self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
-        return CompiledBlock(self.program(tree, set(names), slot, _owner(slot), _program_id(slot)), slot)
+        program = self.program(tree, set(names), slot, _owner(slot), _program_id(slot))
+        pre = self.precondition(tree, slot, names)
+        return CompiledBlock(program, slot, pre, frozenset(_binds(tree)), frozenset(_reads(tree)))
+
+    # --- preconditions: what a dry run would check first, without exploring its choices ----------
+
+    def precondition(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> Fn | None:
+        """A test every dry run of the block that reaches its end passes, or None.
+
+        Its leading statements run in every run of the block, and the checks of the verbs they
+        call (`needs`, `require`, ...; a pack verb's own leading checks, its parameters bound to the
+        call's arguments) read the same values in every run when what they read asks no choice and
+        no `let` before them binds: a dry run changes nothing. So a check that fails before any
+        choice is explored fails on every path (a verb that moves counters from a place that has
+        none, to a place chosen in its call, tried each destination in turn). Only checks that a
+        choice may come before are kept: for the others a failing dry run stops there before
+        exploring anything. The function raises NoOptions when a check fails; it changes nothing.
+        Anything else it raises means the dry runs must tell.
+        """
+        guards = self._guards(tree, set(names), slot, set(), _PRE_DEPTH, False)
+        if not guards:
+            return None
+
+        def pre(rt: Rt) -> None:
+            for guard in guards:
+                guard(rt)
+
+        return pre
+
+    def _guards(
+        self,
+        tree: ast.Block,
+        scope: set[str],
+        slot: EffectSlot | None,
+        unknown: set[str],
+        depth: int,
+        chosen: bool,
+    ) -> list[Fn]:
+        """The checks of the block's leading statements that read no name in `unknown` and that a
+        choice may come before (`chosen`: one may have come before the block) (see `precondition`);
+        a `let` makes its name unknown, the first statement that is no call stops."""
+        unknown = set(unknown)
+        found: list[Fn] = []
+        for statement in tree.statements:
+            if isinstance(statement, ast.Let):
+                unknown.add(statement.name)
+                scope = scope | {statement.name}
+                chosen = chosen or self._may_choose(statement.value)
+                continue
+            if not isinstance(statement, ast.Call):
+                break
+            with suppress(EngineError):  # a check not written as the engine expects: the dry runs tell
+                found += self._call_guards(statement, scope, slot, unknown, depth, chosen)
+            chosen = chosen or self._may_choose(statement) or statement.name in self.verbs
+        return found
+
+    def _may_choose(self, expr: ast.Expr) -> bool:
+        """Whether working out an expression asks a choice (a dry run explores its options)."""
+        return bool(_choices(expr, self.asking))
+
+    def _call_guards(
+        self,
+        node: ast.Call,
+        scope: set[str],
+        slot: EffectSlot | None,
+        unknown: set[str],
+        depth: int,
+        chosen: bool,
+    ) -> list[Fn]:
+        if node.name in self.asking:
+            return []
+        verb = self.verbs.get(node.name)
+        if verb is None:
+            sig, impl = self.builtin(node, _Where(node.span, slot))
+            if not chosen or impl.check is None or impl.frame or sig.kind is Kind.SELECTOR:
+                return []
+            if self._may_choose(node) or _reads(node) & unknown:
+                return []  # (what it checks differs from path to path)
+            return [self._expr(node, scope, slot)]  # in a dry run the call is its check
+        if verb.signature.kind is Kind.SELECTOR or depth <= 0:
+            return []
+        return self._verb_guards(node, verb, scope, slot, unknown, depth, chosen or self._may_choose(node))
+
+    def _verb_guards(
+        self,
+        node: ast.Call,
+        verb: PackVerb,
+        scope: set[str],
+        slot: EffectSlot | None,
+        unknown: set[str],
+        depth: int,
+        chosen: bool,
+    ) -> list[Fn]:
+        """A pack verb's leading checks, its parameters worked out from the call's arguments as the
+        call works them out (those that ask or read an unknown name stay unknown)."""
+        given = _bind(node, [p.name for p in verb.signature.params])
+        known: list[tuple[str, Fn]] = []
+        inner_unknown: set[str] = set()
+        for param in verb.signature.params:
+            expr = given.get(param.name)
+            if expr is None:
+                expr = _default(param.default or "")
+            if param.type in NAME_TYPES and isinstance(expr, ast.Name):
+                known.append((param.name, _constant(expr.name)))  # a bare name, never a variable's value
+            elif self._may_choose(expr) or _reads(expr) & unknown:
+                inner_unknown.add(param.name)
+            else:
+                value = self._pure(expr, scope, slot, "an argument")
+                known.append((param.name, _at_least_zero(value) if param.type == "count" else value))
+        params = {p.name for p in verb.signature.params}
+        inner = self._guards(verb.tree, params, verb.slot, inner_unknown, depth - 1, chosen)
+        if not inner:
+            return []
+
+        def guard(rt: Rt) -> None:
+            caller = rt.env
+            rt.env = {name: value(rt) for name, value in known}
+            try:
+                for check in inner:
+                    check(rt)
+            finally:
+                rt.env = caller
+
+        return [guard]
 
     def condition(self, tree: ast.Expr, slot: EffectSlot | None, names: frozenset[str]) -> Fn:
         """A test; false when what it reads is not there (the first of nothing, a piece out of play)."""
@@ -1505,6 +1640,42 @@ def _choices(expr: ast.Expr, asking: frozenset[str]) -> list[ast.Call]:
 
     visit(expr)
     return found
+
+
+_PRE_DEPTH = 4  # pack verbs inside pack verbs a precondition looks into
+
+
+def _reads(expr: ast.Node) -> set[str]:
+    """Every name an expression or block mentions (a comprehension's own name too: more is only safer)."""
+    found: set[str] = set()
+
+    def visit(node: ast.Node) -> None:
+        if isinstance(node, ast.Name | ast.ListComp | ast.MapComp):
+            found.add(node.name)
+        for child in ast.children(node):
+            visit(child)
+
+    visit(expr)
+    return found
+
+
+def _binds(tree: ast.Node) -> set[str]:
+    """Every name a block binds (`let`, `for`; a comprehension's own name too: more is only safer)."""
+    found: set[str] = set()
+
+    def visit(node: ast.Node) -> None:
+        if isinstance(node, ast.Let | ast.For | ast.ListComp | ast.MapComp):
+            found.add(node.name)
+        for child in ast.children(node):
+            visit(child)
+
+    visit(tree)
+    return found
+
+
+def _at_least_zero(value: Fn) -> Fn:
+    """A count argument's value: below zero it counts as zero."""
+    return lambda rt: max(0, value(rt))
 
 
 def _program_id(slot: EffectSlot | None) -> str:

@@ -265,7 +265,7 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
                 return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
         return None
     while True:  # round
-        players = game.turn_order()
+        players = game._seated()  # (read, not changed)
         if not players or env["passes"] >= len(players):
             return None
         player = players[env["index"] % len(players)]
@@ -335,8 +335,7 @@ def window_frame(
     game: Game, mode: str, windows: tuple[str, ...], names: dict[str, Any], **more: Any
 ) -> Frame:
     """The frame of a window (see `_WindowAsk` for the modes)."""
-    for name in windows:
-        game.rules.check_names("windows", name, names)
+    game.check_window_names(windows, names)
     env: dict[str, Any] = {"mode": mode, "windows": list(windows), "names": names, "actions": 0}
     env["question"] = more.get("question", windows[0])  # the decision put to each player
     if mode == "one":
@@ -348,16 +347,31 @@ def window_frame(
     return Frame(WINDOW, Rt(game, env, None), env, more.get("ret"))
 
 
-def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame:
+def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
     """The built-in `action_window`: every player in turn order may act in these windows, up to
-    `gifts` gifts each, until all pass in a row (at the step's location, if it is run at one)."""
+    `gifts` gifts each, until all pass in a row (at the step's location, if it is run at one).
+    None when nobody could do anything in it: it would ask nobody and close."""
+    game, opened = rt.game, tuple(windows)
+    game.check_window_names(opened, {})
+    players = game._seated()
+    if not any(game.candidates(p, opened) != ([], []) or (gifts > 0 and game.gifts(p)) for p in players):
+        return None
     here = rt.env.get("here")
-    return window_frame(rt.game, "round", tuple(windows), {}, gifts=gifts, here=here, question="act")
+    return window_frame(game, "round", opened, {}, gifts=gifts, here=here, question="act")
+
+
+def idle(game: Game, players: list[str], windows: tuple[str, ...]) -> bool:
+    """Whether none of these players has a card or power `offers` would try in these windows (so a
+    window that asks them would close at once, asking nobody and changing nothing)."""
+    return all(game.candidates(p, windows) == ([], []) for p in players)
 
 
 def in_window(frames: list[Any]) -> bool:
     """Whether the decision the frames wait for is put by a window (play, use, give or pass)."""
     return bool(frames) and getattr(frames[-1], "program", None) is WINDOW
+
+
+_CANCEL_CARD = ("cancel_card",)
 
 
 class _PerformStart(Op):
@@ -373,9 +387,12 @@ class _PerformStart(Op):
             game.depth += 1
         if action[0] == "play":
             pending = game.card_played(player, action[1])
-            frames.append(
-                window_frame(game, "others", ("cancel_card",), {"pending": pending}, ret="cancelled")
-            )
+            others = [p for p in game._seated() if p != player]
+            if idle(game, others, _CANCEL_CARD):  # nobody could cancel it: the window would ask nobody
+                game.check_window_names(_CANCEL_CARD, {"pending": pending})
+                env["cancelled"] = game.pending.pop(pending)["cancelled"]
+                return None
+            frames.append(window_frame(game, "others", _CANCEL_CARD, {"pending": pending}, ret="cancelled"))
             return SWITCH
         frame.pc = _PERFORM_END
         if action[0] == "power":

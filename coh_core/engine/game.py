@@ -13,6 +13,7 @@ import json
 import pickle
 from typing import Any
 
+from coh_core.engine.compiler import CompiledBlock
 from coh_core.engine.flow import event_frame
 from coh_core.engine.machine import (
     Frame,
@@ -72,6 +73,8 @@ class Game:
         self._rank: dict[str, int] = {}
         self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
+        # the windows and names checked (`check_window_names`)
+        self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._index_triggers()
 
     # --- the public decision API ---------------------------------------------------
@@ -433,39 +436,61 @@ class Game:
         """What the player could play or use now in these windows (cards, then powers)."""
         if isinstance(windows, str):
             windows = (windows,)
-        cards, powers = self.rules.cards, self.rules.powers
-        kinds, characters = self.rules.usable_in(windows)
-        pile = self.rules.hand_pile  # (not `role_pile`: offers are asked for again and again)
-        hand = self.state["piles"][pile][colour] if pile is not None else ()
-        living = self._living_by_player().get(colour)
-        # (an empty hand, no living character, no power of these windows: often; nothing runs for them)
-        playable = sorted(kinds.intersection(hand)) if hand else []
-        mine = [c for c in living if c in characters] if living and characters else []
+        playable, mine = self.candidates(colour, windows)
         found: list[Action] = []
         if not (playable or mine):
             return found
-        for window in windows:
-            self.rules.check_names("windows", window, names)
+        self.check_window_names(windows, names)
+        rules = self.rules
         if playable:
+            cards = rules.cards
             env = {**names, "me": colour}
             for kind in playable:
                 if self._could(cards[kind], env, colour):
                     found.append(("play", kind))
+        powers = rules.powers
         chars = self.state["characters"]
         for character in mine:
-            ch = chars[character]
-            if ch["exhausted"] or not self._can_flip(character, exhaust=True):  # most are exhausted
+            if not self._can_flip(character, exhaust=True):
                 continue
+            ch = chars[character]
             env = {**names, "self": character, "here": ch["at"], "me": colour}
             if self._could(powers[character], env, colour):
                 found.append(("power", character))
         return found
 
+    def check_window_names(self, windows: tuple[str, ...], names: dict[str, Any]) -> None:
+        """The names the pack declares for these windows are among those given (`Rules.check_names`;
+        what it says depends on nothing else, so each pair is checked once per game)."""
+        checked = (windows, tuple(names))
+        if checked not in self._checked:
+            for window in windows:
+                self.rules.check_names("windows", window, names)
+            self._checked.add(checked)
+
+    def candidates(self, colour: str, windows: tuple[str, ...]) -> tuple[list[str], list[str]]:
+        """The cards in the player's hand that may be played in these windows (sorted), and their
+        rested characters whose power may be used in them: what `offers` tries. Both empty (often:
+        an empty hand, every such character exhausted), nothing could be offered."""
+        kinds, characters = self.rules.usable_in(windows)
+        pile = self.rules.hand_pile  # (not `role_pile`: offers are asked for again and again)
+        hand = self.state["piles"][pile][colour] if pile is not None else ()
+        playable = sorted(kinds.intersection(hand)) if hand else []
+        living = self._living_by_player().get(colour)
+        if not (living and characters):
+            return playable, []
+        chars = self.state["characters"]
+        return playable, [c for c in living if c in characters and not chars[c]["exhausted"]]
+
     def _could(self, playable: Playable, env: dict[str, Any], actor: str) -> bool:
         """Whether its condition holds and some answers to its choices let its cost and effect happen.
 
-        Dry runs change nothing and ask nobody; each choice is explored option by option. One
-        `Rt` serves the condition and every dry run, each run starting from the names given.
+        Dry runs change nothing and ask nobody; each choice is explored option by option. The cost
+        and the effect are explored each on its own when the effect reads no name the cost binds:
+        a dry run changes nothing, so then whether the effect could happen does not depend on the
+        answers the cost was given (exploring them together tried every effect path again for
+        every cost path). One `Rt` serves the condition and every dry run, each run starting from
+        the names given.
         """
         rt = Rt(self, env, actor)
         if playable.condition is not None:
@@ -473,12 +498,32 @@ class Game:
                 return False
             rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
         rt.dry = True
+        cost, effect = playable.cost, playable.effect
+        if cost is not None and effect is not None and cost.binds & effect.reads:
+            return self._explore_together(cost, effect, rt, env)  # the effect may read what the cost bound
+        if cost is not None:
+            rt.paying = True
+            if not _explore(cost, rt, env):
+                return False
+        if effect is not None:
+            rt.paying = False
+            return _explore(effect, rt, env)
+        return True
+
+    def _explore_together(
+        self, cost: CompiledBlock, effect: CompiledBlock, rt: Rt, env: dict[str, Any]
+    ) -> bool:
+        """As `_explore`, for a cost and an effect run one after the other in one table of names
+        (the effect reads a name the cost may bind: its paths depend on the cost's)."""
         path, counts = rt.path, rt.counts
         for _ in range(DRY_RUN_LIMIT):
-            rt.env = dict(env)
+            names = rt.env = dict(env)
             rt.step = 0
             try:
-                self._dry_run(playable, rt)
+                rt.paying = True
+                run_sync(cost.program, rt, names)
+                rt.paying = False
+                run_sync(effect.program, rt, names)
                 return True
             except NoOptions:
                 pass
@@ -491,15 +536,6 @@ class Game:
             path[-1] += 1
             del counts[len(path) :]
         return False
-
-    def _dry_run(self, playable: Playable, rt: Rt) -> None:
-        env = rt.env
-        if playable.cost is not None:
-            rt.paying = True
-            run_sync(playable.cost.program, rt, env)
-        if playable.effect is not None:
-            rt.paying = False
-            run_sync(playable.effect.program, rt, env)
 
     def _can_flip(self, character: str, exhaust: bool) -> bool:
         ch = self.state["characters"][character]
@@ -566,6 +602,46 @@ class Game:
         for ch in self.state["characters"].values():
             if any(v[1] == duration for v in ch["traits"].values()):
                 ch["traits"] = {k: v for k, v in ch["traits"].items() if v[1] != duration}
+
+
+def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
+    """Whether some answers to a block's choices let it run to its end, in dry runs (`rt.dry`).
+
+    Its precondition, if it has one, decides first when it fails: then no path could succeed
+    (`Compiler.precondition`); anything else it raises leaves the question to the dry runs.
+    """
+    pre = block.pre
+    if pre is not None:
+        loops = rt.loops
+        rt.env = dict(env)
+        try:
+            pre(rt)
+        except NoOptions:
+            return False
+        except Exception:  # not for the precondition to judge: the dry runs will
+            pass
+        finally:
+            rt.loops = loops
+    program = block.program
+    path, counts = rt.path, rt.counts
+    path.clear()
+    counts.clear()
+    for _ in range(DRY_RUN_LIMIT):
+        rt.step = 0
+        try:
+            run_sync(program, rt, dict(env))
+            return True
+        except NoOptions:
+            pass
+        # depth first: the deepest choice with an untried option takes its next one
+        while path and path[-1] + 1 >= counts[-1]:
+            path.pop()
+            counts.pop()
+        if not path:
+            return False
+        path[-1] += 1
+        del counts[len(path) :]
+    return False
 
 
 def _copied(data: Any) -> Any:

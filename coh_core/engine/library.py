@@ -11,7 +11,14 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
-from coh_core.engine.flow import action_end_frame, action_window, event_frame, run_frame, window_frame
+from coh_core.engine.flow import (
+    action_end_frame,
+    action_window,
+    event_frame,
+    idle,
+    run_frame,
+    window_frame,
+)
 from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
 from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
@@ -110,8 +117,12 @@ def end_action(rt: Rt) -> Frame | None:
 
 
 @_impl("window", frame=True)
-def window(rt: Rt, player: str, windows: list[str], names: dict[str, Any]) -> Frame:
-    return window_frame(rt.game, "one", tuple(windows), dict(names), player=player)
+def window(rt: Rt, player: str, windows: list[str], names: dict[str, Any]) -> Frame | None:
+    opened, given = tuple(windows), dict(names)
+    if idle(rt.game, [player], opened):  # it would ask nobody
+        rt.game.check_window_names(opened, given)
+        return None
+    return window_frame(rt.game, "one", opened, given, player=player)
 
 
 IMPLS["action_window"] = Impl(action_window, frame=True)
