@@ -25,6 +25,7 @@ from coh_core.messages import placeholders
 from coh_core.narrative import Narrator
 from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.model import Pack
+from coh_core.resources import content_root
 
 TRANSLATIONS = ("es", "it", "fr", "de")
 
@@ -253,6 +254,49 @@ def test_an_english_only_house_rule_validates_and_plays_in_every_language(
     unlisted = runner.invoke(main, ["validate", str(rule), "--format", "json"])
     assert unlisted.exit_code == 0
     assert {w["code"] for w in json.loads(unlisted.output)["warnings"]} == {"I18N-MISSING"}
+
+
+def _gift_rule(root: Path) -> Path:
+    """A house rule in English only that changes one parameter no shipped overlay changes."""
+    rule = root / "two-gifts"
+    (rule / "text").mkdir(parents=True)
+    (rule / "pack.yaml").write_text(
+        'id: two-gifts\nversion: "1.0.0"\nkind: overlay\nrequires: [base]\nlanguages: [en]\n'
+        "files: [patches.yaml]\n",
+        encoding="utf-8",
+    )
+    (rule / "patches.yaml").write_text("patches:\n  - set: params/gifts_per_window/value\n    to: 2\n")
+    (rule / "text" / "en.yaml").write_text('locale: en\nmessages:\n  pack.two-gifts.name: "Two gifts"\n')
+    return rule
+
+
+SHIPPED_OVERLAYS = sorted(
+    p.name for p in content_root().iterdir() if p.name != "base" and (p / "pack.yaml").is_file()
+)
+
+
+def _conflicts(overlay: str) -> set[str]:
+    manifest = yaml.safe_load((content_root() / overlay / "pack.yaml").read_text(encoding="utf-8"))
+    return set(manifest.get("conflicts") or [])
+
+
+@pytest.mark.parametrize("overlay", SHIPPED_OVERLAYS)
+def test_an_english_only_house_rule_plays_with_each_shipped_overlay(
+    runner: CliRunner, tmp_path: Path, overlay: str
+) -> None:
+    """With the overlay, and with `rulebook-fr` too where the overlay may be played with it."""
+    rule = str(_gift_rule(tmp_path))
+    declared = {name: _conflicts(name) for name in (overlay, "rulebook-fr")}
+    with_french = overlay != "rulebook-fr" and not (
+        "rulebook-fr" in declared[overlay] or overlay in declared["rulebook-fr"]
+    )
+    stacks = [[overlay], ["rulebook-fr", overlay]] if with_french else [[overlay]]
+    for stack in stacks:
+        rules = [arg for name in [*stack, rule] for arg in ("--rules", name)]
+        checked = runner.invoke(main, ["validate", *rules, "--format", "json"])
+        assert checked.exit_code == 0, (stack, checked.output)
+        played = runner.invoke(main, ["play", "--players", "3", "--seed", "3", "--lang", "fr", *rules])
+        assert played.exit_code == 0, (stack, played.output)
 
 
 def test_a_stale_translation_does_not_stop_a_game(runner: CliRunner, base_copy: Path) -> None:
