@@ -18,6 +18,8 @@ from coh_core.cards import CardSet, localize
 from coh_core.cli import main
 from coh_core.errors import UsageError
 from coh_core.i18n import source_hash
+from coh_core.narrative import Narrator
+from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 from coh_core.resources import content_root, schema_path
 
@@ -275,3 +277,13 @@ def test_an_unknown_overlay_is_a_usage_error(runner: CliRunner) -> None:
     result = runner.invoke(main, ["export", "--rules", "no-such-rule"])
     assert result.exit_code == 2
     assert result.output.startswith("OVERLAY-UNKNOWN ")
+
+
+def test_the_narrator_shows_an_english_only_rewrite_in_english(english_only: Path) -> None:
+    """As the export does: the base game's French for the old rule is not the overlay's text."""
+    pack = load_pack_checked(None, [str(english_only)])
+    english = yaml.safe_load((english_only / "text" / "en.yaml").read_text(encoding="utf-8"))["messages"]
+    french = Narrator(pack, "fr")
+    assert french.text("action.gun.text", {}) == english["action.gun.text"]
+    base_french = Narrator(load_pack_checked(None, []), "fr")
+    assert french.text("action.gun.name", {}) == base_french.text("action.gun.name", {})  # not rewritten

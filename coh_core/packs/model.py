@@ -123,10 +123,14 @@ class Pack:
 
     def messages(self, locale: str = "en") -> dict[str, Any]:
         """One language's texts by key (a string, or plural forms): the pack's file, then each
-        overlay's on top."""
-        found = self.own_messages(locale)
-        for overlay in self.overlays:
-            found.update(overlay.own_messages(locale))
+        overlay's on top. A translation counts only if no later overlay rewrote the English it
+        translates: an overlay's English-only rewrite shows in English, not as the old rule."""
+        found: dict[str, Any] = {}
+        for layer in [self, *self.overlays]:
+            if locale != SOURCE_LOCALE and layer is not self:
+                for key in layer.entries(SOURCE_LOCALE):
+                    found.pop(key, None)
+            found.update(layer.own_messages(locale))
         return found
 
     def own_messages(self, locale: str = "en") -> dict[str, Any]:
