@@ -854,11 +854,7 @@ class _Session:
         self.log_path = None if setup.log is None else Path(setup.log)
         self.save_path = path if save_path is None else save_path
         self.pack = load_pack_checked(None if setup.pack is None else Path(setup.pack), tuple(setup.rules))
-        game = restore_game(rules_for(self.pack), doc, line)
-        strangers = [c for c in [*setup.humans, *doc["generators"], *doc["seen"]] if c not in game.players]
-        if strangers:
-            raise UsageError(f"the save names {strangers[0]!r}, who is not at its table", code="SAVE-FIELD")
-        return game, doc
+        return restore_game(rules_for(self.pack), doc, line), doc
 
     def run(
         self, players: int, bots: str, humans: tuple[str, ...], resumed: tuple[Any, dict[str, Any]] | None

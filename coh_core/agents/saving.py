@@ -176,6 +176,14 @@ def restore_game(rules: Rules, doc: Mapping[str, Any], line: Line) -> Game:
             "SAVE-GAME", f"the position cannot be restored under these rules ({type(exc).__name__})",
             line.at(("game",)),
         ) from None  # fmt: skip
+    named = {"humans": doc["humans"], "generators": list(doc["generators"]), "seen": list(doc["seen"])}
+    for name, colours in named.items():
+        stranger = next((c for c in colours if c not in game.players), None)
+        if stranger is not None:
+            where = line.at((name,))
+            raise refuse(
+                "SAVE-FIELD", f"`{name}` names {echo(stranger)}, who is not at the saved table", where
+            )
     if digest != doc["digest"]:
         raise refuse(
             "SAVE-GAME",
