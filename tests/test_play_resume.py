@@ -237,6 +237,8 @@ def test_ctrl_c_saves_and_the_game_resumes_to_the_same_end(
     assert stopped.stderr.splitlines()[-1] == (
         f"The game is saved in {save}: `coh play --resume {save}` goes on from here."
     )
+    left = {p.name for p in tmp_path.iterdir()}
+    assert left == {save.name, log.name}  # no temporary file beside the save
     unfinished = [json.loads(line) for line in log.read_text().splitlines()]
     assert "coh_record" in unfinished[0] and all("end" not in line for line in unfinished)
     resumed = _invoke(["--resume", str(save), "--format", "json"], _typed(lines[12:]))

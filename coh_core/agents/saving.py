@@ -71,18 +71,19 @@ def write_save(path: Path, document: Mapping[str, Any]) -> None:
     temporary: str | None = None
     try:
         with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=path.parent if str(path.parent) else ".", prefix=f".{path.name}.",
-            suffix=".tmp", delete=False,
-        ) as handle:  # fmt: skip
+            "w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
+        ) as handle:
             temporary = handle.name
             handle.write(text)
         os.replace(temporary, path)
+        temporary = None
     except OSError as exc:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
         raise UsageError(
             f"cannot write {path}: {exc.strerror}", Location(str(path)), code="IO-WRITE"
         ) from None
+    finally:  # Ctrl-C while writing too: the save stays as it was, no temporary file is left
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
 
 
 def read_save(path: Path) -> tuple[PlaySetup, dict[str, Any], Line]:
