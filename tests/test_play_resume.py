@@ -327,3 +327,13 @@ def test_a_save_that_cannot_be_written_stops_the_game(tmp_path: Path) -> None:
     result = _invoke(["--human", "red", "--save", str(tmp_path)], "1\n")  # a directory
     assert result.exit_code == 2
     assert "IO-WRITE cannot write" in result.stderr
+
+
+def test_resume_keeps_saving_where_save_says(tmp_path: Path) -> None:
+    first, other = tmp_path / "first.save", tmp_path / "other.save"
+    _invoke(["--human", "red", "--save", str(first)], "1\n")
+    kept = first.read_text()
+    result = _invoke(["--resume", str(first), "--save", str(other)], "1\n1\n")
+    assert result.exit_code == 2
+    assert first.read_text() == kept
+    assert json.loads(other.read_text())["decisions"] > json.loads(kept)["decisions"]
