@@ -581,19 +581,57 @@ def _file_mode(path: Path) -> int:
 
 
 def _agents(
-    game: Any, bots: str, humans: tuple[str, ...], seed: int, narrator: Any, err: bool = False
+    game: Any, bots: str, humans: Sequence[str], seed: int, narrator: Any, err: bool = False
 ) -> dict[str, Any]:
+    """A bot for each seat but the humans', who share one terminal (hotseat when several)."""
     from coh_core.agents import make_agent
+    from coh_core.agents.terminal import TerminalAgent
 
-    unknown = [h for h in humans if h not in game.players]
-    if unknown:
-        raise UsageError(
-            f"--human {unknown[0]} is not at the table ({', '.join(game.players)})", code="USAGE-HUMAN"
-        )
+    terminal = TerminalAgent(narrator, err, hotseat=len(humans) > 1)
     return {
-        colour: make_agent("human" if colour in humans else bots, seed * 7919 + index, narrator, err)
+        colour: terminal if colour in humans else make_agent(bots, seed * 7919 + index, narrator, err)
         for index, colour in enumerate(game.players)
     }
+
+
+def _human_colours(pack: Pack, narrator: Narrator, given: Sequence[str]) -> list[str]:
+    """The colours `--human` names: a colour's id or its name in the game's language, in any case."""
+    known = [str(c) for c in pack.section("components").get("colours") or []]
+    forms: dict[str, str] = {}
+    for colour in known:
+        for form in (colour, str(narrator.name("colour", colour))):
+            forms.setdefault(form.strip().casefold(), colour)
+    chosen: list[str] = []
+    for name in given:
+        found = forms.get(name.strip().casefold())
+        if found is None:
+            choices = ", ".join(_colour_choice(narrator, c) for c in known)
+            raise UsageError(
+                f"--human {name!r} is not a colour of the game; choose from {choices}", code="USAGE-HUMAN"
+            )
+        if found not in chosen:
+            chosen.append(found)
+    return chosen
+
+
+def _colour_choice(narrator: Narrator, colour: str) -> str:
+    """A colour as `--human` takes it: its id, and its name when that is another word."""
+    name = str(narrator.name("colour", colour))
+    return colour if name.casefold() == colour.casefold() else f"{colour} ({name})"
+
+
+def _seats(pack: Pack, players: int, humans: Sequence[str]) -> list[str] | None:
+    """The colours at the table: the pack's first ones, each human's colour in the place of the
+    last of them it is not among; None (the pack's first ones) when no human names a colour."""
+    if not humans:
+        return None
+    if len(humans) > players:
+        raise UsageError(
+            f"{len(humans)} humans (--human) for {players} seats (--players)", code="USAGE-HUMAN"
+        )
+    known = [str(c) for c in pack.section("components").get("colours") or []]
+    others = [c for c in known if c not in humans][: players - len(humans)]
+    return [c for c in known if c in humans or c in others]
 
 
 def _scoreboard(game: Any, narrator: Any) -> list[str]:
@@ -646,16 +684,34 @@ def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
 @click.option(
     "--log", "log_path", type=click.Path(path_type=Path), default=None, help="Write the decision log here."
 )
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Keep the game in this file after every decision (to go on with --resume).",
+)
+@click.option(
+    "--resume",
+    "resume_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Go on with a game saved by --save (and keep saving it there).",
+)
 @_format_option
 @_pack_option
 @_lang_option
 @_rules_option
+@click.pass_context
 def play(
+    ctx: click.Context,
     players: int,
     seed: int,
     bots: str,
     humans: tuple[str, ...],
     log_path: Path | None,
+    save_path: Path | None,
+    resume_path: Path | None,
     fmt: str,
     pack: Path | None,
     lang: str | None,
@@ -667,16 +723,38 @@ def play(
     its problem located in the pack, exit 1; the end of the input stops it with exit 2, Ctrl-C
     with exit 130. `--log` is written in every case once the game has begun (without an end
     line when it did not finish), and `--format json` always prints one JSON document.
+
+    With `--save FILE` the game is saved after every decision; `--resume FILE` goes on with it
+    (under the saved seats, bots, seed and rules) and keeps saving it there.
     """
+    from coh_core.agents.saving import PlaySetup
     from coh_core.engine import EngineError
+    from coh_core.engine.record_text import RecordError
 
     as_json = fmt == "json"
+    setup = PlaySetup(seed, bots, list(humans), list(rules), None if pack is None else str(pack), lang)
     session = _Session(as_json, log_path, seed, {"bots": bots, "humans": list(humans)})
+    session.setup, session.save_path = setup, save_path
     try:
-        session.pack = load_pack_checked(pack, rules)
-        narrator = _narrator(session.pack, lang)
+        if resume_path is not None:
+            _refuse_with_resume(ctx)
+            resumed = session.resume(resume_path, lang, log_path, save_path)
+            setup = session.setup
+        else:
+            session.pack = load_pack_checked(pack, rules)
+            resumed = None
+        assert session.pack is not None
+        narrator = _narrator(session.pack, setup.lang)
         session.narrator = narrator
-        decisions = session.run(players, bots, humans)
+        if resumed is None:
+            setup.humans = _human_colours(session.pack, narrator, humans)
+            setup.pack = None if pack is None else str(pack.resolve())
+            setup.rules = [str(Path(r).resolve()) if Path(r).is_dir() else r for r in rules]
+            setup.log = None if log_path is None else str(log_path.resolve())
+        humans = tuple(setup.humans)
+        decisions = session.run(players, setup.bots, humans, resumed)
+    except RecordError as exc:
+        session.stop(exc.problems, EXIT_PROBLEMS)
     except ContentError as exc:
         after = f"{len(exc.problems)} problem(s): fix the pack first (coh validate)"
         session.stop(exc.problems, EXIT_PROBLEMS, after=after)
@@ -697,16 +775,37 @@ def play(
     if unwritten:
         session.stop(unwritten, EXIT_USAGE)
     if as_json:
-        click.echo(json.dumps(_play_json(game, seed, decisions), indent=2))
+        click.echo(json.dumps(_play_json(game, setup.seed, decisions), indent=2))
         return
     if humans:  # the end of the game as the first human saw it since their last answer
-        session.agents[humans[0]].show_news(game.view(humans[0]))
+        terminal = session.agents[humans[0]]  # in hotseat, what every one of them saw
+        terminal.show_news(game.view(humans[0]), public=terminal.hotseat)
     else:
         public = [e for e in game.log if "to" not in e]
         for line in narrator.lines(public):
             click.echo(line)
     for line in _scoreboard(game, narrator):
         click.echo(line)
+
+
+# What a saved game keeps: these options cannot be given again with --resume.
+_KEPT_BY_A_SAVE = ("players", "seed", "bots", "humans", "rules", "pack")
+
+
+def _refuse_with_resume(ctx: click.Context) -> None:
+    """USAGE-RESUME when an option that the save keeps is given with --resume."""
+    from click.core import ParameterSource
+
+    given = [
+        name for name in _KEPT_BY_A_SAVE if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE
+    ]
+    if given:
+        options = ", ".join(f"--{'human' if n == 'humans' else n}" for n in given)
+        raise UsageError(
+            f"--resume goes on with the saved game as it was set up; {options} cannot be given with it"
+            " (only --lang, --log, --save and --format can)",
+            code="USAGE-RESUME",
+        )
 
 
 def _say(problems: Sequence[Problem]) -> None:
@@ -734,22 +833,75 @@ class _Session:
         self.narrator: Narrator | None = None
         self.game: Any = None
         self.agents: dict[str, Any] = {}
+        self.setup: Any = None  # the PlaySetup a save keeps
+        self.save_path: Path | None = None
+        self.saved = False  # whether the save holds this game
 
-    def run(self, players: int, bots: str, humans: tuple[str, ...]) -> int:
-        """Seat the players and play the game out; returns the decisions made."""
+    def resume(
+        self, path: Path, lang: str | None, log_path: Path | None, save_path: Path | None
+    ) -> tuple[Any, dict[str, Any]]:
+        """Read a save and its rules: the position and the save's fields; the setup it keeps."""
+        from coh_core.agents.saving import read_save, restore_game
+        from coh_core.engine import rules_for
+
+        setup, doc, line = read_save(path)
+        if lang is not None:
+            setup.lang = lang
+        if log_path is not None:
+            setup.log = str(log_path.resolve())
+        self.setup, self.seed = setup, setup.seed
+        self.extra = {"bots": setup.bots, "humans": list(setup.humans)}
+        self.log_path = None if setup.log is None else Path(setup.log)
+        self.save_path = path if save_path is None else save_path
+        self.pack = load_pack_checked(None if setup.pack is None else Path(setup.pack), tuple(setup.rules))
+        return restore_game(rules_for(self.pack), doc, line), doc
+
+    def run(
+        self, players: int, bots: str, humans: tuple[str, ...], resumed: tuple[Any, dict[str, Any]] | None
+    ) -> int:
+        """Seat the players (or take the saved game) and play the game out; returns the decisions made."""
         from coh_core.agents.runner import play_out
         from coh_core.engine import EngineError, new_game
+        from coh_core.engine.rng import Rng
 
         assert self.pack is not None
-        try:
-            game = new_game(self.pack, players=players, seed=self.seed)
-        except EngineError as exc:
-            if exc.code in _SEATING_CODES:
-                raise UsageError(exc.message, code=exc.code) from None
-            raise
+        if resumed is not None:
+            game, doc = resumed
+        else:
+            try:
+                seats = _seats(self.pack, players, humans)
+                game = new_game(self.pack, players=players, seed=self.seed, colours=seats)
+            except EngineError as exc:
+                if exc.code in _SEATING_CODES:
+                    raise UsageError(exc.message, code=exc.code) from None
+                raise
         self.agents = _agents(game, bots, humans, self.seed, self.narrator, err=self.as_json)
+        if resumed is not None:
+            for colour, state in doc["generators"].items():
+                self.agents[colour].rng = Rng(state)
+            if humans:
+                self.agents[humans[0]].seen.update(doc["seen"])
         self.game = game  # the game has begun: from now on it has a record
-        return play_out(game, self.agents)
+        self.save()
+        play_out(game, self.agents, after=self.answered)
+        return int(self.setup.decisions)
+
+    def answered(self, game: Any) -> None:
+        """After each answer: count it, and save the game."""
+        self.setup.decisions += 1
+        self.save()
+
+    def save(self) -> None:
+        """Keep the game in `--save`'s file (UsageError IO-WRITE if it cannot be written)."""
+        from coh_core.agents.saving import save_document, write_save
+        from coh_core.agents.terminal import TerminalAgent
+
+        if self.save_path is None or self.game is None:
+            return
+        terminal = next((a for a in self.agents.values() if isinstance(a, TerminalAgent)), None)
+        seen = terminal.seen if terminal is not None else {}
+        write_save(self.save_path, save_document(self.game, self.setup, self.agents, seen))
+        self.saved = True
 
     def located(self, error: CohError) -> Problem:
         """The error as a problem, with the pack's source line and a caret when it has a place."""
@@ -785,6 +937,8 @@ class _Session:
         words = self.narrator.ui(key) if self.narrator is not None else message
         if any(isinstance(agent, TerminalAgent) for agent in self.agents.values()):
             click.echo("", err=True)  # end the line of the question left unanswered (or the ^C)
+        if self.saved and self.narrator is not None:
+            words += "\n" + self.narrator.ui("ui.play.saved", path=Verbatim(str(self.save_path)))
         self.stop([Problem(code, message, Location("<stdin>"))], exit_code, instead=words)
 
     def stop(

@@ -198,6 +198,8 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.prompt.range": ("low", "high"),
     "ui.play.input_ended": (),  # the person at the terminal closed the input
     "ui.play.interrupted": (),  # ... or pressed Ctrl-C
+    "ui.play.saved": ("path",),  # ... and the game is saved there
+    "ui.play.hand_over": ("player",),  # hotseat: the screen between two humans' questions
     "ui.phase.setup": (),  # the phases outside the pack's turn: setup and the end of the game
     "ui.phase.end": (),
 }
@@ -316,6 +318,16 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
     ),
     "ui.play.input_ended": ("The input of `coh play` ended before the game did.", {}),
     "ui.play.interrupted": ("A human player pressed Ctrl-C during `coh play`.", {}),
+    "ui.play.saved": (
+        "After `coh play` stopped unfinished (end of input, Ctrl-C): where the game is saved, and"
+        " the command that goes on with it (keep `coh play --resume` as it is).",
+        {"path": "the save file, as given to `--save`"},
+    ),
+    "ui.play.hand_over": (
+        "Hotseat (several humans at one terminal): the screen is cleared and the terminal is"
+        " passed to the next human, who presses Enter to see their question.",
+        {"player": "the player whose turn it is"},
+    ),
     "ui.table.header": (
         "The first line of the table shown before a human player's question; the pack's"
         " `ui.table.pointer.*` follow.",

@@ -13,9 +13,15 @@ DECISION_LIMIT = MAX_DECISIONS  # far above any real game; a stuck flow fails in
 
 
 def play_out(
-    game: Game, agents: Mapping[str, Agent], before: Callable[[Game, Decision], None] | None = None
+    game: Game,
+    agents: Mapping[str, Agent],
+    before: Callable[[Game, Decision], None] | None = None,
+    after: Callable[[Game], None] | None = None,
 ) -> int:
-    """Ask each waiting player's agent (with that player's view only); returns the decisions made."""
+    """Ask each waiting player's agent (with that player's view only); returns the decisions made.
+
+    `before` is called at each decision, `after` after each answer (to save the game there).
+    """
     decisions = 0
     while not game.over:
         decision = game.decision
@@ -25,6 +31,8 @@ def play_out(
         for colour in decision.waiting:
             game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
             decisions += 1
+            if after is not None:
+                after(game)
         if decisions > DECISION_LIMIT:
             raise EngineError(
                 "ENGINE-LIMIT",

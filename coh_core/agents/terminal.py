@@ -1,6 +1,9 @@
 """A human at the terminal: sees only their own view, answers by number.
 
-Several humans at one terminal play hotseat: each prompt names the player it is for. Every
+Several humans at one terminal play hotseat: one agent answers for them all, each prompt names
+the player it is for, and before a human's question when another human answered last, a
+hand-over screen clears the terminal (a separator line when it is not one) and waits for Enter,
+so that no player's hand or secret choice stays on the screen for the next one. Every
 word shown comes from the pack's text (`ui.table.*`, `ui.decision.*`, `ui.action.*`; an answer
 reads as the pack's `messages` declare), so the terminal speaks the narrator's language. The
 table shows those of the pack's pointers, counters and piles that the pack gives a `table`
@@ -67,16 +70,27 @@ def read_answer(stream: IO[Any] | None, limit: int = MAX_ANSWER_CHARS) -> str:
             return ""
 
 
+# Clears a terminal and puts the cursor at the top left (ECMA-48 ED 2 and CUP).
+CLEAR_SCREEN = "\x1b[2J\x1b[H"
+# What stands for a cleared screen in output that is no terminal (a pipe, a test).
+HANDOVER_SEPARATOR = "=" * 60
+
+
 class TerminalAgent:
-    def __init__(self, narrator: Narrator, err: bool = False):
+    def __init__(self, narrator: Narrator, err: bool = False, hotseat: bool = False):
         self.narrator = narrator
         self.err = err  # everything on stderr: stdout carries a JSON document
+        self.hotseat = hotseat  # several humans take turns at this terminal
         self.seen: dict[str, int] = {}  # per player: log entries already shown to them
+        self.last: str | None = None  # the player who answered last
 
     def _say(self, text: str, nl: bool = True) -> None:
         click.echo(text, nl=nl, err=self.err)
 
     def act(self, view: Any, legal: list[Action]) -> Action:
+        if self.hotseat and self.last != view.colour:
+            self.hand_over(view.colour)
+        self.last = view.colour
         self.show_news(view)
         state = view.to_json()
         self._say("\n".join(self.table(state)))
@@ -85,6 +99,17 @@ class TerminalAgent:
         for number, action in enumerate(legal, start=1):
             self._say(f"  {number:>2}. {self.label(action)}")
         return legal[self._number(len(legal)) - 1]
+
+    def clear(self) -> None:
+        """Wipe what the previous player saw: the screen of a terminal, else a separator."""
+        tty = (sys.stderr if self.err else sys.stdout).isatty()
+        self._say(CLEAR_SCREEN if tty else "\n" + HANDOVER_SEPARATOR, nl=not tty)
+
+    def hand_over(self, colour: str) -> None:
+        """The hand-over screen: clear, then wait for the next player to press Enter."""
+        self.clear()
+        self._say(self.narrator.ui("ui.play.hand_over", player=colour) + " ", nl=False)
+        read_answer(sys.stdin)  # whatever is typed: only the Enter counts
 
     def _number(self, high: int) -> int:
         """A number from 1 to `high`, asked again (in the narrator's language) until it is one."""
@@ -171,12 +196,13 @@ class TerminalAgent:
         key = "ui.table.character.exhausted" if ch["exhausted"] else "ui.table.character"
         return self.narrator.ui(key, character=character, player=ch["owner"])
 
-    def show_news(self, view: Any) -> None:
-        """What happened since this player last answered."""
+    def show_news(self, view: Any, public: bool = False) -> None:
+        """What happened since this player last answered (what everyone saw only, with `public`)."""
         entries = view.log()
         start = self.seen.get(view.colour, 0)
         self.seen[view.colour] = len(entries)
-        for line in self.narrator.lines(entries[start:]):
+        news = [e for e in entries[start:] if not public or "to" not in e]
+        for line in self.narrator.lines(news):
             self._say(f"  {line}")
 
 
