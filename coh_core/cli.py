@@ -921,7 +921,7 @@ def _variants(
         raise UsageError(f"`{names[0]}`: variants are named after --compare", code="USAGE-SIM")
     found = []
     for name in names or ("base",):
-        extra = () if name == "base" else tuple(_overlay_arg(part) for part in name.split("+") if part)
+        extra = tuple(_overlay_arg(part) for part in name.split("+") if part and part != "base")
         found += [Variant(name, tuple(_overlay_arg(r) for r in common) + extra, n) for n in players]
     return found
 

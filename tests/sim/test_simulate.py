@@ -4,6 +4,7 @@ statistics from the library, and the output folder (skipped without the coh[sim]
 from __future__ import annotations
 
 import json
+import shutil
 import struct
 from pathlib import Path
 from typing import Any
@@ -199,3 +200,18 @@ def test_a_local_dask_cluster_gives_the_same_numbers() -> None:
     finally:
         cluster.close()
     assert on_dask == simulate([BASE], 6, workers=1, progress=False)
+
+
+def test_an_overlay_directory_plays_as_its_shipped_id(runner: CliRunner, tmp_path: Path) -> None:
+    from coh_core.resources import content_root
+
+    copy = tmp_path / "my-overlay"
+    shutil.copytree(content_root() / "zombie-horde", copy)
+    out = tmp_path / "out"
+    args = ["simulate", "--games", "3", "--workers", "1", "--no-progress", "--out", str(out)]
+    result = runner.invoke(main, [*args, "--compare", "base+zombie-horde", str(copy)])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    shipped, mine = records[:3], records[3:]
+    assert {r["variant"] for r in mine} == {str(copy)}
+    assert [{**r, "variant": ""} for r in shipped] == [{**r, "variant": ""} for r in mine]
