@@ -1021,6 +1021,8 @@ def simulate(
         hint = DASK_HINT if missing == ["distributed"] else INSTALL_HINT
         click.echo(f"SIM-EXTRA coh simulate needs {', '.join(missing)}: {hint}", err=True)
         sys.exit(EXIT_USAGE)
+    if workers == 0:
+        raise UsageError("--workers 0: give a number of processes, or -1 for every core", code="USAGE-SIM")
     if scheduler and backend != "dask":
         raise UsageError("--scheduler goes with --backend dask", code="USAGE-SIM")
     from coh_core.sim.report import comparison_rows, text_table, variant_rows, write_report
@@ -1031,10 +1033,18 @@ def simulate(
     for overlays in dict.fromkeys(v.overlays for v in chosen):
         _load_pack(pack, overlays)  # every variant's problems here, before any worker starts
     pack_root = str(pack.resolve()) if pack else None
-    records, summary = run_simulation(
-        chosen, games, pack_root=pack_root, bots=kinds, seed=seed, workers=workers,
-        backend=backend, scheduler=scheduler, progress=progress,
-    )  # fmt: skip
+    try:
+        records, summary = run_simulation(
+            chosen, games, pack_root=pack_root, bots=kinds, seed=seed, workers=workers,
+            backend=backend, scheduler=scheduler, progress=progress,
+        )  # fmt: skip
+    except (OSError, TimeoutError) as exc:  # a scheduler that cannot be reached, a worker lost
+        raise UsageError(f"the games could not be run: {exc}", code="SIM-BACKEND") from exc
+    except Exception as exc:  # never a traceback: a game that fails still ends in a report
+        from coh_core.engine.compiler import runtime_message
+
+        _say([Problem("ENGINE-INTERNAL", runtime_message(exc), Location(_NOWHERE))])
+        sys.exit(EXIT_PROBLEMS)
     settings = {
         "games": games,
         "players": list(players),

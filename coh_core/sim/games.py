@@ -130,6 +130,7 @@ def tasks_for(
 
 
 Progress = Callable[[int], None]
+SCHEDULER_TIMEOUT = "30s"  # to reach a Dask scheduler before giving up
 
 
 def run_joblib(tasks: Sequence[Task], workers: int, progress: Progress) -> list[dict[str, Any]]:
@@ -149,11 +150,13 @@ def run_dask(tasks: Sequence[Task], scheduler: str | None, progress: Progress) -
     from distributed import Client, LocalCluster, as_completed
 
     cluster = None if scheduler else LocalCluster(host="127.0.0.1", dashboard_address=None)
-    with Client(scheduler or cluster) as client:
-        futures = client.map(play_task, list(tasks), pure=False)
-        for future in as_completed(futures):
-            progress(len(future.result()))
-        chunks: list[list[dict[str, Any]]] = client.gather(futures)  # in submission order
-    if cluster is not None:
-        cluster.close()
+    try:
+        with Client(scheduler or cluster, timeout=SCHEDULER_TIMEOUT) as client:
+            futures = client.map(play_task, list(tasks), pure=False)
+            for future in as_completed(futures):
+                progress(len(future.result()))
+            chunks: list[list[dict[str, Any]]] = client.gather(futures)  # in submission order
+    finally:
+        if cluster is not None:
+            cluster.close()
     return [record for chunk in chunks for record in chunk]

@@ -176,6 +176,7 @@ def test_json_output_is_one_document(runner: CliRunner, tmp_path: Path) -> None:
         (["--bots", "clever"], 2, "USAGE-SIM"),
         (["--bots", "random,heuristic"], 2, "one kind per seat"),
         (["--scheduler", "tcp://127.0.0.1:1"], 2, "--backend dask"),
+        (["--workers", "0"], 2, "USAGE-SIM"),
         (["--compare", "base", "no-such-overlay"], 2, "OVERLAY-UNKNOWN"),
     ],
 )
