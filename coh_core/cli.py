@@ -1055,3 +1055,164 @@ def scenario_run(paths: tuple[Path, ...], fmt: str, pack: Path | None) -> None:
             _print_problems(outcome.problems)
         click.echo(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed")
     sys.exit(EXIT_PROBLEMS if failed else EXIT_OK)
+
+
+# --- simulating ------------------------------------------------------------------------------
+
+
+def _variants(
+    names: tuple[str, ...], compare: bool, common: tuple[str, ...], players: tuple[int, ...]
+) -> list[Any]:
+    """The variants to play: each name `base` (no overlay) or overlays joined by `+`, after the
+    common `--rules`; one variant per name and table size."""
+    from coh_core.sim.games import Variant
+
+    if compare and len(names) < 2:
+        raise UsageError(
+            "--compare needs at least two variants, such as: --compare base OVERLAY", code="USAGE-SIM"
+        )
+    if names and not compare:
+        raise UsageError(f"`{names[0]}`: variants are named after --compare", code="USAGE-SIM")
+    found = []
+    for name in names or ("base",):
+        extra = tuple(_overlay_arg(part) for part in name.split("+") if part and part != "base")
+        found += [Variant(name, tuple(_overlay_arg(r) for r in common) + extra, n) for n in players]
+    return found
+
+
+def _overlay_arg(given: str) -> str:
+    """An overlay as workers can find it: an existing directory made absolute, else a shipped id."""
+    return str(Path(given).resolve()) if Path(given).is_dir() else given
+
+
+def _bot_kinds(bots: str, players: tuple[int, ...]) -> tuple[str, ...]:
+    from coh_core.sim.games import BOT_KINDS
+
+    kinds = tuple(k.strip() for k in bots.split(","))
+    unknown = [k for k in kinds if k not in BOT_KINDS]
+    if unknown:
+        raise UsageError(f"--bots {unknown[0]!r}: the bots are {', '.join(BOT_KINDS)}", code="USAGE-SIM")
+    if len(kinds) > 1 and any(n != len(kinds) for n in players):
+        raise UsageError(f"--bots {bots}: one kind per seat needs {len(kinds)} players", code="USAGE-SIM")
+    return kinds
+
+
+@main.command()
+@click.argument("variants", nargs=-1)
+@click.option(
+    "--compare", is_flag=True, help="Compare the variants named after it (`base`, OVERLAY, A+B...)."
+)
+@click.option(
+    "--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True, help="Games per variant."
+)
+@click.option(
+    "--players",
+    type=click.IntRange(1, 12),
+    multiple=True,
+    default=(4,),
+    show_default=True,
+    help="Seats (repeatable).",
+)
+@click.option(
+    "--bots",
+    default="heuristic",
+    show_default=True,
+    help="random or heuristic, or one per seat: heuristic,random,...",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Base seed: game i has the same seed in every variant.",
+)
+@click.option("--workers", type=int, default=-1, show_default=True, help="Processes (-1: every core).")
+@click.option("--backend", type=click.Choice(["joblib", "dask"]), default="joblib", show_default=True)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="A Dask scheduler (tcp://host:8786) for --backend dask.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=Path("simulation"),
+    show_default=True,
+    help="Output folder.",
+)
+@click.option("--progress/--no-progress", default=True, show_default=True, help="A progress bar on stderr.")
+@_format_option
+@_pack_option
+@_rules_option
+def simulate(
+    variants: tuple[str, ...],
+    compare: bool,
+    games: int,
+    players: tuple[int, ...],
+    bots: str,
+    seed: int,
+    workers: int,
+    backend: str,
+    scheduler: str | None,
+    out: Path,
+    progress: bool,
+    fmt: str,
+    pack: Path | None,
+    rules: tuple[str, ...],
+) -> None:
+    """Play many bot games per variant of the rules and report their balance (needs coh[sim]).
+
+    Every variant plays the same game seeds; the numbers do not depend on the worker count.
+    Writes games.jsonl, summary.json and report.md with its plots in --out.
+    """
+    from coh_core.sim import DASK_HINT, INSTALL_HINT, missing_libraries
+
+    missing = missing_libraries()
+    if backend == "dask":
+        missing += missing_libraries(("distributed",))
+    if missing:
+        hint = DASK_HINT if missing == ["distributed"] else INSTALL_HINT
+        click.echo(f"SIM-EXTRA coh simulate needs {', '.join(missing)}: {hint}", err=True)
+        sys.exit(EXIT_USAGE)
+    if workers == 0:
+        raise UsageError("--workers 0: give a number of processes, or -1 for every core", code="USAGE-SIM")
+    if scheduler and backend != "dask":
+        raise UsageError("--scheduler goes with --backend dask", code="USAGE-SIM")
+    from coh_core.sim.report import comparison_rows, text_table, variant_rows, write_report
+    from coh_core.sim.run import simulate as run_simulation
+
+    kinds = _bot_kinds(bots, players)
+    chosen = _variants(variants, compare, rules, players)
+    for overlays in dict.fromkeys(v.overlays for v in chosen):
+        _load_pack(pack, overlays)  # every variant's problems here, before any worker starts
+    pack_root = str(pack.resolve()) if pack else None
+    try:
+        records, summary = run_simulation(
+            chosen, games, pack_root=pack_root, bots=kinds, seed=seed, workers=workers,
+            backend=backend, scheduler=scheduler, progress=progress,
+        )  # fmt: skip
+    except (OSError, TimeoutError) as exc:  # a scheduler that cannot be reached, a worker lost
+        raise UsageError(f"the games could not be run: {exc}", code="SIM-BACKEND") from exc
+    except Exception as exc:  # never a traceback: a game that fails still ends in a report
+        from coh_core.engine.compiler import runtime_message
+
+        _say([Problem("ENGINE-INTERNAL", runtime_message(exc), Location(_NOWHERE))])
+        sys.exit(EXIT_PROBLEMS)
+    settings = {
+        "games": games,
+        "players": list(players),
+        "bots": list(kinds),
+        "seed": seed,
+        "pack": pack_root,
+        "variants": [{"name": v.name, "overlays": list(v.overlays), "players": v.players} for v in chosen],
+    }
+    write_report(out, settings, summary, records)
+    if fmt == "json":
+        click.echo(json.dumps({"settings": settings, **summary, "out": str(out)}, indent=2))
+        return
+    click.echo(text_table(*variant_rows(summary["variants"])))
+    if summary["comparisons"]:
+        click.echo()
+        click.echo(text_table(*comparison_rows(summary["comparisons"])))
+    click.echo(f"\nreport: {_shown_path(out / 'report.md')}")

@@ -1,0 +1,217 @@
+"""The output folder of a simulation: games.jsonl, summary.json, report.md and its PNG plots."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: no display, the same output on every machine
+
+import matplotlib.pyplot as plt
+
+PLOTS = {
+    "seats": "seat-win-rates.png",
+    "characters": "character-win-rates.png",
+    "lengths": "game-lengths.png",
+}
+
+
+def _label(summary: dict[str, Any]) -> str:
+    return f"{summary['variant']} ({summary['players']}p)"
+
+
+def _bars(
+    ax: Any, labels: Sequence[str], series: Sequence[tuple[str, Sequence[dict[str, Any] | None]]]
+) -> None:
+    """Grouped bars of rates with their Wilson intervals as error bars."""
+    width = 0.8 / max(1, len(series))
+    for offset, (name, rates) in enumerate(series):
+        xs = [i + offset * width for i in range(len(labels))]
+        heights = [r["rate"] if r else 0.0 for r in rates]
+        # max(0, ...): at a rate of 0 or 1 the interval's bound may differ from it by a rounding error
+        below = [max(0.0, r["rate"] - r["low"]) if r else 0.0 for r in rates]
+        above = [max(0.0, r["high"] - r["rate"]) if r else 0.0 for r in rates]
+        ax.bar(xs, heights, width, yerr=[below, above], capsize=3, label=name)
+    ax.set_xticks(
+        [i + width * (len(series) - 1) / 2 for i in range(len(labels))], labels, rotation=30, ha="right"
+    )
+    ax.set_ylabel("win rate (Wilson 95%)")
+    ax.legend()
+
+
+def plot_seats(summaries: Sequence[dict[str, Any]], path: Path) -> None:
+    seats = max(s["players"] for s in summaries)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    series = [
+        (_label(s), [s["seats"][i] if i < len(s["seats"]) else None for i in range(seats)]) for s in summaries
+    ]
+    _bars(ax, [f"seat {i + 1}" for i in range(seats)], series)
+    ax.set_title("Win rate per seat")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100, metadata={"Software": None})
+    plt.close(fig)
+
+
+def plot_characters(summaries: Sequence[dict[str, Any]], path: Path) -> None:
+    pieces = sorted({piece for s in summaries for piece in s["characters"]})
+    fig, ax = plt.subplots(figsize=(max(7, len(pieces) * 0.6), 4))
+    _bars(ax, pieces, [(_label(s), [s["characters"].get(p) for p in pieces]) for s in summaries])
+    ax.set_title("Win rate of the player holding each character")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100, metadata={"Software": None})
+    plt.close(fig)
+
+
+def plot_lengths(summaries: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]], path: Path) -> None:
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for s in summaries:
+        decisions = [
+            r["decisions"] for r in records if (r["variant"], r["players"]) == (s["variant"], s["players"])
+        ]
+        ax.hist(decisions, bins=30, alpha=0.5, label=_label(s))
+    ax.set_xlabel("decisions per game")
+    ax.set_ylabel("games")
+    ax.set_title("Game length")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100, metadata={"Software": None})
+    plt.close(fig)
+
+
+def _pct(r: dict[str, Any]) -> str:
+    return f"{r['rate']:.1%} [{r['low']:.1%}, {r['high']:.1%}]"
+
+
+def _num(m: dict[str, Any]) -> str:
+    return f"{m['mean']:.2f} [{m['low']:.2f}, {m['high']:.2f}]"
+
+
+def variant_rows(summaries: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """One row per variant: games, win rate per seat, and the means (with their 95% intervals)."""
+    seats = max(s["players"] for s in summaries)
+    head = [
+        "variant",
+        "games",
+        *[f"seat {i + 1} wins" for i in range(seats)],
+        "mean score",
+        "survivors",
+        "turns",
+    ]
+    rows = [
+        [
+            _label(s),
+            str(s["games"]),
+            *[_pct(s["seats"][i]) if i < len(s["seats"]) else "" for i in range(seats)],
+            _num(s["means"]["score"]),
+            _num(s["means"]["survivors"]),
+            _num(s["means"]["turns"]),
+        ]
+        for s in summaries
+    ]
+    return head, rows
+
+
+def comparison_rows(comparisons: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    """One row per tested difference: the two values, the difference, p before and after Holm."""
+    head = ["players", "a", "b", "metric", "a value", "b value", "b - a", "p", "p (Holm)", ""]
+    rows = [
+        [
+            str(c["players"]),
+            c["a"],
+            c["b"],
+            c["metric"],
+            f"{c['value_a']:.3f}",
+            f"{c['value_b']:.3f}",
+            f"{c['difference']:+.3f}",
+            f"{c['p']:.3g}",
+            f"{c['p_holm']:.3g}",
+            "*" if c["significant"] else "",
+        ]
+        for c in comparisons
+    ]
+    return head, rows
+
+
+def markdown_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def text_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(str(x)) for x in column) for column in zip(head, *rows, strict=True)]
+    lines = [
+        "  ".join(str(x).ljust(w) for x, w in zip(line, widths, strict=True)).rstrip()
+        for line in [head, *rows]
+    ]
+    return "\n".join(lines)
+
+
+def _character_rows(summaries: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
+    pieces = sorted({piece for s in summaries for piece in s["characters"]})
+    head = ["character", *[_label(s) for s in summaries]]
+    rows = [
+        [p, *[_pct(s["characters"][p]) if p in s["characters"] else "" for s in summaries]] for p in pieces
+    ]
+    return head, rows
+
+
+def write_report(
+    out: Path, settings: dict[str, Any], summary: dict[str, Any], records: Sequence[dict[str, Any]]
+) -> None:
+    """games.jsonl, summary.json, the plots and report.md in `out` (created if needed)."""
+    out.mkdir(parents=True, exist_ok=True)
+    with (out / "games.jsonl").open("w", encoding="utf-8") as lines:
+        for record in records:
+            lines.write(json.dumps(record, sort_keys=True) + "\n")
+    document = {"settings": settings, **summary}
+    (out / "summary.json").write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    summaries = summary["variants"]
+    plot_seats(summaries, out / PLOTS["seats"])
+    plot_characters(summaries, out / PLOTS["characters"])
+    plot_lengths(summaries, records, out / PLOTS["lengths"])
+    (out / "report.md").write_text(_markdown(settings, summary), encoding="utf-8")
+
+
+def _markdown(settings: dict[str, Any], summary: dict[str, Any]) -> str:
+    summaries = summary["variants"]
+    parts = [
+        "# Simulation report",
+        "",
+        f"{settings['games']} games per variant, bots: {', '.join(settings['bots'])}, seed {settings['seed']}"
+        " (the same game seeds in every variant). Intervals are 95%: Wilson for rates, t for means.",
+        "",
+        "## Variants",
+        "",
+        markdown_table(*variant_rows(summaries)),
+        "",
+        f"![Win rate per seat]({PLOTS['seats']})",
+        "",
+        "## Characters",
+        "",
+        "Win rate of the player who held each character (every winner counts when several tie).",
+        "",
+        markdown_table(*_character_rows(summaries)),
+        "",
+        f"![Win rate per character]({PLOTS['characters']})",
+        "",
+        "## Game length",
+        "",
+        f"![Game length]({PLOTS['lengths']})",
+        "",
+    ]
+    if summary["comparisons"]:
+        parts += [
+            "## Differences between variants",
+            "",
+            "Two-proportion z-tests for rates, Welch t-tests for means; p-values Holm-corrected together;"
+            " `*` marks a difference significant at 5% after correction.",
+            "",
+            markdown_table(*comparison_rows(summary["comparisons"])),
+            "",
+        ]
+    return "\n".join(parts)

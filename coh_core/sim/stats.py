@@ -1,0 +1,148 @@
+"""The statistics of a simulation: rates with Wilson intervals, means with t intervals, and
+tests of every difference between variants with Holm's correction. Library functions only."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint, proportions_ztest
+from statsmodels.stats.weightstats import DescrStatsW, ttest_ind
+
+ALPHA = 0.05
+MEANS = ("score", "survivors", "turns", "decisions")
+
+
+def rate(successes: int, trials: int) -> dict[str, Any]:
+    """A proportion with its Wilson 95% interval."""
+    low, high = proportion_confint(successes, trials, alpha=ALPHA, method="wilson")
+    return {
+        "wins": successes,
+        "games": trials,
+        "rate": successes / trials,
+        "low": float(low),
+        "high": float(high),
+    }
+
+
+def mean(values: Sequence[float]) -> dict[str, Any]:
+    """A mean with its 95% t interval (the mean itself when every value is the same)."""
+    stats = DescrStatsW(list(values))
+    if stats.std == 0:  # no spread: the t interval is undefined, the mean is exact
+        return {
+            "mean": float(stats.mean),
+            "low": float(stats.mean),
+            "high": float(stats.mean),
+            "n": len(values),
+        }
+    low, high = stats.tconfint_mean(alpha=ALPHA)
+    return {"mean": float(stats.mean), "low": float(low), "high": float(high), "n": len(values)}
+
+
+def _per_seat(records: Sequence[dict[str, Any]], players: int) -> list[dict[str, Any]]:
+    wins = [sum(1 for r in records if r["seats"][seat] in r["winners"]) for seat in range(players)]
+    return [rate(won, len(records)) for won in wins]
+
+
+def _per_character(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    dealt: dict[str, int] = {}
+    won: dict[str, int] = {}
+    for record in records:
+        for piece, held in record["characters"].items():
+            dealt[piece] = dealt.get(piece, 0) + 1
+            won[piece] = won.get(piece, 0) + (held["owner"] in record["winners"])
+    return {piece: rate(won[piece], dealt[piece]) for piece in sorted(dealt)}
+
+
+def _samples(records: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
+    """Per game: the mean score of a seat, survivors per seat, turns and decisions."""
+    return {
+        "score": [sum(r["scores"].values()) / len(r["seats"]) for r in records],
+        "survivors": [sum(r["living"].values()) / len(r["seats"]) for r in records],
+        "turns": [float(r["turns"]) for r in records],
+        "decisions": [float(r["decisions"]) for r in records],
+    }
+
+
+def summarize_variant(records: Sequence[dict[str, Any]], name: str, players: int) -> dict[str, Any]:
+    """Everything measured of one variant's games."""
+    samples = _samples(records)
+    return {
+        "variant": name,
+        "players": players,
+        "games": len(records),
+        "seats": _per_seat(records, players),
+        "characters": _per_character(records),
+        "means": {metric: mean(samples[metric]) for metric in MEANS},
+        "samples": samples,
+    }
+
+
+def _two_proportions(a: dict[str, Any], b: dict[str, Any]) -> float:
+    counts, trials = [a["wins"], b["wins"]], [a["games"], b["games"]]
+    if sum(counts) in (0, sum(trials)):  # every game the same outcome: nothing can differ
+        return 1.0
+    _, p_value = proportions_ztest(counts, trials)
+    return float(p_value)
+
+
+def _two_means(a: Sequence[float], b: Sequence[float]) -> float:
+    if len(set(a) | set(b)) == 1:  # one value everywhere: nothing can differ
+        return 1.0
+    with warnings.catch_warnings():  # a side without spread: Welch's test still applies
+        warnings.simplefilter("ignore", RuntimeWarning)
+        _, p_value, _ = ttest_ind(list(a), list(b), usevar="unequal")
+    return 1.0 if math.isnan(p_value) else float(p_value)
+
+
+def _tests(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every difference between two variants at the same table size, before correction."""
+    found = []
+    for seat, (left, right) in enumerate(zip(a["seats"], b["seats"], strict=True), start=1):
+        found.append(
+            _row(f"seat {seat} win rate", left["rate"], right["rate"], _two_proportions(left, right))
+        )
+    for piece in sorted(set(a["characters"]) & set(b["characters"])):
+        left, right = a["characters"][piece], b["characters"][piece]
+        found.append(_row(f"{piece} win rate", left["rate"], right["rate"], _two_proportions(left, right)))
+    for metric in MEANS:
+        p_value = _two_means(a["samples"][metric], b["samples"][metric])
+        found.append(_row(f"mean {metric}", a["means"][metric]["mean"], b["means"][metric]["mean"], p_value))
+    for row in found:
+        row.update({"a": a["variant"], "b": b["variant"], "players": a["players"]})
+    return found
+
+
+def _row(metric: str, left: float, right: float, p_value: float) -> dict[str, Any]:
+    return {"metric": metric, "value_a": left, "value_b": right, "difference": right - left, "p": p_value}
+
+
+def compare(summaries: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each pair of variants at the same table size, every metric tested, Holm-corrected together."""
+    rows = [
+        row
+        for a, b in itertools.combinations(summaries, 2)
+        if a["players"] == b["players"]
+        for row in _tests(a, b)
+    ]
+    if rows:
+        reject, corrected, _, _ = multipletests([r["p"] for r in rows], alpha=ALPHA, method="holm")
+        for row, p_holm, significant in zip(rows, corrected, reject, strict=True):
+            row.update({"p_holm": float(p_holm), "significant": bool(significant)})
+    return rows
+
+
+def summarize(records: Sequence[dict[str, Any]], variants: Sequence[tuple[str, int]]) -> dict[str, Any]:
+    """The summary of a whole simulation (summary.json, without the per-game samples)."""
+    summaries = [
+        summarize_variant([r for r in records if (r["variant"], r["players"]) == key], *key)
+        for key in variants
+    ]
+    comparisons = compare(summaries)
+    for summary in summaries:
+        del summary["samples"]
+    return {"variants": summaries, "comparisons": comparisons}

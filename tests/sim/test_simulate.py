@@ -1,0 +1,218 @@
+"""`coh simulate`: the same numbers whatever the workers, the same seeds in every variant, the
+statistics from the library, and the output folder (skipped without the coh[sim] extra)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import struct
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
+    pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
+
+from coh_core.cli import main  # noqa: E402
+from coh_core.sim.games import Variant, run_joblib, seats_of, tasks_for  # noqa: E402
+from coh_core.sim.run import simulate  # noqa: E402
+from coh_core.sim.stats import compare, rate, summarize_variant  # noqa: E402
+
+BASE = Variant("base", (), 4)
+GAMES = 12
+
+
+def _run(workers: int, variants: list[Variant] | None = None, games: int = GAMES) -> tuple[list[Any], Any]:
+    return simulate(variants or [BASE], games, workers=workers, progress=False)
+
+
+def test_the_same_arguments_give_the_same_numbers() -> None:
+    assert _run(1) == _run(1)
+
+
+def test_one_worker_and_two_give_the_same_numbers() -> None:
+    one, two = _run(1), _run(2)
+    assert [r["game"] for r in two[0]] == list(range(GAMES))  # in game order, not in finishing order
+    assert one == two
+
+
+def test_every_variant_plays_the_same_seeds() -> None:
+    records, _ = _run(1, [BASE, Variant("again", (), 4)])
+    first, second = records[:GAMES], records[GAMES:]
+    assert [r["seed"] for r in first] == [r["seed"] for r in second]
+    assert len({r["seed"] for r in first}) == GAMES
+    # Same rules under another name: the very same games, so any difference is the rules'.
+    strip = [{k: v for k, v in r.items() if k != "variant"} for r in first]
+    assert strip == [{k: v for k, v in r.items() if k != "variant"} for r in second]
+
+
+def test_each_colour_sits_in_each_seat_once_every_round_of_games() -> None:
+    colours = ["a", "b", "c", "d"]
+    tables = [seats_of(colours, index) for index in range(4)]
+    for seat in range(4):
+        assert sorted(table[seat] for table in tables) == colours
+
+
+def test_records_give_each_seat_a_colour_and_each_piece_an_owner_at_the_table() -> None:
+    records = run_joblib(tasks_for([BASE], 4, None, ("random",), 7), 1, lambda _: None)
+    for record in records:
+        assert len(record["seats"]) == 4
+        assert set(record["scores"]) == set(record["seats"])
+        assert set(record["winners"]) <= set(record["seats"])
+        assert record["characters"], "no piece was dealt"
+        assert {held["owner"] for held in record["characters"].values()} <= set(record["seats"])
+        assert record["bots"] == ["random"] * 4
+
+
+def test_a_wilson_interval_is_the_textbook_one() -> None:
+    # Wilson's interval for 5 successes in 10 trials at 95%: 0.2366 to 0.7634.
+    found = rate(5, 10)
+    assert found["rate"] == 0.5
+    assert found["low"] == pytest.approx(0.2366, abs=1e-4)
+    assert found["high"] == pytest.approx(0.7634, abs=1e-4)
+
+
+def _fake(name: str, seat_wins: list[int], games: int) -> dict[str, Any]:
+    records = [
+        {
+            "seats": ["a", "b"],
+            "winners": [colour for colour, wins in zip(["a", "b"], seat_wins, strict=True) if index < wins],
+            "characters": {},
+            "scores": {"a": 1, "b": 1},
+            "living": {"a": 1, "b": 1},
+            "turns": 3,
+            "decisions": 10 + index % 2,
+        }
+        for index in range(games)
+    ]
+    return summarize_variant(records, name, 2)
+
+
+def test_differences_are_tested_and_holm_corrected() -> None:
+    rows = compare([_fake("x", [50, 50], 100), _fake("y", [80, 50], 100)])
+    by_metric = {row["metric"]: row for row in rows}
+    seat1, seat2 = by_metric["seat 1 win rate"], by_metric["seat 2 win rate"]
+    assert seat1["difference"] == pytest.approx(0.3)
+    assert seat1["p"] < 0.001 and seat1["significant"]  # 50% against 80% of 100 games
+    assert seat2["p"] == 1.0 and not seat2["significant"]
+    # Holm: the smallest p-value is multiplied by the number of tests.
+    assert seat1["p_holm"] == pytest.approx(min(1.0, seat1["p"] * len(rows)))
+    assert all(row["p_holm"] >= row["p"] for row in rows)
+
+
+def test_variants_at_other_table_sizes_are_not_compared() -> None:
+    two = _fake("x", [5, 5], 10)
+    three = dict(_fake("y", [5, 5], 10), players=3)
+    assert compare([two, three]) == []
+
+
+def _is_png(path: Path) -> bool:
+    from matplotlib.image import imread
+
+    data = path.read_bytes()
+    width, height = struct.unpack(">II", data[16:24])  # the IHDR chunk follows the signature
+    return data.startswith(b"\x89PNG\r\n\x1a\n") and width > 0 and height > 0 and imread(path).size > 0
+
+
+def test_the_command_prints_the_comparison_and_writes_the_report(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    args = [
+        "simulate",
+        "--games",
+        "8",
+        "--workers",
+        "1",
+        "--out",
+        str(out),
+        "--compare",
+        "base",
+        "zombie-horde",
+    ]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert "base (4p)" in result.stdout and "zombie-horde (4p)" in result.stdout
+    assert "p (Holm)" in result.stdout
+    assert "8/8" in result.stderr or "16/16" in result.stderr  # the progress bar
+    lines = (out / "games.jsonl").read_text().splitlines()
+    assert len(lines) == 16
+    assert [json.loads(line)["variant"] for line in lines] == ["base"] * 8 + ["zombie-horde"] * 8
+    summary = json.loads((out / "summary.json").read_text())
+    assert [v["variant"] for v in summary["variants"]] == ["base", "zombie-horde"]
+    report = (out / "report.md").read_text()
+    pngs = sorted(out.glob("*.png"))
+    assert len(pngs) == 3
+    for png in pngs:
+        assert f"]({png.name})" in report
+        assert _is_png(png)
+
+
+def test_json_output_is_one_document(runner: CliRunner, tmp_path: Path) -> None:
+    args = [
+        "simulate",
+        "--games",
+        "4",
+        "--workers",
+        "1",
+        "--no-progress",
+        "--format",
+        "json",
+        "--out",
+        str(tmp_path),
+    ]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["variants"][0]["games"] == 4
+    assert document["comparisons"] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "said"),
+    [
+        (["--compare", "base"], 2, "USAGE-SIM"),
+        (["base", "zombie-horde"], 2, "USAGE-SIM"),
+        (["--bots", "clever"], 2, "USAGE-SIM"),
+        (["--bots", "random,heuristic"], 2, "one kind per seat"),
+        (["--scheduler", "tcp://127.0.0.1:1"], 2, "--backend dask"),
+        (["--workers", "0"], 2, "USAGE-SIM"),
+        (["--compare", "base", "no-such-overlay"], 2, "OVERLAY-UNKNOWN"),
+    ],
+)
+def test_bad_arguments_are_refused_before_any_game(
+    runner: CliRunner, tmp_path: Path, args: list[str], code: int, said: str
+) -> None:
+    result = runner.invoke(
+        main, ["simulate", "--games", "2", "--no-progress", "--out", str(tmp_path / "o"), *args]
+    )
+    assert result.exit_code == code, result.output
+    assert said in result.stderr
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_a_local_dask_cluster_gives_the_same_numbers() -> None:
+    distributed = pytest.importorskip("distributed", reason="coh[dask] is not installed")
+    # In this process (inproc transport): no port is opened, not even on the loopback.
+    cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None)
+    try:
+        on_dask = simulate([BASE], 6, backend="dask", scheduler=cluster.scheduler_address, progress=False)
+    finally:
+        cluster.close()
+    assert on_dask == simulate([BASE], 6, workers=1, progress=False)
+
+
+def test_an_overlay_directory_plays_as_its_shipped_id(runner: CliRunner, tmp_path: Path) -> None:
+    from coh_core.resources import content_root
+
+    copy = tmp_path / "my-overlay"
+    shutil.copytree(content_root() / "zombie-horde", copy)
+    out = tmp_path / "out"
+    args = ["simulate", "--games", "3", "--workers", "1", "--no-progress", "--out", str(out)]
+    result = runner.invoke(main, [*args, "--compare", "base+zombie-horde", str(copy)])
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    shipped, mine = records[:3], records[3:]
+    assert {r["variant"] for r in mine} == {str(copy)}
+    assert [{**r, "variant": ""} for r in shipped] == [{**r, "variant": ""} for r in mine]
