@@ -71,8 +71,10 @@ class Game:
         self._order: list[str] = []
         self._seats: list[str] = []  # every player, from the first player clockwise
         self._rank: dict[str, int] = {}
-        self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
+        self._order_key: tuple[str, tuple[str, ...]] | None = None  # (first player, players out) of _order
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
+        self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
+        self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
         # the windows and names checked (`check_window_names`)
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._index_triggers()
@@ -219,14 +221,19 @@ class Game:
         state = self.state
         pointer = self._turn_pointer
         first = state["pointers"][pointer] if pointer is not None else state["players"][0]
-        key = (first, len(state["eliminated"]))
+        out = self.out_of_game()
+        key = (first, tuple(out))
         if self._order_key != key:
-            out = state["eliminated"]
             seats = self._seats = self.seat_order(key[0])
             self._order = [p for p in seats if p not in out]
             self._rank = {p: i for i, p in enumerate(seats)}
             self._order_key = key
         return self._order
+
+    def out_of_game(self) -> list[str]:
+        """The players out of the game, in the order they went out (the memory of role `out_of_game`)."""
+        name = self._out_memory
+        return [] if name is None else list(self.state["memory"][name])
 
     def first_player(self) -> str:
         """Where the turn order starts: the pack's turn-order pointer, or the first seat."""
@@ -340,8 +347,9 @@ class Game:
         if not victims:
             return None
         self._living_key = -1
-        # of several lost at once, the first in turn order counts as the last loser
-        self.state["last_loser"] = [self.state["turn"], self.owner(victims[0])]
+        if self._loser_memory is not None:
+            # of several lost at once, the first in turn order counts as the last loser
+            self.state["memory"][self._loser_memory] = [self.owner(victims[0])]
         for victim in victims:
             ch = self.state["characters"][victim]
             ch["alive"] = False
@@ -350,9 +358,14 @@ class Game:
         return event_frame(self, "characters_died", None, {"victims": victims})
 
     def _eliminate(self) -> None:
+        """Players left with no living piece go out of the game, if the pack keeps who is out."""
+        name = self._out_memory
+        if name is None:
+            return
+        memory = self.state["memory"]
         for player in self.state["players"]:
-            if player not in self.state["eliminated"] and not self.living(player):
-                self.state["eliminated"].append(player)
+            if player not in memory[name] and not self.living(player):
+                memory[name] = [*memory[name], player]
                 self.note("player_eliminated", player=player)
 
     # --- events and triggers --------------------------------------------------------------

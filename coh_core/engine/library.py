@@ -429,12 +429,6 @@ def place_character(rt: Rt, target: str, at: str) -> None:
     rt.game.place(target, at)
 
 
-@_impl("last_loser")
-def last_loser(rt: Rt) -> list[str]:
-    last = rt.game.state["last_loser"]
-    return [last[1]] if last is not None and last[0] == rt.game.state["turn"] else []
-
-
 # --- lists of numbers and lists in general -------------------------------------------------
 
 

@@ -95,6 +95,7 @@ class Memory:
     turn: bool  # forgotten at the end of each turn
     visible: str  # who sees it in the players' views: all, owner or none
     hidden_while_asked: str | None  # a question: the entry of a player answering it is the player's only
+    role: str | None = None  # what the engine itself keeps in it (`out_of_game`, `last_to_lose`)
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,7 @@ class Rules:
     turn_pointer: str | None = None  # the pointer the turn order starts at (None: the first seat)
     memory: dict[str, Memory] = field(default_factory=dict)  # by name
     turn_memory: tuple[str, ...] = ()  # the memory forgotten at the end of each turn
+    memory_roles: dict[str, str] = field(default_factory=dict)  # a memory's role -> the memory
     items: dict[str, str] = field(default_factory=dict)  # a counter's name as an item -> its kind
     piles: dict[str, Pile] = field(default_factory=dict)  # the piles, by name, in declaration order
     roles: dict[str, str] = field(default_factory=dict)  # a pile's role -> the pile
@@ -317,6 +319,7 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     memory = rules.components.get("memory") or {}
     rules.memory = {str(name): _memory(str(name), entry) for name, entry in memory.items()}
     rules.turn_memory = tuple(name for name, m in rules.memory.items() if m.turn)
+    rules.memory_roles = {m.role: name for name, m in rules.memory.items() if m.role is not None}
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)
@@ -423,4 +426,5 @@ def _memory(name: str, entry: dict[str, Any]) -> Memory:
         entry.get("scope") == "turn",
         str(entry.get("visible", "all")),
         entry.get("hidden_while_asked"),
+        entry.get("role"),
     )

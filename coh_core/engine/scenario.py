@@ -145,14 +145,9 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
         state["locations"][location]["side"] = str(side)
     _counters(rules, state, given)
     _characters(state, given.get("characters") or {})
-    for name in ("eliminated",):
-        if name in given:
-            state[name] = list(given[name])
     for name in rules.memory:
         if name in given:
             state["memory"][name] = copy.deepcopy(given[name])
-    if "last_loser" in given:
-        state["last_loser"] = [state["turn"], given["last_loser"]]
     _piles(rules, doc, state, given)
     _balance_supplies(rules, state, given)
     _movement_needed(pack, doc, rules, state, start)
@@ -280,7 +275,9 @@ def _movement_needed(
     else:
         return
     movement = state["memory"]["movement"]
-    missing = [p for p in state["players"] if p not in state["eliminated"] and p not in movement]
+    out_memory = rules.memory_roles.get("out_of_game")
+    out = state["memory"][out_memory] if out_memory is not None else []
+    missing = [p for p in state["players"] if p not in out and p not in movement]
     if missing:
         raise EngineError(
             "SCENARIO-MOVEMENT",
@@ -520,10 +517,6 @@ def _per_character(read: Callable[[dict[str, Any]], Any]) -> Check:
     return check
 
 
-def _state_value(key: str) -> Check:
-    return lambda game, expected: (game.state[key] == expected, game.state[key])
-
-
 def _log_has(game: Game, expected: list[Any]) -> tuple[bool, Any]:
     keys = [e["key"] for e in game.log]
     missing = [k for k in expected if k not in keys]
@@ -602,7 +595,7 @@ CHECKS: dict[str, Check] = {
         [p.id for p in game.rules.phases] == expected,
         [p.id for p in game.rules.phases],
     ),
-    "eliminated": _state_value("eliminated"),
+    "eliminated": lambda game, expected: (game.out_of_game() == expected, game.out_of_game()),
     "log_has": _log_has,
     "log_lacks": _log_lacks,
     "decision": _decision,

@@ -39,7 +39,7 @@ class PlayerView:
             "at": state["at"],
             "first": self._game.first_player(),
             "pointers": dict(state["pointers"]),  # every pointer is on the table
-            "eliminated": list(state["eliminated"]),
+            "eliminated": self._game.out_of_game(),
             "locations": {loc: _location(place) for loc, place in state["locations"].items()},
             "characters": {c: _character(ch) for c, ch in state["characters"].items()},
             "counts": {place: dict(counts) for place, counts in state["counts"].items()},

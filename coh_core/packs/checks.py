@@ -478,6 +478,7 @@ def _check_memory(pack: Pack, components: Section) -> Iterator[Problem]:
     is a list or a map, which starts empty; only a value of each player has an owner."""
     memory = components.data.get("memory")
     declared = declarations_of(pack)
+    roles: dict[Any, str] = {}  # a role -> the first memory with it
     for name, entry in (memory if isinstance(memory, dict) else {}).items():
         if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
             continue
@@ -496,6 +497,19 @@ def _check_memory(pack: Pack, components: Section) -> Iterator[Problem]:
         elif not per_player and (entry.get("visible") == "owner" or "hidden_while_asked" in entry):
             problem = f"`{name}` is remembered for the game, so it has no owner to show it to"
             key = "visible" if "visible" in entry else "hidden_while_asked"
+        elif "role" in entry and (per_player or normalize_type(type_name) != "list[player]"):
+            problem, key = (
+                f"`{name}` has the role `{entry['role']}`, which the engine keeps as a `list[player]`"
+                " of the game",
+                "type",
+            )
+        elif "role" in entry and entry["role"] in roles:
+            problem, key = (
+                f"`{name}` and `{roles[entry['role']]}` both have the role `{entry['role']}`: at most"
+                " one memory has each role",
+                "role",
+            )
+        roles.setdefault(entry.get("role"), name)
         if problem is not None:
             where = ("memory", name, key) if key in entry else ("memory", name)
             yield Problem("COMPONENT-MEMORY", problem, _at(components, where))
