@@ -144,7 +144,7 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     for location, side in (given.get("sides") or {}).items():
         state["locations"][location]["side"] = str(side)
     _counters(rules, state, given)
-    _characters(state, given.get("characters") or {})
+    _characters(rules, state, given.get("characters") or {})
     for name in rules.memory:
         if name in given:
             state["memory"][name] = copy.deepcopy(given[name])
@@ -288,7 +288,11 @@ def _movement_needed(
         )
 
 
-def _characters(state: dict[str, Any], given: dict[str, Any]) -> None:
+def _characters(rules: Rules, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """The players' pieces given (the pack's kind of pieces of role `players`), by player."""
+    kind = rules.piece_roles.get("players")
+    if given and kind is None:
+        raise EngineError("SCENARIO-PIECES", "the pack declares no kind of pieces of role `players`")
     for player, mine in given.items():
         for character, spec in mine.items():
             where = spec if isinstance(spec, str) else spec["at"]
@@ -303,7 +307,7 @@ def _characters(state: dict[str, Any], given: dict[str, Any]) -> None:
                 entry["exhausted"] = bool(spec.get("exhausted", False))
                 entry["alive"] = bool(spec.get("alive", True))
                 entry["traits"] = {k: _trait(v) for k, v in (spec.get("traits") or {}).items()}
-            state["characters"][character] = entry
+            state["pieces"][kind][character] = entry
 
 
 def _trait(value: Any) -> list[Any]:
@@ -510,7 +514,7 @@ def _per_location(field_name: str) -> Check:
 
 def _per_character(read: Callable[[dict[str, Any]], Any]) -> Check:
     def check(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
-        chars = game.state["characters"]
+        chars = game.pieces
         actual = {c: read(chars[c]) if c in chars else None for c in expected}
         return actual == expected, actual
 

@@ -62,7 +62,7 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "at": None,
         "order": order,
         "locations": {loc: _location(str(sides[loc])) for loc in order},
-        "characters": {},
+        "pieces": {kind: {} for kind in rules.piece_kinds},
         "counts": initial_counts(rules, [*order, *seats]),
         "piles": piles,
         "memory": {name: _copy(m.empty) for name, m in rules.memory.items()},

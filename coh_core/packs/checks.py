@@ -363,6 +363,44 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
     yield from _check_piles(components)
     yield from _check_pointers(components)
     yield from _check_memory(pack, components)
+    yield from _check_pieces(pack, components)
+
+
+def _check_pieces(pack: Pack, components: Section) -> Iterator[Problem]:
+    """A kind of pieces is of a kind of entity the pack declares, which no other kind of pieces is of;
+    at most one kind of pieces has each role."""
+    pieces = components.data.get("pieces")
+    kinds = pack.entity_kinds()
+    roles: dict[Any, str] = {}  # a role -> the first kind of pieces with it
+    kinds_of: dict[str, str] = {}  # a kind of entity -> the first kind of pieces of it
+    for name, entry in (pieces if isinstance(pieces, dict) else {}).items():
+        if not isinstance(entry, dict):
+            continue
+        of, role = entry.get("of"), entry.get("role")
+        if isinstance(of, str) and of not in kinds:
+            yield Problem(
+                "COMPONENT-PIECES",
+                f"the pieces `{name}` are of `{of}`, which is no kind of entity of the pack"
+                + suggest(of, kinds),
+                _at(components, ("pieces", name, "of")),
+            )
+        elif isinstance(of, str) and of in kinds_of:
+            yield Problem(
+                "COMPONENT-PIECES",
+                f"the pieces `{name}` and `{kinds_of[of]}` are both of `{of}`: a piece's id is its"
+                " entity's, so one kind of pieces has each kind of entity",
+                _at(components, ("pieces", name, "of")),
+            )
+        if isinstance(of, str):
+            kinds_of.setdefault(of, name)
+        if role is not None and role in roles:
+            yield Problem(
+                "COMPONENT-PIECES",
+                f"the pieces `{name}` and `{roles[role]}` both have the role `{role}`: at most one kind"
+                " of pieces has each role",
+                _at(components, ("pieces", name, "role")),
+            )
+        roles.setdefault(role, name)
 
 
 # What a pile of each role must be kept per: the engine plays and gives from a player's `hand`,
