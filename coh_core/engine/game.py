@@ -224,7 +224,8 @@ class Game:
         state = self.state
         pointer = self._turn_pointer
         first = state["pointers"][pointer] if pointer is not None else state["players"][0]
-        out = self.out_of_game()
+        name = self._out_memory
+        out = state["memory"][name] if name is not None else ()
         key = (first, tuple(out))
         if self._order_key != key:
             seats = self._seats = self.seat_order(key[0])
@@ -283,7 +284,8 @@ class Game:
         return str(self.pieces[character]["owner"])
 
     def in_play(self, kind: str, ident: str) -> bool:
-        """Whether a piece a pack names by `@id` is in this game: a character dealt, a colour seated."""
+        """Whether a piece a pack names by `@id` is in this game: one of a kind of pieces dealt, a
+        colour seated."""
         pieces = self.rules.pieces_of.get(kind)
         if pieces is not None:
             return ident in self.state["pieces"][pieces]
