@@ -9,8 +9,8 @@ the game: `id017_location`. What is renamed:
 - the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`);
 - the component kinds the pack declares: its kinds of counters (zombies, antidotes, explosion
   markers...), the places it names (the reserve, the box), its piles (the deck, the hands, the
-  food tokens...), its pointers (the first player, the leader) and what the game remembers
-  (`memory`: the movement cards chosen...);
+  food tokens...), its pointers (the first player, the leader), what the game remembers
+  (`memory`: the movement cards chosen...) and its kinds of pieces (`pieces`: the characters);
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
   the city's corners and sides, the overflow location), `@id` references and the bare names given
   for parameters of type `side`, `counter`, `place`, `pile`, `pointer` or `memory` in effect
@@ -141,8 +141,9 @@ def _defined_ids(pack: Pack) -> dict[str, str]:
 
 def _component_kinds(pack: Pack) -> dict[str, str]:
     """The component kinds the pack declares: its kinds of counters (zombies, antidotes...), the
-    places it names (the reserve, the box) and its piles. Not yet the names counters have as items
-    (`antidote`): message keys are made of them (`answers: give.antidote`, `parts: item.antidote`)."""
+    places it names (the reserve, the box), its piles, pointers, memory and kinds of pieces. Not yet
+    the names counters have as items (`antidote`): message keys are made of them (`answers:
+    give.antidote`, `parts: item.antidote`)."""
     components = pack.section("components")
     return {
         **dict.fromkeys(map(str, components.get("places", {})), "place"),
@@ -150,6 +151,7 @@ def _component_kinds(pack: Pack) -> dict[str, str]:
         **dict.fromkeys(map(str, components.get("piles", {})), "pile"),
         **dict.fromkeys(map(str, components.get("pointers", {})), "pointer"),
         **dict.fromkeys(map(str, components.get("memory", {})), "memory"),
+        **dict.fromkeys(map(str, components.get("pieces", {})), "piece"),
     }
 
 
@@ -186,6 +188,8 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
         components["pointers"] = {new(name): entry for name, entry in components["pointers"].items()}
     if "memory" in components:
         components["memory"] = {new(name): entry for name, entry in components["memory"].items()}
+    if "pieces" in components:
+        components["pieces"] = {new(name): entry for name, entry in components["pieces"].items()}
     table = data.get("messages", {}).get("table")
     if table:
         data["messages"]["table"] = {_table_id(key, names): entry for key, entry in table.items()}

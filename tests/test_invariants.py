@@ -69,7 +69,7 @@ class Watcher:
             crowd = [c for c in game.at(location) if not game.trait(c, "ignores_capacity")]
             if side.capacity is not None and not side.closed:
                 assert len(crowd) <= side.capacity, (location, crowd)
-        for character, data in state["characters"].items():
+        for character, data in state["pieces"]["characters"].items():
             if character in self.dead:
                 assert not data["alive"], f"{character} came back to life"
             elif not data["alive"]:

@@ -274,7 +274,7 @@ def test_a_window_that_never_closes_is_stopped_where_it_opens(base_copy: Path) -
         encoding="utf-8",
     )
     pack = load_pack_checked(base_copy)
-    game = next(g for s in range(1, 40) if "sushi_chef" in (g := new_game(pack, 3, s)).state["characters"])
+    game = next(g for s in range(1, 40) if "sushi_chef" in (g := new_game(pack, 3, s)).pieces)
     with pytest.raises(EngineError) as raised:
         play_out(game, {c: _Eager("sushi_chef") for c in game.players})
     error = raised.value

@@ -49,6 +49,7 @@ SHARED_WORDS = {
     "food": "a selector of the pack, named after the pile, and an answer",
     "city": "a key of the setup",
     "first_player": "a log message, a selector of the pack, named after the pointer",
+    "last_loser": "a selector of the pack, named after the memory",
     "leader": "a selector of the pack, named after the pointer; a message placeholder",
     "markers": "a selector of the pack, named after the counter",
     "invasion": "a type of the effect language (`list[invasion]`), a message placeholder",

@@ -69,13 +69,13 @@ class HeuristicAgent:
 
     def _mine(self, state: dict[str, Any]) -> list[str]:
         me = state["me"]
-        return [c for c, ch in state["characters"].items() if ch["alive"] and ch["owner"] == me]
+        return [c for c, ch in _pieces(state).items() if ch["alive"] and ch["owner"] == me]
 
     def _where(self, state: dict[str, Any], character: str) -> str:
-        return str(state["characters"][character]["at"])
+        return str(_pieces(state)[character]["at"])
 
     def _danger(self, state: dict[str, Any], location: str) -> int:
-        people = sum(1 for ch in state["characters"].values() if ch["alive"] and ch["at"] == location)
+        people = sum(1 for ch in _pieces(state).values() if ch["alive"] and ch["at"] == location)
         return self._threat(state, location) - people
 
     def _threat(self, state: dict[str, Any], location: str) -> int:
@@ -171,3 +171,9 @@ class HeuristicAgent:
     def _on_discard(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
         keep = [a for a in legal if not self._relieves(a[1])]
         return (keep or legal)[0]
+
+
+def _pieces(view: dict[str, Any]) -> dict[str, Any]:
+    """The players' pieces in a view: those of the kind of pieces of role `players`."""
+    pieces: dict[str, Any] = view["pieces"][view["piece_roles"]["players"]]
+    return pieces

@@ -155,7 +155,7 @@ class TerminalAgent:
         for location, place in state["locations"].items():
             people = [
                 self._character(c, ch)
-                for c, ch in state["characters"].items()
+                for c, ch in state["pieces"][state["piece_roles"]["players"]].items()
                 if ch["alive"] and ch["at"] == location
             ]
             here = {

@@ -480,12 +480,6 @@ _verb(
     "Put a character at a location, nothing more: no capacity, no log entry, no event.",
 )
 
-_selector(
-    "last_loser() -> list[player]",
-    "The player who last lost a character this turn (of several losing one at once, the first in"
-    " turn order): a list of that one player, or an empty list if nobody lost one this turn.",
-)
-
 _verb(
     "set_result(scores: map[player, int], living: map[player, int], winners: list[player])",
     "The game's result: every player's score and living characters, and the winners (the game's"

@@ -27,6 +27,7 @@ from coh_core.engine.machine import (
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Trigger
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt
+from coh_core.engine.state import STATE_VERSION
 from coh_core.engine.views import PlayerView
 from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS
 
@@ -65,14 +66,19 @@ class Game:
         self.rules = rules
         self.state = state
         self.start = start
+        # the pieces players own, that move, vote and die: of the kind the pack gives that role
+        kind = rules.piece_roles.get("players")
+        self.pieces: dict[str, dict[str, Any]] = state["pieces"][kind] if kind is not None else {}
         self.rng = Rng.from_state(int(state["rng"]))
         self._living_cache: dict[str, list[str]] = {}
         self._living_key = -1  # number of characters the cache was built from; -1: stale
         self._order: list[str] = []
         self._seats: list[str] = []  # every player, from the first player clockwise
         self._rank: dict[str, int] = {}
-        self._order_key: tuple[str, int] | None = None  # (first player, eliminated count) of _order
+        self._order_key: tuple[str, tuple[str, ...]] | None = None  # (first player, players out) of _order
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
+        self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
+        self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
         # the windows and names checked (`check_window_names`)
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._index_triggers()
@@ -158,6 +164,13 @@ class Game:
     def from_json(cls, rules: Rules, doc: dict[str, Any]) -> Game:
         """A game saved by `to_json`, for the same rules; nothing runs until it is answered."""
         doc = json.loads(json.dumps(doc))
+        state = doc.get("state")
+        version = state.get("version") if isinstance(state, dict) else None
+        if version != STATE_VERSION:
+            raise EngineError(
+                "GAME-VERSION",
+                f"a position of state layout version {version!r}; this engine reads {STATE_VERSION}",
+            )
         game = cls.__new__(cls)
         game._setup(rules, doc["state"], doc["start"])
         game.initial = doc["initial"]
@@ -219,14 +232,20 @@ class Game:
         state = self.state
         pointer = self._turn_pointer
         first = state["pointers"][pointer] if pointer is not None else state["players"][0]
-        key = (first, len(state["eliminated"]))
+        name = self._out_memory
+        out = state["memory"][name] if name is not None else ()
+        key = (first, tuple(out))
         if self._order_key != key:
-            out = state["eliminated"]
             seats = self._seats = self.seat_order(key[0])
             self._order = [p for p in seats if p not in out]
             self._rank = {p: i for i, p in enumerate(seats)}
             self._order_key = key
         return self._order
+
+    def out_of_game(self) -> list[str]:
+        """The players out of the game, in the order they went out (the memory of role `out_of_game`)."""
+        name = self._out_memory
+        return [] if name is None else list(self.state["memory"][name])
 
     def first_player(self) -> str:
         """Where the turn order starts: the pack's turn-order pointer, or the first seat."""
@@ -241,12 +260,12 @@ class Game:
     def living(self, colour: str | None = None) -> list[str]:
         if colour is not None:
             return list(self._living_by_player().get(colour, ()))
-        chars = self.state["characters"]
+        chars = self.pieces
         return self.in_turn_order([c for c, ch in chars.items() if ch["alive"]])
 
     def _living_by_player(self) -> dict[str, list[str]]:
         """Living characters per player, kept until a death or a new character changes it."""
-        chars = self.state["characters"]
+        chars = self.pieces
         key = len(chars)
         if self._living_key != key:
             found: dict[str, list[str]] = {}
@@ -259,23 +278,25 @@ class Game:
     def in_turn_order(self, ids: list[str]) -> list[str]:
         self._seated()  # refreshes the seat ranks when the first player has changed
         rank = self._rank
-        chars = self.state["characters"]
+        chars = self.pieces
         return sorted(ids, key=lambda c: rank[chars[c]["owner"]])
 
     def at(self, location: str) -> list[str]:
         """The living characters at a location, in turn order (as `in_turn_order` sorts them)."""
-        chars = self.state["characters"]
+        chars = self.pieces
         living = self._living_by_player()
         self._seated()  # refreshes the seats when the first player has changed
         return [c for player in self._seats for c in living.get(player, ()) if chars[c]["at"] == location]
 
     def owner(self, character: str) -> str:
-        return str(self.state["characters"][character]["owner"])
+        return str(self.pieces[character]["owner"])
 
     def in_play(self, kind: str, ident: str) -> bool:
-        """Whether a piece a pack names by `@id` is in this game: a character dealt, a colour seated."""
-        if kind == "character":
-            return ident in self.state["characters"]
+        """Whether a piece a pack names by `@id` is in this game: one of a kind of pieces dealt, a
+        colour seated."""
+        pieces = self.rules.pieces_of.get(kind)
+        if pieces is not None:
+            return ident in self.state["pieces"][pieces]
         if kind == "colour":
             return ident in self.state["players"]
         return True
@@ -294,14 +315,14 @@ class Game:
         return [] if pile is None else self.state["piles"][pile][owner]
 
     def trait(self, character: str, name: str) -> Any:
-        own = self.state["characters"][character]["traits"].get(name)
+        own = self.pieces[character]["traits"].get(name)
         return own[0] if own is not None else self.rules.trait_default(character, name)
 
     def side(self, location: str) -> Any:
         return self.rules.side(location, self.state["locations"][location]["side"])
 
     def selectable(self, character: str) -> bool:
-        ch = self.state["characters"][character]
+        ch = self.pieces[character]
         return bool(ch["alive"]) and not self.trait(character, "hidden")
 
     def has_room(self, character: str, location: str) -> bool:
@@ -321,38 +342,44 @@ class Game:
 
         `kept` are traits given as it moves (before it arrives): they belong to the new place.
         """
-        ch = self.state["characters"][character]
+        ch = self.pieces[character]
         ch["traits"] = {
             k: v for k, v in ch["traits"].items() if v[1] != "leaves_location" or (kept and kept.get(k) is v)
         }
 
     def place(self, character: str, location: str) -> None:
-        self.state["characters"][character]["at"] = location
+        self.pieces[character]["at"] = location
 
     def relocate(self, character: str, location: str) -> None:
-        if self.state["characters"][character]["at"] != location:
+        if self.pieces[character]["at"] != location:
             self.leave(character)
         self.place(character, location)
 
     def kill(self, victims: list[str]) -> Frame | None:
         """The living ones among the victims die at once; the frame of the triggers their death fires."""
-        victims = self.in_turn_order([v for v in victims if self.state["characters"][v]["alive"]])
+        victims = self.in_turn_order([v for v in victims if self.pieces[v]["alive"]])
         if not victims:
             return None
         self._living_key = -1
-        # of several lost at once, the first in turn order counts as the last loser
-        self.state["last_loser"] = [self.state["turn"], self.owner(victims[0])]
+        if self._loser_memory is not None:
+            # of several lost at once, the first in turn order counts as the last loser
+            self.state["memory"][self._loser_memory] = [self.owner(victims[0])]
         for victim in victims:
-            ch = self.state["characters"][victim]
+            ch = self.pieces[victim]
             ch["alive"] = False
             self.note("character_died", character=victim, player=ch["owner"], location=ch["at"])
         self._eliminate()
         return event_frame(self, "characters_died", None, {"victims": victims})
 
     def _eliminate(self) -> None:
+        """Players left with no living piece go out of the game, if the pack keeps who is out."""
+        name = self._out_memory
+        if name is None:
+            return
+        memory = self.state["memory"]
         for player in self.state["players"]:
-            if player not in self.state["eliminated"] and not self.living(player):
-                self.state["eliminated"].append(player)
+            if player not in memory[name] and not self.living(player):
+                memory[name] = [*memory[name], player]
                 self.note("player_eliminated", player=player)
 
     # --- events and triggers --------------------------------------------------------------
@@ -396,7 +423,7 @@ class Game:
             for trigger in self.side(location).triggers:
                 if trigger.event == event:
                     queue.append([trigger.effect.program.id, {**names, "here": location}, None])
-        chars = self.state["characters"]
+        chars = self.pieces
         listening = [c for c in self._listening.get(event, ()) if c in chars and chars[c]["alive"]]
         for character in self.in_turn_order(listening):
             ch = chars[character]
@@ -449,7 +476,7 @@ class Game:
                 if self._could(cards[kind], env, colour):
                     found.append(("play", kind))
         powers = rules.powers
-        chars = self.state["characters"]
+        chars = self.pieces
         for character in mine:
             if not self._can_flip(character, exhaust=True):
                 continue
@@ -479,7 +506,7 @@ class Game:
         living = self._living_by_player().get(colour)
         if not (living and characters):
             return playable, []
-        chars = self.state["characters"]
+        chars = self.pieces
         return playable, [c for c in living if c in characters and not chars[c]["exhausted"]]
 
     def _could(self, playable: Playable, env: dict[str, Any], actor: str) -> bool:
@@ -538,7 +565,7 @@ class Game:
         return False
 
     def _can_flip(self, character: str, exhaust: bool) -> bool:
-        ch = self.state["characters"][character]
+        ch = self.pieces[character]
         return ch["alive"] and ch["exhausted"] != exhaust and not self.trait(character, "flip_locked")
 
     def card_played(self, colour: str, kind: str) -> str:
@@ -552,7 +579,7 @@ class Game:
         self, colour: str, character: str, names: dict[str, Any]
     ) -> tuple[Playable, dict[str, Any]]:
         """The character is exhausted for its power: the power and the names it runs with."""
-        ch = self.state["characters"][character]
+        ch = self.pieces[character]
         ch["exhausted"] = True
         self.note("power_used", player=colour, character=character)
         return self.rules.powers[character], {**names, "self": character, "here": ch["at"], "me": colour}
@@ -599,7 +626,7 @@ class Game:
             memory[name] = [] if isinstance(self.rules.memory[name].empty, list) else {}
 
     def _expire(self, duration: str) -> None:
-        for ch in self.state["characters"].values():
+        for ch in self.pieces.values():
             if any(v[1] == duration for v in ch["traits"].values()):
                 ch["traits"] = {k: v for k, v in ch["traits"].items() if v[1] != duration}
 

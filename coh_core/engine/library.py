@@ -139,7 +139,7 @@ def offer_cancel(rt: Rt, window: str, player: str, values: dict[str, Any]) -> Fr
 
 
 def _alive(rt: Rt, character: Any) -> bool:
-    return bool(rt.game.state["characters"][character]["alive"])
+    return bool(rt.game.pieces[character]["alive"])
 
 
 def _selectable(rt: Rt, character: Any) -> bool:
@@ -196,14 +196,14 @@ def _check_exhaust(rt: Rt, target: str) -> None:
 @_impl("rest", check=_check_rest, target=_restable)
 def rest(rt: Rt, target: str) -> None:
     if _restable(rt, target):
-        rt.game.state["characters"][target]["exhausted"] = False
+        rt.game.pieces[target]["exhausted"] = False
         rt.game.note("character_rested", character=target)
 
 
 @_impl("exhaust", check=_check_exhaust, target=_exhaustible)
 def exhaust(rt: Rt, target: str) -> None:
     _need(_exhaustible(rt, target))
-    rt.game.state["characters"][target]["exhausted"] = True
+    rt.game.pieces[target]["exhausted"] = True
     rt.game.note("character_exhausted", character=target)
 
 
@@ -211,7 +211,7 @@ def exhaust(rt: Rt, target: str) -> None:
 def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
     if rt.game.rules.declared.traits[trait].count:
         value = max(0, value)
-    rt.game.state["characters"][target]["traits"][trait] = [value, until]
+    rt.game.pieces[target]["traits"][trait] = [value, until]
     rt.game.note("trait_set", character=target, trait=trait, value=value, until=until)
 
 
@@ -311,30 +311,30 @@ def _plain(name: str, fn: Any) -> None:
 
 _plain("locations", lambda rt: list(rt.game.state["order"]))
 _plain("other_locations", lambda rt, than: [loc for loc in rt.game.state["order"] if loc != than])
-_plain("location_of", lambda rt, target: rt.game.state["characters"][target]["at"])
+_plain("location_of", lambda rt, target: rt.game.pieces[target]["at"])
 _plain("characters_at", lambda rt, at: rt.game.at(at))
 _plain("all_characters", lambda rt: rt.game.living())
 _plain("my_characters", lambda rt, player: rt.game.living(player))
 _plain(
     "my_characters_at",
-    lambda rt, at, player: [c for c in rt.game.living(player) if rt.game.state["characters"][c]["at"] == at],
+    lambda rt, at, player: [c for c in rt.game.living(player) if rt.game.pieces[c]["at"] == at],
 )
-_plain("rested", lambda rt, among: [c for c in among if not rt.game.state["characters"][c]["exhausted"]])
-_plain("exhausted", lambda rt, among: [c for c in among if rt.game.state["characters"][c]["exhausted"]])
+_plain("rested", lambda rt, among: [c for c in among if not rt.game.pieces[c]["exhausted"]])
+_plain("exhausted", lambda rt, among: [c for c in among if rt.game.pieces[c]["exhausted"]])
 _plain(
     "players_at",
-    lambda rt, at: list(dict.fromkeys(rt.game.state["characters"][c]["owner"] for c in rt.game.at(at))),
+    lambda rt, at: list(dict.fromkeys(rt.game.pieces[c]["owner"] for c in rt.game.at(at))),
 )
 _plain("other_players", lambda rt, player: [p for p in rt.game.turn_order() if p != player])
-_plain("owner", lambda rt, target: rt.game.state["characters"][target]["owner"])
+_plain("owner", lambda rt, target: rt.game.pieces[target]["owner"])
 _plain("count", lambda rt, items: len(items))
 _plain("keys", lambda rt, map: list(map))
 _plain("values", lambda rt, map: list(map.values()))
 _plain("get", lambda rt, map, key, default: map.get(key, default))
 _plain("size", lambda rt, map: len(map))
 _plain("characters", lambda rt, at: len(rt.game.at(at)))
-_plain("is_rested", lambda rt, target: not rt.game.state["characters"][target]["exhausted"])
-_plain("is_exhausted", lambda rt, target: bool(rt.game.state["characters"][target]["exhausted"]))
+_plain("is_rested", lambda rt, target: not rt.game.pieces[target]["exhausted"])
+_plain("is_exhausted", lambda rt, target: bool(rt.game.pieces[target]["exhausted"]))
 _plain("has_items", lambda rt, at: rt.game.has_items(at))
 _plain("is_side", lambda rt, at, side: rt.game.state["locations"][at]["side"] == side)
 
@@ -409,7 +409,7 @@ def shuffle(rt: Rt, items: list[Any]) -> list[Any]:
 
 @_impl("deal_character")
 def deal_character(rt: Rt, target: str, player: str) -> None:
-    rt.game.state["characters"][target] = {
+    rt.game.pieces[target] = {
         "owner": player,
         "at": None,
         "exhausted": False,
@@ -427,12 +427,6 @@ def arrives_at(rt: Rt, target: str, to: str) -> str:
 @_impl("place_character")
 def place_character(rt: Rt, target: str, at: str) -> None:
     rt.game.place(target, at)
-
-
-@_impl("last_loser")
-def last_loser(rt: Rt) -> list[str]:
-    last = rt.game.state["last_loser"]
-    return [last[1]] if last is not None and last[0] == rt.game.state["turn"] else []
 
 
 # --- lists of numbers and lists in general -------------------------------------------------
@@ -495,13 +489,13 @@ _plain("side_is", lambda rt, at, field, value: rt.game.side(at).data.get(field) 
 @_impl("traits")
 def traits(rt: Rt, target: str) -> dict[str, Any]:
     """A copy: the character's traits may change while the copy waits to be given back."""
-    return {name: list(given) for name, given in rt.game.state["characters"][target]["traits"].items()}
+    return {name: list(given) for name, given in rt.game.pieces[target]["traits"].items()}
 
 
 @_impl("traits_set_since")
 def traits_set_since(rt: Rt, target: str, since: int) -> list[str]:
     """`set_trait` writes every trait it sets in the log: those of the character since `since`."""
-    held = rt.game.state["characters"][target]["traits"]
+    held = rt.game.pieces[target]["traits"]
     found: dict[str, None] = {}
     for entry in rt.game.log[max(0, since) :]:
         params = entry["params"]
@@ -512,13 +506,13 @@ def traits_set_since(rt: Rt, target: str, since: int) -> list[str]:
 
 @_impl("leave_location")
 def leave_location(rt: Rt, target: str, keeping: list[str]) -> None:
-    traits = rt.game.state["characters"][target]["traits"]
+    traits = rt.game.pieces[target]["traits"]
     rt.game.leave(target, kept={name: traits[name] for name in keeping if name in traits})
 
 
 @_impl("restore_traits")
 def restore_traits(rt: Rt, target: str, traits: dict[str, Any]) -> None:
-    rt.game.state["characters"][target]["traits"] = {name: list(given) for name, given in traits.items()}
+    rt.game.pieces[target]["traits"] = {name: list(given) for name, given in traits.items()}
 
 
 @_impl("can_activate")
@@ -527,7 +521,7 @@ def can_activate(rt: Rt, at: str, player: str) -> bool:
     activation = game.side(at).activation
     if activation is None:
         return False
-    chars = game.state["characters"]
+    chars = game.pieces
     if not any(chars[c]["owner"] == player for c in game.at(at)):
         return False
     return game._could(activation, {"here": at, "me": player}, player)

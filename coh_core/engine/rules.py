@@ -86,6 +86,16 @@ class Pointer:
 
 
 @dataclass(frozen=True)
+class PieceKind:
+    """A kind of piece the pack declares (`components: pieces`): each an entity of one kind, owned by
+    a player, at a place, rested or exhausted, alive or not, with traits given during play."""
+
+    name: str
+    of: str  # the kind of entity each piece is (its id is the entity's)
+    role: str | None  # what the engine does with these pieces: `players` (they move, vote and die)
+
+
+@dataclass(frozen=True)
 class Memory:
     """A value the game remembers, as the pack declares it (`components: memory`)."""
 
@@ -95,6 +105,7 @@ class Memory:
     turn: bool  # forgotten at the end of each turn
     visible: str  # who sees it in the players' views: all, owner or none
     hidden_while_asked: str | None  # a question: the entry of a player answering it is the player's only
+    role: str | None = None  # what the engine itself keeps in it (`out_of_game`, `last_to_lose`)
 
 
 @dataclass(frozen=True)
@@ -135,6 +146,10 @@ class Rules:
     turn_pointer: str | None = None  # the pointer the turn order starts at (None: the first seat)
     memory: dict[str, Memory] = field(default_factory=dict)  # by name
     turn_memory: tuple[str, ...] = ()  # the memory forgotten at the end of each turn
+    memory_roles: dict[str, str] = field(default_factory=dict)  # a memory's role -> the memory
+    piece_kinds: dict[str, PieceKind] = field(default_factory=dict)  # kinds of pieces, by name
+    piece_roles: dict[str, str] = field(default_factory=dict)  # a kind of pieces' role -> the kind
+    pieces_of: dict[str, str] = field(default_factory=dict)  # a kind of entity -> its kind of pieces
     items: dict[str, str] = field(default_factory=dict)  # a counter's name as an item -> its kind
     piles: dict[str, Pile] = field(default_factory=dict)  # the piles, by name, in declaration order
     roles: dict[str, str] = field(default_factory=dict)  # a pile's role -> the pile
@@ -317,6 +332,13 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     memory = rules.components.get("memory") or {}
     rules.memory = {str(name): _memory(str(name), entry) for name, entry in memory.items()}
     rules.turn_memory = tuple(name for name, m in rules.memory.items() if m.turn)
+    rules.memory_roles = {m.role: name for name, m in rules.memory.items() if m.role is not None}
+    rules.piece_kinds = {
+        str(name): PieceKind(str(name), str(entry["of"]), entry.get("role"))
+        for name, entry in (rules.components.get("pieces") or {}).items()
+    }
+    rules.piece_roles = {k.role: name for name, k in rules.piece_kinds.items() if k.role is not None}
+    rules.pieces_of = {k.of: name for name, k in rules.piece_kinds.items()}
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)
@@ -423,4 +445,5 @@ def _memory(name: str, entry: dict[str, Any]) -> Memory:
         entry.get("scope") == "turn",
         str(entry.get("visible", "all")),
         entry.get("hidden_while_asked"),
+        entry.get("role"),
     )

@@ -144,15 +144,10 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
     for location, side in (given.get("sides") or {}).items():
         state["locations"][location]["side"] = str(side)
     _counters(rules, state, given)
-    _characters(state, given.get("characters") or {})
-    for name in ("eliminated",):
-        if name in given:
-            state[name] = list(given[name])
+    _characters(rules, state, given.get("characters") or {})
     for name in rules.memory:
         if name in given:
             state["memory"][name] = copy.deepcopy(given[name])
-    if "last_loser" in given:
-        state["last_loser"] = [state["turn"], given["last_loser"]]
     _piles(rules, doc, state, given)
     _balance_supplies(rules, state, given)
     _movement_needed(pack, doc, rules, state, start)
@@ -280,7 +275,9 @@ def _movement_needed(
     else:
         return
     movement = state["memory"]["movement"]
-    missing = [p for p in state["players"] if p not in state["eliminated"] and p not in movement]
+    out_memory = rules.memory_roles.get("out_of_game")
+    out = state["memory"][out_memory] if out_memory is not None else []
+    missing = [p for p in state["players"] if p not in out and p not in movement]
     if missing:
         raise EngineError(
             "SCENARIO-MOVEMENT",
@@ -291,7 +288,11 @@ def _movement_needed(
         )
 
 
-def _characters(state: dict[str, Any], given: dict[str, Any]) -> None:
+def _characters(rules: Rules, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """The players' pieces given (the pack's kind of pieces of role `players`), by player."""
+    kind = rules.piece_roles.get("players")
+    if given and kind is None:
+        raise EngineError("SCENARIO-PIECES", "the pack declares no kind of pieces of role `players`")
     for player, mine in given.items():
         for character, spec in mine.items():
             where = spec if isinstance(spec, str) else spec["at"]
@@ -306,7 +307,7 @@ def _characters(state: dict[str, Any], given: dict[str, Any]) -> None:
                 entry["exhausted"] = bool(spec.get("exhausted", False))
                 entry["alive"] = bool(spec.get("alive", True))
                 entry["traits"] = {k: _trait(v) for k, v in (spec.get("traits") or {}).items()}
-            state["characters"][character] = entry
+            state["pieces"][kind][character] = entry
 
 
 def _trait(value: Any) -> list[Any]:
@@ -513,15 +514,11 @@ def _per_location(field_name: str) -> Check:
 
 def _per_character(read: Callable[[dict[str, Any]], Any]) -> Check:
     def check(game: Game, expected: dict[str, Any]) -> tuple[bool, Any]:
-        chars = game.state["characters"]
+        chars = game.pieces
         actual = {c: read(chars[c]) if c in chars else None for c in expected}
         return actual == expected, actual
 
     return check
-
-
-def _state_value(key: str) -> Check:
-    return lambda game, expected: (game.state[key] == expected, game.state[key])
 
 
 def _log_has(game: Game, expected: list[Any]) -> tuple[bool, Any]:
@@ -602,7 +599,7 @@ CHECKS: dict[str, Check] = {
         [p.id for p in game.rules.phases] == expected,
         [p.id for p in game.rules.phases],
     ),
-    "eliminated": _state_value("eliminated"),
+    "eliminated": lambda game, expected: (game.out_of_game() == expected, game.out_of_game()),
     "log_has": _log_has,
     "log_lacks": _log_lacks,
     "decision": _decision,

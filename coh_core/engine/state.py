@@ -8,7 +8,7 @@ from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Rules
 from coh_core.engine.runtime import EngineError
 
-STATE_VERSION = 4
+STATE_VERSION = 5
 
 
 def seat_colours(rules: Rules, players: int, colours: list[str] | None) -> list[str]:
@@ -62,12 +62,10 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "at": None,
         "order": order,
         "locations": {loc: _location(str(sides[loc])) for loc in order},
-        "characters": {},
+        "pieces": {kind: {} for kind in rules.piece_kinds},
         "counts": initial_counts(rules, [*order, *seats]),
         "piles": piles,
-        "eliminated": [],
         "memory": {name: _copy(m.empty) for name, m in rules.memory.items()},
-        "last_loser": None,  # [turn, player]: who last lost a character
         "result": None,
     }
 

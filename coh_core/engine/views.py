@@ -39,9 +39,10 @@ class PlayerView:
             "at": state["at"],
             "first": self._game.first_player(),
             "pointers": dict(state["pointers"]),  # every pointer is on the table
-            "eliminated": list(state["eliminated"]),
+            "eliminated": self._game.out_of_game(),
             "locations": {loc: _location(place) for loc, place in state["locations"].items()},
-            "characters": {c: _character(ch) for c, ch in state["characters"].items()},
+            "pieces": {kind: _pieces(of_kind) for kind, of_kind in state["pieces"].items()},
+            "piece_roles": dict(self._game.rules.piece_roles),
             "counts": {place: dict(counts) for place, counts in state["counts"].items()},
             "piles": self._piles(),
             "pile_sizes": {
@@ -98,5 +99,9 @@ def _location(place: dict[str, Any]) -> dict[str, Any]:
     return dict(place)
 
 
-def _character(ch: dict[str, Any]) -> dict[str, Any]:
+def _pieces(of_kind: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {piece: _piece(held) for piece, held in of_kind.items()}
+
+
+def _piece(ch: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in ch.items()}

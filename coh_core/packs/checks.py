@@ -363,6 +363,44 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
     yield from _check_piles(components)
     yield from _check_pointers(components)
     yield from _check_memory(pack, components)
+    yield from _check_pieces(pack, components)
+
+
+def _check_pieces(pack: Pack, components: Section) -> Iterator[Problem]:
+    """A kind of pieces is of a kind of entity the pack declares, which no other kind of pieces is of;
+    at most one kind of pieces has each role."""
+    pieces = components.data.get("pieces")
+    kinds = pack.entity_kinds()
+    roles: dict[Any, str] = {}  # a role -> the first kind of pieces with it
+    kinds_of: dict[str, str] = {}  # a kind of entity -> the first kind of pieces of it
+    for name, entry in (pieces if isinstance(pieces, dict) else {}).items():
+        if not isinstance(entry, dict):
+            continue
+        of, role = entry.get("of"), entry.get("role")
+        if isinstance(of, str) and of not in kinds:
+            yield Problem(
+                "COMPONENT-PIECES",
+                f"the pieces `{name}` are of `{of}`, which is no kind of entity of the pack"
+                + suggest(of, kinds),
+                _at(components, ("pieces", name, "of")),
+            )
+        elif isinstance(of, str) and of in kinds_of:
+            yield Problem(
+                "COMPONENT-PIECES",
+                f"the pieces `{name}` and `{kinds_of[of]}` are both of `{of}`: a piece's id is its"
+                " entity's, so one kind of pieces has each kind of entity",
+                _at(components, ("pieces", name, "of")),
+            )
+        if isinstance(of, str):
+            kinds_of.setdefault(of, name)
+        if role is not None and role in roles:
+            yield Problem(
+                "COMPONENT-PIECES",
+                f"the pieces `{name}` and `{roles[role]}` both have the role `{role}`: at most one kind"
+                " of pieces has each role",
+                _at(components, ("pieces", name, "role")),
+            )
+        roles.setdefault(role, name)
 
 
 # What a pile of each role must be kept per: the engine plays and gives from a player's `hand`,
@@ -478,6 +516,7 @@ def _check_memory(pack: Pack, components: Section) -> Iterator[Problem]:
     is a list or a map, which starts empty; only a value of each player has an owner."""
     memory = components.data.get("memory")
     declared = declarations_of(pack)
+    roles: dict[Any, str] = {}  # a role -> the first memory with it
     for name, entry in (memory if isinstance(memory, dict) else {}).items():
         if not isinstance(entry, dict) or not isinstance(entry.get("type"), str):
             continue
@@ -496,6 +535,19 @@ def _check_memory(pack: Pack, components: Section) -> Iterator[Problem]:
         elif not per_player and (entry.get("visible") == "owner" or "hidden_while_asked" in entry):
             problem = f"`{name}` is remembered for the game, so it has no owner to show it to"
             key = "visible" if "visible" in entry else "hidden_while_asked"
+        elif "role" in entry and (per_player or normalize_type(type_name) != "list[player]"):
+            problem, key = (
+                f"`{name}` has the role `{entry['role']}`, which the engine keeps as a `list[player]`"
+                " of the game",
+                "type",
+            )
+        elif "role" in entry and entry["role"] in roles:
+            problem, key = (
+                f"`{name}` and `{roles[entry['role']]}` both have the role `{entry['role']}`: at most"
+                " one memory has each role",
+                "role",
+            )
+        roles.setdefault(entry.get("role"), name)
         if problem is not None:
             where = ("memory", name, key) if key in entry else ("memory", name)
             yield Problem("COMPONENT-MEMORY", problem, _at(components, where))

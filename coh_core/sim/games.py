@@ -99,14 +99,20 @@ def play_game(
     }
 
 
+def _players_pieces(view: dict[str, Any]) -> dict[str, Any]:
+    """The pieces players own in a view: those of the kind the pack gives the role `players`."""
+    kind = (view.get("piece_roles") or {}).get("players")
+    pieces: dict[str, Any] = (view.get("pieces") or {}).get(kind) or {}
+    return pieces
+
+
 def _owners(view: dict[str, Any]) -> dict[str, str]:
-    pieces = view.get("characters") or {}
+    pieces = _players_pieces(view)
     return {piece: str(ch["owner"]) for piece, ch in sorted(pieces.items()) if ch.get("owner")}
 
 
 def _alive(view: dict[str, Any]) -> dict[str, bool]:
-    pieces = view.get("characters") or {}
-    return {piece: bool(ch.get("alive", True)) for piece, ch in pieces.items()}
+    return {piece: bool(ch.get("alive", True)) for piece, ch in _players_pieces(view).items()}
 
 
 def play_task(task: Task) -> list[dict[str, Any]]:

@@ -10,7 +10,7 @@ import pytest
 
 from coh_core.engine import RandomAgent, new_game, rules_for
 from coh_core.engine.game import Game
-from coh_core.engine.runtime import Action
+from coh_core.engine.runtime import Action, EngineError
 from coh_core.packs.model import Pack
 
 GAMES = range(20)
@@ -110,3 +110,14 @@ def test_a_saved_decision_keeps_the_answers_already_given(base_pack: Pack) -> No
         for colour in decision.waiting:
             game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
     pytest.fail("the game put no decision to several players at once")
+
+
+@pytest.mark.parametrize("version", [4, None, "5"])
+def test_a_position_of_another_state_layout_is_refused_with_its_version(
+    base_pack: Pack, version: Any
+) -> None:
+    saved = new_game(base_pack, players=3, seed=1).to_json()
+    saved["state"]["version"] = version
+    with pytest.raises(EngineError) as refused:
+        Game.from_json(rules_for(base_pack), saved)
+    assert refused.value.code == "GAME-VERSION" and repr(version) in refused.value.message
