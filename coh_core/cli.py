@@ -547,34 +547,12 @@ def export_command(pack: Path | None, lang: str | None, rules: tuple[str, ...], 
 
 def _write_whole(text: str, output: Path | None) -> None:
     """Text to stdout, or to a file through a temporary one beside it: never half a file."""
-    import tempfile
-
     if output is None:
         click.echo(text, nl=False)
         return
-    temporary: str | None = None
-    try:
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=output.parent, prefix=f".{output.name}.", suffix=".tmp", delete=False
-        ) as handle:
-            temporary = handle.name
-            handle.write(text)
-        os.chmod(temporary, _file_mode(output))
-        os.replace(temporary, output)
-    except OSError as exc:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
-        raise UsageError(f"cannot write {output}: {exc.strerror}", code="IO-WRITE") from None
+    from coh_core.files import write_whole
 
-
-def _file_mode(path: Path) -> int:
-    """The permissions a file written in place would have: its own, else the umask's."""
-    try:
-        return path.stat().st_mode & 0o7777
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+    write_whole(output, text)
 
 
 # --- playing ---------------------------------------------------------------------------------

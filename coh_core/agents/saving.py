@@ -14,8 +14,6 @@ use. Anything wrong is a `RecordError` whose problems are located `SAVE-*` probl
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +22,8 @@ from typing import Any
 from coh_core.engine.game import Game
 from coh_core.engine.record_text import Line, RecordError, echo, read_lines, refuse
 from coh_core.engine.rules import Rules
-from coh_core.errors import Location, Problem, UsageError
+from coh_core.errors import Location, Problem
+from coh_core.files import write_whole
 
 SAVE_FORMAT = 1
 BOT_KINDS = ("random", "heuristic")
@@ -67,23 +66,7 @@ def save_document(
 
 def write_save(path: Path, document: Mapping[str, Any]) -> None:
     """Write the save atomically (a temporary file beside it, then replaced); UsageError IO-WRITE."""
-    text = json.dumps(document, separators=(",", ":"), ensure_ascii=True) + "\n"
-    temporary: str | None = None
-    try:
-        with tempfile.NamedTemporaryFile(
-            "w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False
-        ) as handle:
-            temporary = handle.name
-            handle.write(text)
-        os.replace(temporary, path)
-        temporary = None
-    except OSError as exc:
-        raise UsageError(
-            f"cannot write {path}: {exc.strerror}", Location(str(path)), code="IO-WRITE"
-        ) from None
-    finally:  # Ctrl-C while writing too: the save stays as it was, no temporary file is left
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
+    write_whole(path, json.dumps(document, separators=(",", ":"), ensure_ascii=True) + "\n")
 
 
 def read_save(path: Path) -> tuple[PlaySetup, dict[str, Any], Line]:

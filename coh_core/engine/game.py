@@ -554,14 +554,8 @@ class Game:
                 return True
             except NoOptions:
                 pass
-            # depth first: the deepest choice with an untried option takes its next one
-            while path and path[-1] + 1 >= counts[-1]:
-                path.pop()
-                counts.pop()
-            if not path:
+            if not _next_path(path, counts):
                 return False
-            path[-1] += 1
-            del counts[len(path) :]
         return False
 
     def _can_flip(self, character: str, exhaust: bool) -> bool:
@@ -660,15 +654,22 @@ def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
             return True
         except NoOptions:
             pass
-        # depth first: the deepest choice with an untried option takes its next one
-        while path and path[-1] + 1 >= counts[-1]:
-            path.pop()
-            counts.pop()
-        if not path:
+        if not _next_path(path, counts):
             return False
-        path[-1] += 1
-        del counts[len(path) :]
     return False
+
+
+def _next_path(path: list[int], counts: list[int]) -> bool:
+    """The next path of answers to try, depth first: the deepest choice with an untried option
+    takes its next one. False once every path has been tried."""
+    while path and path[-1] + 1 >= counts[-1]:
+        path.pop()
+        counts.pop()
+    if not path:
+        return False
+    path[-1] += 1
+    del counts[len(path) :]
+    return True
 
 
 def _copied(data: Any) -> Any:
