@@ -230,18 +230,24 @@ def test_many_stale_texts_are_one_warning(runner: CliRunner, base_copy: Path) ->
     assert result.output.splitlines()[-1].endswith(f"; {len(TRANSLATIONS)} warnings")
 
 
-def test_an_english_only_house_rule_validates_and_plays_in_every_language(
-    runner: CliRunner, tmp_path: Path
-) -> None:
-    rule = tmp_path / "bigger-cap"
+def _one_parameter_rule(root: Path, name: str, param: str, value: int) -> Path:
+    """A house rule in English only (`languages: [en]`) that changes one rule parameter."""
+    rule = root / name
     (rule / "text").mkdir(parents=True)
     (rule / "pack.yaml").write_text(
-        'id: bigger-cap\nversion: "1.0.0"\nkind: overlay\nrequires: [base]\nlanguages: [en]\n'
+        f'id: {name}\nversion: "1.0.0"\nkind: overlay\nrequires: [base]\nlanguages: [en]\n'
         "files: [patches.yaml]\n",
         encoding="utf-8",
     )
-    (rule / "patches.yaml").write_text("patches:\n  - set: params/zombie_cap/value\n    to: 10\n")
-    (rule / "text" / "en.yaml").write_text('locale: en\nmessages:\n  pack.bigger-cap.name: "Bigger crowds"\n')
+    (rule / "patches.yaml").write_text(f"patches:\n  - set: params/{param}/value\n    to: {value}\n")
+    (rule / "text" / "en.yaml").write_text(f'locale: en\nmessages:\n  pack.{name}.name: "{name}"\n')
+    return rule
+
+
+def test_an_english_only_house_rule_validates_and_plays_in_every_language(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    rule = _one_parameter_rule(tmp_path, "bigger-cap", "zombie_cap", 10)
     result = runner.invoke(main, ["validate", str(rule), "--strict", "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["warnings"] == []
@@ -254,20 +260,6 @@ def test_an_english_only_house_rule_validates_and_plays_in_every_language(
     unlisted = runner.invoke(main, ["validate", str(rule), "--format", "json"])
     assert unlisted.exit_code == 0
     assert {w["code"] for w in json.loads(unlisted.output)["warnings"]} == {"I18N-MISSING"}
-
-
-def _gift_rule(root: Path) -> Path:
-    """A house rule in English only that changes one parameter no shipped overlay changes."""
-    rule = root / "two-gifts"
-    (rule / "text").mkdir(parents=True)
-    (rule / "pack.yaml").write_text(
-        'id: two-gifts\nversion: "1.0.0"\nkind: overlay\nrequires: [base]\nlanguages: [en]\n'
-        "files: [patches.yaml]\n",
-        encoding="utf-8",
-    )
-    (rule / "patches.yaml").write_text("patches:\n  - set: params/gifts_per_window/value\n    to: 2\n")
-    (rule / "text" / "en.yaml").write_text('locale: en\nmessages:\n  pack.two-gifts.name: "Two gifts"\n')
-    return rule
 
 
 SHIPPED_OVERLAYS = sorted(
@@ -285,7 +277,7 @@ def test_an_english_only_house_rule_plays_with_each_shipped_overlay(
     runner: CliRunner, tmp_path: Path, overlay: str
 ) -> None:
     """With the overlay, and with `rulebook-fr` too where the overlay may be played with it."""
-    rule = str(_gift_rule(tmp_path))
+    rule = str(_one_parameter_rule(tmp_path, "two-gifts", "gifts_per_window", 2))  # no overlay sets it
     declared = {name: _conflicts(name) for name in (overlay, "rulebook-fr")}
     with_french = overlay != "rulebook-fr" and not (
         "rulebook-fr" in declared[overlay] or overlay in declared["rulebook-fr"]
