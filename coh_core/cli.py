@@ -82,6 +82,13 @@ _rules_option = click.option(
     help="Play under an overlay: a shipped one by id (rulebook-fr, expert-draft...) or an overlay's"
     " directory; repeat for several (applied in their declared order).",
 )
+_output_option = click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write to this file instead of stdout.",
+)
 _lang_option = click.option(
     "--lang",
     "lang",
@@ -152,14 +159,13 @@ def _no_such(loaded: Pack, name: str, sections: bool = False) -> NoReturn:
 
 
 def _write_output(text: str, output: Path | None) -> None:
-    """Text to a file, or to stdout when no file is named."""
+    """Text to stdout, or to a file through a temporary one beside it: never half a file."""
     if output is None:
         click.echo(text, nl=False)
         return
-    try:
-        output.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {output}: {exc.strerror}", code="IO-WRITE") from None
+    from coh_core.files import write_whole
+
+    write_whole(output, text)
 
 
 class _Group(click.Group):
@@ -480,13 +486,7 @@ def docs() -> None:
 
 
 @docs.command(name="effects")
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Write to this file instead of stdout.",
-)
+@_output_option
 def docs_effects(output: Path | None) -> None:
     """The effect-language reference, generated from the registry and the base pack's declarations."""
     from coh_core.effects.docs import generate_reference
@@ -501,13 +501,7 @@ def docs_effects(output: Path | None) -> None:
 
 
 @docs.command(name="procedures")
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Write to this file instead of stdout.",
-)
+@_output_option
 @_pack_option
 @_rules_option
 def docs_procedures(output: Path | None, pack: Path | None, rules: tuple[str, ...]) -> None:
@@ -522,13 +516,7 @@ def docs_procedures(output: Path | None, pack: Path | None, rules: tuple[str, ..
 @_pack_option
 @_lang_option
 @_rules_option
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(path_type=Path),
-    default=None,
-    help="Write to this file instead of stdout.",
-)
+@_output_option
 def export_command(pack: Path | None, lang: str | None, rules: tuple[str, ...], output: Path | None) -> None:
     """Every entity of the rules in force, in one language, as one JSON document.
 
@@ -542,17 +530,7 @@ def export_command(pack: Path | None, lang: str | None, rules: tuple[str, ...], 
     loaded = _load_pack(pack, rules)
     # --lang is checked like `coh play`'s; a language taken from the environment falls back.
     document = localize(loaded, _locale(loaded, lang), known_only=False).to_json()
-    _write_whole(json.dumps(document, indent=2, ensure_ascii=False) + "\n", output)
-
-
-def _write_whole(text: str, output: Path | None) -> None:
-    """Text to stdout, or to a file through a temporary one beside it: never half a file."""
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    from coh_core.files import write_whole
-
-    write_whole(output, text)
+    _write_output(json.dumps(document, indent=2, ensure_ascii=False) + "\n", output)
 
 
 # --- playing ---------------------------------------------------------------------------------
