@@ -1,6 +1,7 @@
 """Overlays: packs that change the packs they build on, applied in a declared order.
 
-An overlay's `patches` set, merge, remove, insert or move values of the packs below it,
+An overlay's `patches` set, merge, remove, insert or move values of the packs below it, or add
+to a number (`add`: two overlays that each add a card to the deck's size agree),
 addressed by entity id or section and then by field (`<kind>/<id>/<field>`,
 `turn/phases/location_resolution/steps/sharing/do`). Its other sections add entities; its
 text files add or replace texts. Applying overlays builds a new pack whose documents are
@@ -29,10 +30,17 @@ from coh_core.packs.model import SINGLETON_SECTIONS, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 from coh_core.resources import content_root, installed_content
 
-OPS = ("set", "merge", "remove", "insert", "move")
+OPS = ("set", "merge", "remove", "insert", "move", "add")
 # What each change needs besides its path, and what else it may have.
-NEEDS = {"set": ("to",), "merge": ("with",), "remove": (), "insert": ("item",), "move": ()}
-ALLOWS = {"set": (), "merge": (), "remove": (), "insert": ("before", "after"), "move": ("before", "after")}
+NEEDS = {"set": ("to",), "merge": ("with",), "remove": (), "insert": ("item",), "move": (), "add": ("by",)}
+ALLOWS = {
+    "set": (),
+    "merge": (),
+    "remove": (),
+    "insert": ("before", "after"),
+    "move": ("before", "after"),
+    "add": (),
+}
 NAME_FIELDS = ("id", "side")  # how list items are named in a patch path
 
 
@@ -201,6 +209,8 @@ class Patcher:
             self._remove(host, path)
         elif op == "insert":
             self._insert(host, path, doc, at, patch)
+        elif op == "add":
+            self._add(host, path, doc, at, patch["by"], named)
         else:
             self._move(host, path, doc, at, patch)
 
@@ -279,6 +289,17 @@ class Patcher:
         else:
             parent[path[-1]] = copy.deepcopy(value)
         host.grafts[path] = (doc, source)
+
+    def _add(self, host: ComposedDoc, path: Path_, doc: YamlDoc, at: Path_, by: Any, named: str) -> None:
+        """Add a whole number to one: additions commute, so they never conflict with each other."""
+        current = _get(host.data, path)
+        if not _is_int(current):
+            message = f"`add` adds to a whole number; `{named}` is {current!r}"
+            raise PatchError("OVERLAY-TYPE", message, doc.location((*at, "add")))
+        if not _is_int(by):
+            message = f"`by` must be a whole number, got {by!r}"
+            raise PatchError("OVERLAY-TYPE", message, doc.location((*at, "by")))
+        self._set(host, path, doc, (*at, "by"), current + by)
 
     def _merge(
         self, host: ComposedDoc, path: Path_, doc: YamlDoc, source: Path_, value: Any, named: str
@@ -416,6 +437,10 @@ class PatchError(Exception):
         self.problem = Problem(code, message, location)
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _get(data: Any, path: Path_) -> Any:
     for part in path:
         data = data[part]
@@ -493,9 +518,12 @@ def _overlaps(a: str, b: str) -> bool:
 
 
 def _apart(one: Change, other: Change) -> bool:
-    """An insert into a list and a value set inside another of its items, named by its id: the
-    item is found by name wherever the insert puts the new one, so their order does not matter.
+    """Two additions to the same number, whose sum is the same in either order; or an insert
+    into a list and a value set inside another of its items, named by its id: the item is found
+    by name wherever the insert puts the new one, so their order does not matter either.
     (Named by position, removed or moved, the item's place would depend on their order.)"""
+    if one.op == other.op == "add" and one.target == other.target:
+        return True
     for insert, inside in ((one, other), (other, one)):
         if insert.op != "insert" or inside.op not in ("set", "merge"):
             continue
