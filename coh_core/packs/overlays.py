@@ -107,7 +107,7 @@ def order_overlays(overlays: list[Pack], available: set[str]) -> list[Pack]:
         for needed in _ids(overlay, "requires"):
             if needed not in chosen and needed not in available:
                 raise UsageError(
-                    f"overlay `{overlay.id}` requires `{needed}`: add `--rules {needed}`",
+                    f"overlay `{overlay.id}` requires `{needed}`: {_how_to_add(needed)}",
                     code="OVERLAY-REQUIRES",
                 )
         for other in _ids(overlay, "conflicts"):
@@ -137,6 +137,13 @@ def order_overlays(overlays: list[Pack], available: set[str]) -> list[Pack]:
     for overlay in overlays:
         place(overlay)
     return ordered
+
+
+def _how_to_add(overlay_id: str) -> str:
+    """How to ask for a required overlay: by id if coh ships it, else by its directory."""
+    if (content_root() / overlay_id / "pack.yaml").is_file():
+        return f"add `--rules {overlay_id}`"
+    return f"add `--rules DIR` with the directory of the overlay `{overlay_id}` (coh does not ship one)"
 
 
 def declare_conflict(one: Pack, other: Pack) -> bool:
