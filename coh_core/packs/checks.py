@@ -30,6 +30,8 @@ from coh_core.messages import (
     declarations,
     declared_messages,
     engine_texts,
+    log_key,
+    log_variant_messages,
     parse_type,
     placeholders,
 )
@@ -817,14 +819,22 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         for name, side in _sides(location).items():
             yield from _side_keys(location, name, side, special)
     yield from _turn_keys(pack)
-    engine = engine_texts(declarations_of(pack))
+    declared = declarations_of(pack)
+    engine = engine_texts(declared)
     for group, message_id, _ in declarations(pack.section("messages")):
         if GROUPS[group] + message_id not in engine:
             yield GROUPS[group] + message_id, None, ("messages", group, message_id)
     if pack.manifest.get("kind", "base") == "base":
         # A game that stands on its own is narrated and played with these.
+        origins = _trait_text_origins(declared)
         for key in engine:
-            yield key, None, ()
+            yield key, None, origins.get(key, ())
+
+
+def _trait_text_origins(declared: Declarations) -> dict[str, Path_]:
+    """The declared trait each of the engine's per-trait texts is needed for (`log_variant_messages`):
+    a missing one is reported at the trait, in the overlay that declares it if one does."""
+    return {log_key(key): ("traits", key.split(".")[1]) for key in log_variant_messages(declared)}
 
 
 def _keys(entity: Entity, *fields: str) -> Iterator[tuple[str, Entity | None, Path_]]:
@@ -913,8 +923,8 @@ def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -
         return entity.doc.location((*entity.path, "id"))
     if at[:1] == ("turn",) and "turn" in pack.sections:
         return pack.sections["turn"].doc.location(at)
-    if at[:1] == ("messages",) and "messages" in pack.sections:
-        return pack.sections["messages"].doc.location(at, key=True)
+    if at[:1] in (("messages",), ("traits",)) and at[0] in pack.sections:
+        return pack.sections[str(at[0])].doc.location(at, key=True)
     if at[:1] == ("pack",):
         layer = next((o for o in pack.overlays if o.id == at[1]), pack)
         return layer.manifest_doc.location(("id",))
