@@ -97,7 +97,7 @@ def param(rt: Rt, name: str) -> Any:
 def log(rt: Rt, message: str, to: list[str] | None, params: dict[str, Any]) -> None:
     """An entry of the pack's own (a list is copied: the entry keeps the value it had)."""
     values = {name: list(value) if isinstance(value, list) else value for name, value in params.items()}
-    rt.game.note(message, to=None if to is None else list(to), **values)
+    rt.game.note_params(message, None if to is None else list(to), values)
 
 
 # --- events, windows, the end of an action: engine programs -------------------------------
