@@ -524,10 +524,11 @@ class Game:
         playable = sorted(kinds.intersection(hand)) if hand else []
         if not characters:
             return playable, []
-        living = self._living_by_player().get(colour)
+        chars = self.pieces
+        by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
+        living = by_player.get(colour)
         if not living:
             return playable, []
-        chars = self.pieces
         return playable, [c for c in living if c in characters and not chars[c]["exhausted"]]
 
     def could_try(self, colour: str, windows: tuple[str, ...]) -> bool:
@@ -685,13 +686,23 @@ class Game:
 def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
     """Whether some answers to a block's choices let it run to its end, in dry runs (`rt.dry`).
 
-    The first path (the first option of every choice) runs first: most blocks that can happen
-    happen on it. When it does not, the block's precondition, if it has one, decides next when it
-    fails: then no path could succeed (`Compiler.precondition`) and none other is tried. Anything
-    else the precondition raises leaves the question to the dry runs. (The outcome is what it
-    would be with the precondition tried first: a precondition that fails makes the block fail
-    even where its first path raised an error.)
+    Its precondition, if it has one, decides when it fails: then no path could succeed
+    (`Compiler.precondition`) and none is tried. Anything else the precondition raises leaves
+    the question to the dry runs. Most blocks that can happen happen on their first path (the
+    first option of every choice), so that path runs before the precondition, unless the block
+    found no path the last time (`CompiledBlock.failed`). The outcome is the same in either
+    order: where the first path raises an error, a precondition that fails still makes the
+    block fail.
     """
+    found = _explored(block, rt, env)
+    block.failed = not found
+    return found
+
+
+def _explored(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
+    pre_tried = block.pre is not None and block.failed
+    if pre_tried and _pre_fails(block, rt, env):
+        return False
     program = block.program
     path, counts = rt.path, rt.counts
     path.clear()
@@ -701,10 +712,10 @@ def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
         run_sync(program, rt, dict(env))
         return True
     except NoOptions:
-        if _pre_fails(block, rt, env):
+        if not pre_tried and _pre_fails(block, rt, env):
             return False
     except Exception:
-        if _pre_fails(block, rt, env):
+        if not pre_tried and _pre_fails(block, rt, env):
             return False
         raise
     tried = 1
