@@ -16,6 +16,8 @@ player's answer (a decision the engine puts to several players at once counts on
 figures come from `tools/bench_uno.py`, whose docstring says what it counts and times. Untimed warm-up
 games come first. Each of `--repeat` rounds plays coh in this process and then UNO in its subprocess,
 on the same core; the median round is judged (`--stat best` judges the best), and both are printed.
+`--clock cpu` times both with the CPU time of their process instead of the wall clock (UNO's
+`cpu_seconds`): on a machine other work shares, the ratio then moves much less from run to run.
 Exit status: 0 after a report (PASS or MISS), 2 when the coh engine API is not importable.
 """
 
@@ -145,14 +147,21 @@ def play_game(
     return decisions
 
 
-def time_coh(engine: tuple[Any, Callable[..., Any], type[Any]], players: int, games: int, seed: int) -> Round:
-    """Play games seeded seed, seed+1, ... and time them together."""
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+Engine = tuple[Any, Callable[..., Any], type[Any]]  # (ruleset, new_game, RandomAgent): `load_engine`
+
+
+def time_coh(engine: Engine, players: int, games: int, seed: int, clock: str = "wall") -> Round:
+    """Play games seeded seed, seed+1, ... and time them together (on the wall clock or in CPU time)."""
     ruleset, new_game, agent_type = engine
+    now = CLOCKS[clock]
     decisions = 0
-    start = time.perf_counter()
+    start = now()
     for s in range(seed, seed + games):
         decisions += play_game(ruleset, new_game, agent_type, players, s)
-    return Round(games, decisions, time.perf_counter() - start)
+    return Round(games, decisions, now() - start)
 
 
 # --- UNO -------------------------------------------------------------------------------------------
@@ -188,8 +197,9 @@ def time_uno(python: str, games: int, seed: int, core: int | None) -> dict[str, 
     return result
 
 
-def uno_summary(results: list[dict[str, Any]]) -> Summary:
-    rounds = [Round(r["games"], r["decisions"], r["seconds"]) for r in results]
+def uno_summary(results: list[dict[str, Any]], clock: str = "wall") -> Summary:
+    seconds = "cpu_seconds" if clock == "cpu" else "seconds"
+    rounds = [Round(r["games"], r["decisions"], r[seconds]) for r in results]
     info = {key: results[-1][key] for key in ("python", "implementation", "rlcard", "numpy", "seed")}
     info["forced_share"] = sum(r["forced_decisions"] for r in results) / sum(r.decisions for r in rounds)
     return Summary("RLCard UNO", results[-1]["players"], rounds, info)
@@ -260,7 +270,8 @@ def print_text(
     if uno is not None:
         line += f"; UNO: Python {uno.info['python']}, RLCard {uno.info['rlcard']}, numpy {uno.info['numpy']}"
     print(line)
-    print(f"{len(coh.rounds)} round(s) each, {stat} shown ({other} in brackets)")
+    clock = "CPU time" if machine["clock"] == "cpu" else "wall clock"
+    print(f"{len(coh.rounds)} round(s) each, {stat} shown ({other} in brackets), timed on the {clock}")
     print()
     print("| benchmark | players | games/round | games/s | decisions/s | decisions/game |")
     print("|---|---|---|---|---|---|")
@@ -299,6 +310,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--core", type=int, default=None, help="core to pin to (default: lowest allowed)")
     parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="what times a round (default: wall)"
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.repeat < 1:
         parser.error("--games and --repeat must be at least 1")
@@ -317,7 +331,7 @@ def run_rounds(args: argparse.Namespace, core: int | None) -> tuple[Summary, Sum
     except UnoUnavailable as error:
         python, note = None, f"UNO skipped: {error}"
     for _ in range(args.repeat):
-        coh_rounds.append(time_coh(engine, args.players, args.games, args.seed))
+        coh_rounds.append(time_coh(engine, args.players, args.games, args.seed, args.clock))
         if python is None:
             continue
         try:
@@ -325,7 +339,7 @@ def run_rounds(args: argparse.Namespace, core: int | None) -> tuple[Summary, Sum
         except UnoUnavailable as error:
             python, note, uno_results = None, f"UNO skipped: {error}", []
     coh = Summary("coh (City of Horror)", args.players, coh_rounds, {"python": platform.python_version()})
-    return coh, (uno_summary(uno_results) if uno_results else None), note
+    return coh, (uno_summary(uno_results, args.clock) if uno_results else None), note
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -337,6 +351,7 @@ def main(argv: list[str] | None = None) -> int:
         "core": core,
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
+        "clock": args.clock,
     }
     try:
         coh, uno, note = run_rounds(args, core)

@@ -50,6 +50,9 @@ class Impl:
     filters: dict[str, Filter] = field(default_factory=dict)  # narrows a direct `choose` argument
     check: Fn | None = None  # in a dry run: raise NoOptions when the verb could not happen
     frame: bool = False  # fn returns a frame of an engine program to run (or None: nothing to run)
+    # a selector's body as a Python expression over `rt` and its arguments `{0}`, `{1}`...: written
+    # in place of the call of `fn` (the hottest small selectors; it must do exactly what `fn` does)
+    inline: str | None = None
 
 
 class CompiledBlock:
@@ -57,7 +60,7 @@ class CompiledBlock:
     (`Compiler.precondition`: None when none could be derived), and the names it binds and reads
     (a cost and the effect after it share their table of names)."""
 
-    __slots__ = ("binds", "pre", "program", "reads", "slot")
+    __slots__ = ("binds", "failed", "pre", "program", "reads", "slot")
 
     def __init__(
         self,
@@ -72,6 +75,9 @@ class CompiledBlock:
         self.pre = pre
         self.binds = binds
         self.reads = reads
+        # whether its last dry runs found no path (`game._explore` then tries its precondition
+        # first: only the order of the work changes, never what it finds)
+        self.failed = False
 
     def location(self) -> Location | None:
         """Where the effect's text begins in its pack."""
@@ -635,8 +641,11 @@ class _Writer:
         src = self.src
         value = src.temp()
         with src.block("try:"):  # a failure in the arguments or the call is reported at the call
-            args = ", ".join(["rt", *(argument() for argument in arguments)])
-            if sig.kind is Kind.SELECTOR:
+            values = [argument() for argument in arguments]
+            args = ", ".join(["rt", *values])
+            if sig.kind is Kind.SELECTOR and impl.inline is not None:
+                src.line(f"{value} = {impl.inline.format(*(f'({v})' for v in values))}")
+            elif sig.kind is Kind.SELECTOR:
                 src.line(f"{value} = {src.constant(impl.fn)}({args})")
             else:  # in a dry run a verb only checks that it could happen
                 with src.block("if rt.dry:"):

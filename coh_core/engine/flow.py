@@ -217,6 +217,7 @@ RUN = _program(RUN_ID, [_Depth(1), _Block("cost", True, 3), _Block("effect", Fal
 # --- windows: players use cards, powers and gifts -------------------------------------------------
 
 PASS = ["pass"]  # the answer that passes, as it arrives in a frame (JSON)
+_PASS = ("pass",)  # the same, as it is offered
 
 
 class _WindowAsk(Op):
@@ -239,7 +240,7 @@ class _WindowAsk(Op):
             return finish_frame(frames, None)
         player, options, prompt = found
         env["asking"] = player
-        return Decision(env["question"], {player: [tuple(PASS), *options]}, prompt)
+        return Decision(env["question"], {player: [_PASS, *options]}, prompt)
 
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
         frame.env["answer"] = list(answers[frame.env["asking"]])
@@ -354,7 +355,7 @@ def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
     game, opened = rt.game, tuple(windows)
     game.check_window_names(opened, {})
     players = game._seated()
-    if not any(game.candidates(p, opened) != ([], []) or (gifts > 0 and game.gifts(p)) for p in players):
+    if not any(game.could_try(p, opened) or (gifts > 0 and game.can_give(p)) for p in players):
         return None
     here = rt.env.get("here")
     return window_frame(game, "round", opened, {}, gifts=gifts, here=here, question="act")
@@ -363,7 +364,7 @@ def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
 def idle(game: Game, players: list[str], windows: tuple[str, ...]) -> bool:
     """Whether none of these players has a card or power `offers` would try in these windows (so a
     window that asks them would close at once, asking nobody and changing nothing)."""
-    return all(game.candidates(p, windows) == ([], []) for p in players)
+    return not any(game.could_try(p, windows) for p in players)
 
 
 def in_window(frames: list[Any]) -> bool:

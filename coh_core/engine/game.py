@@ -75,12 +75,14 @@ class Game:
         self._order: list[str] = []
         self._seats: list[str] = []  # every player, from the first player clockwise
         self._rank: dict[str, int] = {}
-        self._order_key: tuple[str, tuple[str, ...]] | None = None  # (first player, players out) of _order
+        self._order_first: str | None = None  # the first player _order was worked out from
+        self._order_out: list[str] = []  # (a copy of) the players out it was worked out from
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
         self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
         self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
         # the windows and names checked (`check_window_names`)
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+        self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
         self._index_triggers()
 
     # --- the public decision API ---------------------------------------------------
@@ -110,7 +112,7 @@ class Game:
                 f" for {colour}",
             )
         decision.answers[colour] = chosen
-        if not decision.waiting:
+        if len(decision.answers) == len(decision.options):  # (answers are only ever of those asked)
             self.history.append({c: list(a) for c, a in decision.answers.items()})
             self._resume(decision.answers)
 
@@ -216,6 +218,10 @@ class Game:
 
     def note(self, key: str, to: list[str] | None = None, **params: Any) -> None:
         """Add a narrative entry (message key + parameters); `to` limits who may see it."""
+        self.note_params(key, to, params)
+
+    def note_params(self, key: str, to: list[str] | None, params: dict[str, Any]) -> None:
+        """`note`, its parameters given as one mapping (which the entry keeps)."""
         entry: dict[str, Any] = {"key": key, "turn": self.state["turn"], "params": params}
         if to is not None:
             entry["to"] = to
@@ -233,13 +239,12 @@ class Game:
         pointer = self._turn_pointer
         first = state["pointers"][pointer] if pointer is not None else state["players"][0]
         name = self._out_memory
-        out = state["memory"][name] if name is not None else ()
-        key = (first, tuple(out))
-        if self._order_key != key:
-            seats = self._seats = self.seat_order(key[0])
+        out: list[str] = state["memory"][name] if name is not None else []
+        if first != self._order_first or out != self._order_out:
+            seats = self._seats = self.seat_order(first)
             self._order = [p for p in seats if p not in out]
             self._rank = {p: i for i, p in enumerate(seats)}
-            self._order_key = key
+            self._order_first, self._order_out = first, list(out)
         return self._order
 
     def out_of_game(self) -> list[str]:
@@ -411,7 +416,10 @@ class Game:
 
     def trigger_queue(self, event: str, at: str | None, names: dict[str, Any]) -> list[list[Any]]:
         """The triggers an event may fire, in order, as [trigger, names, player] entries."""
-        self.rules.check_names("events", event, names)
+        checked = (event, tuple(names))
+        if checked not in self._checked_events:  # what it says depends on nothing else
+            self.rules.check_names("events", event, names)
+            self._checked_events.add(checked)
         spec = self.rules.declared.events.get(event)
         located = spec is not None and spec.located  # an event no pack declares has no triggers
         queue: list[list[Any]] = [
@@ -467,24 +475,34 @@ class Game:
         found: list[Action] = []
         if not (playable or mine):
             return found
-        self.check_window_names(windows, names)
+        checked = (windows, tuple(names))  # (`check_window_names`, written out)
+        if checked not in self._checked:
+            self.check_window_names(windows, names)
         rules = self.rules
+        rt = self._dry_rt(colour)
         if playable:
             cards = rules.cards
             env = {**names, "me": colour}
             for kind in playable:
-                if self._could(cards[kind], env, colour):
+                if self._could(cards[kind], env, colour, rt):
                     found.append(("play", kind))
-        powers = rules.powers
-        chars = self.pieces
-        for character in mine:
-            if not self._can_flip(character, exhaust=True):
-                continue
-            ch = chars[character]
-            env = {**names, "self": character, "here": ch["at"], "me": colour}
-            if self._could(powers[character], env, colour):
-                found.append(("power", character))
+        if mine:
+            powers = rules.powers
+            chars = self.pieces
+            for character in mine:
+                if not self._can_flip(character, exhaust=True):
+                    continue
+                ch = chars[character]
+                env = {**names, "self": character, "here": ch["at"], "me": colour}
+                if self._could(powers[character], env, colour, rt):
+                    found.append(("power", character))
         return found
+
+    def _dry_rt(self, actor: str) -> Rt:
+        """A run for dry runs of this player's cards, powers or activations (`_could` resets it)."""
+        rt = Rt(self, {}, actor)
+        rt.dry = True
+        return rt
 
     def check_window_names(self, windows: tuple[str, ...], names: dict[str, Any]) -> None:
         """The names the pack declares for these windows are among those given (`Rules.check_names`;
@@ -499,17 +517,37 @@ class Game:
         """The cards in the player's hand that may be played in these windows (sorted), and their
         rested characters whose power may be used in them: what `offers` tries. Both empty (often:
         an empty hand, every such character exhausted), nothing could be offered."""
-        kinds, characters = self.rules.usable_in(windows)
-        pile = self.rules.hand_pile  # (not `role_pile`: offers are asked for again and again)
-        hand = self.state["piles"][pile][colour] if pile is not None else ()
+        rules = self.rules
+        kinds, characters = rules.usable_in(windows)
+        pile = rules.hand_pile  # (not `role_pile`: offers are asked for again and again)
+        hand = self.state["piles"][pile][colour] if pile is not None and kinds else ()
         playable = sorted(kinds.intersection(hand)) if hand else []
-        living = self._living_by_player().get(colour)
-        if not (living and characters):
+        if not characters:
             return playable, []
         chars = self.pieces
+        by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
+        living = by_player.get(colour)
+        if not living:
+            return playable, []
         return playable, [c for c in living if c in characters and not chars[c]["exhausted"]]
 
-    def _could(self, playable: Playable, env: dict[str, Any], actor: str) -> bool:
+    def could_try(self, colour: str, windows: tuple[str, ...]) -> bool:
+        """Whether `candidates` would find anything (without listing it)."""
+        rules = self.rules
+        kinds, characters = rules.usable_in(windows)
+        pile = rules.hand_pile
+        if kinds and pile is not None:
+            hand = self.state["piles"][pile][colour]
+            if hand and not kinds.isdisjoint(hand):
+                return True
+        if characters:
+            chars = self.pieces
+            for c in self._living_by_player().get(colour, ()):
+                if c in characters and not chars[c]["exhausted"]:
+                    return True
+        return False
+
+    def _could(self, playable: Playable, env: dict[str, Any], actor: str, rt: Rt | None = None) -> bool:
         """Whether its condition holds and some answers to its choices let its cost and effect happen.
 
         Dry runs change nothing and ask nobody; each choice is explored option by option. The cost
@@ -517,10 +555,19 @@ class Game:
         a dry run changes nothing, so then whether the effect could happen does not depend on the
         answers the cost was given (exploring them together tried every effect path again for
         every cost path). One `Rt` serves the condition and every dry run, each run starting from
-        the names given.
+        the names given (`rt`: one that served others before, set back here as new).
         """
-        rt = Rt(self, env, actor)
+        if rt is None:
+            rt = self._dry_rt(actor)
+        rt.env = env
+        rt.loops = MAX_LOOP_STEPS
+        rt.paying = False
+        rt.source = None
+        rt.step = 0
+        rt.path.clear()
+        rt.counts.clear()
         if playable.condition is not None:
+            rt.dry = False  # (as the condition is read in play)
             if not playable.condition(rt):
                 return False
             rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
@@ -597,6 +644,17 @@ class Game:
             counts[to][kind] += 1
         self.note("gift", player=colour, recipient=to, item=what)
 
+    def can_give(self, colour: str) -> bool:
+        """Whether `gifts` would offer anything (without listing it)."""
+        seated = self._seated()
+        if len(seated) - (colour in seated) == 0:  # nobody to give to
+            return False
+        pile = self.rules.hand_pile
+        if pile is not None and self.state["piles"][pile][colour]:
+            return True
+        held = self.state["counts"][colour]
+        return any(held[kind] for kind in self.rules.items.values())
+
     def gifts(self, colour: str) -> list[Action]:
         others = [p for p in self._seated() if p != colour]
         pile = self.rules.hand_pile
@@ -628,34 +686,65 @@ class Game:
 def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
     """Whether some answers to a block's choices let it run to its end, in dry runs (`rt.dry`).
 
-    Its precondition, if it has one, decides first when it fails: then no path could succeed
-    (`Compiler.precondition`); anything else it raises leaves the question to the dry runs.
+    Its precondition, if it has one, decides when it fails: then no path could succeed
+    (`Compiler.precondition`) and none is tried. Anything else the precondition raises leaves
+    the question to the dry runs. Most blocks that can happen happen on their first path (the
+    first option of every choice), so that path runs before the precondition, unless the block
+    found no path the last time (`CompiledBlock.failed`). The outcome is the same in either
+    order: where the first path raises an error, a precondition that fails still makes the
+    block fail.
     """
-    pre = block.pre
-    if pre is not None:
-        loops = rt.loops
-        rt.env = dict(env)
-        try:
-            pre(rt)
-        except NoOptions:
-            return False
-        except Exception:  # not for the precondition to judge: the dry runs will
-            pass
-        finally:
-            rt.loops = loops
+    found = _explored(block, rt, env)
+    block.failed = not found
+    return found
+
+
+def _explored(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
+    pre_tried = block.pre is not None and block.failed
+    if pre_tried and _pre_fails(block, rt, env):
+        return False
     program = block.program
     path, counts = rt.path, rt.counts
     path.clear()
     counts.clear()
-    for _ in range(DRY_RUN_LIMIT):
+    rt.step = 0
+    try:
+        run_sync(program, rt, dict(env))
+        return True
+    except NoOptions:
+        if not pre_tried and _pre_fails(block, rt, env):
+            return False
+    except Exception:
+        if not pre_tried and _pre_fails(block, rt, env):
+            return False
+        raise
+    tried = 1
+    while tried < DRY_RUN_LIMIT and _next_path(path, counts):
+        tried += 1
         rt.step = 0
         try:
             run_sync(program, rt, dict(env))
             return True
         except NoOptions:
             pass
-        if not _next_path(path, counts):
-            return False
+    return False
+
+
+def _pre_fails(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
+    """Whether the block's precondition fails (NoOptions): then no path of it could succeed."""
+    pre = block.pre
+    if pre is None:
+        return False
+    loops, names = rt.loops, rt.env
+    rt.env = dict(env)
+    try:
+        pre(rt)
+    except NoOptions:
+        return True
+    except Exception:  # not for the precondition to judge: the dry runs will
+        pass
+    finally:
+        rt.loops, rt.env = loops, names
     return False
 
 

@@ -28,9 +28,11 @@ IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _impl(name: str, check: Any = None, frame: bool = False, **filters: Any) -> Callable[[F], F]:
+def _impl(
+    name: str, check: Any = None, frame: bool = False, inline: str | None = None, **filters: Any
+) -> Callable[[F], F]:
     def register(fn: F) -> F:
-        IMPLS[name] = Impl(fn, filters, check, frame)
+        IMPLS[name] = Impl(fn, filters, check, frame, inline)
         return fn
 
     return register
@@ -57,7 +59,7 @@ def random_movement_card(rt: Rt, player: str) -> str:
 # --- counters at places ---------------------------------------------------------------------
 
 
-@_impl("count_of")
+@_impl("count_of", inline='int(rt.game.state["counts"][{1}][{0}])')
 def count_of(rt: Rt, kind: str, at: str) -> int:
     return int(rt.game.state["counts"][at][kind])
 
@@ -88,7 +90,7 @@ def no_effect(rt: Rt) -> None:
     return None
 
 
-@_impl("param")
+@_impl("param", inline="rt.game.rules.params[{0}]")
 def param(rt: Rt, name: str) -> Any:
     return rt.game.rules.params[name]
 
@@ -97,7 +99,7 @@ def param(rt: Rt, name: str) -> Any:
 def log(rt: Rt, message: str, to: list[str] | None, params: dict[str, Any]) -> None:
     """An entry of the pack's own (a list is copied: the entry keeps the value it had)."""
     values = {name: list(value) if isinstance(value, list) else value for name, value in params.items()}
-    rt.game.note(message, to=None if to is None else list(to), **values)
+    rt.game.note_params(message, None if to is None else list(to), values)
 
 
 # --- events, windows, the end of an action: engine programs -------------------------------
@@ -305,11 +307,11 @@ def flip_board(rt: Rt, at: str, side: str) -> None:
 # --- selectors ------------------------------------------------------------------------------------
 
 
-def _plain(name: str, fn: Any) -> None:
-    IMPLS[name] = Impl(fn)
+def _plain(name: str, fn: Any, inline: str | None = None) -> None:
+    IMPLS[name] = Impl(fn, inline=inline)
 
 
-_plain("locations", lambda rt: list(rt.game.state["order"]))
+_plain("locations", lambda rt: list(rt.game.state["order"]), 'list(rt.game.state["order"])')
 _plain("other_locations", lambda rt, than: [loc for loc in rt.game.state["order"] if loc != than])
 _plain("location_of", lambda rt, target: rt.game.pieces[target]["at"])
 _plain("characters_at", lambda rt, at: rt.game.at(at))
@@ -327,7 +329,7 @@ _plain(
 )
 _plain("other_players", lambda rt, player: [p for p in rt.game.turn_order() if p != player])
 _plain("owner", lambda rt, target: rt.game.pieces[target]["owner"])
-_plain("count", lambda rt, items: len(items))
+_plain("count", lambda rt, items: len(items), "len({0})")
 _plain("keys", lambda rt, map: list(map))
 _plain("values", lambda rt, map: list(map.values()))
 _plain("get", lambda rt, map, key, default: map.get(key, default))
@@ -482,7 +484,11 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
 
 _plain("log_length", lambda rt: len(rt.game.log))
 _plain("locked", lambda rt, at: rt.game.side(at).locked)
-_plain("side_has", lambda rt, at, flag: rt.game.side(at).data.get(flag) is True)
+_plain(
+    "side_has",
+    lambda rt, at, flag: rt.game.side(at).data.get(flag) is True,
+    "(rt.game.side({0}).data.get({1}) is True)",
+)
 _plain("side_is", lambda rt, at, field, value: rt.game.side(at).data.get(field) == value)
 
 

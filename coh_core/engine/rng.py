@@ -13,7 +13,8 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
+_SPAN = 1 << 64
+_MASK = _SPAN - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
@@ -41,10 +42,15 @@ class Rng:
         """A uniform integer in [0, n), without modulo bias (rejection sampling)."""
         if n <= 0:
             raise ValueError(f"randbelow needs a positive bound, got {n}")
-        limit = (1 << 64) - ((1 << 64) % n)
-        while True:
-            value = self.next64()
+        limit = _SPAN - _SPAN % n
+        state = self.state
+        while True:  # `next64`, written out: a draw is the hottest call of a random game
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            value = z ^ (z >> 31)
             if value < limit:
+                self.state = state
                 return value % n
 
     def choice(self, items: Sequence[T]) -> T:
