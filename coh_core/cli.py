@@ -1153,18 +1153,17 @@ def simulate(
         raise UsageError("--workers 0: give a number of processes, or -1 for every core", code="USAGE-SIM")
     if scheduler and backend != "dask":
         raise UsageError("--scheduler goes with --backend dask", code="USAGE-SIM")
-    from coh_core.sim.report import comparison_rows, text_table, variant_rows, write_report
     from coh_core.sim.run import simulate as run_simulation
 
     kinds = _bot_kinds(bots, players)
     chosen = _variants(variants, compare, rules, players)
-    for overlays in dict.fromkeys(v.overlays for v in chosen):
-        _load_pack(pack, overlays)  # every variant's problems here, before any worker starts
     pack_root = str(pack.resolve()) if pack else None
+    # every variant's problems here, before any worker starts; the games use these packs
+    loaded = {(pack_root, o): _load_pack(pack, o) for o in dict.fromkeys(v.overlays for v in chosen)}
     try:
         records, summary = run_simulation(
             chosen, games, pack_root=pack_root, bots=kinds, seed=seed, workers=workers,
-            backend=backend, scheduler=scheduler, progress=progress,
+            backend=backend, scheduler=scheduler, progress=progress, packs=loaded,
         )  # fmt: skip
     except (OSError, TimeoutError) as exc:  # a scheduler that cannot be reached, a worker lost
         raise UsageError(f"the games could not be run: {exc}", code="SIM-BACKEND") from exc
@@ -1173,6 +1172,8 @@ def simulate(
 
         _say([Problem("ENGINE-INTERNAL", runtime_message(exc), Location(_NOWHERE))])
         sys.exit(EXIT_PROBLEMS)
+    from coh_core.sim.report import comparison_rows, text_table, variant_rows, write_report
+
     settings = {
         "games": games,
         "players": list(players),

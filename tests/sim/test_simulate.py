@@ -16,7 +16,7 @@ for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
     pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
 
 from coh_core.cli import main  # noqa: E402
-from coh_core.sim.games import Variant, run_joblib, seats_of, tasks_for  # noqa: E402
+from coh_core.sim.games import Variant, _on_joblib, play_task, run_joblib, seats_of, tasks_for  # noqa: E402
 from coh_core.sim.run import simulate  # noqa: E402
 from coh_core.sim.stats import compare, rate, summarize_variant  # noqa: E402
 
@@ -36,6 +36,13 @@ def test_one_worker_and_two_give_the_same_numbers() -> None:
     one, two = _run(1), _run(2)
     assert [r["game"] for r in two[0]] == list(range(GAMES))  # in game order, not in finishing order
     assert one == two
+
+
+def test_joblib_workers_that_read_the_pickled_pack_give_the_same_records() -> None:
+    """Where workers cannot be forked, joblib's fresh processes read the pack's pickle instead."""
+    tasks = tasks_for([BASE], 4, None, ("heuristic",), 3)
+    in_process = [record for task in tasks for record in play_task(task)]
+    assert [record for chunk in _on_joblib(tasks, 2) for record in chunk] == in_process
 
 
 def test_every_variant_plays_the_same_seeds() -> None:
