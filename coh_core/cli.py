@@ -1153,6 +1153,12 @@ def simulate(
         raise UsageError("--workers 0: give a number of processes, or -1 for every core", code="USAGE-SIM")
     if scheduler and backend != "dask":
         raise UsageError("--scheduler goes with --backend dask", code="USAGE-SIM")
+    if scheduler:
+        from coh_core.sim.games import unreachable
+
+        why = unreachable(scheduler)  # in seconds, not after Dask's own long wait
+        if why is not None:
+            raise UsageError(f"`{scheduler}`: {why}", Location("--scheduler"), code="SIM-SCHEDULER")
     from coh_core.sim.run import simulate as run_simulation
 
     kinds = _bot_kinds(bots, players)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import socket
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -158,7 +159,32 @@ def tasks_for(
 
 
 Progress = Callable[[int], None]
-SCHEDULER_TIMEOUT = "30s"  # to reach a Dask scheduler before giving up
+SCHEDULER_TIMEOUT = "10s"  # for a Dask scheduler that accepts the connection to answer
+CONNECT_SECONDS = 3.0  # to open a connection to a Dask scheduler before giving up
+DEFAULT_SCHEDULER_PORT = 8786
+
+
+def unreachable(scheduler: str, seconds: float = CONNECT_SECONDS) -> str | None:
+    """Why nothing accepts a connection at a Dask scheduler's address (None: something does).
+
+    Only TCP and TLS addresses are tried; Dask itself reports on the others.
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        protocol, where = parse_address(scheduler)
+        if protocol not in ("tcp", "tls"):
+            return None
+        host, port = parse_host_port(where, default_port=DEFAULT_SCHEDULER_PORT)
+    except ValueError as exc:
+        return f"not an address such as tcp://HOST:{DEFAULT_SCHEDULER_PORT} ({exc})"
+    try:
+        socket.create_connection((host, port), timeout=seconds).close()
+    except TimeoutError:
+        return f"no answer from {host}:{port} within {seconds:g} s"
+    except OSError as exc:
+        return f"cannot connect to {host}:{port} ({exc.strerror or exc})"
+    return None
 
 
 def run_joblib(tasks: Sequence[Task], workers: int, progress: Progress) -> list[dict[str, Any]]:
@@ -226,7 +252,14 @@ def run_dask(tasks: Sequence[Task], scheduler: str | None, progress: Progress) -
 
     cluster = None if scheduler else LocalCluster(host="127.0.0.1", dashboard_address=None)
     try:
-        with Client(scheduler or cluster, timeout=SCHEDULER_TIMEOUT) as client:
+        try:
+            client = Client(scheduler or cluster, timeout=SCHEDULER_TIMEOUT)
+        except Exception as exc:  # a peer that is no scheduler fails in many ways (even MemoryError)
+            raise ConnectionError(
+                f"no Dask scheduler answered at {scheduler or 'the local cluster'}"
+                f" ({type(exc).__name__}: {exc})"
+            ) from exc
+        with client:
             futures = client.map(play_task, list(tasks), pure=False)
             for future in as_completed(futures):
                 progress(len(future.result()))
