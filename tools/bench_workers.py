@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -36,14 +37,21 @@ print(time.perf_counter() - start)
 """
 
 
-def _command(coh: str, games: int, workers: int, out: str) -> float:
-    start = time.perf_counter()
+def _cpu() -> float:
+    """CPU seconds of the finished child processes (and of theirs: the workers)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _command(coh: str, games: int, workers: int, out: str) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of the whole command."""
+    start, cpu = time.perf_counter(), _cpu()
     subprocess.run(
         [coh, "simulate", "--games", str(games), "--workers", str(workers), "--no-progress",
          "--format", "json", "--out", out],
         capture_output=True, check=True, cwd="/tmp",
     )  # fmt: skip
-    return time.perf_counter() - start
+    return time.perf_counter() - start, _cpu() - cpu
 
 
 def _games_only(games: int, workers: int) -> float:
@@ -63,11 +71,14 @@ def main() -> None:
     if coh is None:
         sys.exit("needs `coh` on PATH: pip install -e '.[sim]'")
     whole: dict[int, list[float]] = {1: [], 2: []}
+    cpu: dict[int, list[float]] = {1: [], 2: []}
     alone: dict[int, list[float]] = {1: [], 2: []}
     with tempfile.TemporaryDirectory() as out:
         for _ in range(args.runs):
             for workers in (1, 2):
-                whole[workers].append(_command(coh, args.games, workers, out))
+                wall, used = _command(coh, args.games, workers, out)
+                whole[workers].append(wall)
+                cpu[workers].append(used)
                 alone[workers].append(_games_only(args.games, workers))
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
@@ -79,6 +90,11 @@ def main() -> None:
     for label, timings in (("`coh simulate`, whole command", whole), ("its games alone", alone)):
         one, two = (args.games / statistics.median(timings[w]) for w in (1, 2))
         print(f"| {label} | {one:.1f} games/s | {two:.1f} games/s | {two / one:.2f}x |")
+    one_cpu, two_cpu = (statistics.median(cpu[w]) for w in (1, 2))
+    print(f"| CPU time of the whole command | {one_cpu:.1f} s | {two_cpu:.1f} s | {two_cpu / one_cpu:.2f}x |")
+    # On a machine whose two cores are both free, two workers can at best halve the CPU time of
+    # the two-worker run (the command's own start and report are not split): an upper bound.
+    print(f"(the most 2 free cores could give: {2 * one_cpu / two_cpu:.2f}x)")
 
 
 if __name__ == "__main__":
