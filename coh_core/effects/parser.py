@@ -261,8 +261,8 @@ def _parse_now(text: str, start: EntryPoint) -> Any:
 
 class _Trees(dict[tuple[str, str], Any]):
     """The ASTs of texts parsed in earlier runs, kept in one file of coh's cache (cache_dir) whose
-    name is a digest of the code that makes them (this module, the AST's, the grammar and lark);
-    written back, replaced whole, when the process ends if it learned new ones."""
+    name is a digest of the code that makes them (this module, the AST's, the limits, the grammar
+    and lark); written back, replaced whole, when the process ends if it learned new ones."""
 
     LIMIT = 50_000  # texts kept: past this, the file starts again (texts that are no longer used)
 
@@ -299,13 +299,13 @@ class _Trees(dict[tuple[str, str], Any]):
 
 @cache
 def _known_trees() -> _Trees:
-    from coh_core import cache_dir
+    from coh_core import cache_dir, limits
 
     folder = cache_dir.created("effects")
     if folder is None:
         return _Trees(None)
     digest = hashlib.sha256()
-    for source in (Path(__file__), Path(ast.__file__), grammar_path("effects.lark")):
+    for source in (Path(__file__), Path(ast.__file__), Path(limits.__file__), grammar_path("effects.lark")):
         digest.update(hashlib.sha256(source.read_bytes()).digest())
     digest.update(cache_dir.library_stamp("lark").encode())
     return _Trees(folder / f"trees-{digest.hexdigest()[:32]}.pickle")
