@@ -23,8 +23,8 @@ from coh_core.packs.model import Pack
 
 BOT_KINDS = ("random", "heuristic")
 # Games per task: one, so that at the end no worker waits while another plays out a long run of
-# games (with 8, 100 games made 13 tasks: 7 on one worker, 6 on the other). A task costs far less
-# than a game, and joblib groups tasks itself when they are quick (batch_size="auto").
+# games (with 8, 100 games made 13 tasks: 7 on one worker, 6 on the other). Handing a task to a
+# worker and its record back costs far less than playing the game.
 CHUNK = 1
 
 
