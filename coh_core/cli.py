@@ -11,15 +11,18 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from coh_core.errors import CohError, ContentError, Location, Problem, UsageError
-from coh_core.narrative import Narrator, Verbatim
-from coh_core.packs import ValidationReport, load_pack_checked, validate_paths
-from coh_core.packs.listing import list_rows, list_sections, show_entity
-from coh_core.packs.model import Pack
+
+# Commands import what they need when they run: `coh --help` (and every command's) must not
+# pay for the schema, grammar, YAML and translation libraries (tests/test_startup.py).
+if TYPE_CHECKING:
+    from coh_core.narrative import Narrator
+    from coh_core.packs import ValidationReport
+    from coh_core.packs.model import Pack
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT (128 + 2)
@@ -50,6 +53,8 @@ def _print_problems(problems: Sequence[Problem], err: bool = False, colour: str 
 
 def _load_pack(pack: Path | None, rules: Sequence[str] = ()) -> Pack:
     """The pack (with the overlays in `rules` applied), or exit 1 with its problems."""
+    from coh_core.packs import load_pack_checked
+
     try:
         return load_pack_checked(pack, rules)
     except ContentError as exc:
@@ -116,6 +121,8 @@ def _locale(pack: Pack, lang: str | None) -> str:
 
 
 def _narrator(pack: Pack, lang: str | None) -> Narrator:
+    from coh_core.narrative import Narrator
+
     return Narrator(pack, _locale(pack, lang))
 
 
@@ -200,6 +207,8 @@ def validate(
     the installed content. A translation that lacks texts, or translates an older English, is a
     warning (one line per language): the game shows those texts in English. --strict fails on it.
     """
+    from coh_core.narrative import Verbatim
+    from coh_core.packs import validate_paths
     from coh_core.resources import content_root, pack_here
 
     here = pack_here()
@@ -236,6 +245,8 @@ def _ui_narrator(lang: str | None, report: ValidationReport) -> Narrator | None:
 
 
 def _summary(report: ValidationReport, narrator: Narrator | None) -> str:
+    from coh_core.narrative import Verbatim
+
     if narrator is None:  # the built-in text itself is unreadable: bare figures
         return json.dumps(_report_json(report) | {"problems": len(report.problems)})
 
@@ -283,6 +294,8 @@ def _report_json(report: ValidationReport) -> dict[str, Any]:
 def list_command(kind: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
     """List the entities of one kind of a pack, named by the section they are written in
     (`coh list characters`; the pack's `kinds` say which there are)."""
+    from coh_core.packs.listing import list_rows, list_sections
+
     loaded = _load_pack(pack, rules)
     listable = list_sections(loaded)
     if kind not in listable:
@@ -320,6 +333,8 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 @_rules_option
 def show(entity_id: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
     """Show one entity of a pack (of any of its kinds) by its id."""
+    from coh_core.packs.listing import show_entity
+
     loaded = _load_pack(pack, rules)
     found = show_entity(loaded, entity_id, _narrator(loaded, lang))
     if found is None:
@@ -686,6 +701,7 @@ def play(
     from coh_core.agents.saving import PlaySetup
     from coh_core.engine import EngineError
     from coh_core.engine.record_text import RecordError
+    from coh_core.packs import load_pack_checked
 
     as_json = fmt == "json"
     setup = PlaySetup(seed, bots, list(humans), list(rules), None if pack is None else str(pack), lang)
@@ -799,6 +815,7 @@ class _Session:
         """Read a save and its rules: the position and the save's fields; the setup it keeps."""
         from coh_core.agents.saving import read_save, restore_game
         from coh_core.engine import rules_for
+        from coh_core.packs import load_pack_checked
 
         setup, doc, line = read_save(path)
         if lang is not None:
@@ -888,6 +905,7 @@ class _Session:
     def stop_input(self, code: str, message: str, exit_code: int) -> NoReturn:
         """The person at the terminal is gone: one line in their language, the log, the exit code."""
         from coh_core.agents.terminal import TerminalAgent
+        from coh_core.narrative import Verbatim
 
         key = "ui.play.input_ended" if code == "PLAY-INPUT-ENDED" else "ui.play.interrupted"
         words = self.narrator.ui(key) if self.narrator is not None else message
@@ -1135,18 +1153,23 @@ def simulate(
         raise UsageError("--workers 0: give a number of processes, or -1 for every core", code="USAGE-SIM")
     if scheduler and backend != "dask":
         raise UsageError("--scheduler goes with --backend dask", code="USAGE-SIM")
-    from coh_core.sim.report import comparison_rows, text_table, variant_rows, write_report
+    if scheduler:
+        from coh_core.sim.games import unreachable
+
+        why = unreachable(scheduler)  # in seconds, not after Dask's own long wait
+        if why is not None:
+            raise UsageError(f"`{scheduler}`: {why}", Location("--scheduler"), code="SIM-SCHEDULER")
     from coh_core.sim.run import simulate as run_simulation
 
     kinds = _bot_kinds(bots, players)
     chosen = _variants(variants, compare, rules, players)
-    for overlays in dict.fromkeys(v.overlays for v in chosen):
-        _load_pack(pack, overlays)  # every variant's problems here, before any worker starts
     pack_root = str(pack.resolve()) if pack else None
+    # every variant's problems here, before any worker starts; the games use these packs
+    loaded = {(pack_root, o): _load_pack(pack, o) for o in dict.fromkeys(v.overlays for v in chosen)}
     try:
         records, summary = run_simulation(
             chosen, games, pack_root=pack_root, bots=kinds, seed=seed, workers=workers,
-            backend=backend, scheduler=scheduler, progress=progress,
+            backend=backend, scheduler=scheduler, progress=progress, packs=loaded,
         )  # fmt: skip
     except (OSError, TimeoutError) as exc:  # a scheduler that cannot be reached, a worker lost
         raise UsageError(f"the games could not be run: {exc}", code="SIM-BACKEND") from exc
@@ -1155,6 +1178,8 @@ def simulate(
 
         _say([Problem("ENGINE-INTERNAL", runtime_message(exc), Location(_NOWHERE))])
         sys.exit(EXIT_PROBLEMS)
+    from coh_core.sim.report import comparison_rows, text_table, variant_rows, write_report
+
     settings = {
         "games": games,
         "players": list(players),

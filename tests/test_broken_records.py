@@ -106,7 +106,7 @@ def built_in_pack_once(base_pack: Pack, monkeypatch: pytest.MonkeyPatch) -> None
     def loaded(root: Path | None = None, rules: Sequence[str] = ()) -> Pack:
         return base_pack if root is None and not rules else load_pack_checked(root, rules)
 
-    monkeypatch.setattr("coh_core.cli.load_pack_checked", loaded)
+    monkeypatch.setattr("coh_core.packs.load_pack_checked", loaded)  # where the command line takes it
 
 
 @pytest.mark.parametrize("case_path", CASES, ids=lambda p: p.stem)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from coh_core import cache_dir
 from coh_core.cli import main
 from coh_core.resources import data_dir
 
@@ -55,16 +55,11 @@ def _engine_files() -> list[Path]:
 
 def _outside(opened: list[str], pack: Path) -> list[str]:
     allowed = [Path(os.path.realpath(pack)), *_engine_files()]
-    lark_cache = Path(os.path.realpath(tempfile.gettempdir()))  # lark's compiled grammar
-    found = []
-    for name in opened:
-        path = Path(os.path.realpath(name))
-        if any(path.is_relative_to(root) for root in allowed):
-            continue
-        if path.parent == lark_cache and path.name.startswith(".lark_cache_"):
-            continue
-        found.append(name)
-    return found
+    cache = cache_dir.directory()  # coh's own cache: the grammar's tables, what is known valid
+    if cache is not None:
+        allowed.append(Path(os.path.realpath(cache)))
+    real = {name: Path(os.path.realpath(name)) for name in opened}
+    return [name for name, path in real.items() if not any(path.is_relative_to(r) for r in allowed)]
 
 
 @pytest.fixture()

@@ -26,7 +26,7 @@ from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coh_core import cli
+from coh_core import packs
 from coh_core.agents import RandomAgent, terminal
 from coh_core.agents import runner as agents_runner
 from coh_core.agents.runner import play_out
@@ -97,12 +97,12 @@ def _clean(result: Result) -> None:
 def _builtin_pack_loaded_once(monkeypatch: pytest.MonkeyPatch, base_pack: Pack) -> None:
     """`coh play` without `--pack` gets the session's built-in pack instead of reading it again
     (the command is otherwise the same); a `--pack` (a hostile one) is read as it is."""
-    load = cli.load_pack_checked
+    load = packs.load_pack_checked  # the command line imports it from there when it runs
 
     def cached(pack: Path | None, rules: Any = ()) -> Pack:
         return base_pack if pack is None and not rules else load(pack, rules)
 
-    monkeypatch.setattr(cli, "load_pack_checked", cached)
+    monkeypatch.setattr(packs, "load_pack_checked", cached)
 
 
 # --- hostile packs ---------------------------------------------------------------------------

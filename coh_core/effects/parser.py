@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
+import hashlib
+import os
+import pickle
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any, Literal
 
 from lark import Lark, Token, Transformer, Tree, UnexpectedCharacters, UnexpectedInput, v_args
@@ -63,8 +68,20 @@ def _lark() -> Lark:
         start=["effect", "condition"],
         propagate_positions=True,
         maybe_placeholders=False,
-        cache=True,
+        cache=_grammar_cache(grammar),
     )
+
+
+def _grammar_cache(grammar: str) -> str | bool:
+    """Where lark keeps the grammar's parse tables: in coh's cache (coh_core.cache_dir), named by
+    the grammar's and lark's digest (lark also checks it on reading); False: build them each time."""
+    from coh_core import cache_dir
+
+    folder = cache_dir.created("grammar")
+    if folder is None:
+        return False
+    digest = hashlib.sha256(f"{grammar}\0{cache_dir.library_stamp('lark')}".encode()).hexdigest()
+    return str(folder / f"effects-{digest[:32]}.lark-cache")
 
 
 def _span(meta: Meta | Token) -> ast.Span:
@@ -213,7 +230,17 @@ def parse_condition(text: str) -> ast.Expr:
 
 @lru_cache(maxsize=4096)
 def _parse(text: str, start: EntryPoint) -> Any:
-    """The AST of a text (cached: the same effect under several overlays is parsed once)."""
+    """The AST of a text (cached: the same effect under several overlays is parsed once; and
+    across runs, in coh's cache, when it parsed without error)."""
+    known = _known_trees()
+    if (text, start) in known:
+        return known[text, start]
+    result = _parse_now(text, start)
+    known.learn((text, start), result)
+    return result
+
+
+def _parse_now(text: str, start: EntryPoint) -> Any:
     _check_brackets(text)
     try:
         tree = _lark().parse(text, start=start)
@@ -230,6 +257,58 @@ def _parse(text: str, start: EntryPoint) -> Any:
         # a single statement is inlined by the grammar; wrap it for a uniform result
         result = ast.Block((result,), result.span)
     return result
+
+
+class _Trees(dict[tuple[str, str], Any]):
+    """The ASTs of texts parsed in earlier runs, kept in one file of coh's cache (cache_dir) whose
+    name is a digest of the code that makes them (this module, the AST's, the limits, the grammar
+    and lark); written back, replaced whole, when the process ends if it learned new ones."""
+
+    LIMIT = 50_000  # texts kept: past this, the file starts again (texts that are no longer used)
+
+    def __init__(self, path: Path | None) -> None:
+        super().__init__()
+        self.path, self.learned = path, False
+        if path is not None and path.is_file():
+            try:
+                # written by coh in the user's own cache folder (private to the user)
+                self.update(pickle.loads(path.read_bytes()))
+            except Exception:  # a damaged or older file: parse again, and write it anew
+                self.clear()
+
+    def learn(self, key: tuple[str, str], tree: Any) -> None:
+        if self.path is None:
+            return
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[key] = tree
+        if not self.learned:
+            self.learned = True
+            atexit.register(self.save)
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        spare = self.path.with_name(f"{self.path.name}.{os.getpid()}")
+        try:
+            spare.write_bytes(pickle.dumps(dict(self), protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(spare, self.path)  # whole: a process reading it never sees half a file
+        except (OSError, pickle.PicklingError, RecursionError):
+            spare.unlink(missing_ok=True)
+
+
+@cache
+def _known_trees() -> _Trees:
+    from coh_core import cache_dir, limits
+
+    folder = cache_dir.created("effects")
+    if folder is None:
+        return _Trees(None)
+    digest = hashlib.sha256()
+    for source in (Path(__file__), Path(ast.__file__), Path(limits.__file__), grammar_path("effects.lark")):
+        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    digest.update(cache_dir.library_stamp("lark").encode())
+    return _Trees(folder / f"trees-{digest.hexdigest()[:32]}.pickle")
 
 
 def _check_nesting(tree: Tree[Token]) -> None:

@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft7Validator, validators
-from jsonschema.exceptions import ValidationError
-
+from coh_core import cache_dir
 from coh_core.effects.checker import suggest
 from coh_core.errors import Problem
 from coh_core.packs.yamlsrc import YamlDoc
 from coh_core.resources import schema_path
+
+# jsonschema is imported when a document is checked for the first time: a `coh validate` whose
+# every file is known valid (the cache below) never pays for it.
+if TYPE_CHECKING:
+    from jsonschema import Draft7Validator
+    from jsonschema.exceptions import ValidationError
 
 _TYPE_NAMES = {
     "integer": "a whole number",
@@ -30,6 +35,8 @@ _TYPE_NAMES = {
 def _unique_items(checker: Any, unique: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
     """`uniqueItems` in linear time: jsonschema compares items that cannot be sorted (mappings,
     mixed types) pair by pair, which a hostile file with a long list turns into minutes."""
+    from jsonschema.exceptions import ValidationError
+
     if not (unique and checker.is_type(instance, "array")):
         return
     seen: set[Any] = set()
@@ -54,40 +61,83 @@ def _canonical(value: Any) -> Any:
     return ("other", repr(value))
 
 
-# Draft 7 as published, with uniqueItems checked in linear time.
-# (`extend` is untyped in types-jsonschema; it returns a Draft7Validator subclass.)
-BoundedValidator: type[Draft7Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    Draft7Validator, {"uniqueItems": _unique_items}
-)
-
-
 def _written_as_integer(checker: object, instance: object) -> bool:
     """An integer as JSON writes it: draft-07 also counts `1.0`, which a Python reader gets as a float."""
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-# For JSON read from strangers (game records), where `1.0` must not pass for the integer 1.
-_StrictIntegers: type[Draft7Validator] = validators.extend(  # type: ignore[no-untyped-call]
-    BoundedValidator, type_checker=Draft7Validator.TYPE_CHECKER.redefine("integer", _written_as_integer)
-)
+@cache
+def _validator_classes() -> tuple[type[Draft7Validator], type[Draft7Validator]]:
+    """Draft 7 as published with uniqueItems checked in linear time; and the same for JSON read
+    from strangers (game records), where `1.0` must not pass for the integer 1."""
+    from jsonschema import Draft7Validator, validators
+
+    # (`extend` is untyped in types-jsonschema; it returns a Draft7Validator subclass.)
+    bounded: type[Draft7Validator] = validators.extend(  # type: ignore[no-untyped-call]
+        Draft7Validator, {"uniqueItems": _unique_items}
+    )
+    strict: type[Draft7Validator] = validators.extend(  # type: ignore[no-untyped-call]
+        bounded, type_checker=Draft7Validator.TYPE_CHECKER.redefine("integer", _written_as_integer)
+    )
+    return bounded, strict
 
 
 @cache
 def validator(name: str, strict_integers: bool = False) -> Draft7Validator:
     """The shipped schema `name`, loaded once; `strict_integers` refuses floats such as 1.0 as integers."""
     schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
-    return _StrictIntegers(schema) if strict_integers else BoundedValidator(schema)
+    bounded, strict = _validator_classes()
+    return strict(schema) if strict_integers else bounded(schema)
 
 
 def validate_document(doc: YamlDoc, schema_name: str) -> list[Problem]:
-    """Every schema violation of a document, located at the offending key or value."""
+    """Every schema violation of a document, located at the offending key or value.
+
+    Data found valid before (the same data, schema and validating code) is not checked again:
+    see `_known_valid`.
+    """
+    known = _known_valid(doc.data, schema_name)
+    if known is not None and cache_dir.has(known):
+        return []
     problems = []
+    errors = 0
     for error in validator(schema_name).iter_errors(doc.data):
+        errors += 1
         found = list(_to_problems(doc, error))
         if found:
             doc.mark_invalid(tuple(error.absolute_path))
             problems.extend(found)
+    if known is not None and not errors:  # not when an error was only left unsaid (a YAML trap)
+        cache_dir.add(known)
     return sorted(problems, key=lambda p: (p.location.line, p.location.col, p.code))
+
+
+def _known_valid(data: Any, schema_name: str) -> str | None:
+    """The cache entry that says `data` is valid against the schema: named by a digest of all its
+    validity depends on (the data as Python writes it, where 1, 1.0, True and "1" all differ; the
+    schema; the code that validates). None when there is no cache, or for self-containing data."""
+    if not cache_dir.enabled():
+        return None
+    try:  # json refuses a value that contains itself, which repr would write ambiguously
+        json.dumps(data, default=str)
+    except (TypeError, ValueError):
+        return None
+    written = repr(data)
+    digest = hashlib.sha256()
+    digest.update(_validating(schema_name))
+    digest.update(hashlib.sha256(written.encode()).digest())
+    return f"schema-valid/{digest.hexdigest()}"
+
+
+@cache
+def _validating(schema_name: str) -> bytes:
+    """A digest of what else decides whether data is valid: the schema, this module's source, and
+    the installed jsonschema (its files' size and time: another version changes them)."""
+    from pathlib import Path
+
+    parts = (schema_path(schema_name).read_bytes(), Path(__file__).read_bytes())
+    stamp = cache_dir.library_stamp("jsonschema").encode()
+    return hashlib.sha256(b"".join(hashlib.sha256(part).digest() for part in (*parts, stamp))).digest()
 
 
 def _to_problems(doc: YamlDoc, error: ValidationError) -> Iterator[Problem]:

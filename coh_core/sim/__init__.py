@@ -6,7 +6,7 @@ says which are absent so the command line can ask for them instead of failing on
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
 
 REQUIRED = ("joblib", "statsmodels", "matplotlib", "tqdm")
 INSTALL_HINT = "pip install 'coh[sim]'"
@@ -14,11 +14,6 @@ DASK_HINT = "pip install 'coh[dask]'"
 
 
 def missing_libraries(names: tuple[str, ...] = REQUIRED) -> list[str]:
-    """The libraries among `names` that cannot be imported."""
-    missing = []
-    for name in names:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            missing.append(name)
-    return missing
+    """The libraries among `names` that are not installed (found without importing them: the
+    simulation's workers are forked before the statistics libraries start their threads)."""
+    return [name for name in names if importlib.util.find_spec(name) is None]

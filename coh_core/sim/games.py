@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import multiprocessing
+import os
+import pickle
+import socket
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from coh_core.agents import Agent, RandomAgent
 from coh_core.agents.heuristic import HeuristicAgent
 from coh_core.agents.runner import play_out
-from coh_core.engine import new_game
+from coh_core.engine import new_game, rules_for
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 
 BOT_KINDS = ("random", "heuristic")
-CHUNK = 8  # games per task: few enough for a smooth progress bar, enough to amortize a task's cost
+# Games per task: one, so that at the end no worker waits while another plays out a long run of
+# games (with 8, 100 games made 13 tasks: 7 on one worker, 6 on the other). Handing a task to a
+# worker and its record back costs far less than playing the game.
+CHUNK = 1
 
 
 @dataclass(frozen=True)
@@ -37,16 +47,29 @@ class Task:
     base_seed: int
     first: int
     count: int
+    # The pack as this process already loaded and checked it, pickled to a private temporary
+    # file: a worker reads it instead of loading and checking the pack again.
+    pack_file: str | None = None
 
 
-_PACKS: dict[tuple[str | None, tuple[str, ...]], Pack] = {}
+PackKey = tuple[str | None, tuple[str, ...]]  # a pack's directory (None: the built-in) and overlays
+_PACKS: dict[PackKey, Pack] = {}
 
 
-def _pack(root: str | None, overlays: tuple[str, ...]) -> Pack:
-    """The pack with its overlays, loaded once per worker process."""
+def remember_packs(packs: Mapping[PackKey, Pack]) -> None:
+    """Packs this process has loaded and checked already: its games use them as they are."""
+    _PACKS.update(packs)
+
+
+def _pack(root: str | None, overlays: tuple[str, ...], pack_file: str | None = None) -> Pack:
+    """The pack with its overlays, loaded once per worker process (from `pack_file` if given)."""
     key = (root, overlays)
     if key not in _PACKS:
-        _PACKS[key] = load_pack_checked(Path(root) if root else None, overlays)
+        if pack_file is not None:
+            # written by the process that started this worker, in a directory only it can write
+            _PACKS[key] = pickle.loads(Path(pack_file).read_bytes())
+        else:
+            _PACKS[key] = load_pack_checked(Path(root) if root else None, overlays)
     return _PACKS[key]
 
 
@@ -117,7 +140,7 @@ def _alive(view: dict[str, Any]) -> dict[str, bool]:
 
 def play_task(task: Task) -> list[dict[str, Any]]:
     """The records of a task's games, in game order."""
-    pack = _pack(task.pack_root, task.variant.overlays)
+    pack = _pack(task.pack_root, task.variant.overlays, task.pack_file)
     return [
         play_game(pack, task.variant, task.bots, task.base_seed, index)
         for index in range(task.first, task.first + task.count)
@@ -136,19 +159,91 @@ def tasks_for(
 
 
 Progress = Callable[[int], None]
-SCHEDULER_TIMEOUT = "30s"  # to reach a Dask scheduler before giving up
+SCHEDULER_TIMEOUT = "10s"  # for a Dask scheduler that accepts the connection to answer
+CONNECT_SECONDS = 3.0  # to open a connection to a Dask scheduler before giving up
+DEFAULT_SCHEDULER_PORT = 8786
+
+
+def unreachable(scheduler: str, seconds: float = CONNECT_SECONDS) -> str | None:
+    """Why nothing accepts a connection at a Dask scheduler's address (None: something does).
+
+    Only TCP and TLS addresses are tried; Dask itself reports on the others.
+    """
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        protocol, where = parse_address(scheduler)
+        if protocol not in ("tcp", "tls"):
+            return None
+        host, port = parse_host_port(where, default_port=DEFAULT_SCHEDULER_PORT)
+    except ValueError as exc:
+        return f"not an address such as tcp://HOST:{DEFAULT_SCHEDULER_PORT} ({exc})"
+    try:
+        socket.create_connection((host, port), timeout=seconds).close()
+    except TimeoutError:
+        return f"no answer from {host}:{port} within {seconds:g} s"
+    except OSError as exc:
+        return f"cannot connect to {host}:{port} ({exc.strerror or exc})"
+    return None
 
 
 def run_joblib(tasks: Sequence[Task], workers: int, progress: Progress) -> list[dict[str, Any]]:
-    """The tasks on this machine's cores (`workers`: a count, or -1 for all of them)."""
-    from joblib import Parallel, delayed
+    """The tasks on this machine's cores (`workers`: a count, or -1 for all of them, -2 for all
+    but one...), their records in task order.
 
-    parallel = Parallel(n_jobs=workers, return_as="generator")  # yields in submission order
+    Every pack is loaded and compiled for play here, once. On Linux the worker processes are
+    then forked from this one and start playing at once; elsewhere joblib's fresh processes
+    each read the packs from a private pickle (and compile them again).
+    """
+    count = workers if workers > 0 else max(1, (os.cpu_count() or 1) + 1 + workers)
+    for key in dict.fromkeys((task.pack_root, task.variant.overlays) for task in tasks):
+        rules_for(_pack(*key))
+    chunks: Iterable[list[dict[str, Any]]]
+    if count == 1 or len(tasks) == 1:
+        chunks = map(play_task, tasks)
+    elif sys.platform == "linux":  # fork is the default there (no thread of ours runs yet)
+        chunks = _forked(tasks, count)
+    else:
+        chunks = _on_joblib(tasks, count)
+    return _collect(chunks, progress)
+
+
+def _collect(chunks: Iterable[list[dict[str, Any]]], progress: Progress) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = []
-    for chunk in parallel(delayed(play_task)(task) for task in tasks):
+    for chunk in chunks:
         records.extend(chunk)
         progress(len(chunk))
     return records
+
+
+def _forked(tasks: Sequence[Task], count: int) -> Iterator[list[dict[str, Any]]]:
+    """The tasks' records in order, from `count` processes forked from this one."""
+    with multiprocessing.get_context("fork").Pool(count) as pool:
+        yield from pool.imap(play_task, tasks)
+
+
+def _on_joblib(tasks: Sequence[Task], count: int) -> Iterator[list[dict[str, Any]]]:
+    """The tasks' records in order, from `count` joblib processes that read the packs' pickles."""
+    from joblib import Parallel, delayed
+
+    parallel = Parallel(n_jobs=count, return_as="generator")  # yields in submission order
+    with _packs_handed_over(tasks) as handed:
+        yield from parallel(delayed(play_task)(task) for task in handed)
+
+
+@contextmanager
+def _packs_handed_over(tasks: Sequence[Task]) -> Iterator[Sequence[Task]]:
+    """The tasks, each with its pack (loaded here once) pickled to a file its worker reads: a
+    worker process then starts in a fraction of the time it takes to load and check a pack."""
+    with tempfile.TemporaryDirectory(prefix="coh-sim-") as folder:  # private: mode 0700
+        files: dict[PackKey, str] = {}
+        for task in tasks:
+            key = (task.pack_root, task.variant.overlays)
+            if key not in files:
+                files[key] = str(Path(folder) / f"pack-{len(files)}.pickle")
+                data = pickle.dumps(_pack(*key), protocol=pickle.HIGHEST_PROTOCOL)
+                Path(files[key]).write_bytes(data)
+        yield [replace(task, pack_file=files[task.pack_root, task.variant.overlays]) for task in tasks]
 
 
 def run_dask(tasks: Sequence[Task], scheduler: str | None, progress: Progress) -> list[dict[str, Any]]:
@@ -157,7 +252,14 @@ def run_dask(tasks: Sequence[Task], scheduler: str | None, progress: Progress) -
 
     cluster = None if scheduler else LocalCluster(host="127.0.0.1", dashboard_address=None)
     try:
-        with Client(scheduler or cluster, timeout=SCHEDULER_TIMEOUT) as client:
+        try:
+            client = Client(scheduler or cluster, timeout=SCHEDULER_TIMEOUT)
+        except Exception as exc:  # a peer that is no scheduler fails in many ways (even MemoryError)
+            raise ConnectionError(
+                f"no Dask scheduler answered at {scheduler or 'the local cluster'}"
+                f" ({type(exc).__name__}: {exc})"
+            ) from exc
+        with client:
             futures = client.map(play_task, list(tasks), pure=False)
             for future in as_completed(futures):
                 progress(len(future.result()))

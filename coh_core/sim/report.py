@@ -151,12 +151,34 @@ def text_table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
+def _average(rates: dict[str, dict[str, Any]]) -> float:
+    """The win rate of all pieces together (every win over every piece dealt)."""
+    dealt = sum(r["games"] for r in rates.values())
+    return sum(r["wins"] for r in rates.values()) / dealt if dealt else 0.0
+
+
+def standing_out(summary: dict[str, Any]) -> list[str]:
+    """The pieces whose win rate's interval leaves out the average of all pieces of the variant."""
+    rates = summary["characters"]
+    average = _average(rates)
+    return [p for p, r in sorted(rates.items()) if not r["low"] <= average <= r["high"]]
+
+
 def _character_rows(summaries: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    pieces = sorted({piece for s in summaries for piece in s["characters"]})
+    """A row per piece that stands out in some variant, then one row for all the others: the table
+    stays short however many pieces the pack has (summary.json and the plot have every one)."""
+    shown = sorted({p for s in summaries for p in standing_out(s)})
     head = ["character", *[_label(s) for s in summaries]]
     rows = [
-        [p, *[_pct(s["characters"][p]) if p in s["characters"] else "" for s in summaries]] for p in pieces
+        [p, *[_pct(s["characters"][p]) if p in s["characters"] else "" for s in summaries]] for p in shown
     ]
+    others = []
+    for s in summaries:
+        rest = [r["rate"] for p, r in s["characters"].items() if p not in shown]
+        others.append(f"{len(rest)}: {min(rest):.1%} to {max(rest):.1%}" if rest else "")
+    if any(others):
+        rows.append(["all the others", *others])
+    rows.append(["average", *[f"{_average(s['characters']):.1%}" for s in summaries]])
     return head, rows
 
 
@@ -193,7 +215,9 @@ def _markdown(settings: dict[str, Any], summary: dict[str, Any]) -> str:
         "",
         "## Characters",
         "",
-        "Win rate of the player who held each character (every winner counts when several tie).",
+        "Win rate of the player who held each character (every winner counts when several tie): those"
+        " whose 95% interval leaves out the average of all characters, then the range of the others"
+        " (every one is in summary.json and the plot below).",
         "",
         markdown_table(*_character_rows(summaries)),
         "",

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from tqdm import tqdm
 
-from coh_core.sim.games import Variant, run_dask, run_joblib, tasks_for
-from coh_core.sim.stats import summarize
+from coh_core.packs.model import Pack
+from coh_core.sim.games import PackKey, Variant, remember_packs, run_dask, run_joblib, tasks_for
 
 
 def simulate(
@@ -22,16 +22,23 @@ def simulate(
     backend: str = "joblib",
     scheduler: str | None = None,
     progress: bool = True,
+    packs: Mapping[PackKey, Pack] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play `games` games of each variant; the records in order and their summary.
 
     The records and the summary depend only on the arguments, never on the backend or the
     number of workers: every game has its own seeds and the records come back in game order.
+    `packs`: those already loaded and checked, by directory and overlays (else loaded here).
     """
+    remember_packs(packs or {})
     tasks = tasks_for(variants, games, pack_root, bots, seed)
+    # No monitor thread: the workers are forked from this process, and a fork copies no thread.
+    tqdm.monitor_interval = 0
     with tqdm(total=games * len(variants), unit="game", disable=not progress, desc="simulate") as bar:
         if backend == "dask":
             records = run_dask(tasks, scheduler, bar.update)
         else:
             records = run_joblib(tasks, workers, bar.update)
+    from coh_core.sim.stats import summarize  # statsmodels: after the workers are forked
+
     return records, summarize(records, [(v.name, v.players) for v in variants])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import struct
+import time
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,8 @@ for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
     pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
 
 from coh_core.cli import main  # noqa: E402
-from coh_core.sim.games import Variant, run_joblib, seats_of, tasks_for  # noqa: E402
+from coh_core.sim.games import Variant, _on_joblib, play_task, run_joblib, seats_of, tasks_for  # noqa: E402
+from coh_core.sim.report import _character_rows, standing_out  # noqa: E402
 from coh_core.sim.run import simulate  # noqa: E402
 from coh_core.sim.stats import compare, rate, summarize_variant  # noqa: E402
 
@@ -36,6 +38,13 @@ def test_one_worker_and_two_give_the_same_numbers() -> None:
     one, two = _run(1), _run(2)
     assert [r["game"] for r in two[0]] == list(range(GAMES))  # in game order, not in finishing order
     assert one == two
+
+
+def test_joblib_workers_that_read_the_pickled_pack_give_the_same_records() -> None:
+    """Where workers cannot be forked, joblib's fresh processes read the pack's pickle instead."""
+    tasks = tasks_for([BASE], 4, None, ("heuristic",), 3)
+    in_process = [record for task in tasks for record in play_task(task)]
+    assert [record for chunk in _on_joblib(tasks, 2) for record in chunk] == in_process
 
 
 def test_every_variant_plays_the_same_seeds() -> None:
@@ -64,6 +73,19 @@ def test_records_give_each_seat_a_colour_and_each_piece_an_owner_at_the_table() 
         assert record["characters"], "no piece was dealt"
         assert {held["owner"] for held in record["characters"].values()} <= set(record["seats"])
         assert record["bots"] == ["random"] * 4
+
+
+def test_the_report_lists_the_characters_that_stand_out_and_groups_the_others() -> None:
+    # 10 characters dealt 100 times each; "lucky" wins 60 times, the others 20 to 28: the average
+    # (276 wins in 1000: 0.276) is inside every interval but lucky's ([0.50, 0.69]).
+    wins = {"lucky": 60, **{f"c{i}": 20 + i for i in range(9)}}
+    summary = {"variant": "v", "players": 4, "characters": {p: rate(w, 100) for p, w in wins.items()}}
+    assert standing_out(summary) == ["lucky"]
+    head, rows = _character_rows([summary])
+    assert head == ["character", "v (4p)"]
+    assert [row[0] for row in rows] == ["lucky", "all the others", "average"]
+    assert rows[1][1] == "9: 20.0% to 28.0%"
+    assert rows[2][1] == "27.6%"
 
 
 def test_a_wilson_interval_is_the_textbook_one() -> None:
@@ -188,6 +210,24 @@ def test_bad_arguments_are_refused_before_any_game(
     )
     assert result.exit_code == code, result.output
     assert said in result.stderr
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [("tcp://127.0.0.1:1", "cannot connect to 127.0.0.1:1"), ("tcp://host:port", "not an address")],
+)
+def test_a_scheduler_that_cannot_be_reached_is_refused_in_seconds(
+    runner: CliRunner, tmp_path: Path, address: str, said: str
+) -> None:
+    pytest.importorskip("distributed", reason="coh[dask] is not installed")
+    args = ["simulate", "--games", "2", "--no-progress", "--out", str(tmp_path / "o"), "--backend", "dask"]
+    start = time.monotonic()
+    result = runner.invoke(main, [*args, "--scheduler", address])
+    assert time.monotonic() - start < 20  # Dask's own wait for a scheduler was 30 s and more
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"--scheduler: SIM-SCHEDULER `{address}`: {said}")
     assert "Traceback" not in result.output
     assert not (tmp_path / "o").exists()
 

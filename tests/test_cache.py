@@ -1,0 +1,105 @@
+"""coh's cache (coh_core/cache_dir.py): it saves work, and never answers for content that changed.
+
+Each test gets a cache of its own (COH_CACHE_DIR in a temporary folder).
+"""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from coh_core import cache_dir
+from coh_core.cli import main
+from coh_core.effects import parser
+from coh_core.packs.schema import validate_document
+from coh_core.packs.yamlsrc import YamlDoc, parse_yaml
+
+SCHEMA = "pack.schema.json"
+MANIFEST = "id: tiny\nversion: '1.0.0'\nkind: base\nfiles: [a.yaml]\n"
+
+
+@pytest.fixture()
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("COH_CACHE_DIR", str(folder))
+    monkeypatch.delenv("COH_NO_CACHE", raising=False)
+    return folder
+
+
+def _doc(text: str) -> YamlDoc:
+    doc, problems = parse_yaml(text, "pack.yaml")
+    assert doc is not None, problems
+    return doc
+
+
+def test_valid_data_is_remembered_and_other_data_is_checked(cache: Path) -> None:
+    assert validate_document(_doc(MANIFEST), SCHEMA) == []
+    assert len(list((cache / "schema-valid").iterdir())) == 1
+    assert validate_document(_doc(MANIFEST), SCHEMA) == []  # known: nothing new written
+    assert len(list((cache / "schema-valid").iterdir())) == 1
+    # The same text but one value: checked, and the error found, whatever the cache holds.
+    problems = validate_document(_doc(MANIFEST.replace("kind: base", "kind: 7")), SCHEMA)
+    assert "SCHEMA-ENUM" in {p.code for p in problems}
+
+
+@pytest.mark.parametrize(
+    ("valid", "invalid"),
+    [
+        ("version: '1.0.0'", "version: 1.0"),  # the same text once read: a string, then a number
+        ("files: [a.yaml]", "files: [a.yaml, a.yaml]"),
+    ],
+)
+def test_an_entry_never_stands_for_data_that_differs(cache: Path, valid: str, invalid: str) -> None:
+    assert validate_document(_doc(MANIFEST), SCHEMA) == []
+    assert validate_document(_doc(MANIFEST.replace(valid, invalid)), SCHEMA) != []
+
+
+def test_invalid_data_is_never_remembered(cache: Path) -> None:
+    assert validate_document(_doc(MANIFEST + "unknown_key: 1\n"), SCHEMA) != []
+    assert not (cache / "schema-valid").exists() or not list((cache / "schema-valid").iterdir())
+    assert validate_document(_doc(MANIFEST + "unknown_key: 1\n"), SCHEMA) != []
+
+
+def test_no_cache_writes_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COH_NO_CACHE", "1")
+    assert validate_document(_doc(MANIFEST), SCHEMA) == []
+    assert not cache.exists()
+
+
+def test_a_pack_broken_after_a_clean_run_is_reported(cache: Path, base_copy: Path) -> None:
+    runner = CliRunner()
+    assert runner.invoke(main, ["validate", str(base_copy)]).exit_code == 0
+    assert list((cache / "schema-valid").iterdir())
+    manifest = base_copy / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8") + "unknown_key: 1\n", encoding="utf-8")
+    result = runner.invoke(main, ["validate", str(base_copy)])
+    assert result.exit_code == 1
+    assert "SCHEMA-UNKNOWN-KEY" in result.output
+
+
+@pytest.mark.parametrize("entry", ["../outside", "schema-valid/../../x", "schema-valid/" + "g" * 64, ""])
+def test_an_entry_is_a_folder_and_a_digest_never_a_path(cache: Path, entry: str) -> None:
+    cache_dir.add(entry)
+    assert not cache_dir.has(entry)
+    assert not cache.exists() or not any(p.is_file() for p in cache.rglob("*"))
+
+
+def test_parsed_effects_are_kept_and_read_back(tmp_path: Path) -> None:
+    path = tmp_path / "trees.pickle"
+    trees = parser._Trees(path)
+    text = "score_points(1)"
+    tree = parser._parse_now(text, "effect")
+    trees.learn((text, "effect"), tree)
+    trees.save()
+    assert parser._Trees(path)[text, "effect"] == tree
+
+
+def test_a_damaged_file_of_parsed_effects_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "trees.pickle"
+    path.write_bytes(b"not a pickle")
+    assert dict(parser._Trees(path)) == {}
+    path.write_bytes(pickle.dumps(["a list, not the table"]))
+    assert dict(parser._Trees(path)) == {}
