@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,23 @@ from click.testing import CliRunner
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 from coh_core.resources import content_root
+
+
+_OWN_CACHE = "coh-test-cache-"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' cache (coh_core.cache_dir) is a folder of their own, removed at the end: a test
+    run never writes to the user's cache, and never finds entries an earlier run left there."""
+    if "COH_CACHE_DIR" not in os.environ:
+        os.environ["COH_CACHE_DIR"] = tempfile.mkdtemp(prefix=_OWN_CACHE)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = os.environ.get("COH_CACHE_DIR", "")
+    # pytest-xdist's workers share the folder the main process made: only that one removes it
+    if Path(folder).name.startswith(_OWN_CACHE) and not hasattr(config, "workerinput"):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
