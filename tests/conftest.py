@@ -14,7 +14,6 @@ from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 from coh_core.resources import content_root
 
-
 _OWN_CACHE = "coh-test-cache-"
 
 
