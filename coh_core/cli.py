@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from coh_core.errors import CohError, ContentError, Location, Problem, UsageError
-from coh_core.narrative import Narrator, Verbatim
+from coh_core.narrative import Narrator, Verbatim, scoreboard
 from coh_core.packs import ValidationReport, load_pack_checked, validate_paths
 from coh_core.packs.listing import list_rows, list_sections, show_entity
 from coh_core.packs.model import Pack
@@ -590,27 +590,6 @@ def _seats(pack: Pack, players: int, humans: Sequence[str]) -> list[str] | None:
     return [c for c in known if c in humans or c in others]
 
 
-def _scoreboard(game: Any, narrator: Any) -> list[str]:
-    result = game.state["result"] or {}
-    scores, living, winners = result.get("scores", {}), result.get("living", {}), result.get("winners", [])
-    order = sorted(game.players, key=lambda p: (-scores.get(p, 0), -living.get(p, 0)))
-    lines = [narrator.ui("ui.scoreboard.title")]
-    for rank, player in enumerate(order, start=1):
-        mark = "*" if player in winners else " "
-        lines.append(
-            narrator.ui(
-                "ui.scoreboard.row",
-                rank=rank,
-                player=player,
-                score=scores.get(player, 0),
-                living=living.get(player, 0),
-                winner_mark=mark,
-            )
-        )
-    lines.append(narrator.ui("ui.winners", players=winners))
-    return lines
-
-
 def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
     return {
         "pack": game.state["pack"],
@@ -618,8 +597,18 @@ def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
         "players": game.players,
         "decisions": decisions,
         "digest": game.digest(),
-        "result": game.state["result"],
+        "result": _result_with_breakdown(game),
     }
+
+
+def _result_with_breakdown(game: Any) -> Any:
+    """The game's result, with each player's score part by part (`breakdown`) when it is over."""
+    from coh_core.narrative import breakdown
+
+    result = game.state["result"]
+    if not isinstance(result, dict):
+        return result
+    return {**result, "breakdown": breakdown(game, game.rules.pack)}
 
 
 @main.command()
@@ -737,10 +726,10 @@ def play(
         terminal = session.agents[humans[0]]  # in hotseat, what every one of them saw
         terminal.show_news(game.view(humans[0]), public=terminal.hotseat)
     else:
-        public = [e for e in game.log if "to" not in e]
-        for line in narrator.lines(public):
+        shown = [(e, p) for e, p in zip(game.log, game.places, strict=True) if "to" not in e]
+        for line in narrator.story([e for e, _ in shown], [p for _, p in shown]):
             click.echo(line)
-    for line in _scoreboard(game, narrator):
+    for line in scoreboard(game, narrator):
         click.echo(line)
 
 

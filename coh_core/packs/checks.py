@@ -26,6 +26,7 @@ from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
 from coh_core.messages import (
     GROUPS,
+    NONE_VARIANT,
     DeclaredMessages,
     declarations,
     declared_messages,
@@ -242,6 +243,8 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
             )
         seen.setdefault(key, f"{group}/{message_id}")
         yield from _check_message(section, path, spec)
+        if group == "log":
+            yield from _check_phase_names(pack, section, path, spec)
         if group == "table":
             yield from _check_table_text(pack, section, path)
 
@@ -282,6 +285,29 @@ def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Itera
             f"`key_at: {key_at}` is past the answer's values: its {len(params)} placeholder(s) and the key",
             _at(section, (*path, "key_at")),
         )
+
+
+def _check_phase_names(pack: Pack, section: Section, path: Path_, spec: dict[str, Any]) -> Iterator[Problem]:
+    """A log message's `variants` and `quiet_in` name phases of the pack's turn (or `setup`,
+    `end`; a variant may also be `none`): a name that is none would never be used."""
+    turn = pack.section("turn")
+    phases = turn.get("phases") if isinstance(turn, dict) else None
+    if not isinstance(phases, list):
+        return  # a pack without a turn structure of its own (an overlay): its base has the phases
+    known = ["setup", *(str(p.get("id")) for p in phases if isinstance(p, dict)), "end"]
+    for field_name, extra in (("variants", [NONE_VARIANT]), ("quiet_in", [])):
+        names = spec.get(field_name)
+        for index, name in enumerate(names if isinstance(names, dict | list) else ()):
+            if name not in known and name not in extra:
+                yield Problem(
+                    "MSG-PHASE",
+                    f"`{field_name}` of `{path[-1]}` names `{name}`, which is no phase of the turn"
+                    + (suggest(str(name), [*known, *extra]) or f"; the phases: {', '.join(known + extra)}"),
+                    section.doc.location(
+                        (*section.path, *path, field_name, index if isinstance(names, list) else name),
+                        key=isinstance(names, dict),
+                    ),
+                )
 
 
 # What a `table` message may be of: the pack's components of this kind, and whose they must be.
