@@ -70,25 +70,30 @@ class Narrator:
         """Whether the pack leaves this entry out of the narrative in that phase (`quiet_in`)."""
         return phase in self.declared.quiet.get(str(entry.get("key")), ())
 
-    def story(self, entries: Sequence[Mapping[str, Any]], places: Sequence[Any] = ()) -> list[str]:
+    def story(
+        self, entries: Sequence[Mapping[str, Any]], places: Sequence[Any] = (), start: int = 0
+    ) -> list[str]:
         """The entries as a narrative with headings: the setup, each phase of a turn, each
         location of a phase played location by location, the end. `places` holds, entry by
-        entry, where it was written (`Game.places`: [phase, location or None]); entries beyond
-        it (a game saved before it was kept) get no heading."""
+        entry, where it was written (`Game.places`, `View.places`: [phase, location or None]);
+        entries beyond it (a game saved before it was kept) get no heading. Only the entries from
+        `start` on are told (the news since a player last looked), with the headings they need
+        after those before: the story told in pieces is the story told at once."""
         told: list[str] = []
         shown: tuple[Any, Any] = (None, None)  # the phase and location of the last heading
         for index, entry in enumerate(entries):
             phase, at = _place(places[index] if index < len(places) else None)
             if self.quiet(entry, phase):
                 continue
+            lines: list[str] = []
             if entry.get("key") == TURN_START:  # the turn's own heading: its phases follow
-                told.append(self.line(entry))
                 shown = (phase, at)  # what happens as the turn begins, before its first phase
-                continue
-            if phase is not None and (phase, at) != shown:
-                told.extend(self._headings(phase, at, shown))
+            elif phase is not None and (phase, at) != shown:
+                lines.extend(self._headings(phase, at, shown))
                 shown = (phase, at)
-            told.append(self.line(entry, phase))
+            lines.append(self.line(entry, phase))
+            if index >= start:
+                told.extend(lines)
         return told
 
     def _headings(self, phase: str, at: Any, shown: tuple[Any, Any]) -> list[str]:

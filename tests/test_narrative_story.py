@@ -305,3 +305,20 @@ def test_every_language_tells_a_whole_game_without_a_missing_text(lang: str) -> 
     text = "\n".join(_story(4, 1, lang))
     assert not re.search(r"\[(log|ui)\.[a-z_.]+\]", text)
     assert "{" not in text
+
+
+def test_news_told_from_an_entry_on_keep_the_headings_they_need(base_pack: Pack) -> None:
+    """What a player sees since they last looked: the story's lines from that entry on, with the
+    headings they need after what came before; told in pieces, it is the story told at once."""
+    game = _random_game(4, 3)
+    view_log, view_places = game.view("red").log(), game.view("red").places()
+    assert len(view_log) == len(view_places)
+    narrator = Narrator(base_pack)
+    whole = narrator.story(view_log, view_places)
+    start = next(i for i, p in enumerate(view_places) if p and p[0] == "invasion") + 1  # inside a phase
+    before = narrator.story(view_log[:start], view_places[:start])
+    news = narrator.story(view_log, view_places, start=start)
+    assert before + news == whole
+    assert before[-1] != "-- Invasion --" and "-- Invasion --" in before  # the phase began before
+    assert not news[0].startswith(("--", "==="))
+    assert narrator.story(view_log, view_places, start=len(view_log)) == []
