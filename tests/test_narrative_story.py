@@ -322,3 +322,21 @@ def test_news_told_from_an_entry_on_keep_the_headings_they_need(base_pack: Pack)
     assert before[-1] != "-- Invasion --" and "-- Invasion --" in before  # the phase began before
     assert not news[0].startswith(("--", "==="))
     assert narrator.story(view_log, view_places, start=len(view_log)) == []
+
+
+def _overlays() -> list[str]:
+    from coh_core.resources import content_root
+
+    return sorted(
+        p.name for p in content_root().iterdir() if (p / "pack.yaml").is_file() and p.name != "base"
+    )
+
+
+@pytest.mark.parametrize("overlay", _overlays())
+def test_under_every_shipped_overlay_the_parts_add_up_to_the_score(runner: CliRunner, overlay: str) -> None:
+    args = ["play", "--players", "4", "--seed", "3", "--rules", overlay, "--format", "json"]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)["result"]
+    for player, score in document["scores"].items():
+        assert sum(document["breakdown"][player].values()) == score, (overlay, player)

@@ -169,7 +169,27 @@ def _check_verbs(pack: Pack) -> Iterator[Problem]:
                 yield Problem("VERB-PARAM", f"`{name}: {spec}` is not `type` or `type = default`", where)
             elif not declared.is_known_type(param.type):
                 yield Problem("VERB-PARAM", _unknown_type(str(name), param.type, declared), where)
+        if verb.data.get("scoreboard") is not None:
+            yield from _check_score_part(verb)
     yield from _verb_cycles(pack)
+
+
+def _check_score_part(verb: Entity) -> Iterator[Problem]:
+    """A part of the score (`scoreboard: part`) is read once the game is over, for each player:
+    a selector of one `player` that returns an `int` and asks nothing."""
+    params = [parse_param(str(name), str(spec)) for name, spec in (verb.data.get("params") or {}).items()]
+    types = [param.type if param is not None else "?" for param in params]
+    if types != ["player"] or verb.data.get("returns") != "int" or verb.data.get("asks"):
+        shown = ", ".join(f"{name}: {spec}" for name, spec in (verb.data.get("params") or {}).items())
+        yield Problem(
+            "VERB-SCOREBOARD",
+            f"`{verb.id}` is marked `scoreboard: part`, so it is read for each player once the game"
+            f" is over: it must take one `player` and return an `int` without asking (it takes"
+            f" ({shown}), returns {verb.data.get('returns') or 'nothing'}"
+            + (", asks" if verb.data.get("asks") else "")
+            + ")",
+            verb.doc.location((*verb.path, "scoreboard")),
+        )
 
 
 def _unknown_type(name: str, type_name: str, declared: Declarations) -> str:
