@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from coh_core.errors import CohError, ContentError, Location, Problem, UsageError
-from coh_core.narrative import Narrator, Verbatim, scoreboard
+from coh_core.narrative import Narrator, Verbatim
 from coh_core.packs import ValidationReport, load_pack_checked, validate_paths
 from coh_core.packs.listing import list_rows, list_sections, show_entity
 from coh_core.packs.model import Pack
@@ -675,6 +675,7 @@ def play(
     from coh_core.agents.saving import PlaySetup
     from coh_core.engine import EngineError
     from coh_core.engine.record_text import RecordError
+    from coh_core.narrative import scoreboard
 
     as_json = fmt == "json"
     setup = PlaySetup(seed, bots, list(humans), list(rules), None if pack is None else str(pack), lang)
