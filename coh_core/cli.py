@@ -605,27 +605,6 @@ def _seats(pack: Pack, players: int, humans: Sequence[str]) -> list[str] | None:
     return [c for c in known if c in humans or c in others]
 
 
-def _scoreboard(game: Any, narrator: Any) -> list[str]:
-    result = game.state["result"] or {}
-    scores, living, winners = result.get("scores", {}), result.get("living", {}), result.get("winners", [])
-    order = sorted(game.players, key=lambda p: (-scores.get(p, 0), -living.get(p, 0)))
-    lines = [narrator.ui("ui.scoreboard.title")]
-    for rank, player in enumerate(order, start=1):
-        mark = "*" if player in winners else " "
-        lines.append(
-            narrator.ui(
-                "ui.scoreboard.row",
-                rank=rank,
-                player=player,
-                score=scores.get(player, 0),
-                living=living.get(player, 0),
-                winner_mark=mark,
-            )
-        )
-    lines.append(narrator.ui("ui.winners", players=winners))
-    return lines
-
-
 def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
     return {
         "pack": game.state["pack"],
@@ -633,8 +612,18 @@ def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
         "players": game.players,
         "decisions": decisions,
         "digest": game.digest(),
-        "result": game.state["result"],
+        "result": _result_with_breakdown(game),
     }
+
+
+def _result_with_breakdown(game: Any) -> Any:
+    """The game's result, with each player's score part by part (`breakdown`) when it is over."""
+    from coh_core.narrative import breakdown
+
+    result = game.state["result"]
+    if not isinstance(result, dict):
+        return result
+    return {**result, "breakdown": breakdown(game, game.rules.pack)}
 
 
 @main.command()
@@ -701,6 +690,7 @@ def play(
     from coh_core.agents.saving import PlaySetup
     from coh_core.engine import EngineError
     from coh_core.engine.record_text import RecordError
+    from coh_core.narrative import scoreboard
     from coh_core.packs import load_pack_checked
 
     as_json = fmt == "json"
@@ -753,10 +743,10 @@ def play(
         terminal = session.agents[humans[0]]  # in hotseat, what every one of them saw
         terminal.show_news(game.view(humans[0]), public=terminal.hotseat)
     else:
-        public = [e for e in game.log if "to" not in e]
-        for line in narrator.lines(public):
+        shown = [(e, p) for e, p in zip(game.log, game.places, strict=True) if "to" not in e]
+        for line in narrator.story([e for e, _ in shown], [p for _, p in shown]):
             click.echo(line)
-    for line in _scoreboard(game, narrator):
+    for line in scoreboard(game, narrator):
         click.echo(line)
 
 

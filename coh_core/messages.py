@@ -71,6 +71,9 @@ class DeclaredMessages:
     log: Mapping[str, tuple[str, ...]]  # log entries by id (what `log(id, ...)` may write): placeholders
     answers: Mapping[str, tuple[Answer, ...]]  # by the verb an answer begins with, in declaration order
     carried: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # log entries by id: unshown values
+    # log entries by id: their variants (`NONE_VARIANT`, or a phase they are told otherwise in)
+    variants: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    quiet: Mapping[str, frozenset[str]] = field(default_factory=dict)  # log entries by id: phases untold
 
     def questions(self) -> dict[str, tuple[str, ...]]:
         """The decisions by id (what `ask(..., question=id)` may put): their placeholders.
@@ -157,15 +160,34 @@ LOG_VARIANTS: dict[str, str] = {"trait_set": "trait"}
 
 def log_parts(declared: Declarations) -> dict[str, tuple[str, ...]]:
     """Pieces the narrator puts inside the engine's log messages (texts under `log.<key>` too):
-    `duration.<value>` for each value of the pack's `duration`, how long a trait lasts."""
-    return {f"duration.{value}": () for value in declared.members("duration") or {}}
+    `duration.<value>` for each value of the pack's `duration`, how long a trait lasts; and the
+    narrative's headings (`HEADINGS`)."""
+    return {**{f"duration.{value}": () for value in declared.members("duration") or {}}, **HEADINGS}
+
+
+# The narrative's headings between log entries (texts `log.<key>`): the setup, each phase of a
+# turn (a turn begins with its `turn_start` entry), each location of a phase played location by
+# location, the end of the game; and the part that tells one part of a player's score.
+HEADINGS: dict[str, tuple[str, ...]] = {
+    "heading.setup": (),
+    "heading.phase": ("phase",),
+    "heading.location": ("location",),
+    "heading.end": (),
+    "part.score_part": ("name", "value"),
+}
+
+# The variant of a log message told when its plural number is 0 (`variants: {none: ...}`); a
+# message's other variants are named after the phases (or `setup`, `end`) they are told in.
+NONE_VARIANT = "none"
 
 
 # Strings of the play command outside the log.
 UI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.turn": ("turn",),
     "ui.scoreboard.title": (),
-    "ui.scoreboard.row": ("rank", "player", "score", "living", "winner_mark"),
+    "ui.scoreboard.row": ("rank", "player", "score", "living", "winner_mark", "parts"),
+    "ui.scoreboard.tie": ("players", "score"),
+    "ui.scoreboard.tie.shared": ("players", "score"),
     "ui.winners": ("players",),
 }
 
@@ -271,7 +293,21 @@ _NOTES: dict[str, tuple[str, dict[str, str]]] = {
     "log.effect_fizzled": ("An effect had nothing to act on.", {"source": "whose effect it was"}),
     "log.game_over": ("The last entry of every game.", {}),
     "log.player_eliminated": ("A player leaves the game for good.", {"player": "the player"}),
-    "log.turn_start": ("The first entry of each turn.", {"turn": "the turn's number"}),
+    "log.turn_start": ("The first entry of each turn: its heading.", {"turn": "the turn's number"}),
+    "log.heading.setup": ("The heading of the narrative's first part, the setup.", {}),
+    "log.heading.phase": (
+        "The heading of a phase of the turn in the narrative (after the turn's heading).",
+        {"phase": "the phase's name"},
+    ),
+    "log.heading.location": (
+        "In a phase played location by location, the heading of what happens at one location.",
+        {"location": "the location"},
+    ),
+    "log.heading.end": ("The heading of the narrative's last part, the end of the game.", {}),
+    "log.part.score_part": (
+        "One part of a player's score on the scoreboard: its name, then its points.",
+        {"name": "the part, from `log.scoring.*`", "value": "its points"},
+    ),
     "log.trait_set": (
         "A trait changes, where the pack has no text `trait_set.<trait>` for it.",
         {
@@ -308,7 +344,18 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
             "player": "the player",
             "score": "the final score",
             "living": "how many of their characters survived",
+            "parts": "the parts of the score, from `log.part.score_part`, joined by commas",
         },
+    ),
+    "ui.scoreboard.tie": (
+        "After the scores, when several players share the best score and the tie is broken: the"
+        " rule that broke it (the base game: the most surviving characters).",
+        {"players": 'the players with the best score, as "Red, Blue"', "score": "that score"},
+    ),
+    "ui.scoreboard.tie.shared": (
+        "After the scores, when several players share the best score and the tie-break leaves them"
+        " still tied (the base game: as many surviving characters): they all win.",
+        {"players": 'the winners, as "Red, Blue"', "score": "their score"},
     ),
     "ui.winners": ("After the scores: who won.", {"players": 'the winning players, as "Red, Blue"'}),
     "ui.prompt": ("What the terminal asks before a human player types the number of an option.", {}),
@@ -538,6 +585,8 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
     texts: dict[str, Message] = {}
     log: dict[str, tuple[str, ...]] = {}
     carried: dict[str, tuple[str, ...]] = {}
+    variants: dict[str, frozenset[str]] = {}
+    quiet: dict[str, frozenset[str]] = {}
     answers: dict[str, list[Answer]] = {a.verb: [a] for a in ENGINE_ANSWERS}
     for group, message_id, spec in declarations(section):
         message = declared_message(group, message_id, spec)
@@ -548,6 +597,10 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
             log[message_id] = message.params
             if message.carries:
                 carried[message_id] = message.carries
+            for variant in variant_messages(message, spec):
+                texts.setdefault(variant.key, variant)
+            variants[message_id] = frozenset(_names(spec.get("variants")))
+            quiet[message_id] = frozenset(_names(spec.get("quiet_in")))
         elif group == "answers":
             key_at = spec.get("key_at")
             answer = Answer(message_id, message.params, key_at if isinstance(key_at, int) else None)
@@ -557,7 +610,33 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
         {**log, **ENGINE_LOG},
         {verb: tuple(found) for verb, found in answers.items()},
         carried,
+        {k: v for k, v in variants.items() if v},
+        {k: v for k, v in quiet.items() if v},
     )
+
+
+def _names(value: Any) -> list[str]:
+    """The names of a `variants` mapping or a `quiet_in` list (nothing if it is neither)."""
+    if isinstance(value, dict | list):
+        return [str(name) for name in value]
+    return []
+
+
+def variant_messages(message: Message, spec: Mapping[str, Any]) -> list[Message]:
+    """The variants a log message declares (`variants: {<name>: <note>}`), each a message
+    `log.<id>.<name>` with the same placeholders, less the plural one for `NONE_VARIANT`."""
+    found = spec.get("variants")
+    if not isinstance(found, dict):
+        return []
+    variants = []
+    for name, note in found.items():
+        params = tuple(p for p in message.params if not (name == NONE_VARIANT and p == message.plural))
+        holds = {k: v for k, v in message.holds.items() if k in params}
+        types = {k: v for k, v in message.types.items() if k in params}
+        variants.append(
+            Message(f"{message.key}.{name}", params, str(note), holds, message.plural, types=types)
+        )
+    return variants
 
 
 @dataclass(frozen=True)

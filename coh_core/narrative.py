@@ -9,12 +9,13 @@ Rendering never fails: an unknown id shows as itself, a missing message as `[key
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from coh_core.i18n import SOURCE_LOCALE, Text, fallback_chain, pick_form
 from coh_core.messages import (
     LOG_VARIANTS,
+    NONE_VARIANT,
     Named,
     PlaceholderType,
     declared_messages,
@@ -27,6 +28,8 @@ from coh_core.packs.model import Pack
 
 Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
 
+TURN_START = "turn_start"  # the engine's entry that begins a turn (`ENGINE_LOG`)
+SETUP, END = "setup", "end"  # the phases outside the turn (coh_core.engine.flow)
 _PLAYER_KIND = "colour"  # players are their colours, named by the texts `colour.<id>.name`
 _SEPARATOR = ", "
 _NOTHING = "-"  # an empty list is shown as this, never as an empty string
@@ -57,14 +60,63 @@ class Narrator:
     def lines(self, entries: Iterable[Mapping[str, Any]]) -> list[str]:
         return [self.line(entry) for entry in entries]
 
-    def line(self, entry: Mapping[str, Any]) -> str:
-        """One log entry as text."""
+    def line(self, entry: Mapping[str, Any], phase: str | None = None) -> str:
+        """One log entry as text; `phase`, the phase it was written in, may pick a variant."""
         params = entry.get("params")
         params = params if isinstance(params, Mapping) else {}
-        return self.text(self._variant(str(entry.get("key")), params), params)
+        return self.text(self._variant(str(entry.get("key")), params, phase), params)
 
-    def _variant(self, key: str, params: Mapping[str, Any]) -> str:
-        """The most specific message the pack has for this entry (see `LOG_VARIANTS`)."""
+    def quiet(self, entry: Mapping[str, Any], phase: str | None) -> bool:
+        """Whether the pack leaves this entry out of the narrative in that phase (`quiet_in`)."""
+        return phase in self.declared.quiet.get(str(entry.get("key")), ())
+
+    def story(
+        self, entries: Sequence[Mapping[str, Any]], places: Sequence[Any] = (), start: int = 0
+    ) -> list[str]:
+        """The entries as a narrative with headings: the setup, each phase of a turn, each
+        location of a phase played location by location, the end. `places` holds, entry by
+        entry, where it was written (`Game.places`, `View.places`: [phase, location or None]);
+        entries beyond it (a game saved before it was kept) get no heading. Only the entries from
+        `start` on are told (the news since a player last looked), with the headings they need
+        after those before: the story told in pieces is the story told at once."""
+        told: list[str] = []
+        shown: tuple[Any, Any] = (None, None)  # the phase and location of the last heading
+        for index, entry in enumerate(entries):
+            phase, at = _place(places[index] if index < len(places) else None)
+            if self.quiet(entry, phase):
+                continue
+            lines: list[str] = []
+            if entry.get("key") == TURN_START:  # the turn's own heading: its phases follow
+                shown = (phase, at)  # what happens as the turn begins, before its first phase
+            elif phase is not None and (phase, at) != shown:
+                lines.extend(self._headings(phase, at, shown))
+                shown = (phase, at)
+            lines.append(self.line(entry, phase))
+            if index >= start:
+                told.extend(lines)
+        return told
+
+    def _headings(self, phase: str, at: Any, shown: tuple[Any, Any]) -> list[str]:
+        """The headings before an entry written in `phase` (at `at`) after the heading `shown`."""
+        found = []
+        if phase != shown[0]:
+            if phase in (SETUP, END):
+                found.append(self.part(f"heading.{phase}"))
+            else:
+                found.append(self.part("heading.phase", phase=_phase(self, phase, {})))
+        if at is not None:
+            found.append(self.part("heading.location", location=self.name("location", at)))
+        return found
+
+    def _variant(self, key: str, params: Mapping[str, Any], phase: str | None = None) -> str:
+        """The most specific message the pack has for this entry: its variant for the phase it
+        was written in, for a plural number of 0 (`none`), then `LOG_VARIANTS`'s."""
+        variants = self.declared.variants.get(key)
+        if variants:
+            if phase in variants:
+                return log_key(f"{key}.{phase}")
+            if NONE_VARIANT in variants and params.get(self.declared.plural_param(log_key(key))) == 0:
+                return log_key(f"{key}.{NONE_VARIANT}")
         by = LOG_VARIANTS.get(key)
         if by is None or by not in params:
             return log_key(key)
@@ -138,6 +190,13 @@ class Narrator:
         if template is not None:
             return fill(pick_form(template, self.locale, None), values)
         return " ".join(values.values()) or key
+
+
+def _place(place: Any) -> tuple[str | None, Any]:
+    """The phase and location of a `Game.places` entry; (None, None) for one not kept."""
+    if isinstance(place, list | tuple) and len(place) == 2:
+        return (str(place[0]) if place[0] is not None else None), place[1]
+    return None, None
 
 
 def _usable(text: Any) -> bool:
@@ -270,3 +329,79 @@ def _renderer(by_type: Mapping[str, Renderer], found: PlaceholderType) -> Render
         key, value = (_renderer(by_type, arg) for arg in found.args)
         return _pairs(found.via or "part.score", key, value)
     return by_type.get(found.name) or _texted(found.name)
+
+
+# -- the scoreboard ------------------------------------------------------------------------------
+
+SCORE_PART = "part"  # a verb marked `scoreboard: part` is a part of the score
+
+
+def score_parts(pack: Pack) -> list[str]:
+    """The pack's verbs that are parts of the score (`scoreboard: part`), in declaration order."""
+    return [verb.id for verb in pack.entities_of("verb") if verb.data.get("scoreboard") == SCORE_PART]
+
+
+def breakdown(game: Any, pack: Pack) -> dict[str, dict[str, int]]:
+    """Each player's score part by part, as the pack's part verbs count it on the game as it is."""
+    from coh_core.engine import compiler_for
+    from coh_core.engine.runtime import Rt
+
+    parts = score_parts(pack)
+    if not parts:
+        return {}
+    compiler = compiler_for(pack)
+    calls = {part: compiler.selector_call(part) for part in parts}
+    return {
+        player: {part: calls[part](Rt(game, {}, None), player) for part in parts} for player in game.players
+    }
+
+
+def standings(result: Mapping[str, Any], players: Sequence[str]) -> list[tuple[int, str]]:
+    """(rank, player) from the best score down; of equal scores, the most living characters
+    first (the engine's result keeps them for this tie-break); equal in both, the same rank."""
+    scores, living = result.get("scores") or {}, result.get("living") or {}
+
+    def key(player: str) -> tuple[int, int]:
+        return (-int(scores.get(player, 0)), -int(living.get(player, 0)))
+
+    order = sorted(players, key=key)
+    ranked: list[tuple[int, str]] = []
+    for index, player in enumerate(order):
+        tied = index > 0 and key(order[index - 1]) == key(player)
+        ranked.append((ranked[-1][0] if tied else index + 1, player))
+    return ranked
+
+
+def scoreboard(game: Any, narrator: Narrator) -> list[str]:
+    """The scoreboard after a game: the heading, a line per player from the best (with the parts
+    of their score), how a tie at the top was broken, and the winners."""
+    result = game.state.get("result") or {}
+    scores, living, winners = result.get("scores", {}), result.get("living", {}), result.get("winners", [])
+    parts = breakdown(game, game.rules.pack)
+    lines = [narrator.ui("ui.scoreboard.title")]
+    for rank, player in standings(result, game.players):
+        shown = Verbatim(
+            _join(
+                narrator.part("part.score_part", name=narrator.part(f"scoring.{part}"), value=str(points))
+                for part, points in parts.get(player, {}).items()
+            )
+        )
+        lines.append(
+            narrator.ui(
+                "ui.scoreboard.row",
+                rank=rank,
+                player=player,
+                score=scores.get(player, 0),
+                living=living.get(player, 0),
+                winner_mark="*" if player in winners else " ",
+                parts=shown,
+            )
+        )
+    best = max(scores.values(), default=None)
+    tied = [player for player in game.players if scores.get(player) == best]
+    if len(winners) > 1:
+        lines.append(narrator.ui("ui.scoreboard.tie.shared", players=winners, score=best))
+    elif len(tied) > 1:
+        lines.append(narrator.ui("ui.scoreboard.tie", players=tied, score=best))
+    lines.append(narrator.ui("ui.winners", players=winners))
+    return lines

@@ -402,7 +402,8 @@ def _is_prose(path: Path_, text_file: bool) -> bool:
         return len(path) >= 2 and path[0] == "messages"
     if path and path[-1] in PROSE_KEYS:
         return True
-    # types/<type>/values/<value>: what the value means; messages/<group>/<id>/params/<name>: ditto
+    # types/<type>/values/<value>: what the value means; messages/<group>/<id>/params/<name>: ditto,
+    # and so are the notes of what a log entry carries and of its variants
     if len(path) == 4 and path[0] == "types" and path[2] == "values":
         return True
-    return len(path) == 5 and path[0] == "messages" and path[3] == "params"
+    return len(path) == 5 and path[0] == "messages" and path[3] in ("params", "carries", "variants")

@@ -333,13 +333,15 @@ def test_template_writes_each_note_above_its_entry(runner: CliRunner, base_copy:
 def test_a_note_never_ends_its_comment(runner: CliRunner, base_copy: Path) -> None:
     """A line break inside a note (a Unicode one too, which YAML reads as one) is a space."""
     messages = base_copy / "messages.yaml"
-    note = "      note: The last entry of a game, after the scoring.\n"
-    broken = '      note: "The last entry\u2028scores: [of a game]\u0085after the scoring."\n'
-    messages.write_text(messages.read_text(encoding="utf-8").replace(note, broken), encoding="utf-8")
+    note = "      note: The secret votes at a location are shown, with the count per candidate.\n"
+    broken = '      note: "The secret votes\u2028tally: [at a location]\u0085are shown."\n'
+    original = messages.read_text(encoding="utf-8")
+    assert note in original
+    messages.write_text(original.replace(note, broken), encoding="utf-8")
     result = runner.invoke(main, ["i18n", "template", "it", "--pack", str(base_copy)])
     assert result.exit_code == 0, result.output
-    assert "  # The last entry scores: [of a game] after the scoring.\n  #   {scores}:" in result.output
-    assert yaml.safe_load(result.output)["messages"]["log.game_scored"]["source"]
+    assert "  # The secret votes tally: [at a location] are shown.\n  #   {location}:" in result.output
+    assert yaml.safe_load(result.output)["messages"]["log.votes_revealed"]["source"]
 
 
 def test_every_entry_of_a_template_says_where_it_appears_and_what_it_holds(

@@ -16,7 +16,7 @@ from coh_core.effects import ast as effects_ast
 from coh_core.engine import RandomAgent, new_game
 from coh_core.i18n import text_forms
 from coh_core.messages import UI_MESSAGES, DeclaredMessages, declared_messages, log_key, placeholders
-from coh_core.narrative import Narrator
+from coh_core.narrative import Narrator, Verbatim
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 
@@ -145,7 +145,7 @@ def _entry(key: str, audience: list[str] | None = None, **params: Any) -> dict[s
 
 GOLDEN = [
     (_entry("card_played", player="red", card="shotgun"), "Red plays Shotgun."),
-    (_entry("turn_start", turn=3), "-- Turn 3 --"),
+    (_entry("turn_start", turn=3), "=== Turn 3 ==="),
     (
         _entry("zombies_moved", count=2, origin="water_tower", location="church"),
         "2 zombies move from Water Tower to Church.",
@@ -179,7 +179,7 @@ GOLDEN = [
     ),
     (
         _entry("game_scored", scores={"red": 5, "blue": 3}, living={"red": 2, "blue": 1}, winners=["red"]),
-        "Final scores: Red 5, Blue 3. Survivors: Red 2, Blue 1. Winning: Red.",
+        "The scores are counted.",  # the scoreboard that follows shows them, sorted and part by part
     ),
     (_entry("board_flipped", location="water_tower", side="collapsed"), "Water Tower turns over: Collapsed."),
     (_entry("gift", player="red", recipient="blue", item="antidote"), "Red gives Blue an antidote."),
@@ -224,8 +224,11 @@ def test_golden_english(narrator: Narrator, entry: dict[str, Any], text: str) ->
 def test_ui_strings(narrator: Narrator) -> None:
     assert narrator.ui("ui.turn", turn=2) == "Turn 2"
     assert narrator.ui("ui.scoreboard.title") == "Final scores"
-    row = narrator.ui("ui.scoreboard.row", rank=1, player="red", score=7, living=2, winner_mark="*")
-    assert row == "* 1. Red: score 7, survivors 2"
+    parts = Verbatim("characters 4, antidotes 3")
+    row = narrator.ui(
+        "ui.scoreboard.row", rank=1, player="red", score=7, living=2, winner_mark="*", parts=parts
+    )
+    assert row == "* 1. Red: 7 points (characters 4, antidotes 3), survivors 2"
     assert narrator.ui("ui.winners", players=["red", "blue"]) == "Winning: Red, Blue."
 
 

@@ -33,7 +33,7 @@ def test_a_bot_game_prints_the_story_and_the_scoreboard(runner: CliRunner) -> No
     lines = out.splitlines()
     assert "Final scores" in lines
     assert lines[-1].startswith("Winning: ")
-    assert any(line.startswith("-- Turn 4 --") for line in lines)
+    assert any(line.startswith("=== Turn 4 ===") for line in lines)
     assert not FALLBACK.search(out)
 
 

@@ -50,6 +50,9 @@ class Game:
         self._setup(rules, state, start)
         self.log: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []  # answered decisions, in order
+        # Where each log entry was written, [phase, location or None], for the narrative's
+        # headings: kept beside the log, not in it, so that the record and digest stay as they were.
+        self.places: list[list[Any] | None] = []
         self.initial = json.loads(json.dumps(state))
         self.after: list[list[Any]] = []  # [trigger, names]: triggers waiting for the action's end
         self.fired: list[str] = []  # the triggers fired in the current action: the cascade bound
@@ -156,6 +159,7 @@ class Game:
             "pending_count": self._pending_count,
             "log": self.log,
             "history": self.history,
+            "places": self.places,
             "initial": self.initial,
             "start": self.start,
         }
@@ -177,6 +181,7 @@ class Game:
         game._setup(rules, doc["state"], doc["start"])
         game.initial = doc["initial"]
         game.log, game.history = doc["log"], doc["history"]
+        game.places = doc.get("places") or [None] * len(game.log)  # an older save: no headings for its log
         game.after, game.fired, game.depth = doc["after"], doc["fired"], doc["depth"]
         game.pending, game._pending_count = doc["pending"], doc["pending_count"]
         game.frames = frames_from_json(doc["frames"], rules.programs, game)
@@ -203,6 +208,7 @@ class Game:
         game._setup(self.rules, state, self.start)
         game.initial = self.initial
         game.log, game.history = list(self.log), list(self.history)
+        game.places = list(self.places)
         game.after, game.fired, game.depth = after, list(self.fired), self.depth
         game.pending, game._pending_count = pending, self._pending_count
         game.frames = frames_from_json(frames, self.rules.programs, game)
@@ -226,6 +232,7 @@ class Game:
         if to is not None:
             entry["to"] = to
         self.log.append(entry)
+        self.places.append([self.state.get("phase"), self.state.get("at")])
 
     # --- reading the state --------------------------------------------------------------
 

@@ -27,6 +27,13 @@ class PlayerView:
     def log(self) -> list[dict[str, Any]]:
         return [e for e in self._game.log if "to" not in e or self.colour in e["to"]]
 
+    def places(self) -> list[Any]:
+        """Where each entry of `log()` was written (`Game.places`), for the narrative's headings."""
+        game = self._game
+        return [
+            p for e, p in zip(game.log, game.places, strict=True) if "to" not in e or self.colour in e["to"]
+        ]
+
     def to_json(self) -> dict[str, Any]:
         state = self._game.state
         me = self.colour

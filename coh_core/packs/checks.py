@@ -26,6 +26,7 @@ from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
 from coh_core.messages import (
     GROUPS,
+    NONE_VARIANT,
     DeclaredMessages,
     declarations,
     declared_messages,
@@ -170,7 +171,27 @@ def _check_verbs(pack: Pack) -> Iterator[Problem]:
                 yield Problem("VERB-PARAM", f"`{name}: {spec}` is not `type` or `type = default`", where)
             elif not declared.is_known_type(param.type):
                 yield Problem("VERB-PARAM", _unknown_type(str(name), param.type, declared), where)
+        if verb.data.get("scoreboard") is not None:
+            yield from _check_score_part(verb)
     yield from _verb_cycles(pack)
+
+
+def _check_score_part(verb: Entity) -> Iterator[Problem]:
+    """A part of the score (`scoreboard: part`) is read once the game is over, for each player:
+    a selector of one `player` that returns an `int` and asks nothing."""
+    params = [parse_param(str(name), str(spec)) for name, spec in (verb.data.get("params") or {}).items()]
+    types = [param.type if param is not None else "?" for param in params]
+    if types != ["player"] or verb.data.get("returns") != "int" or verb.data.get("asks"):
+        shown = ", ".join(f"{name}: {spec}" for name, spec in (verb.data.get("params") or {}).items())
+        yield Problem(
+            "VERB-SCOREBOARD",
+            f"`{verb.id}` is marked `scoreboard: part`, so it is read for each player once the game"
+            f" is over: it must take one `player` and return an `int` without asking (it takes"
+            f" ({shown}), returns {verb.data.get('returns') or 'nothing'}"
+            + (", asks" if verb.data.get("asks") else "")
+            + ")",
+            verb.doc.location((*verb.path, "scoreboard")),
+        )
 
 
 def _unknown_type(name: str, type_name: str, declared: Declarations) -> str:
@@ -244,6 +265,8 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
             )
         seen.setdefault(key, f"{group}/{message_id}")
         yield from _check_message(section, path, spec)
+        if group == "log":
+            yield from _check_phase_names(pack, section, path, spec)
         if group == "table":
             yield from _check_table_text(pack, section, path)
 
@@ -284,6 +307,29 @@ def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Itera
             f"`key_at: {key_at}` is past the answer's values: its {len(params)} placeholder(s) and the key",
             _at(section, (*path, "key_at")),
         )
+
+
+def _check_phase_names(pack: Pack, section: Section, path: Path_, spec: dict[str, Any]) -> Iterator[Problem]:
+    """A log message's `variants` and `quiet_in` name phases of the pack's turn (or `setup`,
+    `end`; a variant may also be `none`): a name that is none would never be used."""
+    turn = pack.section("turn")
+    phases = turn.get("phases") if isinstance(turn, dict) else None
+    if not isinstance(phases, list):
+        return  # a pack without a turn structure of its own (an overlay): its base has the phases
+    known = ["setup", *(str(p.get("id")) for p in phases if isinstance(p, dict)), "end"]
+    for field_name, extra in (("variants", [NONE_VARIANT]), ("quiet_in", [])):
+        names = spec.get(field_name)
+        for index, name in enumerate(names if isinstance(names, dict | list) else ()):
+            if name not in known and name not in extra:
+                yield Problem(
+                    "MSG-PHASE",
+                    f"`{field_name}` of `{path[-1]}` names `{name}`, which is no phase of the turn"
+                    + (suggest(str(name), [*known, *extra]) or f"; the phases: {', '.join(known + extra)}"),
+                    section.doc.location(
+                        (*section.path, *path, field_name, index if isinstance(names, list) else name),
+                        key=isinstance(names, dict),
+                    ),
+                )
 
 
 # What a `table` message may be of: the pack's components of this kind, and whose they must be.
