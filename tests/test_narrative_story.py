@@ -340,3 +340,37 @@ def test_under_every_shipped_overlay_the_parts_add_up_to_the_score(runner: CliRu
     document = json.loads(result.output)["result"]
     for player, score in document["scores"].items():
         assert sum(document["breakdown"][player].values()) == score, (overlay, player)
+
+
+@pytest.mark.parametrize(
+    ("lang", "no_room", "placed", "moved"),
+    [
+        (
+            "en",
+            "Water Tower has no room for The Student, who goes to Crossroads instead.",
+            "The Student starts at Crossroads.",
+            (
+                "Hospital has no room for The Mama, who goes to Crossroads instead.",
+                "The Mama moves to Crossroads.",
+            ),
+        ),
+        (
+            "de",
+            "Kein Platz mehr am Wasserturm: Der Student geht stattdessen zur Kreuzung.",
+            "Der Student beginnt an der Kreuzung.",
+            (
+                "Kein Platz mehr im Krankenhaus: Die Mama geht stattdessen zur Kreuzung.",
+                "Die Mama geht zur Kreuzung.",
+            ),
+        ),
+    ],
+)
+def test_a_character_sent_to_the_overflow_location_is_told_why(
+    lang: str, no_room: str, placed: str, moved: tuple[str, str]
+) -> None:
+    """4 players, seed 1: at setup the Student draws the Water Tower, which is full; in turn 2
+    the Mama's movement card says Hospital, which is full (RULES.md: a full location sends the
+    character to the Crossroads)."""
+    lines = _story(4, 1, lang)
+    assert lines[lines.index(no_room) + 1] == placed
+    assert lines[lines.index(moved[0]) + 1] == moved[1]
