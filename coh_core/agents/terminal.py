@@ -24,7 +24,7 @@ from typing import IO, Any
 
 import click
 
-from coh_core.agents.menu import Entry, Keys, build_menu, find
+from coh_core.agents.menu import ELLIPSIS, Entry, Keys, build_menu, find
 from coh_core.i18n import text_forms
 from coh_core.limits import MAX_ANSWER_CHARS
 from coh_core.messages import placeholders
@@ -77,6 +77,7 @@ CLEAR_SCREEN = "\x1b[2J\x1b[H"
 # What stands for a cleared screen in output that is no terminal (a pipe, a test).
 HANDOVER_SEPARATOR = "=" * 60
 NO_LIMIT = "∞"  # a capacity without a limit, in any language
+SHORT_MENU = 3  # a menu this long or shorter is one column (longer ones take as many as fit)
 DEFAULT_WIDTH = 80  # the width menus are laid out for when the output is no terminal
 
 
@@ -121,7 +122,11 @@ class TerminalAgent:
             title = question if not path else f"{question} {path[-1].label}"
             self._styled(title, "bold")
             for line in columns(
-                [(e.key, e.label + (" ..." if e.is_group else "")) for e in entries], self._width()
+                [
+                    (e.key, e.label if not e.is_group or ELLIPSIS in e.label else f"{e.label} {ELLIPSIS}")
+                    for e in entries
+                ],
+                self._width(),
             ):
                 self._say(line)
             hint = "ui.table.menu.prompt.back" if path else "ui.table.menu.prompt"
@@ -276,7 +281,7 @@ class TerminalAgent:
         pieces = state["pieces"][state["piece_roles"]["players"]]
         for location, place in state["locations"].items():
             present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
-            people = [self._character(c, ch) for c, ch in present.items()]
+            people = self._people(present)
             here = {
                 **self._texts("ui.table.count", state["counts"][location]),
                 **self._texts("ui.table.pile", _sizes(state, piles, "location", location)),
@@ -284,7 +289,7 @@ class TerminalAgent:
             shown = {
                 "location": location,
                 "side": self._side(location, place["side"], len(present)),
-                "characters": Verbatim(", ".join(people) or "-"),
+                "characters": Verbatim("; ".join(people) or "-"),
             }
             if here:
                 rows.append(
@@ -292,16 +297,19 @@ class TerminalAgent:
                 )
             else:
                 rows.append("  " + ui("ui.table.location", **shown))
-        rows.extend(self._totals(state, piles))
-        rows.extend(self._others(state, piles))
+        # The rest in as few lines as they take: the screen is 24 lines high for a new player.
+        public = [*self._totals(state, piles), *self._others(state, piles)]
+        if public:
+            rows.append(" ".join(public))
+        own = []
         for pile, size in _sizes(state, piles, "player", me, empty=True).items():
             key = f"ui.table.own.pile.{pile}"
             if self.narrator.has(key):
                 entries = sorted(state["piles"].get(pile, {}).get(me, []), key=_in_order)
-                rows.append(ui(key, entries=entries, count=size))
-        own = self._texts("ui.table.own.count", state["counts"][me], empty=True)
+                own.append(ui(key, entries=entries, count=size))
+        own.extend(self._texts("ui.table.own.count", state["counts"][me], empty=True).values())
         if own:
-            rows.append(" ".join(own.values()))
+            rows.append(" ".join(own))
         rows.extend(self._secrets(state))
         return rows
 
@@ -335,7 +343,7 @@ class TerminalAgent:
                 found.append(
                     self.narrator.ui(key, count=count, entries=entries, top=entries[-1] if entries else "-")
                 )
-        return [" ".join(found)] if found else []
+        return found
 
     def _others(self, state: Mapping[str, Any], piles: Mapping[str, Any]) -> list[str]:
         """How many entries the other players hold in each pile with a `ui.table.others.pile.<id>` text."""
@@ -377,8 +385,21 @@ class TerminalAgent:
             if (count or empty) and has(f"{prefix}.{name}")
         }
 
-    def _character(self, character: str, ch: Mapping[str, Any]) -> str:
-        key = "ui.table.character.exhausted" if ch["exhausted"] else "ui.table.character"
+    def _people(self, present: Mapping[str, Mapping[str, Any]]) -> list[str]:
+        """The pieces at a place, grouped by owner when the pack says how (`ui.table.owner`,
+        `ui.table.piece[.exhausted]`), else each with its owner."""
+        if not self.narrator.has("ui.table.owner"):
+            return [self._character(c, ch) for c, ch in present.items()]
+        owners: dict[str, list[str]] = {}
+        for character, ch in present.items():
+            owners.setdefault(ch["owner"], []).append(self._character(character, ch, "ui.table.piece"))
+        return [
+            self.narrator.ui("ui.table.owner", player=owner, characters=Verbatim(", ".join(pieces)))
+            for owner, pieces in owners.items()
+        ]
+
+    def _character(self, character: str, ch: Mapping[str, Any], prefix: str = "ui.table.character") -> str:
+        key = f"{prefix}.exhausted" if ch["exhausted"] else prefix
         shown = self.narrator.ui(key, character=character, player=ch["owner"])
         traits = [
             self.narrator.ui(f"ui.table.trait.{trait}", value=_trait_value(held))
@@ -425,9 +446,7 @@ def columns(entries: Sequence[tuple[str, str]], width: int) -> list[str]:
     so that a long menu stays a few lines high."""
     cells = [f"  {key:>3}  {label}" for key, label in entries]
     widest = max((len(c) for c in cells), default=0) + 1
-    count = max(1, min(3, width // max(widest, 1)))
-    if len(cells) <= 6:
-        count = 1
+    count = max(1, min(3, width // max(widest, 1))) if len(cells) > SHORT_MENU else 1
     rows = -(-len(cells) // count)
     lines = []
     for row in range(rows):
