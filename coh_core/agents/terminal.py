@@ -1,4 +1,4 @@
-"""A human at the terminal: sees only their own view, answers by number.
+"""A human at the terminal: sees only their own view, answers in short menus by key.
 
 Several humans at one terminal play hotseat: one agent answers for them all, each prompt names
 the player it is for, and before a human's question when another human answered last, a
@@ -9,9 +9,14 @@ reads as the pack's `messages` declare), so the terminal speaks the narrator's l
 table shows those of the pack's pointers, counters and piles that the pack gives a `table`
 text for (see `TerminalAgent.table`).
 
-Whatever is typed is read safely: anything but a number of the list (an empty line, other
-digits such as `²`, a number too long to convert, control characters, a line of any length)
-is asked again. The end of the input raises EOFError and Ctrl-C KeyboardInterrupt, for the
+Answers come in menus (`coh_core.agents.menu`): grouped by what they do, each under a key that
+stays with the card, player or place it stands for; `<` goes back from a sub-menu, `?` shows
+how to answer and the hand with its texts, `? KEY` (or `? NAME`) what a card, character or
+location says. The number of a line of the menu is taken too. Whatever is typed is read
+safely: anything else (an empty line, other digits such as `²`, a number too long to convert,
+control characters, a line of any length) is asked again: no answer is taken by default.
+Colour comes through `rich`, imported only when a human plays; it leaves output that is no
+terminal, or with NO_COLOR set, plain. The end of the input raises EOFError and Ctrl-C KeyboardInterrupt, for the
 command to end the game cleanly.
 """
 
