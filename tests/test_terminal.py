@@ -164,7 +164,11 @@ def test_question_mark_reads_the_card_behind_a_key_or_a_name(
 
 # --- whole games at an 80x24 pseudo-terminal ---------------------------------------------------
 
-pexpect = pytest.importorskip("pexpect")
+try:
+    import pexpect
+except ImportError:  # the `test` extra has it; without it only the pseudo-terminal games are skipped
+    pexpect = None  # type: ignore[assignment]
+needs_pexpect = pytest.mark.skipif(pexpect is None, reason="pexpect is not installed")
 
 ROWS, COLUMNS = 24, 80
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -247,6 +251,7 @@ def _play_at_the_terminal(child: Any, humans: list[str]) -> dict[str, int]:
         child.sendline(keys[seen["questions"] % len(keys)])
 
 
+@needs_pexpect
 def test_a_human_plays_a_whole_game_at_an_80x24_terminal() -> None:
     child = _spawn("--players", "4", "--seed", "3", "--human", "red")
     seen = _play_at_the_terminal(child, ["Red"])
@@ -255,9 +260,28 @@ def test_a_human_plays_a_whole_game_at_an_80x24_terminal() -> None:
     assert seen["questions"] > 30 and seen["hand_overs"] == 0 and seen["sub_menus"] > 0, seen
 
 
+@needs_pexpect
 def test_a_hotseat_game_at_an_80x24_terminal_hides_each_seat_from_the_next() -> None:
     child = _spawn("--players", "4", "--seed", "2", "--human", "red", "--human", "blue")
     seen = _play_at_the_terminal(child, ["Red", "Blue"])
     child.close()
     assert child.exitstatus == 0
     assert seen["hand_overs"] > 5, seen
+
+
+def test_output_that_is_no_terminal_stays_plain() -> None:
+    from click.testing import CliRunner
+
+    from coh_core.cli import main
+
+    result = CliRunner().invoke(main, ["play", "--seed", "1", "--human", "red"], input="1\n" * 400)
+    assert "[Red] " in result.output and "\x1b" not in result.output
+
+
+def test_rich_is_imported_only_when_a_human_is_asked() -> None:
+    import subprocess
+
+    code = "import sys, coh_core.cli, coh_core.agents.terminal; print('rich' in sys.modules)"
+    assert (
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+    )
