@@ -294,7 +294,17 @@ def _rename_text(
 
 
 # The table's texts of components (`messages: table`): `<what>.<component>`.
-_TABLE_TEXTS = ("pointer.", "count.", "pile.", "own.pile.", "own.count.")
+_TABLE_TEXTS = (
+    "pointer.",
+    "count.",
+    "pile.",
+    "own.pile.",
+    "own.count.",
+    "own.memory.",
+    "others.pile.",
+    "total.",
+    "trait.",
+)
 
 
 def _table_id(key: str, names: Mapping[str, str]) -> str:

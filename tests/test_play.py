@@ -101,8 +101,7 @@ def test_hotseat_asks_each_human_by_name(runner: CliRunner) -> None:
 
 def test_an_answer_out_of_range_is_asked_again(runner: CliRunner) -> None:
     out = _play(runner, "--seed", "1", "--human", "red", answers="99\nzwei\n" + _random_answers(1))
-    assert out.count("Pick a number from 1 to ") >= 2
-    assert "Pick a number from 1 to " in out
+    assert out.count("Type one of the keys: ") >= 2
 
 
 def test_the_human_sees_only_their_own_hand(runner: CliRunner) -> None:

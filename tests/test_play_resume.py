@@ -22,6 +22,8 @@ from coh_core.packs.model import Pack
 HAND_OVER = "Pass the terminal to "
 ENDED = "The input has ended: the game stops here, unfinished."
 SAVED = "The game is saved in "
+PROMPT = "Your choice: "  # a question's menu
+SUB_PROMPT = "Your choice (< goes back): "  # one of its sub-menus
 
 
 def _answers(seed: int, count: int = 3000, high: int = 4) -> list[str]:
@@ -49,13 +51,16 @@ def _digest(result: Result) -> str:
 
 
 def _consumed(result: Result, hotseat: bool) -> int:
-    """How many typed lines a stopped game read: one per prompt it showed, the last unanswered.
+    """How many typed lines a stopped game read before the question it stopped at: one per
+    prompt (of a menu or a sub-menu) and hand-over screen it showed before that question's last
+    menu. The lines typed in a sub-menu of the unanswered question are lost: `--resume` asks it
+    again from its menu.
 
     A resumed hotseat game opens with a hand-over screen; when the input ended at a question,
     that screen is one read more than the uninterrupted game makes.
     """
-    prompts = result.stderr.count("Your choice: ") + result.stderr.count(HAND_OVER)
-    return prompts - 1
+    before = result.stderr[: result.stderr.rfind(PROMPT)]
+    return before.count(PROMPT) + before.count(SUB_PROMPT) + before.count(HAND_OVER)
 
 
 # --- --human ----------------------------------------------------------------------------------
@@ -183,7 +188,7 @@ def _resumed(
     position = _consumed(result, hotseat)
     for cut in [*cuts[1:], len(lines)]:
         rest = lines[position:]
-        ended_at_question = result.stderr.rstrip().splitlines()[-3].endswith("Your choice: ")
+        ended_at_question = result.stderr.rstrip().splitlines()[-3].endswith((PROMPT, SUB_PROMPT))
         if hotseat and ended_at_question:
             rest = ["", *rest]  # the resumed game's opening hand-over screen
         result = _invoke(["--resume", str(save), "--format", "json"], _typed(rest[:cut]))

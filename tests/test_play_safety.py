@@ -422,7 +422,7 @@ def test_runtime_messages_name_no_python_object() -> None:
 
 HUMAN = ["play", *DEFAULT_PLAY, "--human", "red", "--format", "json"]
 ONES = "1\n" * 6  # a few first answers, then the input ends (exit 2) with the record so far
-ASKED_AGAIN = "Pick a number from 1 to "
+ASKED_AGAIN = "Type one of the keys: "
 
 # Answers that are no number of the list: each is asked again, and the game is the same.
 REFUSED: dict[str, str | bytes] = {
@@ -500,7 +500,7 @@ def test_the_prompt_asks_again_in_the_players_language() -> None:
     result = CliRunner().invoke(main, [*HUMAN, "--lang", "fr"], input="²\n" + ONES)
     _clean(result)
     assert result.exit_code == 2
-    assert result.stderr.count("Choisissez un nombre de 1 à ") == 1
+    assert result.stderr.count("Tapez l'une des touches : ") == 1
     assert result.stderr.splitlines()[-1] == "L'entrée est terminée : la partie s'arrête ici, inachevée."
 
 

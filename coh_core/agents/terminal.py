@@ -1,4 +1,4 @@
-"""A human at the terminal: sees only their own view, answers by number.
+"""A human at the terminal: sees only their own view, answers in short menus by key.
 
 Several humans at one terminal play hotseat: one agent answers for them all, each prompt names
 the player it is for, and before a human's question when another human answered last, a
@@ -9,20 +9,27 @@ reads as the pack's `messages` declare), so the terminal speaks the narrator's l
 table shows those of the pack's pointers, counters and piles that the pack gives a `table`
 text for (see `TerminalAgent.table`).
 
-Whatever is typed is read safely: anything but a number of the list (an empty line, other
-digits such as `²`, a number too long to convert, control characters, a line of any length)
-is asked again. The end of the input raises EOFError and Ctrl-C KeyboardInterrupt, for the
-command to end the game cleanly.
+Answers come in menus (`coh_core.agents.menu`): grouped by what they do, each under a key that
+stays with the card, player or place it stands for; `<` goes back from a sub-menu, `?` shows
+how to answer and the hand with its texts, `? KEY` (or `? NAME`) what a card, character or
+location says. The number of a line of the menu is taken too. Whatever is typed is read
+safely: anything else (an empty line, other digits such as `²`, a number too long to convert,
+control characters, a line of any length) is asked again: no answer is taken by default.
+Colour comes through `rich`, imported only when a human plays; it leaves output that is no
+terminal, or with NO_COLOR set, plain. The end of the input raises EOFError and Ctrl-C
+KeyboardInterrupt, for the command to end the game cleanly.
 """
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import IO, Any
 
 import click
 
+from coh_core.agents.menu import ELLIPSIS, Entry, Keys, build_menu, find
 from coh_core.i18n import text_forms
 from coh_core.limits import MAX_ANSWER_CHARS
 from coh_core.messages import placeholders
@@ -74,6 +81,9 @@ def read_answer(stream: IO[Any] | None, limit: int = MAX_ANSWER_CHARS) -> str:
 CLEAR_SCREEN = "\x1b[2J\x1b[H"
 # What stands for a cleared screen in output that is no terminal (a pipe, a test).
 HANDOVER_SEPARATOR = "=" * 60
+NO_LIMIT = "∞"  # a capacity without a limit, in any language
+SHORT_MENU = 3  # a menu this long or shorter is one column (longer ones take as many as fit)
+DEFAULT_WIDTH = 80  # the width menus are laid out for when the output is no terminal
 
 
 class TerminalAgent:
@@ -83,6 +93,8 @@ class TerminalAgent:
         self.hotseat = hotseat  # several humans take turns at this terminal
         self.seen: dict[str, int] = {}  # per player: log entries already shown to them
         self.last: str | None = None  # the player who answered last
+        self.keys: Keys | None = None  # the answers' keys, made at the first question
+        self.hinted: set[str] = set()  # the players told how to answer
 
     def _say(self, text: str, nl: bool = True) -> None:
         click.echo(text, nl=nl, err=self.err)
@@ -95,10 +107,125 @@ class TerminalAgent:
         state = view.to_json()
         self._say("\n".join(self.table(state)))
         player = self.narrator.name("colour", view.colour)
-        self._say(click.style(f"[{player}] {self.question(state['decision'] or {})}", bold=True))
-        for number, action in enumerate(legal, start=1):
-            self._say(f"  {number:>2}. {self.label(action)}")
-        return legal[self._number(len(legal)) - 1]
+        question = f"[{player}] {self.question(state['decision'] or {})}"
+        return self.choose(question, build_menu(legal, self.narrator, self._keys()), state)
+
+    def _keys(self) -> Keys:
+        if self.keys is None:
+            self.keys = Keys(self.narrator)
+        return self.keys
+
+    def choose(self, question: str, top: list[Entry], state: Mapping[str, Any]) -> Action:
+        """The answer picked in the menu: a key opens a group or picks an answer, `<` goes back,
+        `?` explains; anything else (a bare Enter too) is asked again."""
+        path: list[Entry] = []
+        if self.last not in self.hinted:
+            self.hinted.add(str(self.last))
+            self._say(self.narrator.ui("ui.table.menu.hint"))
+        while True:
+            entries = path[-1].children if path else top
+            title = question if not path else f"{question} {path[-1].label}"
+            self._styled(title, "bold")
+            for line in columns(
+                [
+                    (e.key, e.label if not e.is_group or ELLIPSIS in e.label else f"{e.label} {ELLIPSIS}")
+                    for e in entries
+                ],
+                self._width(),
+            ):
+                self._say(line)
+            hint = "ui.table.menu.prompt.back" if path else "ui.table.menu.prompt"
+            self._say(f"{self.narrator.ui(hint)}: ", nl=False)
+            typed = read_answer(sys.stdin).strip()
+            if typed.startswith("?"):
+                self.explain(typed[1:].strip(), entries, state)
+                continue
+            if typed == "<" and path:
+                path.pop()
+                continue
+            number = parse_answer(typed, len(entries))  # a line's number, as before keys
+            found = entries[number - 1] if number is not None else find(entries, typed)
+            if found is None:
+                self._say(
+                    self.narrator.ui(
+                        "ui.table.menu.unknown", keys=Verbatim(", ".join(e.key for e in entries))
+                    )
+                )
+            elif found.action is not None:
+                return found.action
+            else:
+                path.append(found)
+
+    def explain(self, asked: str, entries: list[Entry], state: Mapping[str, Any]) -> None:
+        """`?`: how to answer and the player's hand with its texts; `? KEY` (or a name): what
+        that entry's card, character, location... says."""
+        if not asked:
+            self._say(self.narrator.ui("ui.table.menu.help"))
+            me = state["me"]
+            for pile in self._hand_piles():
+                for entry in sorted(set(state["piles"].get(pile, {}).get(me, [])), key=_in_order):
+                    self._say(f"  {self._summary(str(entry))}")
+            return
+        found = find(entries, asked)
+        about = found.about if found is not None else self._named(asked)
+        if about is None:
+            self._say(self.narrator.ui("ui.table.menu.no_such", asked=Verbatim(asked)))
+            return
+        self._say(self.page(about))
+
+    def _styled(self, text: str, style: str) -> None:
+        """A line in a style (through `rich`, which leaves it plain on no terminal or with NO_COLOR)."""
+        from rich.console import Console
+
+        stream = sys.stderr if self.err else sys.stdout
+        console = Console(file=stream, highlight=False, markup=False, emoji=False, soft_wrap=True)
+        console.print(text, style=style)
+
+    def _width(self) -> int:
+        """The terminal's width (80 when the output is no terminal)."""
+        stream = sys.stderr if self.err else sys.stdout
+        try:
+            return os.get_terminal_size(stream.fileno()).columns if stream.isatty() else DEFAULT_WIDTH
+        except (OSError, ValueError, AttributeError):
+            return DEFAULT_WIDTH
+
+    def _hand_piles(self) -> list[str]:
+        """The piles of the pack's role `hand` (the player's own cards)."""
+        roles = (self.narrator.pack.section("components").get("piles") or {}).items()
+        return [name for name, pile in roles if isinstance(pile, Mapping) and pile.get("role") == "hand"]
+
+    def _named(self, asked: str) -> str | None:
+        """The id the pack names so (by its id or its name in the game's language, any case)."""
+        wanted = asked.casefold()
+        for key in self.narrator.messages:
+            parts = key.split(".")
+            named = len(parts) == 3 and parts[2] == "name" and parts[0] in self.narrator.kinds
+            if named and wanted in (parts[1].casefold(), str(self.narrator.name(*parts[:2])).casefold()):
+                return parts[1]
+        return None
+
+    def page(self, entity: str) -> str:
+        """What the pack says of an entity, as `coh show` prints it, without its effects' code."""
+        from coh_core.packs.listing import show_entity
+
+        found = show_entity(self.narrator.pack, entity, self.narrator)
+        if found is None:
+            return self.narrator.entity(entity)
+        text, record = found
+        code = [
+            line.strip() for pretty in record.get("effects", {}).values() for line in str(pretty).splitlines()
+        ]
+        lines = [self.narrator.entity(entity)]
+        for line in text.splitlines()[1:]:
+            bare = line.strip()
+            if bare and not any(bare.endswith(c) for c in code if c) and not bare.endswith(":"):
+                lines.append(line)
+        return "\n".join(lines)
+
+    def _summary(self, entity: str) -> str:
+        """An entity's name and first line of text."""
+        lines = [line.strip() for line in self.page(entity).splitlines() if line.strip()]
+        return ": ".join(lines[:1] + lines[-1:]) if len(lines) > 1 else lines[0]
 
     def clear(self) -> None:
         """Wipe what the previous player saw: the screen of a terminal, else a separator."""
@@ -135,13 +262,17 @@ class TerminalAgent:
         return self.narrator.text("ui.decision.other", {"kind": kind})
 
     def table(self, state: Mapping[str, Any]) -> list[str]:
-        """The public board and the player's own cards, tokens and counters.
+        """The public board and the player's own cards, tokens, counters and secrets.
 
         Of the pack's components, the table shows those the pack has a text for: each pointer
-        (`ui.table.pointer.<id>`) after the turn and phase; at each location, the counters
-        (`ui.table.count.<kind>`) and the location's piles (`ui.table.pile.<id>`) that are not
-        empty there; then the player's own piles (`ui.table.own.pile.<id>`, with their entries
-        when the player sees them) and counters (`ui.table.own.count.<kind>`).
+        (`ui.table.pointer.<id>`) after the turn and phase; at each location, its side with the
+        characters there and its capacity (`ui.table.room`), the counters (`ui.table.count.<kind>`)
+        and the location's piles (`ui.table.pile.<id>`) that are not empty there, and each
+        character's traits (`ui.table.trait.<trait>`); the game's own piles
+        (`ui.table.total.<id>`); how many cards the others hold (`ui.table.others.pile.<id>`); then
+        the player's own piles (`ui.table.own.pile.<id>`, with their entries when the player sees
+        them), counters (`ui.table.own.count.<kind>`) and what the game remembers for them alone
+        (`ui.table.own.memory.<name>`, its last entry and what that entity says).
         """
         ui, me = self.narrator.ui, state["me"]
         piles = self.narrator.pack.section("components").get("piles") or {}
@@ -152,20 +283,18 @@ class TerminalAgent:
             if self.narrator.has(key := f"ui.table.pointer.{pointer}")
         ]
         rows = [" ".join([header, *pointers])]
+        pieces = state["pieces"][state["piece_roles"]["players"]]
         for location, place in state["locations"].items():
-            people = [
-                self._character(c, ch)
-                for c, ch in state["pieces"][state["piece_roles"]["players"]].items()
-                if ch["alive"] and ch["at"] == location
-            ]
+            present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
+            people = self._people(present)
             here = {
                 **self._texts("ui.table.count", state["counts"][location]),
                 **self._texts("ui.table.pile", _sizes(state, piles, "location", location)),
             }
             shown = {
                 "location": location,
-                "side": place["side"],
-                "characters": Verbatim(", ".join(people) or "-"),
+                "side": self._side(location, place["side"], len(present)),
+                "characters": Verbatim("; ".join(people) or "-"),
             }
             if here:
                 rows.append(
@@ -173,14 +302,83 @@ class TerminalAgent:
                 )
             else:
                 rows.append("  " + ui("ui.table.location", **shown))
+        # The rest in as few lines as they take: the screen is 24 lines high for a new player.
+        public = [*self._totals(state, piles), *self._others(state, piles)]
+        if public:
+            rows.append(" ".join(public))
+        own = []
         for pile, size in _sizes(state, piles, "player", me, empty=True).items():
             key = f"ui.table.own.pile.{pile}"
             if self.narrator.has(key):
                 entries = sorted(state["piles"].get(pile, {}).get(me, []), key=_in_order)
-                rows.append(ui(key, entries=entries, count=size))
-        own = self._texts("ui.table.own.count", state["counts"][me], empty=True)
+                own.append(ui(key, entries=entries, count=size))
+        own.extend(self._texts("ui.table.own.count", state["counts"][me], empty=True).values())
         if own:
-            rows.append(" ".join(own.values()))
+            rows.append(" ".join(own))
+        rows.extend(self._secrets(state))
+        return rows
+
+    def _side(self, location: str, side: str, present: int) -> Verbatim:
+        """A location's side in words, with its characters and capacity (`ui.table.room`)."""
+        words = self.narrator.render("side", side, {"location": location})
+        if not self.narrator.has("ui.table.room"):
+            return Verbatim(words)
+        entity = self.narrator.pack.entity(location)
+        sides = entity.data.get("sides", []) if entity is not None else []
+        capacity = next(
+            (s.get("capacity") for s in sides if isinstance(s, Mapping) and s.get("side") == side), None
+        )
+        room = self.narrator.ui(
+            "ui.table.room",
+            present=present,
+            capacity=Verbatim(str(capacity) if isinstance(capacity, int) else NO_LIMIT),
+        )
+        return Verbatim(f"{words}, {room}")
+
+    def _totals(self, state: Mapping[str, Any], piles: Mapping[str, Any]) -> list[str]:
+        """The game's own piles the pack has a `ui.table.total.<id>` text for, in one line."""
+        found = []
+        for name, pile in piles.items():
+            key = f"ui.table.total.{name}"
+            if not isinstance(pile, Mapping) or pile.get("per") or not self.narrator.has(key):
+                continue
+            entries = state["piles"].get(name, {}).get("", [])
+            count = int(state["pile_sizes"].get(name, {}).get("", 0))
+            if count:
+                found.append(
+                    self.narrator.ui(key, count=count, entries=entries, top=entries[-1] if entries else "-")
+                )
+        return found
+
+    def _others(self, state: Mapping[str, Any], piles: Mapping[str, Any]) -> list[str]:
+        """How many entries the other players hold in each pile with a `ui.table.others.pile.<id>` text."""
+        rows = []
+        for name, pile in piles.items():
+            key = f"ui.table.others.pile.{name}"
+            if not isinstance(pile, Mapping) or pile.get("per") != "player" or not self.narrator.has(key):
+                continue
+            sizes = state["pile_sizes"].get(name, {})
+            shown = [
+                f"{self.narrator.name('colour', p)} {sizes.get(p, 0)}"
+                for p in state["players"]
+                if p != state["me"] and p not in state["eliminated"]
+            ]
+            if shown:
+                rows.append(self.narrator.ui(key, sizes=Verbatim(", ".join(shown))))
+        return rows
+
+    def _secrets(self, state: Mapping[str, Any]) -> list[str]:
+        """What the game remembers for this player alone, with a `ui.table.own.memory.<name>`
+        text: the last entry, and what that entity says."""
+        rows = []
+        for name, value in state["memory"].items():
+            key = f"ui.table.own.memory.{name}"
+            mine = value.get(state["me"]) if isinstance(value, Mapping) else None
+            if not self.narrator.has(key) or not mine:
+                continue
+            last = mine[-1] if isinstance(mine, list) else mine
+            contents = [line.strip() for line in self.page(str(last)).splitlines()[1:] if line.strip()]
+            rows.append(self.narrator.ui(key, card=last, contents=Verbatim("; ".join(contents))))
         return rows
 
     def _texts(self, prefix: str, counts: Mapping[str, int], empty: bool = False) -> dict[str, str]:
@@ -192,9 +390,28 @@ class TerminalAgent:
             if (count or empty) and has(f"{prefix}.{name}")
         }
 
-    def _character(self, character: str, ch: Mapping[str, Any]) -> str:
-        key = "ui.table.character.exhausted" if ch["exhausted"] else "ui.table.character"
-        return self.narrator.ui(key, character=character, player=ch["owner"])
+    def _people(self, present: Mapping[str, Mapping[str, Any]]) -> list[str]:
+        """The pieces at a place, grouped by owner when the pack says how (`ui.table.owner`,
+        `ui.table.piece[.exhausted]`), else each with its owner."""
+        if not self.narrator.has("ui.table.owner"):
+            return [self._character(c, ch) for c, ch in present.items()]
+        owners: dict[str, list[str]] = {}
+        for character, ch in present.items():
+            owners.setdefault(ch["owner"], []).append(self._character(character, ch, "ui.table.piece"))
+        return [
+            self.narrator.ui("ui.table.owner", player=owner, characters=Verbatim(", ".join(pieces)))
+            for owner, pieces in owners.items()
+        ]
+
+    def _character(self, character: str, ch: Mapping[str, Any], prefix: str = "ui.table.character") -> str:
+        key = f"{prefix}.exhausted" if ch["exhausted"] else prefix
+        shown = self.narrator.ui(key, character=character, player=ch["owner"])
+        traits = [
+            self.narrator.ui(f"ui.table.trait.{trait}", value=_trait_value(held))
+            for trait, held in (ch.get("traits") or {}).items()
+            if self.narrator.has(f"ui.table.trait.{trait}")
+        ]
+        return f"{shown} [{', '.join(traits)}]" if traits else shown
 
     def show_news(self, view: Any, public: bool = False) -> None:
         """What happened since this player last answered (what everyone saw only, with `public`)."""
@@ -227,3 +444,22 @@ def _sizes(
 def _in_order(value: Any) -> tuple[bool, Any]:
     """A pile's entries in a stable order whatever their type (numbers before ids)."""
     return (isinstance(value, str), value)
+
+
+def columns(entries: Sequence[tuple[str, str]], width: int) -> list[str]:
+    """`key  label` entries in as many columns as fit the width (at most three), row by row,
+    so that a long menu stays a few lines high."""
+    cells = [f"  {key:>3}  {label}" for key, label in entries]
+    widest = max((len(c) for c in cells), default=0) + 1
+    count = max(1, min(3, width // max(widest, 1))) if len(cells) > SHORT_MENU else 1
+    rows = -(-len(cells) // count)
+    lines = []
+    for row in range(rows):
+        parts = [cells[i] for i in range(row, len(cells), rows)]
+        lines.append("".join(p.ljust(widest) for p in parts[:-1]) + parts[-1])
+    return lines
+
+
+def _trait_value(held: Any) -> Any:
+    """A trait's value (a trait given for a while is kept as [value, until])."""
+    return held[0] if isinstance(held, list) and held else held

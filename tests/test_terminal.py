@@ -1,0 +1,287 @@
+"""The human's table at the terminal: short grouped menus, keys that stay with what they stand
+for, `?` and `<`, no answer taken by default; and whole games played at an 80x24 pseudo-terminal
+(issue 13)."""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from coh_core.agents import terminal
+from coh_core.agents.menu import Entry, Keys, assign_keys, build_menu
+from coh_core.agents.terminal import CLEAR_SCREEN, TerminalAgent
+from coh_core.narrative import Narrator
+from coh_core.packs.model import Pack
+
+# An action window of a player with two cards, two characters and antidotes, four players.
+OTHERS = ("white", "yellow", "green")
+WINDOW = [
+    ("pass",),
+    ("play", "energy_drink"),
+    ("play", "shotgun"),
+    ("power", "grandpa"),
+    ("power", "punk"),
+    *(("give", p, "card", c) for c in ("energy_drink", "shotgun") for p in OTHERS),
+    *(("give", p, "antidote") for p in OTHERS),
+]
+
+
+@pytest.fixture(scope="module")
+def narrator(base_pack: Pack) -> Narrator:
+    return Narrator(base_pack)
+
+
+@pytest.fixture(scope="module")
+def keys(narrator: Narrator) -> Keys:
+    return Keys(narrator)
+
+
+def _leaves(entries: list[Entry]) -> Iterator[Entry]:
+    for entry in entries:
+        yield from _leaves(entry.children) if entry.is_group else [entry]
+
+
+def _all_menus(entries: list[Entry]) -> Iterator[list[Entry]]:
+    yield entries
+    for entry in entries:
+        if entry.is_group:
+            yield from _all_menus(entry.children)
+
+
+def test_an_action_window_is_grouped_by_verb(narrator: Narrator, keys: Keys) -> None:
+    menu = build_menu(WINDOW, narrator, keys)
+    assert [e.label for e in menu] == ["Pass", "Play …", "Use the power of …", "Give … to …"]
+    assert sorted(e.action for e in _leaves(menu) if e.action) == sorted(WINDOW)  # every answer, once
+    give = menu[3]
+    # give: what, then to whom
+    assert [e.label for e in give.children] == [
+        "Give Energy Drink to …",
+        "Give Shotgun to …",
+        "Give an antidote to …",
+    ]
+    assert [e.label for e in give.children[1].children] == [
+        "Give Shotgun to White",
+        "Give Shotgun to Yellow",
+        "Give Shotgun to Green",
+    ]
+    assert max(len(m) for m in _all_menus(menu)) <= 5
+
+
+def test_keys_are_distinct_in_every_menu(narrator: Narrator, keys: Keys) -> None:
+    for menu in _all_menus(build_menu(WINDOW, narrator, keys)):
+        shown = [e.key for e in menu]
+        assert len(set(shown)) == len(shown), shown
+        assert all(re.fullmatch(r"[a-z][a-z0-9]*", k) for k in shown)
+
+
+def test_a_card_keeps_its_key_when_another_leaves_the_hand(narrator: Narrator, keys: Keys) -> None:
+    hand = ["alarm", "canned_food", "gun", "makeshift_bomb", "running_shoes"]
+    before = {e.action: e.key for e in build_menu([("discard", c) for c in hand], narrator, keys)}
+    after = {
+        e.action: e.key for e in build_menu([("discard", c) for c in hand if c != "alarm"], narrator, keys)
+    }
+    assert {a: k for a, k in before.items() if a != ("discard", "alarm")} == after
+
+
+def test_a_card_has_the_same_key_whatever_it_is_done_with(narrator: Narrator, keys: Keys) -> None:
+    played = {e.about: e.key for e in build_menu([("play", "gun"), ("play", "kitten")], narrator, keys)}
+    taken = {e.about: e.key for e in build_menu([("take", "gun"), ("take", "kitten")], narrator, keys)}
+    assert played == taken == {"gun": keys.of("gun"), "kitten": keys.of("kitten")}
+
+
+def test_keys_in_every_language_are_distinct_per_kind(base_pack: Pack) -> None:
+    for lang in ("en", "es", "it", "fr", "de"):
+        for kind, of_kind in Keys(Narrator(base_pack, lang)).by_kind.items():
+            assert len(set(of_kind.values())) == len(of_kind), (lang, kind)
+
+
+def test_assign_keys_skips_the_taken_and_falls_back_to_digits() -> None:
+    assert assign_keys([(1, "Abc"), (2, "Abc"), (3, "A")], taken={"a"}) == {1: "ab", 2: "ac", 3: "a2"}
+
+
+# --- answering: `<`, `?`, nothing by default ----------------------------------------------------
+
+
+def _answering(monkeypatch: pytest.MonkeyPatch, typed: list[str]) -> None:
+    lines = iter(typed)
+
+    def read(stream: Any) -> str:
+        line = next(lines, None)
+        if line is None:
+            raise EOFError
+        return line + "\n"
+
+    monkeypatch.setattr(terminal, "read_answer", read)
+
+
+def _choose(
+    narrator: Narrator, typed: list[str], monkeypatch: pytest.MonkeyPatch, legal: Any = WINDOW
+) -> Any:
+    _answering(monkeypatch, typed)
+    agent = TerminalAgent(narrator)
+    state = {"me": "red", "piles": {"hands": {"red": ["gun"]}}}
+    return agent.choose("[Red] question", build_menu(legal, narrator, agent._keys()), state)
+
+
+def test_a_sub_menu_is_left_with_back(
+    narrator: Narrator, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    give, shotgun, yellow = "g", "s", "y"
+    assert _choose(narrator, [give, "<", "p"], monkeypatch) == ("pass",)
+    assert _choose(narrator, [give, shotgun, yellow], monkeypatch) == ("give", "yellow", "card", "shotgun")
+    assert "Your choice (< goes back): " in capsys.readouterr().out
+
+
+def test_nothing_is_answered_by_default(
+    narrator: Narrator, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    votes = [("vote", "red"), ("vote", "green")]
+    with pytest.raises(EOFError):  # a bare Enter, then blanks, then the input ends: no vote cast
+        _choose(narrator, ["", "  ", "<"], monkeypatch, votes)
+    out = capsys.readouterr().out
+    assert out.count("Type one of the keys: r, g.") == 3
+
+
+def test_question_mark_reads_the_card_behind_a_key_or_a_name(
+    narrator: Narrator, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    legal = [("play", "gun"), ("play", "kitten")]
+    gun_text = narrator.ui("action.gun.text")
+    assert _choose(narrator, ["? g", "? Kitten", "?", "? nothing-such", "g"], monkeypatch, legal) == (
+        "play",
+        "gun",
+    )
+    out = capsys.readouterr().out
+    assert out.count(gun_text) == 2  # `? g`, and the hand shown by `?`
+    assert narrator.ui("action.kitten.text") in out
+    assert "No answer has the key nothing-such" in out
+
+
+# --- whole games at an 80x24 pseudo-terminal ---------------------------------------------------
+
+try:
+    import pexpect
+except ImportError:  # the `test` extra has it; without it only the pseudo-terminal games are skipped
+    pexpect = None  # type: ignore[assignment]
+needs_pexpect = pytest.mark.skipif(pexpect is None, reason="pexpect is not installed")
+
+ROWS, COLUMNS = 24, 80
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+PROMPT = r"Your choice[^\n]*: $"
+HAND_OVER = r"Pass the terminal to [^\n]*Enter\. $"
+
+
+def _spawn(*args: str) -> Any:
+    return pexpect.spawn(
+        sys.executable,
+        ["-c", "from coh_core.cli import main; main()", "play", *args],
+        dimensions=(ROWS, COLUMNS),
+        encoding="utf-8",
+        timeout=60,
+        env={"TERM": "xterm", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"},
+    )
+
+
+def _screen(text: str) -> list[str]:
+    """The rows the text fills on an 80-column screen, colours out."""
+    rows: list[str] = []
+    for line in ANSI.sub("", text).replace("\r", "").split("\n"):
+        rows.extend(textwrap.wrap(line, COLUMNS, drop_whitespace=False) or [""])
+    return rows
+
+
+def _menu(rows: list[str], player: str) -> tuple[int, list[str]]:
+    """Where the last question of `player` starts on the screen, and the keys of its menu."""
+    start = max(i for i, row in enumerate(rows) if row.startswith(f"[{player}]"))
+    found = [
+        m.group(1) for row in rows[start + 1 :] for m in re.finditer(r"(?:^|\s)([a-z][a-z0-9]*)  \S", row)
+    ]
+    return start, found
+
+
+def _play_at_the_terminal(child: Any, humans: list[str]) -> dict[str, int]:
+    """Answer every question with one key of its menu (each in turn), trying `?`, a bare Enter
+    and `<` along the way; check what each screen shows. Returns counts of what was seen."""
+    seen = {"questions": 0, "hand_overs": 0, "sub_menus": 0}
+    last_player: str | None = None
+    while True:
+        found = child.expect([PROMPT, HAND_OVER, pexpect.EOF])
+        if found == 2:
+            return seen
+        if found == 1:
+            seen["hand_overs"] += 1
+            child.sendline("")
+            after = child.expect([PROMPT, pexpect.EOF])
+            assert after == 0
+            shown = child.before
+            # what the next player sees since the screen was cleared: no question of another seat
+            assert CLEAR_SCREEN not in shown
+            player = re.findall(r"\n\[([A-Za-z]+)\]", ANSI.sub("", shown))[-1]
+            assert all(f"[{other}]" not in ANSI.sub("", shown) for other in humans if other != player)
+            assert ANSI.sub("", shown).count("Your hand: ") == 1
+            last_player = player
+        rows = _screen(child.before + child.after)
+        player = re.findall(r"^\[([A-Za-z]+)\]", "\n".join(rows), re.M)[-1]
+        assert player in humans
+        if last_player is not None and player != last_player and len(humans) > 1:
+            raise AssertionError(f"{player} asked after {last_player} without a hand-over")
+        last_player = player
+        start, keys = _menu(rows, player)
+        assert keys, rows[start:]
+        assert len(rows) - start <= ROWS, rows[start:]  # the question and its whole menu on screen
+        seen["questions"] += 1
+        if "(< goes back)" in rows[-1]:
+            seen["sub_menus"] += 1
+        if seen["questions"] % 7 == 3:
+            child.sendline("")  # no default: asked again
+            assert child.expect([r"Type one of the keys: ", pexpect.EOF]) == 0
+            child.expect(PROMPT)
+        if seen["questions"] % 11 == 5:
+            child.sendline(f"? {keys[0]}")
+            child.expect(PROMPT)
+        if seen["questions"] % 13 == 6 and "(< goes back)" in rows[-1]:
+            child.sendline("<")
+            child.expect(PROMPT)
+            keys = _menu(_screen(child.before + child.after), player)[1]
+        child.sendline(keys[seen["questions"] % len(keys)])
+
+
+@needs_pexpect
+def test_a_human_plays_a_whole_game_at_an_80x24_terminal() -> None:
+    child = _spawn("--players", "4", "--seed", "3", "--human", "red")
+    seen = _play_at_the_terminal(child, ["Red"])
+    child.close()
+    assert child.exitstatus == 0
+    assert seen["questions"] > 30 and seen["hand_overs"] == 0 and seen["sub_menus"] > 0, seen
+
+
+@needs_pexpect
+def test_a_hotseat_game_at_an_80x24_terminal_hides_each_seat_from_the_next() -> None:
+    child = _spawn("--players", "4", "--seed", "2", "--human", "red", "--human", "blue")
+    seen = _play_at_the_terminal(child, ["Red", "Blue"])
+    child.close()
+    assert child.exitstatus == 0
+    assert seen["hand_overs"] > 5, seen
+
+
+def test_output_that_is_no_terminal_stays_plain() -> None:
+    from click.testing import CliRunner
+
+    from coh_core.cli import main
+
+    result = CliRunner().invoke(main, ["play", "--seed", "1", "--human", "red"], input="1\n" * 400)
+    assert "[Red] " in result.output and "\x1b" not in result.output
+
+
+def test_rich_is_imported_only_when_a_human_is_asked() -> None:
+    import subprocess
+
+    code = "import sys, coh_core.cli, coh_core.agents.terminal; print('rich' in sys.modules)"
+    assert (
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
+    )
