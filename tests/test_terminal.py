@@ -285,3 +285,18 @@ def test_rich_is_imported_only_when_a_human_is_asked() -> None:
     assert (
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "False"
     )
+
+
+def test_a_human_reads_the_news_under_the_story_headings() -> None:
+    """The news between questions is told as the narrative tells it: setup, turn and phase
+    headings before the entries they cover, each once."""
+    from click.testing import CliRunner
+
+    from coh_core.cli import main
+
+    result = CliRunner().invoke(main, ["play", "--seed", "1", "--human", "red"], input="1\n" * 400)
+    news = [line.strip() for line in result.output.splitlines() if line.startswith("  ")]
+    assert news.count("=== Setup ===") == 1
+    assert news.count("=== Turn 1 ===") == 1
+    assert news.index("=== Setup ===") < news.index("=== Turn 1 ===")
+    assert any(line.startswith("-- ") and line.endswith(" --") for line in news)

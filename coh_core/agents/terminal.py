@@ -415,11 +415,14 @@ class TerminalAgent:
 
     def show_news(self, view: Any, public: bool = False) -> None:
         """What happened since this player last answered (what everyone saw only, with `public`)."""
-        entries = view.log()
+        entries, places = view.log(), view.places()
         start = self.seen.get(view.colour, 0)
         self.seen[view.colour] = len(entries)
-        news = [e for e in entries[start:] if not public or "to" not in e]
-        for line in self.narrator.lines(news):
+        if public:  # the story of what everyone saw: its headings are placed among those entries
+            kept = [i for i, entry in enumerate(entries) if "to" not in entry]
+            start = sum(1 for i in kept if i < start)
+            entries, places = [entries[i] for i in kept], [places[i] for i in kept if i < len(places)]
+        for line in self.narrator.story(entries, places, start):
             self._say(f"  {line}")
 
 
