@@ -68,6 +68,7 @@ class ExpertAgent:
         """Answer `action`, play on with heuristic bots to the horizon, and score the position."""
         agent = self.rollout_agent
         agent.rng = Rng(seed)
+        agent._view = None  # no log in rollouts: gifts are not remembered there
         start_turn = game.state["turn"]
         game.submit(me, action)
         while not game.over and game.state["turn"] - start_turn < HORIZON_TURNS:
@@ -76,7 +77,9 @@ class ExpertAgent:
             for colour in decision.waiting:
                 legal = decision.legal(colour)
                 quick = self._quick_pass(legal)
-                game.submit(colour, quick if quick is not None else agent.act(game.view(colour), legal))
+                if quick is None:
+                    quick = agent.decide(_light_view(game, colour), legal)
+                game.submit(colour, quick)
         return self._score(game, me)
 
     def _quick_pass(self, legal: list[Action]) -> Action | None:
@@ -108,6 +111,24 @@ class ExpertAgent:
 def _margin(scores: dict[str, float], me: str) -> float:
     others = [v for p, v in scores.items() if p != me]
     return scores.get(me, 0.0) - (max(others) if others else 0.0)
+
+
+def _light_view(game: Game, colour: str) -> dict[str, Any]:
+    """What the heuristic reads of a view, sharing the game's own data instead of copying it
+    (rollouts run in a sampled world, where nothing is the real game's secret)."""
+    state = game.state
+    decision = game.decision
+    return {
+        "me": colour,
+        "players": state["players"],
+        "turn": state["turn"],
+        "eliminated": game.out_of_game(),
+        "locations": state["locations"],
+        "pieces": state["pieces"],
+        "piece_roles": game.rules.piece_roles,
+        "counts": state["counts"],
+        "decision": None if decision is None else decision.to_json(colour),
+    }
 
 
 def _world(game: Game, me: str, rng: Rng) -> Game:

@@ -64,7 +64,10 @@ class HeuristicAgent:
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         self._view = view  # the log is read from it only when a decision needs it
-        state = view.to_json()
+        return self.decide(view.to_json(), legal)
+
+    def decide(self, state: dict[str, Any], legal: list[Action]) -> Action:
+        """The answer from a view's JSON (read only: a search may pass the game's own data)."""
         decision = state["decision"] or {}
         handler = getattr(self, f"_on_{decision.get('kind')}", None)
         choice = handler(state, decision.get("prompt", {}), legal) if handler else None
