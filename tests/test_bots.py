@@ -81,6 +81,34 @@ def test_four_heuristic_bots_seldom_all_choose_the_same_movement_card(base_pack:
     assert same / asked < 0.2, f"all four chose the same card in {same} of {asked} turns"
 
 
+def test_heuristic_bots_give_cards_before_votes_and_spare_their_givers(base_pack: Pack) -> None:
+    gifts = spared = 0
+    for seed in range(1, 13):
+        game = new_game(base_pack, players=4, seed=seed)
+        agents = _heuristics(game, base_pack)
+        while not game.over:
+            decision = game.decision
+            assert decision is not None
+            for colour in decision.waiting:
+                legal = decision.legal(colour)
+                answer = agents[colour].act(game.view(colour), legal)
+                if decision.kind == "vote" and decision.prompt.get("purpose") != "sharing":
+                    givers = {
+                        e["params"]["player"]
+                        for e in game.log
+                        if e["key"] == "gift"
+                        and e["turn"] == game.state["turn"]
+                        and e["params"]["recipient"] == colour
+                    }
+                    others = [a[1] for a in legal if a[1] not in givers and a[1] != colour]
+                    assert not (answer[1] in givers and others), f"{colour} voted against its giver"
+                    spared += bool(givers & {a[1] for a in legal})
+                game.submit(colour, answer)
+        gifts += sum(e["key"] == "gift" for e in game.log)
+    assert gifts > 0, "no heuristic bot gave anything in 12 games"
+    assert spared > 0, "no vote could have picked a giver: the sparing was never put to the test"
+
+
 # --- the expert --------------------------------------------------------------------------------
 
 
@@ -175,6 +203,7 @@ def test_the_bench_plays_each_seed_once_per_seat(tmp_path: Path, capsys: pytest.
     assert summary["wins"] == sum(g["colour"] in g["winners"] for g in games) == sum(summary["wins_by_seat"])
     low, high = summary["wilson95"]
     assert low <= summary["win_rate"] <= high
+    assert summary["no_survivor"] == sum(g["survivors"] == 0 for g in games)
     assert summary["asked_all"] > 0
     assert "| heuristic | 3 x random | 8 |" in capsys.readouterr().out
     assert table.read_text().startswith("| tested |")

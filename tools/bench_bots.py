@@ -5,9 +5,9 @@ Each of `--seeds` game seeds is played once with the tested bot in each seat and
 kind in every other seat (`--players` games per seed), so every seat holds the tested bot
 equally often under the same deals. A win is the tested bot among the game's winners; a tie
 counts as a win for each tied player (the count of wins that are shared is printed too). Rates
-come with Wilson 95% intervals. Also counted: the decisions of kind `--same-kind` that asked
-every player at once, and how many of them every player answered the same way (for the base
-pack: all players choosing the same movement card).
+come with Wilson 95% intervals. Also counted: the games the tested bot ends with no survivor,
+and the decisions of kind `--same-kind` that asked every player at once, with how many of them
+every player answered the same way (for the base pack: all choosing the same movement card).
 
     python tools/bench_bots.py --tested heuristic --against random --seeds 100
     python tools/bench_bots.py --tested expert --against heuristic --seeds 100 --workers 2 \\
@@ -59,7 +59,8 @@ def play_seed(job: tuple[int, int, str, str, int, int | None, str]) -> list[dict
         }
         started = time.perf_counter()
         same, asked_all = _play(game, agents, same_kind)
-        winners = list(game.state["result"]["winners"])
+        result = game.state["result"]
+        winners = list(result["winners"])
         colour = game.players[seat]
         records.append(
             {
@@ -69,6 +70,7 @@ def play_seed(job: tuple[int, int, str, str, int, int | None, str]) -> list[dict
                 "winners": winners,
                 "won": colour in winners,
                 "shared": colour in winners and len(winners) > 1,
+                "survivors": int(result.get("living", {}).get(colour, 0)),
                 "same": same,
                 "asked_all": asked_all,
                 "seconds": time.perf_counter() - started,
@@ -120,6 +122,7 @@ def summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
         "shared_wins": sum(r["shared"] for r in records),
         "win_rate": wins / games if games else 0.0,
         "wilson95": [low, high],
+        "no_survivor": sum(r["survivors"] == 0 for r in records),
         "wins_by_seat": [sum(r["won"] for r in records if r["seat"] == s) for s in range(args.players)],
         "same_kind": args.same_kind,
         "asked_all": asked_all,
@@ -130,8 +133,9 @@ def summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
 
 
 HEADER = (
-    "| tested | against | games | wins (shared) | win rate | Wilson 95% | all answer the same | s/game |\n"
-    "|---|---|---:|---:|---:|---|---:|---:|"
+    "| tested | against | games | wins (shared) | win rate | Wilson 95% | no survivor "
+    "| all answer the same | s/game |\n"
+    "|---|---|---:|---:|---:|---|---:|---:|---:|"
 )
 
 
@@ -142,7 +146,7 @@ def markdown_row(s: dict[str, Any]) -> str:
     )
     return (
         f"| {tested} | {s['players'] - 1} x {s['against']} | {s['games']} | {s['wins']} ({s['shared_wins']}) "
-        f"| {s['win_rate']:.1%} | {low:.1%}-{high:.1%} "
+        f"| {s['win_rate']:.1%} | {low:.1%}-{high:.1%} | {s['no_survivor'] / s['games']:.0%} "
         f"| {s['same_answer']}/{s['asked_all']} ({s['same_rate']:.1%}) | {s['seconds_per_game']:.2f} |"
     )
 
