@@ -115,6 +115,7 @@ def summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
         "against": args.against,
         "players": args.players,
         "seeds": args.seeds,
+        "first": args.first,
         "base_seed": args.seed,
         "expert_iterations": args.expert_iterations,
         "games": games,
@@ -159,6 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seeds", type=int, default=100, help="game seeds; each is played once per seat")
     parser.add_argument("--seed", type=int, default=1, help="the base seed the game seeds come from")
+    parser.add_argument(
+        "--first", type=int, default=0, help="the index of the first game seed (to split a run)"
+    )
+    parser.add_argument(
+        "--records", type=Path, default=None, help="a JSONL file each seed's games are added to"
+    )
     parser.add_argument("--expert-iterations", type=int, default=None, help="the expert's sampled worlds")
     parser.add_argument(
         "--same-kind", default="movement_card", help="the decision kind to count same answers of"
@@ -171,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--players must be at least 2, --seeds and --workers at least 1")
     jobs = [
         (index, args.players, args.tested, args.against, args.seed, args.expert_iterations, args.same_kind)
-        for index in range(args.seeds)
+        for index in range(args.first, args.first + args.seeds)
     ]
     records: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -182,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         batches = pool.imap(play_seed, jobs)
     for done, batch in enumerate(batches, start=1):
         records.extend(batch)
+        if args.records is not None:
+            with args.records.open("a") as out:
+                out.writelines(json.dumps(record) + "\n" for record in batch)
         if done % 10 == 0 or done == len(jobs):
             wins = sum(r["won"] for r in records)
             print(
