@@ -633,7 +633,7 @@ def _result_with_breakdown(game: Any) -> Any:
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random generator.")
 @click.option(
     "--bots",
-    type=click.Choice(["random", "heuristic"]),
+    type=click.Choice(["random", "heuristic", "expert"]),
     default="heuristic",
     show_default=True,
     help="Who plays the seats no human takes.",

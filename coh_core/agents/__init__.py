@@ -1,4 +1,4 @@
-"""Players that answer the engine's decisions: random, heuristic, scripted and a human at a terminal."""
+"""Players that answer the engine's decisions: random, heuristic and expert bots, scripts, humans."""
 
 from __future__ import annotations
 
@@ -23,19 +23,31 @@ class RandomAgent:
         return legal[self.rng.randbelow(len(legal))]
 
 
-def make_agent(kind: str, seed: int, narrator: Any = None, err: bool = False) -> Agent:
-    """An agent by name: random, heuristic or human (a terminal; on stderr when `err`)."""
+BOT_KINDS = ("random", "heuristic", "expert")
+
+
+def make_bot(kind: str, seed: int, pack: Any = None, expert_iterations: int | None = None) -> Agent:
+    """A bot by name: random, heuristic or expert (a search over forks of the game)."""
     if kind == "random":
         return RandomAgent(seed)
     if kind == "heuristic":
         from coh_core.agents.heuristic import HeuristicAgent
 
-        return HeuristicAgent(seed, narrator.pack if narrator is not None else None)
+        return HeuristicAgent(seed, pack)
+    if kind == "expert":
+        from coh_core.agents.expert import DEFAULT_ITERATIONS, ExpertAgent
+
+        return ExpertAgent(seed, pack, expert_iterations or DEFAULT_ITERATIONS)
+    raise ValueError(f"unknown agent kind {kind!r}")
+
+
+def make_agent(kind: str, seed: int, narrator: Any = None, err: bool = False) -> Agent:
+    """An agent by name: a bot (`make_bot`) or human (a terminal; on stderr when `err`)."""
     if kind == "human":
         from coh_core.agents.terminal import TerminalAgent
 
         return TerminalAgent(narrator, err)
-    raise ValueError(f"unknown agent kind {kind!r}")
+    return make_bot(kind, seed, narrator.pack if narrator is not None else None)
 
 
 class ScriptedAgent:

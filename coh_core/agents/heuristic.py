@@ -7,6 +7,7 @@ the game only through the hints the pack gives bots (`bots:` on counters and ver
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from coh_core.effects import ast
@@ -48,18 +49,25 @@ def _items_of(pack: Pack | None, kinds: list[str]) -> frozenset[str]:
 
 class HeuristicAgent:
     def __init__(self, seed: int = 0, pack: Pack | None = None):
-        self.rng = Rng(seed)
+        # seeded from the first output of the seed's generator: the first outputs of
+        # neighbouring seeds (7919 * game + seat) are close, and would make the bots draw alike
+        self.rng = Rng(Rng(seed).next64())
         self.verbs = _verbs_by_owner(pack)
         self.threats = _counters_of_role(pack, "threat")
         self.prizes = _counters_of_role(pack, "prize")
         self.reliefs = _verbs_of_role(pack, "relief")
         self.prize_items = _items_of(pack, self.prizes)
+        self._view: Any = None
         self.values = (
             {e.id: int(e.data.get("rested", 0)) for e in pack.entities_of("character")} if pack else {}
         )
 
     def act(self, view: Any, legal: list[Action]) -> Action:
-        state = view.to_json()
+        self._view = view  # the log is read from it only when a decision needs it
+        return self.decide(view.to_json(), legal)
+
+    def decide(self, state: dict[str, Any], legal: list[Action]) -> Action:
+        """The answer from a view's JSON (read only: a search may pass the game's own data)."""
         decision = state["decision"] or {}
         handler = getattr(self, f"_on_{decision.get('kind')}", None)
         choice = handler(state, decision.get("prompt", {}), legal) if handler else None
@@ -75,8 +83,10 @@ class HeuristicAgent:
         return str(_pieces(state)[character]["at"])
 
     def _danger(self, state: dict[str, Any], location: str) -> int:
-        people = sum(1 for ch in _pieces(state).values() if ch["alive"] and ch["at"] == location)
-        return self._threat(state, location) - people
+        return self._threat(state, location) - self._people(state, location)
+
+    def _people(self, state: dict[str, Any], location: str) -> int:
+        return sum(1 for ch in _pieces(state).values() if ch["alive"] and ch["at"] == location)
 
     def _threat(self, state: dict[str, Any], location: str) -> int:
         return sum(int(state["counts"][location][kind]) for kind in self.threats)
@@ -94,11 +104,40 @@ class HeuristicAgent:
     # --- decisions -----------------------------------------------------------------------------
 
     def _on_movement_card(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
-        def appeal(action: Action) -> tuple[int, int]:
-            place = action[1]
-            return (self._prize(state, place) * 2 - self._danger(state, place), -self._threat(state, place))
+        """A mixed choice: each card drawn with a weight that grows with how good its place looks
+        once the others' likely choices are counted (a crowd shares the prizes and the danger)."""
+        places = [action[1] for action in legal]
+        crowd = self._expected_crowd(state, places)
+        scores = [self._appeal(state, place, crowd[place]) for place in places]
+        return legal[self._drawn(scores)]
 
-        return max(legal, key=appeal)
+    def _appeal(self, state: dict[str, Any], place: str, crowd: float) -> float:
+        """How good a place looks for one more character when `crowd` others are expected there:
+        its prizes shared with the crowd, less the risk of being the one lost where the threats
+        match the people there (more people: a smaller chance it is this bot's character)."""
+        people = self._people(state, place) + crowd + 1
+        prize = self._prize(state, place) * 2 / (1 + crowd)
+        risk = max(0.0, self._threat(state, place) - people + 1) * 3 / people
+        return prize - risk
+
+    def _expected_crowd(self, state: dict[str, Any], places: list[str]) -> dict[str, float]:
+        """How many of the others' characters are expected to go to each place: each other player
+        is taken to draw its card as this bot would, from how the places look with nobody else."""
+        alone = [self._appeal(state, place, 0.0) for place in places]
+        chances = _weights(alone)
+        others = sum(1 for p in state["players"] if p != state["me"] and p not in state["eliminated"])
+        total = sum(chances)
+        return {place: others * chance / total for place, chance in zip(places, chances, strict=True)}
+
+    def _drawn(self, scores: list[float]) -> int:
+        """An index drawn with weights growing with the scores (the best the most often)."""
+        weights = _weights(scores)
+        point = (self.rng.next64() >> 11) / (1 << 53) * sum(weights)
+        for index, weight in enumerate(weights):
+            point -= weight
+            if point < 0:
+                return index
+        return len(weights) - 1
 
     def _on_place(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
         return min(legal, key=lambda a: self._threat(state, a[2]))
@@ -113,7 +152,32 @@ class HeuristicAgent:
             for action in legal:
                 if action[0] in ("play", "power") and self._relieves(action[1]):
                     return action
+            return self._gift_before_vote(state, here, legal)
         return PASS
+
+    def _gift_before_vote(self, state: dict[str, Any], here: Any, legal: list[Action]) -> Action:
+        """Once a turn, where its character is at risk: a card it does not need to the other
+        player with the most characters there, whose bot then spares the giver's in the vote."""
+        present = [ch["owner"] for ch in _pieces(state).values() if ch["alive"] and ch["at"] == here]
+        others = sorted({p for p in present if p != state["me"]}, key=lambda p: (-present.count(p), p))
+        if not others or state["me"] in self._givers(state):
+            return PASS
+        spare = [a for a in legal if a[0] == "give" and a[1] == others[0] and a[2] == "card"]
+        spare = [a for a in spare if not self._relieves(a[3])]
+        return spare[0] if spare else PASS
+
+    def _givers(self, state: dict[str, Any], to: str | None = None) -> set[str]:
+        """The players who gave a gift this turn (to `to` only, if given), from the log it sees."""
+        return {
+            str(entry["params"]["player"])
+            for entry in self._log()
+            if entry["key"] == "gift"
+            and entry["turn"] == state["turn"]
+            and (to is None or entry["params"]["recipient"] == to)
+        }
+
+    def _log(self) -> list[dict[str, Any]]:
+        return self._view.log() if self._view is not None else []
 
     def _on_choose(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
         purpose = str(prompt.get("purpose", ""))
@@ -141,6 +205,9 @@ class HeuristicAgent:
         if prompt.get("purpose") == "sharing":
             mine = [a for a in legal if a[1] == state["me"]]
             return mine[0] if mine else legal[0]
+        # spare those who gave it a gift this turn, as long as someone else may be picked
+        givers = self._givers(state, to=state["me"]) if others else set()
+        others = [a for a in others if a[1] not in givers] or others
         return others[self.rng.randbelow(len(others))] if others else legal[0]
 
     def _on_break_tie(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
@@ -171,6 +238,12 @@ class HeuristicAgent:
     def _on_discard(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
         keep = [a for a in legal if not self._relieves(a[1])]
         return (keep or legal)[0]
+
+
+def _weights(scores: list[float]) -> list[float]:
+    """Softmax weights of scores (temperature 1): one point better is about 2.7 times as likely."""
+    top = max(scores)
+    return [math.exp(score - top) for score in scores]
 
 
 def _pieces(view: dict[str, Any]) -> dict[str, Any]:

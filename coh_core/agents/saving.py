@@ -26,7 +26,7 @@ from coh_core.errors import Location, Problem
 from coh_core.files import write_whole
 
 SAVE_FORMAT = 1
-BOT_KINDS = ("random", "heuristic")
+BOT_KINDS = ("random", "heuristic", "expert")
 
 
 @dataclass
