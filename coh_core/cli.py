@@ -1050,7 +1050,7 @@ def _overlay_arg(given: str) -> str:
 
 
 def _bot_kinds(bots: str, players: tuple[int, ...]) -> tuple[str, ...]:
-    from coh_core.sim.games import BOT_KINDS
+    from coh_core.agents import BOT_KINDS
 
     kinds = tuple(k.strip() for k in bots.split(","))
     unknown = [k for k in kinds if k not in BOT_KINDS]
@@ -1081,7 +1081,7 @@ def _bot_kinds(bots: str, players: tuple[int, ...]) -> tuple[str, ...]:
     "--bots",
     default="heuristic",
     show_default=True,
-    help="random or heuristic, or one per seat: heuristic,random,...",
+    help="random, heuristic or expert, or one per seat: expert,heuristic,heuristic,heuristic",
 )
 @click.option(
     "--seed",

@@ -14,14 +14,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from coh_core.agents import Agent, RandomAgent
-from coh_core.agents.heuristic import HeuristicAgent
+from coh_core.agents import Agent, make_bot
 from coh_core.agents.runner import play_out
 from coh_core.engine import new_game, rules_for
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 
-BOT_KINDS = ("random", "heuristic")
 # Games per task: one, so that at the end no worker waits while another plays out a long run of
 # games (with 8, 100 games made 13 tasks: 7 on one worker, 6 on the other). Handing a task to a
 # worker and its record back costs far less than playing the game.
@@ -86,7 +84,7 @@ def seats_of(default: Sequence[str], index: int) -> list[str]:
 
 
 def _agent(kind: str, seed: int, pack: Pack) -> Agent:
-    return HeuristicAgent(seed, pack) if kind == "heuristic" else RandomAgent(seed)
+    return make_bot(kind, seed, pack)
 
 
 def play_game(

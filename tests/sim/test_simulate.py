@@ -75,6 +75,13 @@ def test_records_give_each_seat_a_colour_and_each_piece_an_owner_at_the_table() 
         assert record["bots"] == ["random"] * 4
 
 
+def test_an_expert_bot_takes_its_seat_beside_heuristic_ones() -> None:
+    kinds = ("expert", "heuristic", "heuristic", "heuristic")
+    (record,) = run_joblib(tasks_for([BASE], 1, None, kinds, 3), 1, lambda _: None)
+    assert record["bots"] == list(kinds)
+    assert set(record["scores"]) == set(record["seats"])
+
+
 def test_the_report_lists_the_characters_that_stand_out_and_groups_the_others() -> None:
     # 10 characters dealt 100 times each; "lucky" wins 60 times, the others 20 to 28: the average
     # (276 wins in 1000: 0.276) is inside every interval but lucky's ([0.50, 0.69]).
