@@ -4,7 +4,8 @@ Both sides run in child processes of the interpreter that has the compiled build
 on the installed (compiled) package, once with this checkout's sources first on the path. They
 play the same seeded games (random agents, a fork and a save-and-load on the way) and the same
 `coh play` narratives, and must agree on every digest, decision and line. Skipped, saying why,
-where no compiled build is installed; `COH_COMPILED_PYTHON` names another interpreter to check.
+where no compiled build is installed (a failure instead with COH_REQUIRE_COMPILED=1, as in CI);
+`COH_COMPILED_PYTHON` names another interpreter to check.
 
 Run directly (`python tests/test_compiled.py`), this file plays the games and prints them as JSON.
 """
@@ -113,10 +114,10 @@ def test_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) -> N
     python = _compiled_python()
     kind = _installed_kind(python, tmp_path)
     if kind != "compiled (mypyc)":
-        pytest.skip(
-            f"no compiled build installed for {python} (it has: {kind}); "
-            "build one with `COH_COMPILE=1 pip install .` or point COH_COMPILED_PYTHON at one"
-        )
+        missing = f"no compiled build installed for {python} (it has: {kind})"
+        if os.environ.get("COH_REQUIRE_COMPILED"):
+            pytest.fail(f"{missing}, and COH_REQUIRE_COMPILED is set")
+        pytest.skip(f"{missing}; build one with `COH_COMPILE=1 pip install .` or set COH_COMPILED_PYTHON")
     compiled = _played(python, sources=False, cwd=tmp_path)
     pure = _played(python, sources=True, cwd=tmp_path)
     assert compiled["build"] == "compiled (mypyc)"

@@ -6,9 +6,12 @@ installed (`COH_COMPILE=1 pip install .`): once on that installed package, once 
 sources first on the path (pure Python, the same dependencies); the order alternates from round
 to round. Each run times its coh games and, when RLCard is at hand, UNO's in the same process pair,
 so each side also gets its own ratio to UNO's decisions/s. The median of the rounds is printed.
+`--clock cpu` times the coh games of each side in CPU seconds instead (no UNO): steadier where
+the machine is shared.
 
     COH_COMPILE=1 /tmp/coh-c/bin/pip install .     # once: a compiled build in its own venv
     python tools/bench_compiled.py --python /tmp/coh-c/bin/python --games 300 --repeat 5
+    python tools/bench_compiled.py --python /tmp/coh-c/bin/python --games 100 --repeat 8 --clock cpu
 """
 
 from __future__ import annotations
@@ -47,6 +50,36 @@ def run_side(args: argparse.Namespace, side: str) -> dict[str, Any]:
     return report
 
 
+# The --clock cpu child: bench_play's own game loop, timed by this process's CPU time (what a
+# machine shared with other work disturbs least). argv: tools directory, games, players, seed, warm-up.
+_CPU_CHILD = """
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from bench_play import load_engine, time_coh
+games, players, seed, warmup = (int(value) for value in sys.argv[2:6])
+engine = load_engine()
+time_coh(engine, players, warmup, seed + games)
+start = time.process_time()
+done = time_coh(engine, players, games, seed)
+seconds = time.process_time() - start
+print(json.dumps({"coh": {"median": {"decisions_per_s": done.decisions / seconds}}, "uno": None}))
+"""
+
+
+def run_cpu_side(args: argparse.Namespace, side: str) -> dict[str, Any]:
+    """One round for one side timed in CPU seconds (no UNO); a report shaped like bench_play's."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    if side == "pure":
+        env["PYTHONPATH"] = str(ROOT)
+    command = [args.python, "-P", "-c", _CPU_CHILD, str(TOOLS)]
+    command += [str(args.games), str(args.players), str(args.seed), str(args.warmup)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.exit(f"bench_compiled: the CPU-time round of {side} failed ({done.returncode}):\n{done.stderr}")
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
 def build_of(python: str, side: str) -> str:
     """What `coh_core.build_info` says for that side (the compiled side must say compiled)."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
@@ -76,6 +109,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=5, help="rounds (each runs both sides)")
+    parser.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="wall: bench_play.py rounds with UNO (default); cpu: CPU seconds of the coh games only",
+    )
     parser.add_argument("--uno-python", default=None, help="passed on to bench_play.py")
     parser.add_argument("--core", type=int, default=None, help="passed on to bench_play.py")
     return parser.parse_args(argv)
@@ -93,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         order = SIDES if round_number % 2 == 0 else SIDES[::-1]
         this_round: dict[str, float] = {}
         for side in order:
-            report = run_side(args, side)
+            report = run_side(args, side) if args.clock == "wall" else run_cpu_side(args, side)
             this_round[side] = decisions_per_s(report, "coh") or 0.0
             coh[side].append(this_round[side])
             uno_rate = decisions_per_s(report, "uno")
@@ -106,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     print()
-    print(f"{args.repeat} rounds of {args.games} {args.players}-player games per side, medians:")
+    clock = "wall-clock" if args.clock == "wall" else "CPU-time"
+    print(f"{args.repeat} rounds of {args.games} {args.players}-player games per side ({clock}), medians:")
     for side in SIDES:
         line = f"  {side:8} ({builds[side]}): {statistics.median(coh[side]):,.0f} decisions/s"
         if uno[side]:
