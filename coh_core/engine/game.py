@@ -46,6 +46,11 @@ def as_action(value: Any) -> Action:
 class Game:
     """One game. `decision` says who must answer; `submit` answers; `over` ends it."""
 
+    def __new__(cls, *args: Any, **kwargs: Any) -> Game:
+        # Written out so that the compiled build (mypyc) can make a game without `__init__`
+        # (`from_json`, `fork`); mypyc's classes have no inherited `__new__` to call.
+        return super().__new__(cls)
+
     def __init__(self, rules: Rules, state: dict[str, Any], start: dict[str, Any] | None = None):
         self._setup(rules, state, start)
         self.log: list[dict[str, Any]] = []

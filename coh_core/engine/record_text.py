@@ -254,8 +254,8 @@ def parse_line(text: str, where: Location) -> Any:
         )
     except json.JSONDecodeError as exc:
         raise refuse("REPLAY-JSON", f"not JSON: {exc.msg}", at(exc.pos)) from None
-    except _Refused as exc:
-        raise refuse(exc.code, exc.message, at(_literal_index(text, exc.literal))) from None
+    except _Refused as refused:  # not `exc`: mypyc gives one name one type in a function
+        raise refuse(refused.code, refused.message, at(_literal_index(text, refused.literal))) from None
     except _DuplicateKey:
         key, index = _first_duplicate(text)
         raise refuse("REPLAY-JSON", f"the key {echo(key)} appears twice in one object", at(index)) from None

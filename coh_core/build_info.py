@@ -1,0 +1,45 @@
+"""Which build of coh runs here: compiled (mypyc) or pure Python. `python -m coh_core.build_info` says.
+
+The compiled build (`COH_COMPILE=1 pip install .`, see hatch_build.py) ships some modules as
+extension modules beside their sources; Python imports the extension when both are there.
+"""
+
+from __future__ import annotations
+
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+COMPILED = "compiled (mypyc)"
+PURE = "pure Python"
+
+
+def _module_name(path: Path) -> str | None:
+    """The dotted module a file of this package is imported as, if it is an extension for this Python."""
+    for suffix in EXTENSION_SUFFIXES:
+        if path.name.endswith(suffix):
+            relative = path.relative_to(PACKAGE.parent).as_posix()[: -len(suffix)]
+            return relative.replace("/", ".")
+    return None
+
+
+def compiled_modules() -> list[str]:
+    """The modules of this package that this Python imports compiled (found on disk, none imported)."""
+    names = (_module_name(path) for path in sorted(PACKAGE.rglob("*")) if path.is_file())
+    return [name for name in names if name is not None]
+
+
+def build_kind() -> str:
+    """`compiled (mypyc)` when any module of this package is compiled, else `pure Python`."""
+    return COMPILED if compiled_modules() else PURE
+
+
+def main() -> None:
+    modules = compiled_modules()
+    print(f"coh at {PACKAGE}: {build_kind()}")
+    for name in modules:
+        print(f"  {name}")
+
+
+if __name__ == "__main__":
+    main()
