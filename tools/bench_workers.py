@@ -108,14 +108,10 @@ def main() -> None:
         f"| CPU time of its games alone | {games_one:.1f} s | {games_two:.1f} s"
         f" | {games_two / games_one:.2f}x |"
     )
-    # On a machine whose two cores are both free, the whole command with two workers takes about
-    # half of its CPU time if all of it ran two at a time, and its CPU time less half of its games'
-    # if only those did; with one worker, its CPU time. An estimate from CPU, not a measure.
-    best, worst = two_cpu / 2, two_cpu - games_two / 2
+    # On two free cores, two workers at best halve the games' processor time: the games alone
+    # could then reach this (an estimate from processor time, which a shared machine inflates too).
     print(
-        f"(estimated from CPU time, on 2 free cores: the whole command with 2 workers against 1"
-        f" {one_cpu / worst:.2f}x if only its games ran two at a time, {one_cpu / best:.2f}x if all of it;"
-        f" its games alone up to {2 * games_one / games_two:.2f}x)"
+        f"(from the CPU times, on 2 free cores its games alone could reach {2 * games_one / games_two:.2f}x)"
     )
 
 
