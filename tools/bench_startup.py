@@ -5,8 +5,9 @@ Each run is a fresh process, timed wall-clock; the commands are interleaved (one
 then again) so that a change in the machine's load touches them alike. Reports the median, the
 best and the middle half (first to third quartile) of N runs, each command's median as a multiple
 of the bare interpreter's, and the spread of that ratio run by run (each run against the bare
-interpreter's run just before it): its quartiles and how many runs were within 5x. `import click`
-is the floor every command line built on click pays.
+interpreter's run just before it): its quartiles and how many runs were within 5x; and the
+median processor time against the bare interpreter's (less moved by other jobs than the clock).
+`import click` is the floor every command line built on click pays.
 
     python tools/bench_startup.py --runs 21
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import shutil
 import statistics
 import subprocess
@@ -30,10 +32,19 @@ COMMANDS = ["validate", "list", "show", "i18n", "explain", "docs", "export", "pl
 ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 
-def _once(command: list[str]) -> float:
-    start = time.perf_counter()
+def _cpu() -> float:
+    """CPU seconds of the finished child processes."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _once(command: list[str], cpu: list[float] | None = None) -> float:
+    """Wall-clock seconds of one fresh run (its CPU seconds appended to `cpu`)."""
+    start, used = time.perf_counter(), _cpu()
     done = subprocess.run(command, capture_output=True, cwd="/tmp", env=ENV, check=False)
     elapsed = time.perf_counter() - start
+    if cpu is not None:
+        cpu.append(_cpu() - used)
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr.decode()}")
     return elapsed
@@ -57,9 +68,10 @@ def main() -> None:
     for command in commands.values():
         _once(command)  # warm the OS file cache (and the .pyc files) once
     timings: dict[str, list[float]] = {label: [] for label in commands}
+    cpu: dict[str, list[float]] = {label: [] for label in commands}
     for _ in range(args.runs):
         for label, command in commands.items():
-            timings[label].append(_once(command))
+            timings[label].append(_once(command, cpu[label]))
     bare_runs = timings["`python -c pass`"]
     bare = statistics.median(bare_runs)
     print(
@@ -68,9 +80,10 @@ def main() -> None:
     )
     print(
         "| command | median | best | middle half | median / `python -c pass`"
-        " | run by run: middle half | runs within 5x |"
+        " | run by run: middle half | runs within 5x | CPU median / `python -c pass`'s |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
+    bare_cpu = statistics.median(cpu["`python -c pass`"])
     for label, runs in timings.items():
         median = statistics.median(runs)
         low, _, high = _quartiles(runs)
@@ -80,7 +93,8 @@ def main() -> None:
         print(
             f"| {label} | {median * 1000:.1f} ms | {min(runs) * 1000:.1f} ms"
             f" | {low * 1000:.1f}-{high * 1000:.1f} ms | {median / bare:.2f}x"
-            f" | {ratio_low:.2f}-{ratio_high:.2f}x | {within}/{len(runs)} |"
+            f" | {ratio_low:.2f}-{ratio_high:.2f}x | {within}/{len(runs)}"
+            f" | {statistics.median(cpu[label]) / bare_cpu:.2f}x |"
         )
 
 
