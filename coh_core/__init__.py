@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from importlib import import_module
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+# Nothing heavier than `typing` (which click imports anyway) at import: `coh --help` imports this
+# package, and pathlib alone would cost it a tenth of a bare interpreter's start (tests/test_startup.py).
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from coh_core.cards import CardSet, load_cards
     from coh_core.errors import CohError, ContentError, Location, Problem, UsageError
     from coh_core.packs import ValidationReport, validate_paths
@@ -47,6 +49,8 @@ _EXPORTS = {
 
 def __getattr__(name: str) -> Any:
     if name in _EXPORTS:
+        from importlib import import_module
+
         return getattr(import_module(_EXPORTS[name]), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
@@ -56,6 +60,8 @@ def load_ruleset(pack: Path | str | None = None) -> Pack:
 
     Raises ContentError, carrying every located problem, when the pack is not valid.
     """
+    from pathlib import Path
+
     from coh_core.packs import load_pack_checked
 
     return load_pack_checked(Path(pack) if pack is not None else None)

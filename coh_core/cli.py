@@ -6,11 +6,9 @@ writes one JSON document on stdout and anything meant for humans on stderr.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -19,13 +17,58 @@ from coh_core.errors import CohError, ContentError, Location, Problem, UsageErro
 
 # Commands import what they need when they run: `coh --help` (and every command's) must not
 # pay for the schema, grammar, YAML and translation libraries (tests/test_startup.py).
+# Nor for pathlib, json or shutil: a tenth of a bare `python -c pass` each, against a budget of 5x.
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from coh_core.narrative import Narrator
     from coh_core.packs import ValidationReport
     from coh_core.packs.model import Pack
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT (128 + 2)
+
+
+class _PathType(click.Path):
+    """`click.Path(path_type=Path)`, importing pathlib only when it converts a value."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from pathlib import Path
+
+        return Path(os.fsdecode(super().convert(value, param, ctx)))
+
+
+def _terminal_columns() -> int:
+    """`shutil.get_terminal_size().columns` without importing shutil (and zlib, bz2, lzma with it)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0 and sys.__stdout__ is not None:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _HelpFormatter(click.HelpFormatter):
+    """click's help formatter, as wide as click makes it, with the width found without shutil."""
+
+    def __init__(self, indent_increment: int = 2, width: int | None = None, max_width: int | None = None):
+        from click import formatting
+
+        if width is None and formatting.FORCED_WIDTH is None:  # click's test runner forces a width
+            width = max(min(_terminal_columns(), max_width or 80) - 2, 50)
+        super().__init__(indent_increment, width, max_width)
+
+
+class _Context(click.Context):
+    formatter_class = _HelpFormatter
+
+
+class _Command(click.Command):
+    context_class = _Context
 
 
 def _colour_enabled(stream: Any) -> bool:
@@ -73,7 +116,7 @@ _format_option = click.option(
 )
 _pack_option = click.option(
     "--pack",
-    type=click.Path(path_type=Path),
+    type=_PathType(),
     default=None,
     help="A pack directory to read instead of the built-in base pack.",
 )
@@ -90,7 +133,7 @@ _rules_option = click.option(
 _output_option = click.option(
     "--output",
     "-o",
-    type=click.Path(path_type=Path),
+    type=_PathType(),
     default=None,
     help="Write to this file instead of stdout.",
 )
@@ -140,6 +183,8 @@ def _pack_shown(loaded: Pack) -> str:
 
 def _shown_path(path: Path) -> str:
     """A path as the user would type it: relative to the current directory when below it."""
+    from pathlib import Path
+
     try:
         return str(path.resolve().relative_to(Path.cwd().resolve())) or "."
     except (ValueError, OSError):
@@ -178,6 +223,10 @@ def _write_output(text: str, output: Path | None) -> None:
 class _Group(click.Group):
     """Turns any CohError escaping a command into a located message and exit code 2."""
 
+    context_class = _Context
+    command_class = _Command
+    group_class = type  # its groups are of this class too
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -192,7 +241,7 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=_PathType())
 @_format_option
 @_lang_option
 @_rules_option
@@ -207,6 +256,8 @@ def validate(
     the installed content. A translation that lacks texts, or translates an older English, is a
     warning (one line per language): the game shows those texts in English. --strict fails on it.
     """
+    import json
+
     from coh_core.narrative import Verbatim
     from coh_core.packs import validate_paths
     from coh_core.resources import content_root, pack_here
@@ -245,6 +296,8 @@ def _ui_narrator(lang: str | None, report: ValidationReport) -> Narrator | None:
 
 
 def _summary(report: ValidationReport, narrator: Narrator | None) -> str:
+    import json
+
     from coh_core.narrative import Verbatim
 
     if narrator is None:  # the built-in text itself is unreadable: bare figures
@@ -294,6 +347,8 @@ def _report_json(report: ValidationReport) -> dict[str, Any]:
 def list_command(kind: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
     """List the entities of one kind of a pack, named by the section they are written in
     (`coh list characters`; the pack's `kinds` say which there are)."""
+    import json
+
     from coh_core.packs.listing import list_rows, list_sections
 
     loaded = _load_pack(pack, rules)
@@ -333,6 +388,8 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 @_rules_option
 def show(entity_id: str, fmt: str, pack: Path | None, lang: str | None, rules: tuple[str, ...]) -> None:
     """Show one entity of a pack (of any of its kinds) by its id."""
+    import json
+
     from coh_core.packs.listing import show_entity
 
     loaded = _load_pack(pack, rules)
@@ -354,6 +411,8 @@ def i18n() -> None:
 @_pack_option
 def i18n_check(langs: tuple[str, ...], fmt: str, pack: Path | None) -> None:
     """Per language: missing, extra, stale and placeholder problems, and coverage; exit 1 on any."""
+    import json
+
     from coh_core.packs.i18n_check import check_translations, translated_locales
 
     loaded = _load_pack(_edited_pack(pack))
@@ -394,9 +453,7 @@ def _i18n_line(report: Any) -> str:
 
 @i18n.command(name="template")
 @click.argument("lang")
-@click.option(
-    "--output", "-o", type=click.Path(path_type=Path), default=None, help="Write here instead of stdout."
-)
+@click.option("--output", "-o", type=_PathType(), default=None, help="Write here instead of stdout.")
 @_pack_option
 def i18n_template(lang: str, output: Path | None, pack: Path | None) -> None:
     """A text file for LANG: its current entries kept, English (to translate) for the others."""
@@ -465,6 +522,8 @@ def explain(
     """An entity, a section (`turn`, `setup`, `components`...), a verb (the pack's or a built-in
     one) or a rule parameter (`coh explain param NAME`) as the rules make it: who set each field,
     and which effects use it."""
+    import json
+
     from coh_core.packs.explain import explain as explain_entity
     from coh_core.packs.explain import explain_builtin, explain_param, render
 
@@ -540,6 +599,8 @@ def export_command(pack: Path | None, lang: str | None, rules: tuple[str, ...], 
     source. The document follows schemas/export.schema.json. A file given with -o is
     replaced whole, or left as it was on error.
     """
+    import json
+
     from coh_core.cards import localize
 
     loaded = _load_pack(pack, rules)
@@ -641,20 +702,18 @@ def _result_with_breakdown(game: Any) -> Any:
 @click.option(
     "--human", "humans", multiple=True, help="A colour played at this terminal (repeat for hotseat)."
 )
-@click.option(
-    "--log", "log_path", type=click.Path(path_type=Path), default=None, help="Write the decision log here."
-)
+@click.option("--log", "log_path", type=_PathType(), default=None, help="Write the decision log here.")
 @click.option(
     "--save",
     "save_path",
-    type=click.Path(path_type=Path),
+    type=_PathType(),
     default=None,
     help="Keep the game in this file after every decision (to go on with --resume).",
 )
 @click.option(
     "--resume",
     "resume_path",
-    type=click.Path(path_type=Path),
+    type=_PathType(),
     default=None,
     help="Go on with a game saved by --save (and keep saving it there).",
 )
@@ -687,6 +746,9 @@ def play(
     With `--save FILE` the game is saved after every decision; `--resume FILE` goes on with it
     (under the saved seats, bots, seed and rules) and keeps saving it there.
     """
+    import json
+    from pathlib import Path
+
     from coh_core.agents.saving import PlaySetup
     from coh_core.engine import EngineError
     from coh_core.engine.record_text import RecordError
@@ -803,6 +865,8 @@ class _Session:
         self, path: Path, lang: str | None, log_path: Path | None, save_path: Path | None
     ) -> tuple[Any, dict[str, Any]]:
         """Read a save and its rules: the position and the save's fields; the setup it keeps."""
+        from pathlib import Path
+
         from coh_core.agents.saving import read_save, restore_game
         from coh_core.engine import rules_for
         from coh_core.packs import load_pack_checked
@@ -910,6 +974,8 @@ class _Session:
     ) -> NoReturn:
         """End the command: the record so far, then every problem as one JSON document on stdout
         (with --format json) and, on stderr, each one located (or the line `instead` of them)."""
+        import json
+
         unwritten = self.write_log()
         if self.as_json:
             found = [p.to_json() for p in [*problems, *unwritten]]
@@ -925,7 +991,7 @@ class _Session:
 
 
 @main.command()
-@click.argument("record", type=click.Path(path_type=Path))
+@click.argument("record", type=_PathType())
 @_format_option
 @_pack_option
 @_rules_option
@@ -935,6 +1001,8 @@ def replay(record: Path, fmt: str, pack: Path | None, rules: tuple[str, ...]) ->
     Exit 1 for anything wrong in the record (each problem located at its line and column),
     2 when the file cannot be read.
     """
+    import json
+
     from coh_core.engine import EngineError
     from coh_core.engine.record import RecordError
     from coh_core.engine.record import replay as replay_record
@@ -984,12 +1052,14 @@ def scenario() -> None:
 
 
 @scenario.command(name="run")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True, type=_PathType())
 @_format_option
 @_pack_option
 def scenario_run(paths: tuple[Path, ...], fmt: str, pack: Path | None) -> None:
     """Run scenario files, folders of them, or the scenarios a pack's manifest lists (PATH a pack
     directory: under that pack); exit 1 if any check fails."""
+    import json
+
     from coh_core.engine.scenario import run_file
 
     runs: list[tuple[Pack, Path]] = []
@@ -1046,6 +1116,8 @@ def _variants(
 
 def _overlay_arg(given: str) -> str:
     """An overlay as workers can find it: an existing directory made absolute, else a shipped id."""
+    from pathlib import Path
+
     return str(Path(given).resolve()) if Path(given).is_dir() else given
 
 
@@ -1100,8 +1172,8 @@ def _bot_kinds(bots: str, players: tuple[int, ...]) -> tuple[str, ...]:
 )
 @click.option(
     "--out",
-    type=click.Path(path_type=Path),
-    default=Path("simulation"),
+    type=_PathType(),
+    default="simulation",
     show_default=True,
     help="Output folder.",
 )
@@ -1130,6 +1202,8 @@ def simulate(
     Every variant plays the same game seeds; the numbers do not depend on the worker count.
     Writes games.jsonl, summary.json and report.md with its plots in --out.
     """
+    import json
+
     from coh_core.sim import DASK_HINT, INSTALL_HINT, missing_libraries
 
     missing = missing_libraries()

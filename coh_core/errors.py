@@ -3,17 +3,57 @@ comes from content, a location (file, line, column; 1-based)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
+
+# Written by hand rather than as dataclasses: the command line imports this module, and
+# `coh --help` would pay for `dataclasses` and for generating their methods (tests/test_startup.py).
 
 
-@dataclass(frozen=True, order=True)
-class Location:
-    """A place in a content file; line and column are 1-based."""
+class _Frozen:
+    """Values that never change once made: assigning an attribute is an error."""
+
+    def __setattr__(self, name: str, value: Any) -> NoReturn:
+        raise AttributeError(f"cannot assign to field {name!r}: {type(self).__name__} is immutable")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"cannot delete field {name!r}: {type(self).__name__} is immutable")
+
+
+class Location(_Frozen):
+    """A place in a content file; line and column are 1-based. Ordered by file, line, column."""
 
     file: str
-    line: int = 0
-    col: int = 0
+    line: int
+    col: int
+
+    def __init__(self, file: str, line: int = 0, col: int = 0) -> None:
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "col", col)
+
+    def _key(self) -> tuple[str, int, int]:
+        return (self.file, self.line, self.col)
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if type(other) is Location else NotImplemented
+
+    def __lt__(self, other: Location) -> bool:
+        return self._key() < other._key() if type(other) is Location else NotImplemented
+
+    def __le__(self, other: Location) -> bool:
+        return self._key() <= other._key() if type(other) is Location else NotImplemented
+
+    def __gt__(self, other: Location) -> bool:
+        return self._key() > other._key() if type(other) is Location else NotImplemented
+
+    def __ge__(self, other: Location) -> bool:
+        return self._key() >= other._key() if type(other) is Location else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Location(file={self.file!r}, line={self.line!r}, col={self.col!r})"
 
     def __str__(self) -> str:
         if self.line <= 0:
@@ -21,16 +61,39 @@ class Location:
         return f"{self.file}:{self.line}:{self.col}"
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One located, coded finding of validation."""
+class Problem(_Frozen):
+    """One located, coded finding of validation; equal when code, message and location are."""
 
     code: str
     message: str
     location: Location
-    context: str = field(default="", compare=False)  # source line + caret, for humans
+    context: str  # source line + caret, for humans
     # A second place the problem shows (an overlay's problem: the value of the pack below it breaks)
-    also: Location | None = field(default=None, compare=False)
+    also: Location | None
+
+    def __init__(
+        self, code: str, message: str, location: Location, context: str = "", also: Location | None = None
+    ) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "message", message)
+        object.__setattr__(self, "location", location)
+        object.__setattr__(self, "context", context)
+        object.__setattr__(self, "also", also)
+
+    def _key(self) -> tuple[str, str, Location]:
+        return (self.code, self.message, self.location)
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if type(other) is Problem else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Problem(code={self.code!r}, message={self.message!r}, location={self.location!r},"
+            f" context={self.context!r}, also={self.also!r})"
+        )
 
     def render(self) -> str:
         head = f"{self.location}: {self.code} {self.message}"

@@ -9,8 +9,9 @@ import pickle
 import socket
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -186,13 +187,16 @@ def unreachable(scheduler: str, seconds: float = CONNECT_SECONDS) -> str | None:
     return None
 
 
-def run_joblib(tasks: Sequence[Task], workers: int, progress: Progress) -> list[dict[str, Any]]:
+def run_joblib(
+    tasks: Sequence[Task], workers: int, progress: Progress, meanwhile: Callable[[], None] | None = None
+) -> list[dict[str, Any]]:
     """The tasks on this machine's cores (`workers`: a count, or -1 for all of them, -2 for all
     but one...), their records in task order.
 
     Every pack is loaded and compiled for play here, once. On Linux the worker processes are
     then forked from this one and start playing at once; elsewhere joblib's fresh processes
-    each read the packs from a private pickle (and compile them again).
+    each read the packs from a private pickle (and compile them again). `meanwhile`: work of this
+    process's own that it does while forked workers play (in a thread, after they are forked).
     """
     count = workers if workers > 0 else max(1, (os.cpu_count() or 1) + 1 + workers)
     for key in dict.fromkeys((task.pack_root, task.variant.overlays) for task in tasks):
@@ -201,7 +205,7 @@ def run_joblib(tasks: Sequence[Task], workers: int, progress: Progress) -> list[
     if count == 1 or len(tasks) == 1:
         chunks = map(play_task, tasks)
     elif sys.platform == "linux":  # fork is the default there (no thread of ours runs yet)
-        chunks = _forked(tasks, count)
+        chunks = _forked(tasks, count, meanwhile)
     else:
         chunks = _on_joblib(tasks, count)
     return _collect(chunks, progress)
@@ -215,17 +219,38 @@ def _collect(chunks: Iterable[list[dict[str, Any]]], progress: Progress) -> list
     return records
 
 
-def _forked(tasks: Sequence[Task], count: int) -> Iterator[list[dict[str, Any]]]:
-    """The tasks' records in order, from `count` processes forked from this one."""
+def _forked(
+    tasks: Sequence[Task], count: int, meanwhile: Callable[[], None] | None = None
+) -> Iterator[list[dict[str, Any]]]:
+    """The tasks' records in order, from `count` processes forked from this one (which runs
+    `meanwhile` in a thread once they are: a fork copies no thread, nor what it started)."""
     # Objects made so far (the packs, their compiled rules) are left out of the workers' garbage
     # collections: a collection touches every object it tracks, which would copy each page of
     # the parent's memory into each worker (copy-on-write) and cost the workers that time.
     gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(count) as pool:
+            helper = _started(meanwhile)
             yield from pool.imap(play_task, tasks)
+            if helper is not None:
+                helper.join()
     finally:
         gc.unfreeze()
+
+
+def _started(work: Callable[[], None] | None) -> threading.Thread | None:
+    """`work` running in a thread of its own (None: no work), its failure left for the caller
+    to meet again when it does the work itself (never a traceback from the thread)."""
+    if work is None:
+        return None
+
+    def attempt() -> None:
+        with suppress(Exception):  # done again (and reported) on the main thread
+            work()
+
+    thread = threading.Thread(target=attempt, name="coh-sim-meanwhile", daemon=True)
+    thread.start()
+    return thread
 
 
 def _on_joblib(tasks: Sequence[Task], count: int) -> Iterator[list[dict[str, Any]]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from importlib import import_module
 from typing import Any
 
 from tqdm import tqdm
@@ -38,7 +39,14 @@ def simulate(
         if backend == "dask":
             records = run_dask(tasks, scheduler, bar.update)
         else:
-            records = run_joblib(tasks, workers, bar.update)
+            records = run_joblib(tasks, workers, bar.update, meanwhile=load_report_libraries)
     from coh_core.sim.stats import summarize  # statsmodels: after the workers are forked
 
     return records, summarize(records, [(v.name, v.players) for v in variants])
+
+
+def load_report_libraries() -> None:
+    """Import what the statistics and the report need (statsmodels, matplotlib: over a second
+    of processor time): done while forked workers play, it no longer waits for the last game."""
+    for name in ("coh_core.sim.stats", "coh_core.sim.report"):
+        import_module(name)

@@ -47,6 +47,29 @@ def test_joblib_workers_that_read_the_pickled_pack_give_the_same_records() -> No
     assert [record for chunk in _on_joblib(tasks, 2) for record in chunk] == in_process
 
 
+def test_the_parent_works_meanwhile_while_forked_workers_play() -> None:
+    """`coh simulate` imports the report's libraries then: the games are the same, in order."""
+    tasks = tasks_for([BASE], 4, None, ("random",), 5)
+    done: list[bool] = []
+    records = run_joblib(tasks, 2, lambda _: None, meanwhile=lambda: done.append(True))
+    assert records == run_joblib(tasks, 1, lambda _: None)
+    assert done == [True]
+
+
+def test_work_meanwhile_that_fails_stops_no_game_and_prints_nothing(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    """The command does that work again after the games, and reports its failure there."""
+
+    def fails() -> None:
+        raise ImportError("no module named 'statsmodels'")
+
+    tasks = tasks_for([BASE], 4, None, ("random",), 5)
+    records = run_joblib(tasks, 2, lambda _: None, meanwhile=fails)
+    assert [r["game"] for r in records] == [0, 1, 2, 3]
+    assert capfd.readouterr().err == ""
+
+
 def test_every_variant_plays_the_same_seeds() -> None:
     records, _ = _run(1, [BASE, Variant("again", (), 4)])
     first, second = records[:GAMES], records[GAMES:]
