@@ -1,0 +1,94 @@
+"""The counts at which a location's side fires a trigger, worked out from the pack (issue 13):
+a general fact of the views, which the terminal's table shows beside the count."""
+
+from __future__ import annotations
+
+import pytest
+
+from coh_core.effects.parser import parse_condition, parse_effect
+from coh_core.engine import new_game
+from coh_core.engine.views import _CountReader, find_thresholds
+from coh_core.packs.model import Pack
+
+
+def test_the_base_sides_that_take_markers_fire_at_the_rulebooks_counts(base_pack: Pack) -> None:
+    # The rules: the tower blows up at its 3rd marker (both sides), the Armory burns at its 3rd
+    # (side A) and its door jams at its 2nd (side B); no other side reacts to a count.
+    game = new_game(base_pack, players=4, seed=1)
+    found = {
+        where: [(t.counter, t.at, t.event) for t in held]
+        for where, held in find_thresholds(game.rules).items()
+    }
+    assert found == {
+        ("water_tower", "A"): [("markers", 3, "marker_placed")],
+        ("water_tower", "B"): [("markers", 3, "marker_placed")],
+        ("armory", "A"): [("markers", 3, "marker_placed")],
+        ("armory", "B"): [("markers", 2, "marker_placed")],
+    }
+
+
+def test_the_view_gives_the_thresholds_of_each_locations_current_side(base_pack: Pack) -> None:
+    game = new_game(base_pack, players=4, seed=1)
+    sides = {loc: place["side"] for loc, place in game.state["locations"].items()}
+    shown = game.view(game.players[0]).to_json()["thresholds"]
+    expected = {("water_tower", "A"): 3, ("water_tower", "B"): 3, ("armory", "A"): 3, ("armory", "B"): 2}
+    for location, side in sides.items():
+        at = expected.get((location, side))
+        if at is None:
+            assert location not in shown
+        else:
+            assert shown[location] == [
+                {
+                    "side": side,
+                    "counter": "markers",
+                    "at": at,
+                    "event": "marker_placed",
+                    "trigger": shown[location][0]["trigger"],
+                }
+            ]
+    # A tower that has collapsed reacts to nothing any more.
+    game.state["locations"]["water_tower"]["side"] = "collapsed"
+    assert "water_tower" not in game.view(game.players[0]).to_json()["thresholds"]
+
+
+# Selectors a pack could define: one counts markers where it is asked, one passes the kind on,
+# one does more than return a count.
+READER = _CountReader(
+    {"markers", "zombies"},
+    {"tokens": ["at"], "counted": ["kind", "at"], "busy": ["at"], "elsewhere": ["at"]},
+    {
+        "tokens": parse_effect("return count_of(markers, at)"),
+        "counted": parse_effect("return count_of(kind, at)"),
+        "busy": parse_effect("let n = count_of(markers, at)\nreturn n"),
+        "elsewhere": parse_effect("return count_of(markers, @church)"),
+    },
+)
+
+
+@pytest.mark.parametrize(
+    ("condition", "expected"),
+    [
+        ("tokens(here) >= 3", ("markers", 3)),
+        ("tokens(here) > 3", ("markers", 4)),
+        ("tokens(here) == 2", ("markers", 2)),
+        ("3 <= tokens(here)", ("markers", 3)),
+        ("1 < tokens(at=here)", ("markers", 2)),
+        ("count_of(zombies, here) >= 5", ("zombies", 5)),
+        ("count_of(at=here, kind=zombies) >= 5", ("zombies", 5)),
+        # Not a count reaching a number at the trigger's location:
+        ("tokens(here) < 3", None),
+        ("tokens(here) != 3", None),
+        ("tokens(@church) >= 3", None),
+        ("count_of(food, here) >= 1", None),  # no such counter
+        ("elsewhere(here) >= 3", None),
+        ("counted(markers, here) >= 3", None),  # the kind is a parameter: not followed
+        ("busy(here) >= 3", None),
+        ("tokens(here) >= 3 and tokens(here) < 5", None),
+        ("tokens(here) >= count_of(zombies, here)", None),
+        ("true", None),
+    ],
+)
+def test_a_condition_is_a_threshold_only_when_a_count_here_reaches_a_number(
+    condition: str, expected: tuple[str, int] | None
+) -> None:
+    assert READER.threshold(parse_condition(condition)) == expected
