@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from coh_core.agents.terminal import TerminalAgent
 from coh_core.effects.parser import parse_condition, parse_effect
 from coh_core.engine import new_game
 from coh_core.engine.views import _CountReader, find_thresholds
+from coh_core.narrative import Narrator
 from coh_core.packs.model import Pack
 
 
@@ -92,3 +94,50 @@ def test_a_condition_is_a_threshold_only_when_a_count_here_reaches_a_number(
     condition: str, expected: tuple[str, int] | None
 ) -> None:
     assert READER.threshold(parse_condition(condition)) == expected
+
+
+# What the table says after the count, per side of each location that reacts, in each language:
+# our own few words for what the location does when the marker that reaches the number is laid.
+SAYS = {
+    "en": {("water_tower", "A"): "blows up", ("armory", "A"): "burns down", ("armory", "B"): "door jams"},
+    "de": {("water_tower", "A"): "explodiert", ("armory", "A"): "brennt ab", ("armory", "B"): "Tür klemmt"},
+    "es": {("water_tower", "A"): "explota", ("armory", "A"): "arde", ("armory", "B"): "la puerta se atasca"},
+    "fr": {("water_tower", "A"): "explose", ("armory", "A"): "brûle", ("armory", "B"): "la porte se bloque"},
+    "it": {
+        ("water_tower", "A"): "esplode",
+        ("armory", "A"): "va a fuoco",
+        ("armory", "B"): "la porta si blocca",
+    },
+}
+AT = {"en": "at {n}: ", "de": "bei {n}: ", "es": "con {n}: ", "fr": "à {n} : ", "it": "a {n}: "}
+
+
+@pytest.mark.parametrize("locale", sorted(SAYS))
+@pytest.mark.parametrize(
+    ("location", "side", "markers", "at"),
+    [
+        ("water_tower", "A", 2, 3),
+        ("armory", "A", 1, 3),
+        ("armory", "B", 1, 2),
+    ],
+)
+def test_the_table_says_what_the_marker_that_reaches_a_threshold_does(
+    base_pack: Pack, locale: str, location: str, side: str, markers: int, at: int
+) -> None:
+    game = new_game(base_pack, players=4, seed=1)
+    game.state["locations"][location]["side"] = side
+    game.state["counts"][location]["markers"] = markers
+    narrator = Narrator(base_pack, locale)
+    rows = TerminalAgent(narrator).table(game.view(game.players[0]).to_json())
+    line = next(r for r in rows if r.strip().startswith(str(narrator.name("location", location))))
+    count = narrator.ui("ui.table.count.markers", count=markers)
+    assert f"{count} ({AT[locale].format(n=at)}{SAYS[locale][(location, side)]})" in line
+
+
+def test_the_table_says_nothing_of_a_threshold_once_the_count_has_reached_it(base_pack: Pack) -> None:
+    game = new_game(base_pack, players=4, seed=1)
+    game.state["locations"]["armory"]["side"] = "B"
+    game.state["counts"]["armory"]["markers"] = 2  # the door would have jammed: nothing more to say
+    rows = TerminalAgent(Narrator(base_pack)).table(game.view(game.players[0]).to_json())
+    line = next(r for r in rows if r.strip().startswith("Armory"))
+    assert "explosion markers 2" in line and "door jams" not in line

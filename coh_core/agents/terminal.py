@@ -287,8 +287,9 @@ class TerminalAgent:
         for location, place in state["locations"].items():
             present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
             people = self._people(present)
+            counts = self._texts("ui.table.count", state["counts"][location])
             here = {
-                **self._texts("ui.table.count", state["counts"][location]),
+                **{kind: text + self._fires(state, location, kind) for kind, text in counts.items()},
                 **self._texts("ui.table.pile", _sizes(state, piles, "location", location)),
             }
             shown = {
@@ -317,6 +318,19 @@ class TerminalAgent:
             rows.append(" ".join(own))
         rows.extend(self._secrets(state))
         return rows
+
+    def _fires(self, state: Mapping[str, Any], location: str, counter: str) -> str:
+        """What the location does once that count there reaches a threshold of its side (the
+        view's `thresholds`), as " (at 3: ...)", for each the count has not reached and the pack
+        has a `ui.table.fires.<location>.<side>.<counter>` text for; else ""."""
+        count = state["counts"][location].get(counter, 0)
+        found = []
+        for threshold in state.get("thresholds", {}).get(location, []):
+            key = f"ui.table.fires.{location}.{threshold['side']}.{counter}"
+            if threshold["counter"] == counter and threshold["at"] > count and self.narrator.has(key):
+                does = Verbatim(self.narrator.ui(key))
+                found.append(self.narrator.ui("ui.table.threshold", at=threshold["at"], does=does))
+        return "".join(f" {text}" for text in found)
 
     def _side(self, location: str, side: str, present: int) -> Verbatim:
         """A location's side in words, with its characters and capacity (`ui.table.room`)."""
