@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from coh_core.agents.terminal import TerminalAgent
+from coh_core.agents.terminal import TerminalAgent, made_public
 from coh_core.effects.parser import parse_condition, parse_effect
-from coh_core.engine import new_game
+from coh_core.engine import RandomAgent, new_game
 from coh_core.engine.views import _CountReader, find_thresholds
-from coh_core.narrative import Narrator
+from coh_core.narrative import Narrator, Verbatim
 from coh_core.packs.model import Pack
 
 
@@ -141,3 +141,29 @@ def test_the_table_says_nothing_of_a_threshold_once_the_count_has_reached_it(bas
     rows = TerminalAgent(Narrator(base_pack)).table(game.view(game.players[0]).to_json())
     line = next(r for r in rows if r.strip().startswith("Armory"))
     assert "explosion markers 2" in line and "door jams" not in line
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_the_peeked_card_is_shown_while_it_is_the_decks_next_card_only(base_pack: Pack, locale: str) -> None:
+    # The rule: what a player saw in secret of the invasion deck is theirs while it is still to
+    # come; once it is drawn, everyone has seen it and the line would mislead.
+    narrator = Narrator(base_pack, locale)
+    terminal = TerminalAgent(narrator)
+    game = new_game(base_pack, players=4, seed=3)
+    agents = {c: RandomAgent(seed=i) for i, c in enumerate(game.players)}
+    shown = hidden = 0
+    while game.decision is not None:
+        colour = game.decision.waiting[0]
+        view = game.view(colour)
+        state = view.to_json()
+        seen = state["memory"].get("known_invasions", {}).get(colour) or []
+        if seen:
+            card = seen[-1]
+            deck = game.state["piles"]["invasion_deck"][""]
+            said = narrator.ui("ui.table.own.memory.known_invasions", card=card, contents=Verbatim(""))
+            rows = terminal.table(state, made_public(view.log()))
+            is_next = bool(deck) and deck[0] == card
+            assert any(r.startswith(said) for r in rows) == is_next
+            shown, hidden = shown + is_next, hidden + (not is_next)
+        game.submit(colour, agents[colour].act(None, game.decision.legal(colour)))
+    assert shown and hidden  # the game went through both

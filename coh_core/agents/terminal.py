@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import IO, Any
 
 import click
@@ -105,7 +105,7 @@ class TerminalAgent:
         self.last = view.colour
         self.show_news(view)
         state = view.to_json()
-        self._say("\n".join(self.table(state)))
+        self._say("\n".join(self.table(state, made_public(view.log()))))
         player = self.narrator.name("colour", view.colour)
         question = f"[{player}] {self.question(state['decision'] or {})}"
         return self.choose(question, build_menu(legal, self.narrator, self._keys()), state)
@@ -261,7 +261,7 @@ class TerminalAgent:
                 return self.narrator.text(key, prompt)
         return self.narrator.text("ui.decision.other", {"kind": kind})
 
-    def table(self, state: Mapping[str, Any]) -> list[str]:
+    def table(self, state: Mapping[str, Any], drawn: Collection[Any] = ()) -> list[str]:
         """The public board and the player's own cards, tokens, counters and secrets.
 
         Of the pack's components, the table shows those the pack has a text for: each pointer
@@ -272,7 +272,8 @@ class TerminalAgent:
         (`ui.table.total.<id>`); how many cards the others hold (`ui.table.others.pile.<id>`); then
         the player's own piles (`ui.table.own.pile.<id>`, with their entries when the player sees
         them), counters (`ui.table.own.count.<kind>`) and what the game remembers for them alone
-        (`ui.table.own.memory.<name>`, its last entry and what that entity says).
+        (`ui.table.own.memory.<name>`, its last entry and what that entity says) while that entry
+        is not among the `drawn` values (`made_public`: a card seen in secret, drawn since).
         """
         ui, me = self.narrator.ui, state["me"]
         piles = self.narrator.pack.section("components").get("piles") or {}
@@ -316,7 +317,7 @@ class TerminalAgent:
         own.extend(self._texts("ui.table.own.count", state["counts"][me], empty=True).values())
         if own:
             rows.append(" ".join(own))
-        rows.extend(self._secrets(state))
+        rows.extend(self._secrets(state, drawn))
         return rows
 
     def _fires(self, state: Mapping[str, Any], location: str, counter: str) -> str:
@@ -381,9 +382,9 @@ class TerminalAgent:
                 rows.append(self.narrator.ui(key, sizes=Verbatim(", ".join(shown))))
         return rows
 
-    def _secrets(self, state: Mapping[str, Any]) -> list[str]:
+    def _secrets(self, state: Mapping[str, Any], drawn: Collection[Any] = ()) -> list[str]:
         """What the game remembers for this player alone, with a `ui.table.own.memory.<name>`
-        text: the last entry, and what that entity says."""
+        text: the last entry, and what that entity says (unless everyone has seen it since)."""
         rows = []
         for name, value in state["memory"].items():
             key = f"ui.table.own.memory.{name}"
@@ -391,6 +392,8 @@ class TerminalAgent:
             if not self.narrator.has(key) or not mine:
                 continue
             last = mine[-1] if isinstance(mine, list) else mine
+            if last in drawn:
+                continue
             contents = [line.strip() for line in self.page(str(last)).splitlines()[1:] if line.strip()]
             rows.append(self.narrator.ui(key, card=last, contents=Verbatim("; ".join(contents))))
         return rows
@@ -438,6 +441,31 @@ class TerminalAgent:
             entries, places = [entries[i] for i in kept], [places[i] for i in kept if i < len(places)]
         for line in self.narrator.story(entries, places, start):
             self._say(f"  {line}")
+
+
+def made_public(entries: Sequence[Mapping[str, Any]]) -> set[Any]:
+    """The values of a player's log that were told to them alone, then in an entry told to
+    everyone (a card seen in secret that has since been drawn): their secret is out."""
+    secret: set[Any] = set()
+    public: set[Any] = set()
+    for entry in entries:
+        values = set(_values(entry.get("params") or {}))
+        if "to" in entry:
+            secret |= values
+            public -= values
+        else:
+            public |= values & secret
+    return public
+
+
+def _values(params: Mapping[str, Any]) -> list[str]:
+    """The ids among an entry's parameters, those in lists too (numbers say too little alone)."""
+    found: list[str] = []
+    for value in params.values():
+        found.extend(
+            item for item in (value if isinstance(value, list) else [value]) if isinstance(item, str)
+        )
+    return found
 
 
 def _fills(text: Any, prompt: Mapping[str, Any]) -> bool:
