@@ -134,7 +134,7 @@ class TerminalAgent:
                 self._width(),
             ):
                 self._say(line)
-            hint = "ui.table.menu.prompt.back" if path else "ui.table.menu.prompt"
+            hint = "ui.table.menu.prompt.back" if path else "ui.prompt"
             self._say(f"{self.narrator.ui(hint)}: ", nl=False)
             typed = read_answer(sys.stdin).strip()
             if typed.startswith("?"):
@@ -237,15 +237,6 @@ class TerminalAgent:
         self.clear()
         self._say(self.narrator.ui("ui.play.hand_over", player=colour) + " ", nl=False)
         read_answer(sys.stdin)  # whatever is typed: only the Enter counts
-
-    def _number(self, high: int) -> int:
-        """A number from 1 to `high`, asked again (in the narrator's language) until it is one."""
-        while True:
-            self._say(f"{self.narrator.ui('ui.prompt')}: ", nl=False)
-            number = parse_answer(read_answer(sys.stdin), high)
-            if number is not None:
-                return number
-            self._say(self.narrator.ui("ui.prompt.range", low=1, high=high))
 
     def label(self, action: Action) -> str:
         """One legal answer in words."""
