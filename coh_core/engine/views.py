@@ -154,26 +154,28 @@ _HERE = "here"  # the name a location's trigger binds to its location
 _COUNT_OF = "count_of"  # the built-in selector `count_of(kind, place)`
 _DEPTH = 8  # how deep pack selectors calling pack selectors are followed
 
-_STATIC: dict[int, tuple[weakref.ref[Any], dict[tuple[str, str], tuple[Threshold, ...]]]] = {}
+_STATIC: dict[int, tuple[weakref.ref[Any], dict[str, dict[str, tuple[dict[str, Any], ...]]]]] = {}
 
 
 def thresholds(rules: Rules, locations: Mapping[str, Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
     """Per location, the thresholds of its current side (locations without any left out)."""
-    by_side = _side_thresholds(rules)
     found = {}
-    for location, place in locations.items():
-        held = by_side.get((location, place["side"]))
+    for location, sides in _side_thresholds(rules).items():
+        held = sides.get(locations[location]["side"]) if location in locations else None
         if held:
-            found[location] = [t.to_json() for t in held]
+            found[location] = [dict(t) for t in held]
     return found
 
 
-def _side_thresholds(rules: Rules) -> dict[tuple[str, str], tuple[Threshold, ...]]:
-    """The thresholds of every side of the pack, worked out once per compiled pack."""
+def _side_thresholds(rules: Rules) -> dict[str, dict[str, tuple[dict[str, Any], ...]]]:
+    """Per location and side, the thresholds as the view gives them, worked out once per
+    compiled pack (a bot asks for a view at every decision)."""
     cached = _STATIC.get(id(rules))
     if cached is not None and cached[0]() is rules:
         return cached[1]
-    found = find_thresholds(rules)
+    found: dict[str, dict[str, tuple[dict[str, Any], ...]]] = {}
+    for (location, side), held in find_thresholds(rules).items():
+        found.setdefault(location, {})[side] = tuple(t.to_json() for t in held)
     if len(_STATIC) > 64:  # forget packs compiled long ago (their ids may come back)
         _STATIC.clear()
     _STATIC[id(rules)] = (weakref.ref(rules), found)
