@@ -7,7 +7,8 @@ so that no player's hand or secret choice stays on the screen for the next one. 
 word shown comes from the pack's text (`ui.table.*`, `ui.decision.*`, `ui.action.*`; an answer
 reads as the pack's `messages` declare), so the terminal speaks the narrator's language. The
 table shows those of the pack's pointers, counters and piles that the pack gives a `table`
-text for (see `TerminalAgent.table`).
+text for (see `TerminalAgent.table`); on a screen too small for it and the question, a shortened
+table, with `?` showing it whole (`TerminalAgent.board`).
 
 Answers come in menus (`coh_core.agents.menu`): grouped by what they do, each under a key that
 stays with the card, player or place it stands for; `<` goes back from a sub-menu, `?` shows
