@@ -217,7 +217,6 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.character": ("character", "player"),
     "ui.table.character.exhausted": ("character", "player"),
     "ui.prompt": (),
-    "ui.prompt.range": ("low", "high"),
     "ui.play.input_ended": (),  # the person at the terminal closed the input
     "ui.play.interrupted": (),  # ... or pressed Ctrl-C
     "ui.play.saved": ("path",),  # ... and the game is saved there
@@ -358,11 +357,7 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
         {"players": 'the winners, as "Red, Blue"', "score": "their score"},
     ),
     "ui.winners": ("After the scores: who won.", {"players": 'the winning players, as "Red, Blue"'}),
-    "ui.prompt": ("What the terminal asks before a human player types the number of an option.", {}),
-    "ui.prompt.range": (
-        "Said again when a human player types something that is not an option's number.",
-        {"low": "the first option's number", "high": "the last option's number"},
-    ),
+    "ui.prompt": ("What the terminal asks before a human player types the key of an answer.", {}),
     "ui.play.input_ended": ("The input of `coh play` ended before the game did.", {}),
     "ui.play.interrupted": ("A human player pressed Ctrl-C during `coh play`.", {}),
     "ui.play.saved": (

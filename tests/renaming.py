@@ -309,6 +309,8 @@ _TABLE_TEXTS = (
 
 def _table_id(key: str, names: Mapping[str, str]) -> str:
     """A `table` message's id with the component it shows renamed: `count.zombies` -> `count.id0..`."""
+    if key.startswith("fires."):  # fires.<location>.<side>.<counter>: every part is an id
+        return ".".join(["fires", *(names.get(p, p) for p in key.split(".")[1:])])
     if not key.startswith(_TABLE_TEXTS):
         return key
     what, _, name = key.rpartition(".")

@@ -174,6 +174,7 @@ ROWS, COLUMNS = 24, 80
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 PROMPT = r"Your choice[^\n]*: $"
 HAND_OVER = r"Pass the terminal to [^\n]*Enter\. $"
+BOARD = re.compile(r"Turn \d+, ")  # the table's first row
 
 
 def _spawn(*args: str) -> Any:
@@ -207,7 +208,7 @@ def _menu(rows: list[str], player: str) -> tuple[int, list[str]]:
 def _play_at_the_terminal(child: Any, humans: list[str]) -> dict[str, int]:
     """Answer every question with one key of its menu (each in turn), trying `?`, a bare Enter
     and `<` along the way; check what each screen shows. Returns counts of what was seen."""
-    seen = {"questions": 0, "hand_overs": 0, "sub_menus": 0}
+    seen = {"questions": 0, "hand_overs": 0, "sub_menus": 0, "boards": 0, "shortened": 0}
     last_player: str | None = None
     while True:
         found = child.expect([PROMPT, HAND_OVER, pexpect.EOF])
@@ -234,6 +235,11 @@ def _play_at_the_terminal(child: Any, humans: list[str]) -> dict[str, int]:
         start, keys = _menu(rows, player)
         assert keys, rows[start:]
         assert len(rows) - start <= ROWS, rows[start:]  # the question and its whole menu on screen
+        boards = [i for i, row in enumerate(rows[:start]) if BOARD.match(row)]
+        if boards:  # a new decision: its board, the question and the menu all on screen
+            assert len(rows) - boards[-1] <= ROWS, rows[boards[-1] :]
+            seen["boards"] += 1
+            seen["shortened"] += "? shows it all" in " ".join(rows[boards[-1] : start])
         seen["questions"] += 1
         if "(< goes back)" in rows[-1]:
             seen["sub_menus"] += 1
@@ -258,6 +264,17 @@ def test_a_human_plays_a_whole_game_at_an_80x24_terminal() -> None:
     child.close()
     assert child.exitstatus == 0
     assert seen["questions"] > 30 and seen["hand_overs"] == 0 and seen["sub_menus"] > 0, seen
+
+
+@needs_pexpect
+@pytest.mark.parametrize("seed", ["1", "2"])
+def test_a_six_player_game_keeps_the_board_and_the_question_on_an_80x24_screen(seed: str) -> None:
+    # Six players' characters fill the board: it is shortened to fit, never scrolled off.
+    child = _spawn("--players", "6", "--seed", seed, "--human", "red")
+    seen = _play_at_the_terminal(child, ["Red"])
+    child.close()
+    assert child.exitstatus == 0
+    assert seen["boards"] > 20, seen
 
 
 @needs_pexpect

@@ -7,7 +7,8 @@ so that no player's hand or secret choice stays on the screen for the next one. 
 word shown comes from the pack's text (`ui.table.*`, `ui.decision.*`, `ui.action.*`; an answer
 reads as the pack's `messages` declare), so the terminal speaks the narrator's language. The
 table shows those of the pack's pointers, counters and piles that the pack gives a `table`
-text for (see `TerminalAgent.table`).
+text for (see `TerminalAgent.table`); on a screen too small for it and the question, a shortened
+table, with `?` showing it whole (`TerminalAgent.board`).
 
 Answers come in menus (`coh_core.agents.menu`): grouped by what they do, each under a key that
 stays with the card, player or place it stands for; `<` goes back from a sub-menu, `?` shows
@@ -24,7 +25,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping, Sequence
+import textwrap
+from collections.abc import Collection, Mapping, Sequence
 from typing import IO, Any
 
 import click
@@ -95,6 +97,7 @@ class TerminalAgent:
         self.last: str | None = None  # the player who answered last
         self.keys: Keys | None = None  # the answers' keys, made at the first question
         self.hinted: set[str] = set()  # the players told how to answer
+        self.whole: list[str] | None = None  # the whole table, while a shortened one is shown
 
     def _say(self, text: str, nl: bool = True) -> None:
         click.echo(text, nl=nl, err=self.err)
@@ -105,10 +108,53 @@ class TerminalAgent:
         self.last = view.colour
         self.show_news(view)
         state = view.to_json()
-        self._say("\n".join(self.table(state)))
+        drawn = made_public(view.log())
         player = self.narrator.name("colour", view.colour)
         question = f"[{player}] {self.question(state['decision'] or {})}"
-        return self.choose(question, build_menu(legal, self.narrator, self._keys()), state)
+        menu = build_menu(legal, self.narrator, self._keys())
+        self._say("\n".join(self.board(state, drawn, self._rows_below(question, menu))))
+        return self.choose(question, menu, state)
+
+    def board(self, state: Mapping[str, Any], drawn: Collection[Any], below: int) -> list[str]:
+        """The table as it fits the screen above `below` rows (the question and its menu): whole
+        when it fits or the output is no terminal, else shortened (the others' characters
+        counted, not named; then each line cut to the width), with a note that `?` shows it
+        whole. `self.whole` keeps the whole table for `?` meanwhile."""
+        rows = self.table(state, drawn)
+        self.whole = None
+        height, width = self._height(), self._width()
+        if height is None or screen_rows(rows, width) + below <= height:
+            return rows
+        self.whole = rows
+        rows = self.table(state, drawn, counted=True)
+        note = (
+            self.narrator.ui("ui.table.menu.shortened")
+            if self.narrator.has("ui.table.menu.shortened")
+            else ""
+        )
+        if screen_rows([f"{rows[0]} {note}", *rows[1:]], width) + below > height:
+            rows = [cut(row, width - (len(note) + 1 if i == 0 and note else 0)) for i, row in enumerate(rows)]
+        if note:
+            rows[0] = f"{rows[0]} {note}"
+        return rows
+
+    def _rows_below(self, question: str, menu: list[Entry]) -> int:
+        """The rows the question and its menu take under the table (the hint too, when due)."""
+        width = self._width()
+        lines = [question, *self._menu_lines(menu, width), self.narrator.ui("ui.prompt")]
+        if self.last not in self.hinted:
+            lines.append(self.narrator.ui("ui.table.menu.hint"))
+        return screen_rows(lines, width)
+
+    def _menu_lines(self, entries: list[Entry], width: int) -> list[str]:
+        """A menu's lines: each entry's key and label (a group's with `…`), in columns."""
+        return columns(
+            [
+                (e.key, e.label if not e.is_group or ELLIPSIS in e.label else f"{e.label} {ELLIPSIS}")
+                for e in entries
+            ],
+            width,
+        )
 
     def _keys(self) -> Keys:
         if self.keys is None:
@@ -126,15 +172,9 @@ class TerminalAgent:
             entries = path[-1].children if path else top
             title = question if not path else f"{question} {path[-1].label}"
             self._styled(title, "bold")
-            for line in columns(
-                [
-                    (e.key, e.label if not e.is_group or ELLIPSIS in e.label else f"{e.label} {ELLIPSIS}")
-                    for e in entries
-                ],
-                self._width(),
-            ):
+            for line in self._menu_lines(entries, self._width()):
                 self._say(line)
-            hint = "ui.table.menu.prompt.back" if path else "ui.table.menu.prompt"
+            hint = "ui.table.menu.prompt.back" if path else "ui.prompt"
             self._say(f"{self.narrator.ui(hint)}: ", nl=False)
             typed = read_answer(sys.stdin).strip()
             if typed.startswith("?"):
@@ -160,6 +200,8 @@ class TerminalAgent:
         """`?`: how to answer and the player's hand with its texts; `? KEY` (or a name): what
         that entry's card, character, location... says."""
         if not asked:
+            if self.whole is not None:  # what the shortened table left out
+                self._say("\n".join(self.whole))
             self._say(self.narrator.ui("ui.table.menu.help"))
             me = state["me"]
             for pile in self._hand_piles():
@@ -188,6 +230,14 @@ class TerminalAgent:
             return os.get_terminal_size(stream.fileno()).columns if stream.isatty() else DEFAULT_WIDTH
         except (OSError, ValueError, AttributeError):
             return DEFAULT_WIDTH
+
+    def _height(self) -> int | None:
+        """The terminal's height in rows (None when the output is no terminal: nothing scrolls off)."""
+        stream = sys.stderr if self.err else sys.stdout
+        try:
+            return os.get_terminal_size(stream.fileno()).lines if stream.isatty() else None
+        except (OSError, ValueError, AttributeError):
+            return None
 
     def _hand_piles(self) -> list[str]:
         """The piles of the pack's role `hand` (the player's own cards)."""
@@ -238,15 +288,6 @@ class TerminalAgent:
         self._say(self.narrator.ui("ui.play.hand_over", player=colour) + " ", nl=False)
         read_answer(sys.stdin)  # whatever is typed: only the Enter counts
 
-    def _number(self, high: int) -> int:
-        """A number from 1 to `high`, asked again (in the narrator's language) until it is one."""
-        while True:
-            self._say(f"{self.narrator.ui('ui.prompt')}: ", nl=False)
-            number = parse_answer(read_answer(sys.stdin), high)
-            if number is not None:
-                return number
-            self._say(self.narrator.ui("ui.prompt.range", low=1, high=high))
-
     def label(self, action: Action) -> str:
         """One legal answer in words."""
         key, params = self.narrator.declared.action_message(action)
@@ -261,7 +302,9 @@ class TerminalAgent:
                 return self.narrator.text(key, prompt)
         return self.narrator.text("ui.decision.other", {"kind": kind})
 
-    def table(self, state: Mapping[str, Any]) -> list[str]:
+    def table(
+        self, state: Mapping[str, Any], drawn: Collection[Any] = (), counted: bool = False
+    ) -> list[str]:
         """The public board and the player's own cards, tokens, counters and secrets.
 
         Of the pack's components, the table shows those the pack has a text for: each pointer
@@ -272,7 +315,9 @@ class TerminalAgent:
         (`ui.table.total.<id>`); how many cards the others hold (`ui.table.others.pile.<id>`); then
         the player's own piles (`ui.table.own.pile.<id>`, with their entries when the player sees
         them), counters (`ui.table.own.count.<kind>`) and what the game remembers for them alone
-        (`ui.table.own.memory.<name>`, its last entry and what that entity says).
+        (`ui.table.own.memory.<name>`, its last entry and what that entity says) while that entry
+        is not among the `drawn` values (`made_public`: a card seen in secret, drawn since).
+        With `counted`, the other players' pieces at a location are counted, not named.
         """
         ui, me = self.narrator.ui, state["me"]
         piles = self.narrator.pack.section("components").get("piles") or {}
@@ -286,9 +331,10 @@ class TerminalAgent:
         pieces = state["pieces"][state["piece_roles"]["players"]]
         for location, place in state["locations"].items():
             present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
-            people = self._people(present)
+            people = self._people(present, me if counted else None)
+            counts = self._texts("ui.table.count", state["counts"][location])
             here = {
-                **self._texts("ui.table.count", state["counts"][location]),
+                **{kind: text + self._fires(state, location, kind) for kind, text in counts.items()},
                 **self._texts("ui.table.pile", _sizes(state, piles, "location", location)),
             }
             shown = {
@@ -315,8 +361,21 @@ class TerminalAgent:
         own.extend(self._texts("ui.table.own.count", state["counts"][me], empty=True).values())
         if own:
             rows.append(" ".join(own))
-        rows.extend(self._secrets(state))
+        rows.extend(self._secrets(state, drawn))
         return rows
+
+    def _fires(self, state: Mapping[str, Any], location: str, counter: str) -> str:
+        """What the location does once that count there reaches a threshold of its side (the
+        view's `thresholds`), as " (at 3: ...)", for each the count has not reached and the pack
+        has a `ui.table.fires.<location>.<side>.<counter>` text for; else ""."""
+        count = state["counts"][location].get(counter, 0)
+        found = []
+        for threshold in state.get("thresholds", {}).get(location, []):
+            key = f"ui.table.fires.{location}.{threshold['side']}.{counter}"
+            if threshold["counter"] == counter and threshold["at"] > count and self.narrator.has(key):
+                does = Verbatim(self.narrator.ui(key))
+                found.append(self.narrator.ui("ui.table.threshold", at=threshold["at"], does=does))
+        return "".join(f" {text}" for text in found)
 
     def _side(self, location: str, side: str, present: int) -> Verbatim:
         """A location's side in words, with its characters and capacity (`ui.table.room`)."""
@@ -367,9 +426,9 @@ class TerminalAgent:
                 rows.append(self.narrator.ui(key, sizes=Verbatim(", ".join(shown))))
         return rows
 
-    def _secrets(self, state: Mapping[str, Any]) -> list[str]:
+    def _secrets(self, state: Mapping[str, Any], drawn: Collection[Any] = ()) -> list[str]:
         """What the game remembers for this player alone, with a `ui.table.own.memory.<name>`
-        text: the last entry, and what that entity says."""
+        text: the last entry, and what that entity says (unless everyone has seen it since)."""
         rows = []
         for name, value in state["memory"].items():
             key = f"ui.table.own.memory.{name}"
@@ -377,6 +436,8 @@ class TerminalAgent:
             if not self.narrator.has(key) or not mine:
                 continue
             last = mine[-1] if isinstance(mine, list) else mine
+            if last in drawn:
+                continue
             contents = [line.strip() for line in self.page(str(last)).splitlines()[1:] if line.strip()]
             rows.append(self.narrator.ui(key, card=last, contents=Verbatim("; ".join(contents))))
         return rows
@@ -390,16 +451,21 @@ class TerminalAgent:
             if (count or empty) and has(f"{prefix}.{name}")
         }
 
-    def _people(self, present: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    def _people(self, present: Mapping[str, Mapping[str, Any]], me: str | None = None) -> list[str]:
         """The pieces at a place, grouped by owner when the pack says how (`ui.table.owner`,
-        `ui.table.piece[.exhausted]`), else each with its owner."""
+        `ui.table.piece[.exhausted]`), else each with its owner. Given `me`, the others' pieces
+        are only counted (a table shortened to fit the screen)."""
         if not self.narrator.has("ui.table.owner"):
             return [self._character(c, ch) for c, ch in present.items()]
         owners: dict[str, list[str]] = {}
         for character, ch in present.items():
             owners.setdefault(ch["owner"], []).append(self._character(character, ch, "ui.table.piece"))
         return [
-            self.narrator.ui("ui.table.owner", player=owner, characters=Verbatim(", ".join(pieces)))
+            self.narrator.ui(
+                "ui.table.owner",
+                player=owner,
+                characters=Verbatim(", ".join(pieces) if me is None or owner == me else str(len(pieces))),
+            )
             for owner, pieces in owners.items()
         ]
 
@@ -426,6 +492,31 @@ class TerminalAgent:
             self._say(f"  {line}")
 
 
+def made_public(entries: Sequence[Mapping[str, Any]]) -> set[Any]:
+    """The values of a player's log that were told to them alone, then in an entry told to
+    everyone (a card seen in secret that has since been drawn): their secret is out."""
+    secret: set[Any] = set()
+    public: set[Any] = set()
+    for entry in entries:
+        values = set(_values(entry.get("params") or {}))
+        if "to" in entry:
+            secret |= values
+            public -= values
+        else:
+            public |= values & secret
+    return public
+
+
+def _values(params: Mapping[str, Any]) -> list[str]:
+    """The ids among an entry's parameters, those in lists too (numbers say too little alone)."""
+    found: list[str] = []
+    for value in params.values():
+        found.extend(
+            item for item in (value if isinstance(value, list) else [value]) if isinstance(item, str)
+        )
+    return found
+
+
 def _fills(text: Any, prompt: Mapping[str, Any]) -> bool:
     """Whether the prompt has a value for every placeholder of the message."""
     return all(name in prompt for form in text_forms(text) for name in placeholders(form))
@@ -447,6 +538,21 @@ def _sizes(
 def _in_order(value: Any) -> tuple[bool, Any]:
     """A pile's entries in a stable order whatever their type (numbers before ids)."""
     return (isinstance(value, str), value)
+
+
+def screen_rows(lines: Sequence[str], width: int) -> int:
+    """How many rows the lines take on a screen this wide (each wrapped at blanks, as a reader
+    of the screen counts them: at least as many as the terminal's own wrapping)."""
+    return sum(
+        len(textwrap.wrap(part, width, drop_whitespace=False)) or 1
+        for line in lines
+        for part in line.split("\n")
+    )
+
+
+def cut(line: str, width: int) -> str:
+    """The line in one row of the width (less one column, which some terminals wrap at), `…` at the cut."""
+    return line if len(line) < width else line[: max(width - 2, 0)] + ELLIPSIS
 
 
 def columns(entries: Sequence[tuple[str, str]], width: int) -> list[str]:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from coh_core.effects import ast
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
+    from coh_core.engine.rules import Rules
 
 
 class PlayerView:
@@ -60,6 +66,7 @@ class PlayerView:
             "memory": self._memory(),
             "result": state["result"],
             "decision": self.decision,
+            "thresholds": thresholds(self._game.rules, state["locations"]),
         }
 
     def _piles(self) -> dict[str, dict[str, list[Any]]]:
@@ -112,3 +119,149 @@ def _pieces(of_kind: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 def _piece(ch: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in ch.items()}
+
+
+# -- Thresholds: the counts at which a location's side fires a trigger --------------------------
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """A trigger of a side whose condition is a count at its location compared with a constant:
+    it fires once `counter` there reaches `at` (on `event`); `trigger` is its place in the side's
+    `triggers`."""
+
+    side: str
+    counter: str
+    at: int
+    event: str
+    trigger: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "side": self.side,
+            "counter": self.counter,
+            "at": self.at,
+            "event": self.event,
+            "trigger": self.trigger,
+        }
+
+
+# A comparison `count OP n` as the smallest count that holds it (None: it holds of no count, or
+# of counts downward, which "reaching" a threshold does not describe).
+_REACHED = {">=": lambda n: n, ">": lambda n: n + 1, "==": lambda n: n}
+_MIRRORED = {"<=": ">=", "<": ">", "==": "=="}  # `n OP count` read as `count OP' n`
+_HERE = "here"  # the name a location's trigger binds to its location
+_COUNT_OF = "count_of"  # the built-in selector `count_of(kind, place)`
+_DEPTH = 8  # how deep pack selectors calling pack selectors are followed
+
+_STATIC: dict[int, tuple[weakref.ref[Any], dict[str, dict[str, tuple[dict[str, Any], ...]]]]] = {}
+
+
+def thresholds(rules: Rules, locations: Mapping[str, Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Per location, the thresholds of its current side (locations without any left out)."""
+    found = {}
+    for location, sides in _side_thresholds(rules).items():
+        held = sides.get(locations[location]["side"]) if location in locations else None
+        if held:
+            found[location] = [dict(t) for t in held]
+    return found
+
+
+def _side_thresholds(rules: Rules) -> dict[str, dict[str, tuple[dict[str, Any], ...]]]:
+    """Per location and side, the thresholds as the view gives them, worked out once per
+    compiled pack (a bot asks for a view at every decision)."""
+    cached = _STATIC.get(id(rules))
+    if cached is not None and cached[0]() is rules:
+        return cached[1]
+    found: dict[str, dict[str, tuple[dict[str, Any], ...]]] = {}
+    for (location, side), held in find_thresholds(rules).items():
+        found.setdefault(location, {})[side] = tuple(t.to_json() for t in held)
+    if len(_STATIC) > 64:  # forget packs compiled long ago (their ids may come back)
+        _STATIC.clear()
+    _STATIC[id(rules)] = (weakref.ref(rules), found)
+    return found
+
+
+def find_thresholds(rules: Rules) -> dict[tuple[str, str], tuple[Threshold, ...]]:
+    """Each side's triggers whose condition compares a count at the location with a constant."""
+    pack = rules.pack
+    trees = {(id(c.slot.doc), c.slot.path): c.tree for c in pack.effects}
+    selectors = {verb.id: verb for verb in pack.entities_of("verb")}
+    bodies = {name: trees.get((id(verb.doc), (*verb.path, "do"))) for name, verb in selectors.items()}
+    params = {
+        name: list(given) if isinstance(given := verb.data.get("params"), Mapping) else []
+        for name, verb in selectors.items()
+    }
+    reader = _CountReader(set(rules.counters), params, bodies)
+    found: dict[tuple[str, str], tuple[Threshold, ...]] = {}
+    for entity in pack.entities_of("location"):
+        for index, side in enumerate(entity.data.get("sides") or []):
+            held = []
+            for position, trigger in enumerate(side.get("triggers") or []):
+                path = (*entity.path, "sides", index, "triggers", position, "if")
+                tree = trees.get((id(entity.doc), path))
+                reached = reader.threshold(tree) if tree is not None else None
+                if reached is not None:
+                    counter, at = reached
+                    held.append(Threshold(str(side["side"]), counter, at, str(trigger["event"]), position))
+            if held:
+                found[(entity.id, str(side["side"]))] = tuple(held)
+    return found
+
+
+class _CountReader:
+    """Reads a condition as `a count at here` compared with a number, following the pack's own
+    selectors (`tokens(here)` returning `count_of(tokens, at)`)."""
+
+    def __init__(self, counters: set[str], params: Mapping[str, list[str]], bodies: Mapping[str, Any]):
+        self.counters = counters
+        self.params = params  # each pack selector's parameters, in order
+        self.bodies = bodies  # and its body
+
+    def threshold(self, tree: Any) -> tuple[str, int] | None:
+        """(counter, the count it fires at), or None when the condition is no such comparison."""
+        if not isinstance(tree, ast.BinOp):
+            return None
+        op, count, number = tree.op, tree.left, tree.right
+        if isinstance(count, ast.IntLit) and op in _MIRRORED:
+            op, count, number = _MIRRORED[op], number, count
+        if op not in _REACHED or not isinstance(number, ast.IntLit):
+            return None
+        counter = self.counter(count, frozenset({_HERE}), _DEPTH)
+        return None if counter is None else (counter, _REACHED[op](number.value))
+
+    def counter(self, expr: Any, here: frozenset[str], depth: int) -> str | None:
+        """The kind of counter `expr` counts at the location (`here` names it), or None."""
+        if not isinstance(expr, ast.Call) or depth <= 0:
+            return None
+        if expr.name == _COUNT_OF:
+            given = _arguments(expr, ["kind", "at"])
+            kind, place = given.get("kind"), given.get("at")
+            if isinstance(kind, ast.Name) and kind.name in self.counters and _names(place, here):
+                return kind.name
+            return None
+        body = self.bodies.get(expr.name)
+        if not isinstance(body, ast.Block) or len(body.statements) != 1:
+            return None
+        (statement,) = body.statements
+        if not isinstance(statement, ast.Return) or statement.value is None:
+            return None
+        given = _arguments(expr, self.params.get(expr.name, []))
+        return self.counter(
+            statement.value, frozenset(n for n, v in given.items() if _names(v, here)), depth - 1
+        )
+
+
+def _arguments(call: ast.Call, params: list[str]) -> dict[str, Any]:
+    """The call's arguments by parameter name (positional ones in the parameters' order)."""
+    given: dict[str, Any] = {}
+    for position, arg in enumerate(call.args):
+        name = arg.keyword or (params[position] if position < len(params) else None)
+        if name is not None:
+            given[name] = arg.value
+    return given
+
+
+def _names(expr: Any, names: frozenset[str]) -> bool:
+    """Whether the expression is a bare name among these."""
+    return isinstance(expr, ast.Name) and expr.name in names
