@@ -585,7 +585,7 @@ class Game:
             rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
         rt.dry = True
         cost, effect = playable.cost, playable.effect
-        if cost is not None and effect is not None and cost.binds & effect.reads:
+        if cost is not None and effect is not None and cost.binds & effect.reads and not effect.sure:
             return self._explore_together(cost, effect, rt, env)  # the effect may read what the cost bound
         if cost is not None:
             rt.paying = True
@@ -609,7 +609,7 @@ class Game:
                 rt.paying = True
                 run_sync(cost.program, rt, names)
                 rt.paying = False
-                run_sync(effect.program, rt, names)
+                run_sync(effect.check, rt, names)  # (after the cost's whole program: it binds names)
                 return True
             except NoOptions:
                 pass
@@ -698,6 +698,8 @@ class Game:
 def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
     """Whether some answers to a block's choices let it run to its end, in dry runs (`rt.dry`).
 
+    A block none of whose dry runs could stop (`CompiledBlock.sure`) needs none; the others run
+    `CompiledBlock.check`, the block without what could not stop them (`Compiler.dry_program`).
     Its precondition, if it has one, decides when it fails: then no path could succeed
     (`Compiler.precondition`) and none is tried. Anything else the precondition raises leaves
     the question to the dry runs. Most blocks that can happen happen on their first path (the
@@ -712,10 +714,12 @@ def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
 
 
 def _explored(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
+    if block.sure:
+        return True
     pre_tried = block.pre is not None and block.failed
     if pre_tried and _pre_fails(block, rt, env):
         return False
-    program = block.program
+    program = block.check
     path, counts = rt.path, rt.counts
     path.clear()
     counts.clear()

@@ -1,0 +1,194 @@
+"""Dry programs (`Compiler.dry_program`) answer as the whole programs would.
+
+A card, power or activation is offered when some path of answers to its choices lets a dry run
+of it reach its end. A dry run now runs the block without its last statements that could not stop
+it (no choice among nothing, no failing check, no selector with nothing to give), and a block
+where nothing could stop one is not run at all (`CompiledBlock.sure`). Compared here at every
+offer of seeded random games, base pack and every shipped overlay, against an exploration of
+the whole program as dry runs made it before; and, effect by effect, what is left out.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from coh_core.effects.parser import parse_effect
+from coh_core.engine import RandomAgent, compiler_for, game, new_game
+from coh_core.engine.compiler import _OF_SOME, _TOTAL, CompiledBlock
+from coh_core.engine.game import DRY_RUN_LIMIT, Game, _next_path
+from coh_core.engine.library import IMPLS
+from coh_core.engine.machine import run_sync
+from coh_core.engine.runtime import NoOptions, Rt
+from coh_core.packs import load_pack_checked
+from coh_core.packs.model import Pack
+from coh_core.resources import content_root
+
+SHIPPED = sorted(p.parent.name for p in content_root().glob("*/pack.yaml") if p.parent.name != "base")
+
+
+def _whole(program: Any, rt: Rt, env: dict[str, Any], before: Any = None) -> bool:
+    """Whether some path of a program reaches its end in dry runs: every statement run, as before
+    dry programs (`before`: a program run first on each path, in the same table of names)."""
+    loops, path, counts = rt.loops, rt.path, rt.counts
+    path.clear()
+    counts.clear()
+    try:
+        for _ in range(DRY_RUN_LIMIT):
+            names = dict(env)
+            rt.step = 0
+            try:
+                if before is not None:
+                    run_sync(before, rt, names)
+                run_sync(program, rt, names)
+                return True
+            except NoOptions:
+                pass
+            if not _next_path(path, counts):
+                return False
+        return False
+    finally:
+        rt.loops = loops  # (the loop bound the real exploration counts from)
+
+
+def _compare(monkeypatch: pytest.MonkeyPatch, seen: Counter[str]) -> None:
+    """Every exploration of a block also explores its whole program, and the answers must agree."""
+    explored = game._explored
+    together = Game._explore_together
+
+    def checked(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
+        expected = _whole(block.program, rt, env)
+        found = explored(block, rt, env)
+        assert found is expected, (block.program.id, env)
+        kind = "sure" if block.sure else "same" if block.check is block.program else "trimmed"
+        seen[f"{kind} {found}"] += 1
+        return found
+
+    def checked_together(
+        self: Game, cost: CompiledBlock, effect: CompiledBlock, rt: Rt, env: dict[str, Any]
+    ) -> bool:
+        expected = _whole(effect.program, rt, env, before=cost.program)
+        found = together(self, cost, effect, rt, env)
+        assert found is expected, (cost.program.id, effect.program.id, env)
+        seen[f"together {found}"] += 1
+        return found
+
+    monkeypatch.setattr(game, "_explored", checked)
+    monkeypatch.setattr(Game, "_explore_together", checked_together)
+
+
+def _play(pack: Pack, players: int, seed: int) -> None:
+    played = new_game(pack, players=players, seed=seed)
+    agents = {c: RandomAgent(seed=seed * 1000 + i) for i, c in enumerate(played.players)}
+    while not played.over:
+        decision = played.decision
+        assert decision is not None
+        for colour in decision.waiting:
+            played.submit(colour, agents[colour].act(played.view(colour), decision.legal(colour)))
+
+
+@pytest.mark.parametrize("overlay", [None, *SHIPPED])
+def test_dry_programs_answer_every_offer_as_the_whole_programs(
+    monkeypatch: pytest.MonkeyPatch, base_pack: Pack, overlay: str | None
+) -> None:
+    pack = base_pack if overlay is None else load_pack_checked(rules=[overlay])
+    seen: Counter[str] = Counter()
+    _compare(monkeypatch, seen)
+    for seed in range(30):
+        _play(pack, players=3 + seed % 4, seed=seed)
+    # blocks left out entirely, cut short and run whole all came up, cut short ones both ways:
+    # the comparison is not idle
+    assert seen["sure True"] > 100 and seen["trimmed True"] > 100 and seen["trimmed False"] > 50, seen
+    assert seen["same True"] + seen["same False"] > 50, seen
+
+
+Case = tuple[str, str, Callable[[CompiledBlock], bool]]
+
+
+def _left_out(count: int) -> Callable[[CompiledBlock], bool]:
+    """The dry program is the block's program without its last `count` instructions (but its end)."""
+    return lambda block: not block.sure and len(block.check.ops) == len(block.program.ops) - count
+
+
+def _whole_program(block: CompiledBlock) -> bool:
+    return not block.sure and block.check is block.program
+
+
+def _sure(block: CompiledBlock) -> bool:
+    return block.sure
+
+
+@pytest.mark.parametrize(
+    ("why", "source", "expected"),
+    [
+        (
+            "logs and sets check nothing",
+            "log(cards_drawn, player=me, count=1)\nset_trait(self, votes, 1, until=end_of_turn)",
+            _sure,
+        ),
+        (
+            "a check stays, what follows goes",
+            "needs(1 > 0)\nlog(cards_drawn, player=me, count=1)",
+            _left_out(1),
+        ),
+        ("a check at the end stays", "log(cards_drawn, player=me, count=1)\nneeds(1 > 0)", _whole_program),
+        ("a choice stays", "let at = choose(locations())\nlog(no_marker_target)", _left_out(1)),
+        (
+            "a choice at the end stays",
+            "log(no_marker_target)\nlet c = choose(colours_in_play())",
+            _whole_program,
+        ),
+        ("an item past the end may be nothing", "let x = [1][2]\nlog(no_marker_target)", _left_out(1)),
+        ("the first of nothing may stop", "let x = first([])", _whole_program),
+        ("the least of a list written out never does", "let x = min([1, count(locations())])", _sure),
+        (
+            "the least of a list built may be of nothing",
+            "let x = min([1 for a in locations()])",
+            _whole_program,
+        ),
+        ("the first of a list built may be nothing", "let n = zombies(first(locations()))", _whole_program),
+        ("a pack selector over total selectors", "let xs = locations_with_room()", _sure),
+        (
+            "a loop and a branch that check nothing",
+            "for a in locations() { if a == a { log(no_marker_target) } }",
+            _sure,
+        ),
+        ("a branch with a check", "if 1 > 0 { needs(false) }\nlog(no_marker_target)", _left_out(1)),
+    ],
+)
+def test_what_a_dry_program_leaves_out(base_pack: Pack, why: str, source: str, expected: Any) -> None:
+    compiler = compiler_for(base_pack)
+    block = compiler.block(parse_effect(source), None, frozenset({"me", "self"}))
+    assert expected(block), why
+
+
+def test_a_pack_verb_called_runs_its_own_dry_program(base_pack: Pack) -> None:
+    """`kill_zombies` checks that there are zombies, then moves them and logs it: its dry program
+    keeps the check alone, and a block calling it calls that instead of the whole body."""
+    compiler = compiler_for(base_pack)
+    block = compiler.block(parse_effect("kill_zombies(2, at=choose(locations()))"), None, frozenset({"me"}))
+    body, dry = compiler.body("kill_zombies"), compiler.dry_body("kill_zombies")
+    assert dry is not body and len(dry.ops) < len(body.ops)
+    assert block.check is not block.program and not block.sure
+    assert any(getattr(op, "program", None) is dry for op in block.check.ops)
+    assert not any(getattr(op, "program", None) is dry for op in block.program.ops)
+
+
+@pytest.mark.parametrize("name", sorted(_TOTAL))
+def test_selectors_said_to_always_give_never_stop_a_run(name: str) -> None:
+    """`_TOTAL`'s selectors raise no NoOptions in their engine code (nor call what does)."""
+    impl = IMPLS[name]
+    text = inspect.getsource(impl.fn)
+    assert "NoOptions" not in text and "_need(" not in text and impl.check is None, name
+    stopping = ("first", "min_of", "max_of", "random_item", "pack_data", "entity_data", "index_of")
+    assert not any(re.search(rf"\b{call}\(", text) for call in stopping), name
+
+
+def test_selectors_that_may_have_nothing_to_give_are_not_said_to_always_give() -> None:
+    stopping = {name for name, impl in IMPLS.items() if "NoOptions" in inspect.getsource(impl.fn)}
+    assert stopping >= set(_OF_SOME) and not stopping & _TOTAL, stopping
