@@ -59,9 +59,9 @@ class CompiledBlock:
     """An effect ready to run: its program, and where its text is in the pack, its precondition
     (`Compiler.precondition`: None when none could be derived), the names it binds and reads
     (a cost and the effect after it share their table of names), and what its dry runs run
-    (`Compiler.dry_program`)."""
+    (`dry_program`)."""
 
-    __slots__ = ("binds", "check", "failed", "pre", "program", "reads", "slot", "sure")
+    __slots__ = ("_dry", "binds", "check", "failed", "pre", "program", "reads", "slot", "sure")
 
     def __init__(
         self,
@@ -70,22 +70,30 @@ class CompiledBlock:
         pre: Fn | None = None,
         binds: frozenset[str] = frozenset(),
         reads: frozenset[str] = frozenset(),
-        check: Program | None = None,
-        sure: bool = False,
+        dry: Callable[[], Program | None] | None = None,
     ):
         self.program = program
         self.slot = slot
         self.pre = pre
         self.binds = binds
         self.reads = reads
-        # what a dry run runs: the program, or the same without what could not stop a dry run
-        # (a path of `check` runs to its end exactly when the same path of `program` does)
-        self.check = program if check is None else check
-        # whether every dry run of it runs to its end (nothing in it could stop one): none is needed
-        self.sure = sure
         # whether its last dry runs found no path (`game._explore` then tries its precondition
         # first: only the order of the work changes, never what it finds)
         self.failed = False
+        # What a dry run runs (`dry_program`, worked out when first asked): the program, or the same
+        # without what could not stop a dry run; a path of `check` runs to its end exactly when the
+        # same path of `program` does. None until then.
+        self.check: Program | None = None
+        self.sure = False  # no dry run of it could stop: none is needed (once `dry_program` said so)
+        self._dry = dry  # what works out the dry program (`Compiler.dry_program`); None: the program
+
+    def dry_program(self) -> Program | None:
+        """The program its dry runs run (compiled the first time), or None when none is needed."""
+        if self.check is None:
+            found = self.program if self._dry is None else self._dry()
+            self.sure = found is None
+            self.check = self.program if found is None else found
+        return None if self.sure else self.check
 
     def location(self) -> Location | None:
         """Where the effect's text begins in its pack."""
@@ -123,9 +131,9 @@ class Compiler:
         ident = _program_id(slot)
         program = self.program(tree, set(names), slot, _owner(slot), ident)
         pre = self.precondition(tree, slot, names)
-        check = self.dry_program(tree, set(names), slot, program)
         binds, reads = frozenset(_binds(tree)), frozenset(_reads(tree))
-        return CompiledBlock(program, slot, pre, binds, reads, check, check is None)
+        dry = partial(self.dry_program, tree, set(names), slot, program)  # (compiled when first needed)
+        return CompiledBlock(program, slot, pre, binds, reads, dry)
 
     # --- dry programs: what a dry run must run to say whether a path runs to its end ---------------
 

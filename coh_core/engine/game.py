@@ -585,7 +585,7 @@ class Game:
             rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
         rt.dry = True
         cost, effect = playable.cost, playable.effect
-        if cost is not None and effect is not None and cost.binds & effect.reads and not effect.sure:
+        if cost is not None and effect is not None and cost.binds & effect.reads and effect.dry_program():
             return self._explore_together(cost, effect, rt, env)  # the effect may read what the cost bound
         if cost is not None:
             rt.paying = True
@@ -600,7 +600,9 @@ class Game:
         self, cost: CompiledBlock, effect: CompiledBlock, rt: Rt, env: dict[str, Any]
     ) -> bool:
         """As `_explore`, for a cost and an effect run one after the other in one table of names
-        (the effect reads a name the cost may bind: its paths depend on the cost's)."""
+        (the effect reads a name the cost may bind: its paths depend on the cost's). An effect
+        no dry run of could stop is not explored here (`CompiledBlock.sure`)."""
+        dry = effect.dry_program() or effect.program  # (the program itself would do as well)
         path, counts = rt.path, rt.counts
         for _ in range(DRY_RUN_LIMIT):
             names = rt.env = dict(env)
@@ -609,7 +611,7 @@ class Game:
                 rt.paying = True
                 run_sync(cost.program, rt, names)
                 rt.paying = False
-                run_sync(effect.check, rt, names)  # (after the cost's whole program: it binds names)
+                run_sync(dry, rt, names)  # (after the cost's whole program: it binds names)
                 return True
             except NoOptions:
                 pass
@@ -699,7 +701,8 @@ def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
     """Whether some answers to a block's choices let it run to its end, in dry runs (`rt.dry`).
 
     A block none of whose dry runs could stop (`CompiledBlock.sure`) needs none; the others run
-    `CompiledBlock.check`, the block without what could not stop them (`Compiler.dry_program`).
+    `CompiledBlock.check`, the block without what could not stop them (`Compiler.dry_program`,
+    compiled when first needed).
     Its precondition, if it has one, decides when it fails: then no path could succeed
     (`Compiler.precondition`) and none is tried. Anything else the precondition raises leaves
     the question to the dry runs. Most blocks that can happen happen on their first path (the
@@ -716,10 +719,14 @@ def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
 def _explored(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
     if block.sure:
         return True
+    program = block.check
+    if program is None:  # (the first time)
+        program = block.dry_program()
+        if program is None:
+            return True
     pre_tried = block.pre is not None and block.failed
     if pre_tried and _pre_fails(block, rt, env):
         return False
-    program = block.check
     path, counts = rt.path, rt.counts
     path.clear()
     counts.clear()
