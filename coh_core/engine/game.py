@@ -569,22 +569,21 @@ class Game:
         every cost path). One `Rt` serves the condition and every dry run, each run starting from
         the names given (`rt`: one that served others before, set back here as new).
         """
+        cost, effect = playable.cost, playable.effect
+        if playable.condition is None and (cost is None or cost.sure) and (effect is None or effect.sure):
+            return True  # nothing could stop a dry run of it (`CompiledBlock.sure`, once explored)
         if rt is None:
             rt = self._dry_rt(actor)
         rt.env = env
         rt.loops = MAX_LOOP_STEPS
         rt.paying = False
         rt.source = None
-        rt.step = 0
-        rt.path.clear()
-        rt.counts.clear()
         if playable.condition is not None:
             rt.dry = False  # (as the condition is read in play)
             if not playable.condition(rt):
                 return False
             rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
         rt.dry = True
-        cost, effect = playable.cost, playable.effect
         if cost is not None and effect is not None and cost.binds & effect.reads and effect.dry_program():
             return self._explore_together(cost, effect, rt, env)  # the effect may read what the cost bound
         if cost is not None:
@@ -604,6 +603,8 @@ class Game:
         no dry run of could stop is not explored here (`CompiledBlock.sure`)."""
         dry = effect.dry_program() or effect.program  # (the program itself would do as well)
         path, counts = rt.path, rt.counts
+        path.clear()
+        counts.clear()
         for _ in range(DRY_RUN_LIMIT):
             names = rt.env = dict(env)
             rt.step = 0
@@ -731,8 +732,13 @@ def _explored(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
     path.clear()
     counts.clear()
     rt.step = 0
+    direct = program.direct
     try:
-        run_sync(program, rt, dict(env))
+        if direct is not None:  # (as `run_sync` runs it)
+            rt.env = dict(env)
+            direct(rt)
+        else:
+            run_sync(program, rt, dict(env))
         return True
     except NoOptions:
         if not pre_tried and _pre_fails(block, rt, env):

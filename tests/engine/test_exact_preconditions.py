@@ -19,12 +19,14 @@ from typing import Any
 import pytest
 
 from coh_core.effects.parser import parse_effect
-from coh_core.engine import RandomAgent, compiler_for, game, new_game
+from coh_core.engine import RandomAgent, compiler_for, new_game
 from coh_core.engine.compiler import _OF_SOME, _TOTAL, CompiledBlock
 from coh_core.engine.game import DRY_RUN_LIMIT, Game, _next_path
 from coh_core.engine.library import IMPLS
-from coh_core.engine.machine import run_sync
+from coh_core.engine.machine import Program, run_sync
+from coh_core.engine.rules import Playable
 from coh_core.engine.runtime import NoOptions, Rt
+from coh_core.limits import MAX_LOOP_STEPS
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 from coh_core.resources import content_root
@@ -32,56 +34,67 @@ from coh_core.resources import content_root
 SHIPPED = sorted(p.parent.name for p in content_root().glob("*/pack.yaml") if p.parent.name != "base")
 
 
-def _whole(program: Any, rt: Rt, env: dict[str, Any], before: Any = None) -> bool:
-    """Whether some path of a program reaches its end in dry runs: every statement run, as before
+def _whole(program: Program, rt: Rt, env: dict[str, Any], before: Program | None = None) -> bool:
+    """Whether some path of a program reaches its end in dry runs, every statement run, as before
     dry programs (`before`: a program run first on each path, in the same table of names)."""
-    loops, path, counts = rt.loops, rt.path, rt.counts
-    path.clear()
-    counts.clear()
-    try:
-        for _ in range(DRY_RUN_LIMIT):
-            names = dict(env)
-            rt.step = 0
-            try:
-                if before is not None:
-                    run_sync(before, rt, names)
-                run_sync(program, rt, names)
-                return True
-            except NoOptions:
-                pass
-            if not _next_path(path, counts):
-                return False
+    rt.path.clear()
+    rt.counts.clear()
+    for _ in range(DRY_RUN_LIMIT):
+        names = dict(env)
+        rt.step = 0
+        try:
+            if before is not None:
+                rt.paying = True
+                run_sync(before, rt, names)
+                rt.paying = False
+            run_sync(program, rt, names)
+            return True
+        except NoOptions:
+            pass
+        if not _next_path(rt.path, rt.counts):
+            return False
+    return False
+
+
+def _could_before(played: Game, playable: Playable, env: dict[str, Any], actor: str) -> bool:
+    """`Game._could` as it was before dry programs: the condition, then the whole programs explored."""
+    rt = Rt(played, env, actor)
+    if playable.condition is not None and not playable.condition(rt):
         return False
-    finally:
-        rt.loops = loops  # (the loop bound the real exploration counts from, and its first path)
-        path.clear()
-        counts.clear()
+    rt.loops = MAX_LOOP_STEPS
+    rt.dry = True
+    cost, effect = playable.cost, playable.effect
+    if cost is not None and effect is not None and cost.binds & effect.reads:
+        return _whole(effect.program, rt, env, before=cost.program)
+    if cost is not None:
+        rt.paying = True
+        if not _whole(cost.program, rt, env):
+            return False
+        rt.paying = False
+    return effect is None or _whole(effect.program, rt, env)
+
+
+def _kind(block: CompiledBlock | None) -> str:
+    if block is None or block.check is None:
+        return "none"
+    return "sure" if block.sure else "same" if block.check is block.program else "trimmed"
 
 
 def _compare(monkeypatch: pytest.MonkeyPatch, seen: Counter[str]) -> None:
-    """Every exploration of a block also explores its whole program, and the answers must agree."""
-    explored = game._explored
-    together = Game._explore_together
+    """Every time the engine asks whether a card, power or activation could be played, the answer
+    is also worked out as before, and both must agree."""
+    could = Game._could
 
-    def checked(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
-        expected = _whole(block.program, rt, env)
-        found = explored(block, rt, env)
-        assert found is expected, (block.program.id, env)
-        kind = "sure" if block.sure else "same" if block.check is block.program else "trimmed"
-        seen[f"{kind} {found}"] += 1
-        return found
-
-    def checked_together(
-        self: Game, cost: CompiledBlock, effect: CompiledBlock, rt: Rt, env: dict[str, Any]
+    def checked(
+        self: Game, playable: Playable, env: dict[str, Any], actor: str, rt: Rt | None = None
     ) -> bool:
-        expected = _whole(effect.program, rt, env, before=cost.program)  # (its paths as `_could`'s)
-        found = together(self, cost, effect, rt, env)
-        assert found is expected, (cost.program.id, effect.program.id, env)
-        seen[f"together {found}"] += 1
+        expected = _could_before(self, playable, dict(env), actor)
+        found = could(self, playable, env, actor, rt)
+        assert found is expected, (playable.owner, env)
+        seen[f"{_kind(playable.cost)} {_kind(playable.effect)} {found}"] += 1
         return found
 
-    monkeypatch.setattr(game, "_explored", checked)
-    monkeypatch.setattr(Game, "_explore_together", checked_together)
+    monkeypatch.setattr(Game, "_could", checked)
 
 
 def _play(pack: Pack, players: int, seed: int) -> None:
@@ -103,10 +116,12 @@ def test_dry_programs_answer_every_offer_as_the_whole_programs(
     _compare(monkeypatch, seen)
     for seed in range(30):
         _play(pack, players=3 + seed % 4, seed=seed)
-    # blocks left out entirely, cut short and run whole all came up, cut short ones both ways:
-    # the comparison is not idle
-    assert seen["sure True"] > 100 and seen["trimmed True"] > 100 and seen["trimmed False"] > 50, seen
-    assert seen["same True"] + seen["same False"] > 50, seen
+    # effects left out entirely, cut short and run whole all came up, cut short ones both ways,
+    # and costs cut short both ways: the comparison is not idle
+    assert seen["none sure True"] > 100 and seen["none trimmed True"] > 100, seen
+    assert seen["none trimmed False"] > 50 and seen["none same True"] > 50, seen
+    assert sum(n for k, n in seen.items() if k.startswith("trimmed") and k.endswith("True")) > 20, seen
+    assert sum(n for k, n in seen.items() if k.startswith("trimmed") and k.endswith("False")) > 20, seen
 
 
 Case = tuple[str, str, Callable[[CompiledBlock], bool]]
