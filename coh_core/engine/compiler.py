@@ -443,17 +443,40 @@ class _Sure:
         self._verbs: dict[str, bool] = {}  # pack verbs and selectors already judged
 
     def kept(self, statements: tuple[ast.Statement, ...]) -> int:
-        """How many of the statements a dry run must run: those up to the last one that could stop it."""
+        """How many of the statements a dry run must run: those up to the last one that could stop it.
+
+        (A choice among options that cannot be none may be left out with what follows it: a path
+        of what is kept that runs to its end goes on through its first option, and one that stops
+        does so before the choice, which it never reaches: the paths tried are the same.)"""
+        sure = self.statements(statements)
         keep = len(statements)
-        while keep > 0 and self.statement(statements[keep - 1]):
+        while keep > 0 and sure[keep - 1]:
             keep -= 1
         return keep
 
-    def block(self, tree: ast.Block) -> bool:
-        return all(self.statement(statement) for statement in tree.statements)
+    def statements(self, statements: tuple[ast.Statement, ...]) -> list[bool]:
+        """Of each statement of a block, whether it could never stop a dry run: a choice among a
+        list is sure where a statement before it ended the block when that list was empty
+        (`_empty_guard`) and nothing between bound its name again."""
+        found: list[bool] = []
+        some: set[str] = set()  # names of lists that cannot be empty here
+        for statement in statements:
+            found.append(self.statement(statement, some))
+            some -= _binds(statement)
+            guarded = _empty_guard(statement)
+            if guarded is not None:
+                some.add(guarded)
+        return found
 
-    def statement(self, node: ast.Statement) -> bool:
+    def block(self, tree: ast.Block) -> bool:
+        return all(self.statements(tree.statements))
+
+    def statement(self, node: ast.Statement, some: set[str] | None = None) -> bool:
+        """(`some`: the names of lists that cannot be empty before it.)"""
         if isinstance(node, ast.Let):
+            if some and isinstance(node.value, ast.Call) and node.value.name in ("choose", "ask"):
+                options = _options_of(node.value)
+                return isinstance(options, ast.Name) and options.name in some
             return self.expr(node.value)
         if isinstance(node, ast.If):
             return (
@@ -514,7 +537,7 @@ class _Sure:
             self._verbs[name] = False  # (a call back into it: unsure)
             statements = self.c.verbs[name].tree.statements
             ends = not selector or (bool(statements) and isinstance(statements[-1], ast.Return))
-            found = self._verbs[name] = ends and all(self.statement(s) for s in statements)
+            found = self._verbs[name] = ends and all(self.statements(statements))
         return found
 
 
@@ -543,6 +566,31 @@ def _sub_exprs(node: ast.Expr) -> Iterator[ast.Expr]:
             child, ast.Block | ast.Arg | ast.Let | ast.If | ast.For | ast.While | ast.Return
         )
         yield child
+
+
+def _empty_guard(node: ast.Statement) -> str | None:
+    """`if count(xs) == 0 { ... return }`: the name of the list that is not empty after it."""
+    if not isinstance(node, ast.If) or node.otherwise is not None:
+        return None
+    then, test = node.then.statements, node.test
+    if not (then and isinstance(then[-1], ast.Return)) or not isinstance(test, ast.BinOp):
+        return None
+    counted, zero = test.left, test.right
+    if test.op != "==" or not (isinstance(zero, ast.IntLit) and zero.value == 0):
+        return None
+    if not (isinstance(counted, ast.Call) and counted.name == "count" and len(counted.args) == 1):
+        return None
+    listed = counted.args[0].value
+    return listed.name if isinstance(listed, ast.Name) and counted.args[0].keyword is None else None
+
+
+def _options_of(node: ast.Call) -> ast.Expr | None:
+    """The options of `choose(options)` or `ask(player, options, ...)`: what a dry run reads of it."""
+    firsts = [arg.value for arg in node.args if arg.keyword is None]
+    named = {arg.keyword: arg.value for arg in node.args if arg.keyword is not None}
+    if node.name == "choose":
+        return named.get("options", firsts[0] if firsts else None)
+    return firsts[-1] if len(firsts) == 2 else None
 
 
 def _some_items(node: ast.Call) -> bool:

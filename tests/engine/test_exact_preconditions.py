@@ -145,6 +145,12 @@ def _sure(block: CompiledBlock) -> bool:
     return block.dry_program() is None and block.sure
 
 
+# A list that may be empty, and the block ending there when it is (`_empty_guard`).
+GUARDED = (
+    "let xs = [a for a in locations() if a != a]\nif count(xs) == 0 {\n  log(no_marker_target)\n  return\n}\n"
+)
+
+
 @pytest.mark.parametrize(
     ("why", "source", "expected"),
     [
@@ -181,12 +187,35 @@ def _sure(block: CompiledBlock) -> bool:
             _sure,
         ),
         ("a branch with a check", "if 1 > 0 { needs(false) }\nlog(no_marker_target)", _left_out(1)),
+        (
+            "a choice among a list that cannot be empty",
+            GUARDED + "let x = choose(xs)\nlog(no_marker_target)",
+            _sure,
+        ),
+        ("a question among one", GUARDED + "let x = ask(me, xs, question=marker, answer=marker)", _sure),
+        (
+            "a list bound again after its guard",
+            GUARDED + "let xs = [a for a in xs if a == 1]\nlet x = choose(xs)",
+            _whole_program,
+        ),
+        (
+            "a guard that does not return",
+            "let xs = locations()\nif count(xs) == 0 { log(no_marker_target) }\nlet x = choose(xs)",
+            _whole_program,
+        ),
     ],
 )
 def test_what_a_dry_program_leaves_out(base_pack: Pack, why: str, source: str, expected: Any) -> None:
     compiler = compiler_for(base_pack)
     block = compiler.block(parse_effect(source), None, frozenset({"me", "self"}))
     assert expected(block), why
+
+
+def test_a_pack_verb_that_could_not_stop_a_dry_run_has_nothing_to_run(base_pack: Pack) -> None:
+    """`place_explosion_marker` asks only among targets it made sure there are (or returns)."""
+    compiler = compiler_for(base_pack)
+    dry = compiler.dry_body("place_explosion_marker")
+    assert len(dry.ops) == 1 and len(compiler.body("place_explosion_marker").ops) > 5  # (its end alone)
 
 
 def test_a_pack_verb_called_runs_its_own_dry_program(base_pack: Pack) -> None:
