@@ -57,10 +57,11 @@ class Impl:
 
 class CompiledBlock:
     """An effect ready to run: its program, and where its text is in the pack, its precondition
-    (`Compiler.precondition`: None when none could be derived), and the names it binds and reads
-    (a cost and the effect after it share their table of names)."""
+    (`Compiler.precondition`: None when none could be derived), the names it binds and reads
+    (a cost and the effect after it share their table of names), and what its dry runs run
+    (`dry_program`)."""
 
-    __slots__ = ("binds", "failed", "pre", "program", "reads", "slot")
+    __slots__ = ("_dry", "binds", "check", "failed", "pre", "program", "reads", "slot", "sure")
 
     def __init__(
         self,
@@ -69,6 +70,7 @@ class CompiledBlock:
         pre: Fn | None = None,
         binds: frozenset[str] = frozenset(),
         reads: frozenset[str] = frozenset(),
+        dry: Callable[[], Program | None] | None = None,
     ):
         self.program = program
         self.slot = slot
@@ -78,6 +80,20 @@ class CompiledBlock:
         # whether its last dry runs found no path (`game._explore` then tries its precondition
         # first: only the order of the work changes, never what it finds)
         self.failed = False
+        # What a dry run runs (`dry_program`, worked out when first asked): the program, or the same
+        # without what could not stop a dry run; a path of `check` runs to its end exactly when the
+        # same path of `program` does. None until then.
+        self.check: Program | None = None
+        self.sure = False  # no dry run of it could stop: none is needed (once `dry_program` said so)
+        self._dry = dry  # what works out the dry program (`Compiler.dry_program`); None: the program
+
+    def dry_program(self) -> Program | None:
+        """The program its dry runs run (compiled the first time), or None when none is needed."""
+        if self.check is None:
+            found = self.program if self._dry is None else self._dry()
+            self.sure = found is None
+            self.check = self.program if found is None else found
+        return None if self.sure else self.check
 
     def location(self) -> Location | None:
         """Where the effect's text begins in its pack."""
@@ -108,11 +124,64 @@ class Compiler:
         self.fragments: dict[int, Fragment] = {}  # by id of the function: see `_function`
         self._selectors: dict[str, Fn] = {}  # the pack's selectors as functions (see `selector_call`)
         self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
+        self._dry_bodies: dict[str, Program] = {}  # the pack verbs' dry programs (`dry_body`)
+        self.sureness = _Sure(self)  # what could never stop a dry run
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
-        program = self.program(tree, set(names), slot, _owner(slot), _program_id(slot))
+        ident = _program_id(slot)
+        program = self.program(tree, set(names), slot, _owner(slot), ident)
         pre = self.precondition(tree, slot, names)
-        return CompiledBlock(program, slot, pre, frozenset(_binds(tree)), frozenset(_reads(tree)))
+        binds, reads = frozenset(_binds(tree)), frozenset(_reads(tree))
+        dry = partial(self.dry_program, tree, set(names), slot, program)  # (compiled when first needed)
+        return CompiledBlock(program, slot, pre, binds, reads, dry)
+
+    # --- dry programs: what a dry run must run to say whether a path runs to its end ---------------
+
+    def dry_program(
+        self, tree: ast.Block, scope: set[str], slot: EffectSlot | None, program: Program
+    ) -> Program | None:
+        """What dry runs of a block run instead of its program (`program`, when nothing can be left
+        out), or None when no dry run of it could stop: none needs to run.
+
+        A dry run changes nothing, and stops (NoOptions) only where something could not happen: a
+        choice among nothing, a check that fails, a selector with nothing to give (`_Sure`). The
+        statements at the block's end that can do none of that, and ask no choice, are left out:
+        a path runs to the end of what is left exactly when it runs to the end of the block, and
+        the choices, hence the paths, are the same. The calls of pack verbs run their own dry
+        programs. (An engine error in what is left out is then met when the block is played, not
+        when it is offered.)"""
+        keep = self.sureness.kept(tree.statements)
+        if keep == 0:
+            return None
+        if keep == len(tree.statements) and not self._trims_inside(tree):
+            return program
+        dry = ast.Block(tree.statements[:keep], tree.span)
+        return self.program(dry, scope, slot, program.name, f"{program.id}?dry", dry=True)
+
+    def dry_body(self, name: str) -> Program:
+        """A pack verb's dry program (`dry_program`; its body when nothing can be left out)."""
+        found = self._dry_bodies.get(name)
+        if found is None:
+            verb = self.verbs[name]
+            body = self._dry_bodies[name] = self.body(name)  # (a call back into it: the body will do)
+            params = {param.name for param in verb.signature.params}
+            kept = self.dry_program(verb.tree, params, verb.slot, body)
+            if kept is None:  # nothing in it could stop a dry run: it has nothing to run
+                kept = self.program(
+                    ast.Block((), verb.tree.span), params, verb.slot, body.name, f"{body.id}?dry"
+                )
+            found = self._dry_bodies[name] = kept
+        return found
+
+    def _trims_inside(self, tree: ast.Block) -> bool:
+        """Whether a pack verb the block calls has a dry program other than its body."""
+        for call in ast.calls(tree):
+            verb = self.verbs.get(call.name)
+            if verb is None or verb.signature.kind is Kind.SELECTOR or call.name in self.asking:
+                continue
+            if self.dry_body(call.name) is not self.body(call.name):
+                return True
+        return False
 
     # --- preconditions: what a dry run would check first, without exploring its choices ----------
 
@@ -253,12 +322,14 @@ class Compiler:
         name: str,
         ident: str,
         selector: bool = False,
+        dry: bool = False,
     ) -> Program:
+        """(`dry`: the program of dry runs only, its calls of pack verbs calling their dry programs.)"""
         program = Program(name, ident)
         if ident in self.programs:
             raise EngineError("ENGINE-INTERNAL", f"two programs named `{ident}`")
         self.programs[ident] = program
-        _Emitter(self, program.ops, slot).block(tree, scope)
+        _Emitter(self, program.ops, slot, dry).block(tree, scope)
         program.ops.append(_FallOff(selector))
         program.asks = any(op.asks for op in program.ops)
         program.nesting = max(
@@ -355,6 +426,178 @@ class Compiler:
             writer.src = Source(_HELPERS, inner)
             found.append(self._function(writer.src.fragment(argument()), inner))
         return found
+
+
+class _Sure:
+    """Which statements and expressions could never stop a dry run (raise NoOptions), on any path.
+
+    Such a one asks no choice, calls no built-in verb with a check (`Impl.check`), reads no
+    selector that may have nothing to give (`_TOTAL` lists the built-in ones that always give
+    something), no `items[n]` (past the end there is nothing) and no `@id` of a piece that may
+    be out of play; a pack verb's body, or a pack selector's that ends with `return`, likewise.
+    When unsure, it says no: `Compiler.dry_program` then keeps the statement.
+    """
+
+    def __init__(self, compiler: Compiler):
+        self.c = compiler
+        self._verbs: dict[str, bool] = {}  # pack verbs and selectors already judged
+
+    def kept(self, statements: tuple[ast.Statement, ...]) -> int:
+        """How many of the statements a dry run must run: those up to the last one that could stop it.
+
+        (A choice among options that cannot be none may be left out with what follows it: a path
+        of what is kept that runs to its end goes on through its first option, and one that stops
+        does so before the choice, which it never reaches: the paths tried are the same.)"""
+        sure = self.statements(statements)
+        keep = len(statements)
+        while keep > 0 and sure[keep - 1]:
+            keep -= 1
+        return keep
+
+    def statements(self, statements: tuple[ast.Statement, ...]) -> list[bool]:
+        """Of each statement of a block, whether it could never stop a dry run: a choice among a
+        list is sure where a statement before it ended the block when that list was empty
+        (`_empty_guard`) and nothing between bound its name again."""
+        found: list[bool] = []
+        some: set[str] = set()  # names of lists that cannot be empty here
+        for statement in statements:
+            found.append(self.statement(statement, some))
+            some -= _binds(statement)
+            guarded = _empty_guard(statement)
+            if guarded is not None:
+                some.add(guarded)
+        return found
+
+    def block(self, tree: ast.Block) -> bool:
+        return all(self.statements(tree.statements))
+
+    def statement(self, node: ast.Statement, some: set[str] | None = None) -> bool:
+        """(`some`: the names of lists that cannot be empty before it.)"""
+        if isinstance(node, ast.Let):
+            if some and isinstance(node.value, ast.Call) and node.value.name in ("choose", "ask"):
+                options = _options_of(node.value)
+                return isinstance(options, ast.Name) and options.name in some
+            return self.expr(node.value)
+        if isinstance(node, ast.If):
+            return (
+                self.expr(node.test)
+                and self.block(node.then)
+                and (node.otherwise is None or self.block(node.otherwise))
+            )
+        if isinstance(node, ast.For):
+            return self.expr(node.iterable) and self.block(node.body)
+        if isinstance(node, ast.While):
+            return self.expr(node.test) and self.block(node.body)
+        if isinstance(node, ast.Return):
+            return node.value is None or self.expr(node.value)
+        return self.call(node, statement=True)
+
+    def expr(self, node: ast.Expr) -> bool:
+        if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit | ast.Name):
+            return True
+        if isinstance(node, ast.Ref):
+            return self.c.refs.get(node.id) not in _IN_PLAY_TYPES
+        if isinstance(node, ast.Call):
+            return self.call(node, statement=False)
+        if isinstance(node, ast.BinOp | ast.UnaryOp | ast.ListLit | ast.ListComp | ast.MapLit | ast.MapComp):
+            return all(self.expr(child) for child in _sub_exprs(node))
+        return False  # `items[n]`: past either end there is nothing
+
+    def call(self, node: ast.Call, statement: bool) -> bool:
+        c = self.c
+        if node.name in c.asking:
+            return False
+        verb = c.verbs.get(node.name)
+        if verb is not None:
+            selector = verb.signature.kind is Kind.SELECTOR
+            if not (statement or selector):
+                return False
+            return self._arguments(node, verb.signature) and self._verb(node.name, selector)
+        sig, impl = signature(node.name), c.impls.get(node.name)
+        if sig is None or impl is None or (impl.frame and not statement):
+            return False
+        if sig.kind is Kind.SELECTOR:
+            total = node.name in _TOTAL or (node.name in _OF_SOME and _some_items(node))
+            return total and self._arguments(node, sig)
+        return statement and impl.check is None and self._arguments(node, sig)
+
+    def _arguments(self, node: ast.Call, sig: Signature) -> bool:
+        """The arguments given and the defaults of those not given."""
+        given = _bind(node, [p.name for p in sig.params])
+        if not all(self.expr(value) for value in given.values()):
+            return False
+        missing = [p.default for p in sig.params if p.name not in given]
+        return all(default is not None and self.expr(_default(default)) for default in missing)
+
+    def _verb(self, name: str, selector: bool) -> bool:
+        """A pack verb's body could never stop a dry run (a selector's ends with `return`: falling off
+        its end gives nothing)."""
+        found = self._verbs.get(name)
+        if found is None:
+            self._verbs[name] = False  # (a call back into it: unsure)
+            statements = self.c.verbs[name].tree.statements
+            ends = not selector or (bool(statements) and isinstance(statements[-1], ast.Return))
+            found = self._verbs[name] = ends and all(self.statements(statements))
+        return found
+
+
+# The built-in selectors that always give a value when their arguments are there (their engine code
+# raises no NoOptions: tests/engine/test_exact_preconditions.py reads it), and those that do when
+# given a list written out with at least one item.
+_TOTAL = frozenset(
+    {
+        "all_characters", "arrives_at", "attacks", "can_activate", "characters", "characters_at",
+        "colour_of", "count", "count_of", "cycle", "cycle_from", "distinct", "exhausted", "get",
+        "has_entity_data", "has_items", "is_exhausted", "is_rested", "is_side", "items_at", "keys",
+        "location_of", "locations", "locked", "log_length", "memory", "my_characters",
+        "my_characters_at", "other_locations", "other_players", "owner", "pack_ids", "param", "pile",
+        "pile_size", "players", "players_at", "pointer", "random_movement_card", "range", "rested",
+        "reversed", "seats", "seats_from", "shuffle", "side_has", "side_is", "size", "sorted", "sum",
+        "trait", "traits", "traits_set_since", "values",
+    }
+)  # fmt: skip
+_OF_SOME = frozenset({"min", "max", "first", "random_item"})
+
+
+def _sub_exprs(node: ast.Expr) -> Iterator[ast.Expr]:
+    """The expressions directly inside an expression."""
+    for child in ast.children(node):
+        assert not isinstance(
+            child, ast.Block | ast.Arg | ast.Let | ast.If | ast.For | ast.While | ast.Return
+        )
+        yield child
+
+
+def _empty_guard(node: ast.Statement) -> str | None:
+    """`if count(xs) == 0 { ... return }`: the name of the list that is not empty after it."""
+    if not isinstance(node, ast.If) or node.otherwise is not None:
+        return None
+    then, test = node.then.statements, node.test
+    if not (then and isinstance(then[-1], ast.Return)) or not isinstance(test, ast.BinOp):
+        return None
+    counted, zero = test.left, test.right
+    if test.op != "==" or not (isinstance(zero, ast.IntLit) and zero.value == 0):
+        return None
+    if not (isinstance(counted, ast.Call) and counted.name == "count" and len(counted.args) == 1):
+        return None
+    listed = counted.args[0].value
+    return listed.name if isinstance(listed, ast.Name) and counted.args[0].keyword is None else None
+
+
+def _options_of(node: ast.Call) -> ast.Expr | None:
+    """The options of `choose(options)` or `ask(player, options, ...)`: what a dry run reads of it."""
+    firsts = [arg.value for arg in node.args if arg.keyword is None]
+    named = {arg.keyword: arg.value for arg in node.args if arg.keyword is not None}
+    if node.name == "choose":
+        return named.get("options", firsts[0] if firsts else None)
+    return firsts[-1] if len(firsts) == 2 else None
+
+
+def _some_items(node: ast.Call) -> bool:
+    """Whether the call's one argument is a list written out with at least one item."""
+    return (
+        len(node.args) == 1 and isinstance(node.args[0].value, ast.ListLit) and bool(node.args[0].value.items)
+    )
 
 
 class _Writer:
@@ -758,11 +1001,12 @@ def _write_count(read: Callable[[_Writer], str], writer: _Writer) -> str:
 class _Emitter:
     """Writes the instructions of one program, statement by statement."""
 
-    def __init__(self, compiler: Compiler, ops: list[Op], slot: EffectSlot | None):
+    def __init__(self, compiler: Compiler, ops: list[Op], slot: EffectSlot | None, dry: bool = False):
         self.c = compiler
         self.ops = ops
         self.slot = slot
         self.temps = 0
+        self.dry = dry  # a dry program: pack verbs called run their own (`Compiler.dry_program`)
 
     def prefix(self) -> str:
         """A prefix for the names of the source of the instruction emitted next (see `_blocks`)."""
@@ -859,7 +1103,8 @@ class _Emitter:
         args = self.arguments(node, scope, sig, impl)
         if pack_verb is not None and sig.kind is not Kind.SELECTOR:
             names = [param.name for param in sig.params]
-            self.emit(_CallVerb(c.body(node.name), names, args))
+            body = c.dry_body(node.name) if self.dry else c.body(node.name)
+            self.emit(_CallVerb(body, names, args))
         elif pack_verb is not None:
             self.emit(_Exec(c._pack_selector(node.name, args)))
         else:

@@ -569,23 +569,22 @@ class Game:
         every cost path). One `Rt` serves the condition and every dry run, each run starting from
         the names given (`rt`: one that served others before, set back here as new).
         """
+        cost, effect = playable.cost, playable.effect
+        if playable.condition is None and (cost is None or cost.sure) and (effect is None or effect.sure):
+            return True  # nothing could stop a dry run of it (`CompiledBlock.sure`, once explored)
         if rt is None:
             rt = self._dry_rt(actor)
         rt.env = env
         rt.loops = MAX_LOOP_STEPS
         rt.paying = False
         rt.source = None
-        rt.step = 0
-        rt.path.clear()
-        rt.counts.clear()
         if playable.condition is not None:
             rt.dry = False  # (as the condition is read in play)
             if not playable.condition(rt):
                 return False
             rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
         rt.dry = True
-        cost, effect = playable.cost, playable.effect
-        if cost is not None and effect is not None and cost.binds & effect.reads:
+        if cost is not None and effect is not None and cost.binds & effect.reads and effect.dry_program():
             return self._explore_together(cost, effect, rt, env)  # the effect may read what the cost bound
         if cost is not None:
             rt.paying = True
@@ -600,8 +599,12 @@ class Game:
         self, cost: CompiledBlock, effect: CompiledBlock, rt: Rt, env: dict[str, Any]
     ) -> bool:
         """As `_explore`, for a cost and an effect run one after the other in one table of names
-        (the effect reads a name the cost may bind: its paths depend on the cost's)."""
+        (the effect reads a name the cost may bind: its paths depend on the cost's). An effect
+        no dry run of could stop is not explored here (`CompiledBlock.sure`)."""
+        dry = effect.dry_program() or effect.program  # (the program itself would do as well)
         path, counts = rt.path, rt.counts
+        path.clear()
+        counts.clear()
         for _ in range(DRY_RUN_LIMIT):
             names = rt.env = dict(env)
             rt.step = 0
@@ -609,7 +612,7 @@ class Game:
                 rt.paying = True
                 run_sync(cost.program, rt, names)
                 rt.paying = False
-                run_sync(effect.program, rt, names)
+                run_sync(dry, rt, names)  # (after the cost's whole program: it binds names)
                 return True
             except NoOptions:
                 pass
@@ -698,6 +701,9 @@ class Game:
 def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
     """Whether some answers to a block's choices let it run to its end, in dry runs (`rt.dry`).
 
+    A block none of whose dry runs could stop (`CompiledBlock.sure`) needs none; the others run
+    `CompiledBlock.check`, the block without what could not stop them (`Compiler.dry_program`,
+    compiled when first needed).
     Its precondition, if it has one, decides when it fails: then no path could succeed
     (`Compiler.precondition`) and none is tried. Anything else the precondition raises leaves
     the question to the dry runs. Most blocks that can happen happen on their first path (the
@@ -712,16 +718,27 @@ def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
 
 
 def _explored(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:
+    if block.sure:
+        return True
+    program = block.check
+    if program is None:  # (the first time)
+        program = block.dry_program()
+        if program is None:
+            return True
     pre_tried = block.pre is not None and block.failed
     if pre_tried and _pre_fails(block, rt, env):
         return False
-    program = block.program
     path, counts = rt.path, rt.counts
     path.clear()
     counts.clear()
     rt.step = 0
+    direct = program.direct
     try:
-        run_sync(program, rt, dict(env))
+        if direct is not None:  # (as `run_sync` runs it)
+            rt.env = dict(env)
+            direct(rt)
+        else:
+            run_sync(program, rt, dict(env))
         return True
     except NoOptions:
         if not pre_tried and _pre_fails(block, rt, env):
