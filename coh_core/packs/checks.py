@@ -48,7 +48,7 @@ from coh_core.packs.declarations import (
     value_hint,
 )
 from coh_core.packs.effects_index import VERB_CONTEXTS
-from coh_core.packs.i18n_check import check_translations, form_problems, plural_problems
+from coh_core.packs.i18n_check import check_translations, file_form_problems, pack_forms, plural_problems
 from coh_core.packs.kind_checks import check_entity_rules, check_kind_names, check_kinds, check_pack_rules
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_, YamlDoc
@@ -960,7 +960,7 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
                     doc.location(("messages", key), key=True),
                 )
         yield from _check_placeholders(doc, own, declared)
-        yield from form_problems(doc, layer.entries("en"), pack.forms("en"))
+        yield from file_form_problems(doc, layer.entries("en"), pack_forms(pack, "en"))
 
 
 def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -> Location:
