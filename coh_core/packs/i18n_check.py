@@ -31,8 +31,8 @@ from coh_core.i18n import (
     source_text,
     text_forms,
 )
-from coh_core.messages import DeclaredMessages, declared_messages, placeholder_forms, placeholders
-from coh_core.packs.declarations import declarations_of
+from coh_core.messages import DeclaredMessages, placeholder_forms, placeholders
+from coh_core.packs.declarations import messages_of
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import YamlDoc
 
@@ -90,7 +90,7 @@ def check_translations(pack: Pack, locales: list[str] | None = None) -> list[Loc
     """
     reports = []
     # An overlay's texts may be declared below it.
-    declared = declared_messages(pack.section("messages"), declarations_of(pack))
+    declared = messages_of(pack)
     for layer in [pack, *pack.overlays]:
         for locale in locales or translated_locales(pack):
             if locale in layer.text:
@@ -143,7 +143,7 @@ def check_locale(
     messages of the pack it is played in, by default its own; `forms`: the forms of that pack's
     names in this language, by default its own)."""
     if declared is None:
-        declared = declared_messages(pack.section("messages"), declarations_of(pack))
+        declared = messages_of(pack)
     report = _checked(pack, locale, declared)
     found = file_form_problems(pack.text[locale], pack.entries(locale), forms or language_forms(pack, locale))
     report.problems.extend(found)

@@ -15,6 +15,8 @@ message), so nothing equal-but-different is ever reused.
 from __future__ import annotations
 
 import dataclasses
+import io
+import pickle
 from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import Any, TypeVar
 
@@ -26,40 +28,57 @@ _V = TypeVar("_V")
 
 
 _PLAIN = frozenset({str, int, bool, float, type(None)})
-_FIELDS: dict[type, tuple[str, ...] | None] = {}  # the fields of each type of dataclass (None: no dataclass)
 
 
 def same(one: Any, other: Any) -> bool:
-    """Whether two values are equal in every way a check could see: types, and the order of mappings."""
+    """Whether two values are equal in every way a check could see: types, and the order of
+    mappings and sets. Compared as the bytes pickle writes for each, without its memo (so that
+    what is shared inside a value does not matter): bytes that name every type and follow every
+    order. A value pickle cannot write is never the same as another."""
     if one is other:
         return True
     kind = type(one)
     if kind in _PLAIN:
         return kind is type(other) and bool(one == other)
-    if kind is not type(other):
-        return isinstance(one, Mapping) and isinstance(other, Mapping) and _same_items(one, other)
-    if kind is tuple or kind is list:
-        return len(one) == len(other) and all(same(a, b) for a, b in zip(one, other, strict=True))
-    if isinstance(one, Mapping):
-        return _same_items(one, other)
-    names = _FIELDS.get(kind, ())
-    if names == ():
-        names = _FIELDS[kind] = (
-            tuple(f.name for f in dataclasses.fields(kind)) if dataclasses.is_dataclass(kind) else None
-        )
-    if names is not None:
-        return all(same(getattr(one, name), getattr(other, name)) for name in names)
-    if isinstance(one, (set, frozenset)):  # in the order they give their members
-        return len(one) == len(other) and all(same(a, b) for a, b in zip(one, other, strict=True))
-    return bool(one == other)
-
-
-def _same_items(one: Mapping[Any, Any], other: Mapping[Any, Any]) -> bool:
-    if len(one) != len(other):
+    try:
+        return _written(one) == _written(other)
+    except Exception:  # not picklable, or nested past what it can write: not known to be the same
         return False
-    return all(
-        same(k1, k2) and same(v1, v2) for (k1, v1), (k2, v2) in zip(one.items(), other.items(), strict=True)
-    )
+
+
+def _written(value: Any) -> bytes:
+    frozen = _frozen(value)
+    if frozen:
+        found = _WRITTEN.get(id(value))
+        if found is not None and found[0] is value:
+            return found[1]
+    stream = io.BytesIO()
+    writer = pickle.Pickler(stream, protocol=pickle.HIGHEST_PROTOCOL)
+    writer.fast = True  # no memo: equal values write equal bytes, whatever they share
+    writer.dump(value)
+    written = stream.getvalue()
+    if frozen:
+        if len(_WRITTEN) > 100_000:
+            _WRITTEN.clear()
+        _WRITTEN[id(value)] = (value, written)
+    return written
+
+
+def _frozen(value: Any) -> bool:
+    """Whether a value can never change: hashable by its content (a tuple, a frozen dataclass of
+    such values), not by its identity."""
+    if getattr(type(value), "__hash__", None) is _IDENTITY_HASH:
+        return False
+    try:
+        hash(value)
+    except TypeError:
+        return False
+    return True
+
+
+_IDENTITY_HASH = object.__hash__
+# The bytes written for values that never change, by their identity (each kept alive by its entry).
+_WRITTEN: dict[int, tuple[Any, bytes]] = {}
 
 
 class Reads:
@@ -182,12 +201,16 @@ class _Changes:
         self.wholes: set[str] = set()
         for name, before in old.items():
             after = new[name]
-            if before is after or _same_items(before, after):
+            if before is after:
                 continue
-            self.wholes.add(name)
-            for key in [*before, *(k for k in after if k not in before)]:
-                if not same(before.get(key, _MISSING), after.get(key, _MISSING)):
-                    self.keys.add((name, key))
+            changed = [
+                key
+                for key in dict.fromkeys([*before, *after])
+                if not same(before.get(key, _MISSING), after.get(key, _MISSING))
+            ]
+            self.keys.update((name, key) for key in changed)
+            if changed or not same(tuple(before), tuple(after)):  # a value, or the order of the keys
+                self.wholes.add(name)
 
     def keep(self, checked: _Checked) -> bool:
         """Whether none of what the check read changed."""
