@@ -18,8 +18,7 @@ from coh_core.effects.registry import (
     signature,
 )
 from coh_core.errors import Location, Problem
-from coh_core.messages import declared_messages
-from coh_core.packs.declarations import declarations_of
+from coh_core.packs.declarations import declarations_of, messages_of
 from coh_core.packs.model import CompiledEffect, EffectSlot, Entity, Pack
 from coh_core.packs.pack_data import field_types, section_types
 from coh_core.packs.reuse import EffectChecks, SymbolsChecks
@@ -49,7 +48,7 @@ def symbols_of(pack: Pack) -> Symbols:
         if isinstance(param, dict) and isinstance(param.get("type"), str)
     }
     declared = declarations_of(pack)
-    messages = declared_messages(pack.section("messages"), declared)
+    messages = messages_of(pack, declared)
     verbs = pack_verbs(pack, declared)
     return Symbols(
         refs,
@@ -79,8 +78,16 @@ def pack_verbs(pack: Pack, declared: Declarations) -> dict[str, Signature]:
             known = declared.is_known_type(str(returns))
             typed = None if returns is None else (normalize_type(str(returns)) if known else "any")
             doc = str(entity.data.get("doc", ""))
-            found[entity.id] = Signature(entity.id, kind, params, typed, doc, asks=_asks(entity))
+            made = Signature(entity.id, kind, params, typed, doc, asks=_asks(entity))
+            # one object for the same signature in every pack of a run: compared by identity
+            # when overlays are checked (coh_core.packs.reuse); every field here has one type
+            found[entity.id] = _SIGNATURES.setdefault(made, made)
+    if len(_SIGNATURES) > 10_000:
+        _SIGNATURES.clear()
     return found
+
+
+_SIGNATURES: dict[Signature, Signature] = {}
 
 
 def _asks(entity: Entity) -> bool:
