@@ -130,4 +130,10 @@ def stored(name: str, sources: list[Path], stamps: list[str]) -> Stored:
         digest.update(hashlib.sha256(source.read_bytes()).digest())
     for stamp in stamps:
         digest.update(stamp.encode())
-    return Stored(folder / f"{name}-{digest.hexdigest()[:32]}.pickle")
+    path = folder / f"{name}-{digest.hexdigest()[:32]}.pickle"
+    if path not in _STORED:  # one per file: each would write it whole, and the last one win
+        _STORED[path] = Stored(path)
+    return _STORED[path]
+
+
+_STORED: dict[Path, Stored] = {}

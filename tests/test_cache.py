@@ -155,3 +155,26 @@ def test_a_damaged_file_or_entry_of_yaml_read_is_ignored(
     dict.__setitem__(stored, key, b"damaged")
     doc, _ = _read(source)
     assert doc is not None and doc.data == {"id": "x"}
+
+
+@pytest.mark.parametrize("locale", ["en", "fr", "es", "it", "de", "pt-BR", "ru", "ar", "cy", "xx"])
+def test_plural_rules_kept_in_the_cache_are_babels(
+    locale: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from babel.plural import PluralRule
+
+    from coh_core import i18n
+
+    monkeypatch.setenv("COH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache_dir, "_STORED", {})
+    i18n._plural_rule.cache_clear()
+    babels = i18n._plural_rule_of_babel(locale)
+    learned = i18n._plural_rule(locale)  # worked out from Babel's data, and kept
+    (stored,) = cache_dir._STORED.values()
+    (entry,) = stored.values()
+    kept = PluralRule(pickle.loads(entry))  # as a later run reads it back
+    numbers = [*range(0, 300), 1000, 1_000_000, 0.5, 1.0, 1.5, 2.25, 11.0, 101.5]
+    for rule in (learned, kept):
+        assert rule.tags == babels.tags
+        assert [rule(n) for n in numbers] == [babels(n) for n in numbers]
+    i18n._plural_rule.cache_clear()
