@@ -10,6 +10,7 @@ from pathlib import Path
 from coh_core.errors import ContentError, Problem, UsageError
 from coh_core.packs.blame import Found, blame, found_in
 from coh_core.packs.checks import semantic_problems
+from coh_core.packs.declarations import declarations_kept
 from coh_core.packs.effects_index import compile_effects
 from coh_core.packs.loader import CONTENT_SCHEMA, MANIFEST, PACK_ID, collect, find_pack_roots, load_pack
 from coh_core.packs.model import Pack
@@ -88,7 +89,8 @@ def check_pack(
 
 def _checked(pack: Pack, reuse: Reuse) -> list[Problem]:
     """The problems of a loaded (or composed) pack's effects and of the checks across it."""
-    return [*compile_effects(pack, reuse.effects), *semantic_problems(pack)]
+    with declarations_kept(pack):  # the checks read the pack, never change it
+        return [*compile_effects(pack, reuse.effects), *semantic_problems(pack)]
 
 
 def _recheck(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from coh_core.effects.checker import suggest
@@ -62,12 +63,30 @@ def messages_of(pack: Pack, declared: Declarations | None = None) -> DeclaredMes
 _MESSAGES: list[tuple[Mapping[str, Any], Declarations, DeclaredMessages]] = []
 
 
+@contextmanager
+def declarations_kept(pack: Pack) -> Iterator[None]:
+    """Within: the pack is not changed, so what it declares is worked out once (`declarations_of`)."""
+    _KEPT[id(pack)] = (pack, _declarations(pack))
+    try:
+        yield
+    finally:
+        del _KEPT[id(pack)]
+
+
+_KEPT: dict[int, tuple[Pack, Declarations]] = {}  # by the pack's identity, while it is kept unchanged
+
+
 def declarations_of(pack: Pack) -> Declarations:
     """What the pack declares; entries the schema rejected are left out (already reported).
 
     A type that does not exist (reported once, where it is declared: DECL-TYPE) is taken as
     `any`, so that the effects using the trait or the name do not report it again.
     """
+    kept = _KEPT.get(id(pack))
+    return kept[1] if kept is not None and kept[0] is pack else _declarations(pack)
+
+
+def _declarations(pack: Pack) -> Declarations:
     types = {name: _enum(name, entry) for name, entry in _entries(pack, "types") if name not in TYPES}
     entity_types = _entity_types(pack)
     known = Declarations(types=types, entity_types=entity_types)
