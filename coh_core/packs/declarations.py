@@ -29,7 +29,7 @@ from coh_core.errors import Location, Problem
 from coh_core.limits import MAX_NUMBER
 from coh_core.messages import DeclaredMessages, declared_messages
 from coh_core.packs.model import Entity, Pack, Section
-from coh_core.packs.reuse import same
+from coh_core.packs.reuse import written
 from coh_core.packs.yamlsrc import Path_
 
 # The sections of a pack that declare, in the order `coh docs effects` lists them.
@@ -46,21 +46,24 @@ _SCALAR_VALUES = {"count": "a whole number, not negative", "int": "a whole numbe
 def messages_of(pack: Pack, declared: Declarations | None = None) -> DeclaredMessages:
     """`declared_messages` of the pack's `messages` section with its declarations (`declared`:
     already worked out), worked out once for the same section and declarations: equal in every
-    way a check could see (`coh_core.packs.reuse.same`), as they are in a base pack and in most
-    overlays applied to it."""
+    way a check could see (the bytes pickle writes for them), as they are in a base pack and in
+    most overlays applied to it."""
     section = pack.section("messages")
     declared = declared if declared is not None else declarations_of(pack)
-    for earlier_section, earlier_declared, found in _MESSAGES:
-        if same(earlier_section, section) and same(earlier_declared, declared):
-            return found
-    found = declared_messages(section, declared)
-    _MESSAGES.insert(0, (section, declared, found))
-    del _MESSAGES[8:]
+    try:
+        key = (written(section), written(declared))
+    except Exception:  # a value pickle cannot write: worked out each time
+        return declared_messages(section, declared)
+    found = _MESSAGES.get(key)
+    if found is None:
+        if len(_MESSAGES) > 16:
+            _MESSAGES.clear()
+        found = _MESSAGES[key] = declared_messages(section, declared)
     return found
 
 
-# The last messages worked out (never changed once made, nor the sections they were made of).
-_MESSAGES: list[tuple[Mapping[str, Any], Declarations, DeclaredMessages]] = []
+# The messages worked out, by what they were worked out of (as bytes: whatever changes later).
+_MESSAGES: dict[tuple[bytes, bytes], DeclaredMessages] = {}
 
 
 @contextmanager

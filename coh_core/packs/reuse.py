@@ -41,12 +41,13 @@ def same(one: Any, other: Any) -> bool:
     if kind in _PLAIN:
         return kind is type(other) and bool(one == other)
     try:
-        return _written(one) == _written(other)
+        return written(one) == written(other)
     except Exception:  # not picklable, or nested past what it can write: not known to be the same
         return False
 
 
-def _written(value: Any) -> bytes:
+def written(value: Any) -> bytes:
+    """The bytes pickle writes for a value, without its memo (raises what pickle raises)."""
     frozen = _frozen(value)
     if frozen:
         found = _WRITTEN.get(id(value))
