@@ -93,3 +93,54 @@ def test_broken_pack_finds_the_same(case_path: Path, tmp_path: Path, shared: Reu
     _apply(pack, case, outside)
     whole, incremental = _both(shared, [pack])
     assert incremental == whole
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "expected"),
+    [
+        ({"a": 1, "b": 2}, {"a": 1, "b": 2}, True),
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}, False),  # an order can show in a message
+        ({"a": 1}, {"a": True}, False),  # equal, of another type
+        ({"a": 1}, {"a": 1.0}, False),
+        ((1, "x"), (1, "x"), True),
+        ([1, [2]], [1, [2]], True),
+        ([1, [2]], [1, (2,)], False),
+        (frozenset({"a"}), frozenset({"a"}), True),
+        ("verb", "verb", True),
+        (None, 0, False),
+    ],
+)
+def test_same_means_equal_in_every_way_a_check_could_see(one: Any, other: Any, expected: bool) -> None:
+    from coh_core.packs.reuse import same
+
+    assert same(one, other) is expected
+    assert same(other, one) is expected
+
+
+def test_a_check_is_reused_only_while_what_it_read_is_unchanged() -> None:
+    from coh_core.effects.checker import Finding, Symbols
+    from coh_core.effects.registry import Kind, Signature
+
+    run = Reuse().effects
+    verb = Signature("shout", Kind.VERB, (), None, "")
+    seen: list[str] = []
+
+    def check(symbols: Symbols) -> list[Finding]:
+        seen.append("checked")
+        return [] if "shout" in symbols.verbs else [Finding("EFF-UNKNOWN-VERB", "no shout", _span())]
+
+    key = ("shout()", "effect", "step", (), False, None)
+    with_verb = Symbols(verbs={"shout": verb}, refs={"a": "location"})
+    assert run.symbols(with_verb).findings(key, check) == []
+    # another pack: another id (not read by the check), the same verb: reused
+    assert run.symbols(Symbols(verbs={"shout": verb}, refs={"b": "location"})).findings(key, check) == []
+    assert seen == ["checked"] and run.reused == 1
+    # the verb it read is gone: checked again, and found
+    found = run.symbols(Symbols(verbs={}, refs={"a": "location"})).findings(key, check)
+    assert [f.code for f in found] == ["EFF-UNKNOWN-VERB"] and seen == ["checked", "checked"]
+
+
+def _span() -> Any:
+    from coh_core.effects import ast
+
+    return ast.Span(1, 1, 0, 5)
