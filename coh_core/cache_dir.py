@@ -3,15 +3,20 @@ depends on, so that an entry can never answer for content that changed.
 
 Where: `$COH_CACHE_DIR`, else `$XDG_CACHE_HOME/coh`, else `~/.cache/coh` (created private to the
 user). `COH_NO_CACHE=1` turns it off. Most entries are empty files: coh only asks whether one
-exists. The one read is lark's table for the effects grammar, which lark checks against the
-grammar's digest before using it.
+exists. Those read are lark's table for the effects grammar, which lark checks against the
+grammar's digest before using it, and files of entries (`Stored`: the effects' trees, the
+YAML files read) named by a digest of the code that writes them, each entry by a digest of
+all it depends on.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import hashlib
 import importlib.util
 import os
+import pickle
 import re
 from pathlib import Path
 
@@ -73,3 +78,62 @@ def library_stamp(name: str) -> str:
     except OSError:
         return f"{name}:{spec.origin}"
     return f"{name}:{spec.origin}:{found.st_size}:{found.st_mtime_ns}"
+
+
+class Stored(dict[str, bytes]):
+    """Entries (bytes, by a digest of all each depends on) kept in one file of the cache, named by
+    a digest of the code that makes them; read once, written back whole when the process ends if
+    it learned new ones. Each read of an entry gives its own bytes: a fresh object once unpickled."""
+
+    LIMIT = 20_000  # entries kept: past this, the file starts again (what is no longer used)
+
+    def __init__(self, path: Path | None) -> None:
+        super().__init__()
+        self.path, self.learned = path, False
+        if path is not None and path.is_file():
+            try:
+                # written by coh in the user's own cache folder (private to the user)
+                found = pickle.loads(path.read_bytes())
+                self.update(found if isinstance(found, dict) else {})
+            except Exception:  # a damaged or older file: work them out again, and write it anew
+                self.clear()
+
+    def learn(self, key: str, value: bytes) -> None:
+        if self.path is None:
+            return
+        if len(self) >= self.LIMIT:
+            self.clear()
+        self[key] = value
+        if not self.learned:
+            self.learned = True
+            atexit.register(self.save)
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        spare = self.path.with_name(f"{self.path.name}.{os.getpid()}")
+        try:
+            spare.write_bytes(pickle.dumps(dict(self), protocol=pickle.HIGHEST_PROTOCOL))
+            os.replace(spare, self.path)  # whole: a process reading it never sees half a file
+        except (OSError, pickle.PicklingError):
+            spare.unlink(missing_ok=True)
+
+
+def stored(name: str, sources: list[Path], stamps: list[str]) -> Stored:
+    """The entries of the cache's folder `name`, made by the code in `sources` with the installed
+    libraries `stamps` (see `library_stamp`); none when the cache is off."""
+    folder = created(name)
+    if folder is None:
+        return Stored(None)
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(hashlib.sha256(source.read_bytes()).digest())
+    for stamp in stamps:
+        digest.update(stamp.encode())
+    path = folder / f"{name}-{digest.hexdigest()[:32]}.pickle"
+    if path not in _STORED:  # one per file: each would write it whole, and the last one win
+        _STORED[path] = Stored(path)
+    return _STORED[path]
+
+
+_STORED: dict[Path, Stored] = {}

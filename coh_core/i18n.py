@@ -19,6 +19,7 @@ import json
 import locale as system_locale
 import os
 import re
+import sys
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -77,6 +78,30 @@ def default_locale(environ: Mapping[str, str] | None = None) -> str:
 
 @cache
 def _plural_rule(locale: str) -> Any:
+    """The locale's plural rule; its rules kept in coh's cache (a file named by a digest of this
+    code, of Babel and of Python): reading Babel's whole locale data is most of the work."""
+    import pickle
+    from pathlib import Path
+
+    from babel.plural import PluralRule
+
+    from coh_core import cache_dir
+
+    known = cache_dir.stored("plurals", [Path(__file__)], [cache_dir.library_stamp("babel"), sys.version])
+    key = hashlib.sha256(locale.encode("utf-8", "surrogatepass")).hexdigest()
+    stored = known.get(key)
+    if stored is not None:
+        try:
+            # written by coh in the user's own cache folder (private to the user)
+            return PluralRule(pickle.loads(stored))
+        except Exception:  # a damaged entry: read Babel's data again
+            del known[key]
+    rule = _plural_rule_of_babel(locale)
+    known.learn(key, pickle.dumps(dict(rule.rules), protocol=pickle.HIGHEST_PROTOCOL))
+    return rule
+
+
+def _plural_rule_of_babel(locale: str) -> Any:
     from babel import Locale, UnknownLocaleError
 
     for candidate in fallback_chain(locale):

@@ -5,8 +5,10 @@ Each test gets a cache of its own (COH_CACHE_DIR in a temporary folder).
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -14,6 +16,7 @@ from click.testing import CliRunner
 from coh_core import cache_dir
 from coh_core.cli import main
 from coh_core.effects import parser
+from coh_core.packs import yamlsrc
 from coh_core.packs.schema import validate_document
 from coh_core.packs.yamlsrc import YamlDoc, parse_yaml
 
@@ -103,3 +106,75 @@ def test_a_damaged_file_of_parsed_effects_is_ignored(tmp_path: Path) -> None:
     assert dict(parser._Trees(path)) == {}
     path.write_bytes(pickle.dumps(["a list, not the table"]))
     assert dict(parser._Trees(path)) == {}
+
+
+def _read(path: Path, display: str = "a.yaml") -> tuple[YamlDoc | None, list[Any]]:
+    return yamlsrc.load_yaml(path, display)
+
+
+def test_yaml_files_read_are_kept_and_never_stand_for_another_text_or_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    stored = cache_dir.Stored(tmp_path / "yaml.pickle")
+    monkeypatch.setattr(yamlsrc, "_known_docs", lambda: stored)
+    path = tmp_path / "a.yaml"
+    path.write_text("cards:\n  - {id: one, count: 2}\n  - {id: two, on: no}\n", encoding="utf-8")
+    first, problems = _read(path)
+    assert first is not None and len(stored) == 1
+    again, same_problems = _read(path)  # from the cache: the same document, a copy of its own
+    assert again is not None and again is not first
+    assert (again.data, again.values, again.keys, again.scalars, again.trapped) == (
+        first.data,
+        first.values,
+        first.keys,
+        first.scalars,
+        first.trapped,
+    )
+    assert [p.to_json() for p in same_problems] == [p.to_json() for p in problems] != []
+    path.write_text("cards:\n  - {id: one, count: 3}\n", encoding="utf-8")  # edited: read anew
+    edited, _ = _read(path)
+    assert edited is not None and edited.data == {"cards": [{"id": "one", "count": 3}]}
+    renamed, _ = _read(path, "b.yaml")  # the name shows in every location: its own entry
+    assert renamed is not None and renamed.location(("cards", 0)).file == "b.yaml"
+    assert len(stored) == 3
+    stored.save()
+    assert dict(cache_dir.Stored(tmp_path / "yaml.pickle")) == dict(stored)
+
+
+def test_a_damaged_file_or_entry_of_yaml_read_is_ignored(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "yaml.pickle"
+    path.write_bytes(b"not a pickle")
+    assert dict(cache_dir.Stored(path)) == {}
+    stored = cache_dir.Stored(None)
+    monkeypatch.setattr(yamlsrc, "_known_docs", lambda: stored)
+    source = tmp_path / "a.yaml"
+    source.write_text("id: x\n", encoding="utf-8")
+    key = hashlib.sha256(b"a.yaml\0id: x\n").hexdigest()
+    dict.__setitem__(stored, key, b"damaged")
+    doc, _ = _read(source)
+    assert doc is not None and doc.data == {"id": "x"}
+
+
+@pytest.mark.parametrize("locale", ["en", "fr", "es", "it", "de", "pt-BR", "ru", "ar", "cy", "xx"])
+def test_plural_rules_kept_in_the_cache_are_babels(
+    locale: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from babel.plural import PluralRule
+
+    from coh_core import i18n
+
+    monkeypatch.setenv("COH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cache_dir, "_STORED", {})
+    i18n._plural_rule.cache_clear()
+    babels = i18n._plural_rule_of_babel(locale)
+    learned = i18n._plural_rule(locale)  # worked out from Babel's data, and kept
+    (stored,) = cache_dir._STORED.values()
+    (entry,) = stored.values()
+    kept = PluralRule(pickle.loads(entry))  # as a later run reads it back
+    numbers = [*range(0, 300), 1000, 1_000_000, 0.5, 1.0, 1.5, 2.25, 11.0, 101.5]
+    for rule in (learned, kept):
+        assert rule.tags == babels.tags
+        assert [rule(n) for n in numbers] == [babels(n) for n in numbers]
+    i18n._plural_rule.cache_clear()

@@ -10,10 +10,12 @@ from pathlib import Path
 from coh_core.errors import ContentError, Problem, UsageError
 from coh_core.packs.blame import Found, blame, found_in
 from coh_core.packs.checks import semantic_problems
+from coh_core.packs.declarations import declarations_kept
 from coh_core.packs.effects_index import compile_effects
 from coh_core.packs.loader import CONTENT_SCHEMA, MANIFEST, PACK_ID, collect, find_pack_roots, load_pack
 from coh_core.packs.model import Pack
 from coh_core.packs.overlays import ComposedDoc, compose, declare_conflict, order_overlays, overlay_roots
+from coh_core.packs.reuse import Reuse
 from coh_core.packs.schema import validate_document
 from coh_core.resources import content_root
 
@@ -47,10 +49,12 @@ class ValidationReport:
 
 
 class _Loads:
-    """Packs read once per validation run: every overlay is checked on the same base."""
+    """Packs read once per validation run: every overlay is checked on the same base; and the
+    results of checks that the packs of the run reuse (`reuse`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, reuse: Reuse | None = None) -> None:
         self.found: dict[Path, tuple[Pack | None, list[Problem]]] = {}
+        self.reuse = reuse or Reuse()
 
     def __call__(self, root: Path) -> tuple[Pack | None, list[Problem]]:
         key = root.resolve()
@@ -73,28 +77,35 @@ def check_pack(
         base = _required_base(pack, root, loads)
         return check_pack(base, [str(root), *rules], loads) if base is not None else (pack, problems)
     if pack is None or not rules:
-        return pack, _ordered([*problems, *(_checked(pack) if pack is not None else [])])
+        return pack, _ordered([*problems, *(_checked(pack, loads.reuse) if pack is not None else [])])
     below, loaded = pack, {pack.id: list(problems)}
     pack = _with_overlays(below, rules, problems, loads, loaded)
-    problems.extend(_checked(pack))
+    problems.extend(_checked(pack, loads.reuse))
     # a problem in the files below that only a later overlay brings is reported at its cause
-    problems = blame(problems, below, pack.overlays, partial(_recheck, below, loaded, pack.overlays))
+    recheck = partial(_recheck, below, loaded, pack.overlays, loads.reuse)
+    problems = blame(problems, below, pack.overlays, recheck)
     return pack, _ordered(problems)
 
 
-def _checked(pack: Pack) -> list[Problem]:
+def _checked(pack: Pack, reuse: Reuse) -> list[Problem]:
     """The problems of a loaded (or composed) pack's effects and of the checks across it."""
-    return [*compile_effects(pack), *semantic_problems(pack)]
+    with declarations_kept(pack):  # the checks read the pack, never change it
+        return [*compile_effects(pack, reuse.effects), *semantic_problems(pack)]
 
 
 def _recheck(
-    base: Pack, loaded: dict[str, list[Problem]], overlays: list[Pack], applied: int, patches: int | None
+    base: Pack,
+    loaded: dict[str, list[Problem]],
+    overlays: list[Pack],
+    reuse: Reuse,
+    applied: int,
+    patches: int | None,
 ) -> Found:
     """What a check finds with only the first `applied` overlays (of the last, `patches` patches);
     `loaded`: the problems of reading each pack."""
     composed, composition = compose(base, overlays[:applied], patches)
     read = [p for layer in [base, *overlays[:applied]] for p in loaded.get(layer.id, [])]
-    problems = [*read, *composition.problems, *_revalidated(composed), *_checked(composed)]
+    problems = [*read, *composition.problems, *_revalidated(composed), *_checked(composed, reuse)]
     return found_in(problems)
 
 
@@ -148,15 +159,16 @@ def _required_base(overlay: Pack, root: Path, loads: _Loads) -> Path | None:
 
 
 def validate_paths(
-    paths: Iterable[Path], rules: Sequence[str] = (), strict: bool = False
+    paths: Iterable[Path], rules: Sequence[str] = (), strict: bool = False, reuse: Reuse | None = None
 ) -> ValidationReport:
     """Validate the packs named by paths (the built-in content when there are none). Incomplete
-    translations are warnings, unless `strict`.
+    translations are warnings, unless `strict`. `reuse`: the results of checks the packs share
+    (a new one by default; `Reuse(enabled=False)` checks every pack whole).
 
     Raises UsageError for paths that do not exist or hold no pack.
     """
     report = ValidationReport()
-    loads = _Loads()
+    loads = _Loads(reuse)
     paths = list(paths)
     named = {r for p in paths if p.is_file() or (p / MANIFEST).is_file() for r in find_pack_roots([p])}
     for root in find_pack_roots(paths):

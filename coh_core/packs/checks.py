@@ -29,7 +29,6 @@ from coh_core.messages import (
     NONE_VARIANT,
     DeclaredMessages,
     declarations,
-    declared_messages,
     engine_texts,
     log_key,
     log_variant_messages,
@@ -44,11 +43,12 @@ from coh_core.packs.declarations import (
     declarations_of,
     expected_value,
     fits,
+    messages_of,
     number_bounds,
     value_hint,
 )
 from coh_core.packs.effects_index import VERB_CONTEXTS
-from coh_core.packs.i18n_check import check_translations, form_problems, plural_problems
+from coh_core.packs.i18n_check import check_translations, file_form_problems, pack_forms, plural_problems
 from coh_core.packs.kind_checks import check_entity_rules, check_kind_names, check_kinds, check_pack_rules
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_, YamlDoc
@@ -210,7 +210,7 @@ def _verb_cycles(pack: Pack) -> Iterator[Problem]:
     """A verb that calls itself, directly or through others, would never end: refused."""
     verbs = {verb.id: verb for verb in pack.entities_of("verb")}
     calls = {
-        effect.slot.owner: {call.name for call in ast.calls(effect.tree) if call.name in verbs}
+        effect.slot.owner: {name for name in called_names(effect.tree) if name in verbs}
         for effect in pack.effects
         if effect.slot.context in VERB_CONTEXTS and effect.slot.owner in verbs
     }
@@ -223,6 +223,20 @@ def _verb_cycles(pack: Pack) -> Iterator[Problem]:
                 f"`{start}` calls itself ({' -> '.join(path)}); a verb may not, as it would never end",
                 verb.doc.location((*verb.path, "do")),
             )
+
+
+def called_names(tree: ast.Node) -> frozenset[str]:
+    """The names a tree calls, worked out once per tree: the trees of the same text are one
+    object (coh_core.effects.parser), and a tree never changes."""
+    found = _CALLED.get(id(tree))
+    if found is None or found[0] is not tree:
+        if len(_CALLED) > 50_000:
+            _CALLED.clear()
+        found = _CALLED[id(tree)] = (tree, frozenset(call.name for call in ast.calls(tree)))
+    return found[1]
+
+
+_CALLED: dict[int, tuple[ast.Node, frozenset[str]]] = {}  # by the tree's identity (kept alive here)
 
 
 def _cycle_from(start: str, calls: dict[str, set[str]]) -> list[str]:
@@ -936,7 +950,7 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
         )
         return
     messages = pack.messages("en")  # with the overlays' texts on top
-    declared = declared_messages(pack.section("messages"), declarations_of(pack))
+    declared = messages_of(pack)
     # Without a messages section (SECTION-MISSING says so), the texts of messages belong to
     # what is missing: not reported one by one.
     undeclared = () if "messages" in pack.sections else tuple(set(GROUPS.values()))
@@ -960,7 +974,7 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
                     doc.location(("messages", key), key=True),
                 )
         yield from _check_placeholders(doc, own, declared)
-        yield from form_problems(doc, layer.entries("en"), pack.forms("en"))
+        yield from file_form_problems(doc, layer.entries("en"), pack_forms(pack, "en"))
 
 
 def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -> Location:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from coh_core.effects.checker import suggest
@@ -26,7 +27,9 @@ from coh_core.effects.registry import (
 )
 from coh_core.errors import Location, Problem
 from coh_core.limits import MAX_NUMBER
+from coh_core.messages import DeclaredMessages, declared_messages
 from coh_core.packs.model import Entity, Pack, Section
+from coh_core.packs.reuse import written
 from coh_core.packs.yamlsrc import Path_
 
 # The sections of a pack that declare, in the order `coh docs effects` lists them.
@@ -40,12 +43,53 @@ _SCALAR_VALUES = {"count": "a whole number, not negative", "int": "a whole numbe
 # -- reading ----------------------------------------------------------------------------
 
 
+def messages_of(pack: Pack, declared: Declarations | None = None) -> DeclaredMessages:
+    """`declared_messages` of the pack's `messages` section with its declarations (`declared`:
+    already worked out), worked out once for the same section and declarations: equal in every
+    way a check could see (the bytes pickle writes for them), as they are in a base pack and in
+    most overlays applied to it."""
+    section = pack.section("messages")
+    declared = declared if declared is not None else declarations_of(pack)
+    try:
+        key = (written(section), written(declared))
+    except Exception:  # a value pickle cannot write: worked out each time
+        return declared_messages(section, declared)
+    found = _MESSAGES.get(key)
+    if found is None:
+        if len(_MESSAGES) > 16:
+            _MESSAGES.clear()
+        found = _MESSAGES[key] = declared_messages(section, declared)
+    return found
+
+
+# The messages worked out, by what they were worked out of (as bytes: whatever changes later).
+_MESSAGES: dict[tuple[bytes, bytes], DeclaredMessages] = {}
+
+
+@contextmanager
+def declarations_kept(pack: Pack) -> Iterator[None]:
+    """Within: the pack is not changed, so what it declares is worked out once (`declarations_of`)."""
+    _KEPT[id(pack)] = (pack, _declarations(pack))
+    try:
+        yield
+    finally:
+        del _KEPT[id(pack)]
+
+
+_KEPT: dict[int, tuple[Pack, Declarations]] = {}  # by the pack's identity, while it is kept unchanged
+
+
 def declarations_of(pack: Pack) -> Declarations:
     """What the pack declares; entries the schema rejected are left out (already reported).
 
     A type that does not exist (reported once, where it is declared: DECL-TYPE) is taken as
     `any`, so that the effects using the trait or the name do not report it again.
     """
+    kept = _KEPT.get(id(pack))
+    return kept[1] if kept is not None and kept[0] is pack else _declarations(pack)
+
+
+def _declarations(pack: Pack) -> Declarations:
     types = {name: _enum(name, entry) for name, entry in _entries(pack, "types") if name not in TYPES}
     entity_types = _entity_types(pack)
     known = Declarations(types=types, entity_types=entity_types)

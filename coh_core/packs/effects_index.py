@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from coh_core.effects.checker import Checker, Symbols
+from coh_core.effects.checker import Checker, Finding, Symbols
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.effects.registry import (
     Declarations,
@@ -18,10 +18,10 @@ from coh_core.effects.registry import (
     signature,
 )
 from coh_core.errors import Location, Problem
-from coh_core.messages import declared_messages
-from coh_core.packs.declarations import declarations_of
+from coh_core.packs.declarations import declarations_of, messages_of
 from coh_core.packs.model import CompiledEffect, EffectSlot, Entity, Pack
 from coh_core.packs.pack_data import field_types, section_types
+from coh_core.packs.reuse import EffectChecks, SymbolsChecks
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 # The contexts of the bodies of the verbs a pack defines.
@@ -48,7 +48,7 @@ def symbols_of(pack: Pack) -> Symbols:
         if isinstance(param, dict) and isinstance(param.get("type"), str)
     }
     declared = declarations_of(pack)
-    messages = declared_messages(pack.section("messages"), declared)
+    messages = messages_of(pack, declared)
     verbs = pack_verbs(pack, declared)
     return Symbols(
         refs,
@@ -78,8 +78,16 @@ def pack_verbs(pack: Pack, declared: Declarations) -> dict[str, Signature]:
             known = declared.is_known_type(str(returns))
             typed = None if returns is None else (normalize_type(str(returns)) if known else "any")
             doc = str(entity.data.get("doc", ""))
-            found[entity.id] = Signature(entity.id, kind, params, typed, doc, asks=_asks(entity))
+            made = Signature(entity.id, kind, params, typed, doc, asks=_asks(entity))
+            # one object for the same signature in every pack of a run: compared by identity
+            # when overlays are checked (coh_core.packs.reuse); every field here has one type
+            found[entity.id] = _SIGNATURES.setdefault(made, made)
+    if len(_SIGNATURES) > 10_000:
+        _SIGNATURES.clear()
     return found
+
+
+_SIGNATURES: dict[Signature, Signature] = {}
 
 
 def _asks(entity: Entity) -> bool:
@@ -245,28 +253,38 @@ def _turn_slots(
     yield from _triggers("turn", doc, (*path, "triggers"), turn.get("triggers"), "rule_trigger", declared)
 
 
-def compile_effects(pack: Pack) -> list[Problem]:
-    """Parse and check every effect of the pack once; keeps the ASTs on the pack."""
+def compile_effects(pack: Pack, reuse: EffectChecks | None = None) -> list[Problem]:
+    """Parse and check every effect of the pack once; keeps the ASTs on the pack. `reuse`: the
+    checks of a validation run, whose results an unchanged effect reuses."""
     symbols = symbols_of(pack)
+    checks = (reuse or EffectChecks(enabled=False)).symbols(symbols)
     problems: list[Problem] = []
     pack.effects = []
     for slot in effect_slots(pack, symbols.declared):
-        compiled, found = compile_slot(slot, symbols)
+        compiled, found = compile_slot(slot, symbols, checks)
         problems.extend(found)
         if compiled is not None:
             pack.effects.append(compiled)
     return problems
 
 
-def compile_slot(slot: EffectSlot, symbols: Symbols) -> tuple[CompiledEffect | None, list[Problem]]:
+def compile_slot(
+    slot: EffectSlot, symbols: Symbols, checks: SymbolsChecks | None = None
+) -> tuple[CompiledEffect | None, list[Problem]]:
     try:
         tree: Any = parse_effect(slot.source) if slot.entry == "effect" else parse_condition(slot.source)
     except EffectSyntaxError as exc:
         return None, [_located(slot, exc.code, exc.message, exc.offset)]
     verb = symbols.verbs.get(slot.owner) if slot.context in VERB_CONTEXTS else None
     returns = verb.returns if verb is not None else None
-    checker = Checker(symbols, slot.context, slot.extra, lenient=slot.lenient, returns=returns)
-    findings = checker.check_effect(tree) if slot.entry == "effect" else checker.check_condition(tree)
+
+    def check(seen: Symbols) -> list[Finding]:
+        checker = Checker(seen, slot.context, slot.extra, lenient=slot.lenient, returns=returns)
+        return checker.check_effect(tree) if slot.entry == "effect" else checker.check_condition(tree)
+
+    # the text's tree is a function of its text: the text stands for it in the key
+    key = (slot.source, slot.entry, slot.context, tuple(slot.extra.items()), slot.lenient, returns)
+    findings = checks.findings(key, check) if checks is not None else check(symbols)
     problems = [_located(slot, f.code, f.message, f.span.start) for f in findings]
     return CompiledEffect(slot, tree), problems
 

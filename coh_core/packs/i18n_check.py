@@ -12,10 +12,11 @@ what it lacks falls back, so it is never reported missing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem
@@ -30,8 +31,8 @@ from coh_core.i18n import (
     source_text,
     text_forms,
 )
-from coh_core.messages import DeclaredMessages, declared_messages, placeholder_forms, placeholders
-from coh_core.packs.declarations import declarations_of
+from coh_core.messages import DeclaredMessages, placeholder_forms, placeholders
+from coh_core.packs.declarations import messages_of
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import YamlDoc
 
@@ -89,7 +90,7 @@ def check_translations(pack: Pack, locales: list[str] | None = None) -> list[Loc
     """
     reports = []
     # An overlay's texts may be declared below it.
-    declared = declared_messages(pack.section("messages"), declarations_of(pack))
+    declared = messages_of(pack)
     for layer in [pack, *pack.overlays]:
         for locale in locales or translated_locales(pack):
             if locale in layer.text:
@@ -142,18 +143,102 @@ def check_locale(
     messages of the pack it is played in, by default its own; `forms`: the forms of that pack's
     names in this language, by default its own)."""
     if declared is None:
-        declared = declared_messages(pack.section("messages"), declarations_of(pack))
+        declared = messages_of(pack)
     report = _checked(pack, locale, declared)
-    found = form_problems(pack.text[locale], pack.entries(locale), forms or language_forms(pack, locale))
+    found = file_form_problems(pack.text[locale], pack.entries(locale), forms or language_forms(pack, locale))
     report.problems.extend(found)
     return report
 
 
-def language_forms(pack: Pack, locale: str) -> dict[str, dict[str, str]]:
+def language_forms(pack: Pack, locale: str) -> Mapping[str, dict[str, str]]:
     """The forms of a composed pack's names in a language: a regional file's over its language's."""
-    found = pack.forms(locale.split("-")[0])
-    found.update({k: v for k, v in pack.forms(locale).items() if k in pack.entries(locale)})
+    language = locale.split("-")[0]
+    languages, locales = _files(pack, language), _files(pack, locale)
+
+    def forms() -> dict[str, dict[str, str]]:
+        found = _forms_in(languages)
+        own = pack.entries(locale)
+        found.update({k: v for k, v in _forms_in(locales).items() if k in own})
+        return found
+
+    return by_files(f"forms:{locale}", (*languages, _APART, *locales, _APART, pack.text.get(locale)), forms)
+
+
+def pack_forms(pack: Pack, locale: str) -> Mapping[str, dict[str, str]]:
+    """`Pack.forms`, worked out once for the same text files (not to be changed)."""
+    files = _files(pack, locale)
+    return by_files(f"pack-forms:{locale}", files, lambda: _forms_in(files))
+
+
+def _forms_in(files: tuple[YamlDoc, ...]) -> dict[str, dict[str, str]]:
+    """The forms of the names of text files, a later file's over an earlier one's (`Pack.forms`)."""
+    found: dict[str, dict[str, str]] = {}
+    for doc in files:
+        found.update(by_files("file-forms", (doc,), partial(_file_forms, doc)))
     return found
+
+
+def _file_forms(doc: YamlDoc) -> dict[str, dict[str, str]]:
+    return {k: forms_of(v) for k, v in _entries(doc).items()}
+
+
+def _entries(doc: YamlDoc) -> Mapping[str, Any]:
+    """The `messages` of a text file as written (`Pack.entries`)."""
+    messages = doc.data.get("messages") if isinstance(doc.data, dict) else None
+    return messages if isinstance(messages, dict) else {}
+
+
+def _files(pack: Pack, locale: str) -> tuple[YamlDoc, ...]:
+    """The text files of a language, of the pack and of each overlay on it that has one, in order."""
+    return tuple(doc for layer in [pack, *pack.overlays] if (doc := layer.text.get(locale)) is not None)
+
+
+_APART = object()  # between two lists of files
+
+
+def file_form_problems(
+    doc: YamlDoc, entries: Mapping[str, Any], declared: Mapping[str, dict[str, str]]
+) -> list[Problem]:
+    """`form_problems`, worked out once for the same file and what it reads of `declared`: the
+    forms known (in the order `form_problems` goes through them), those of each kind of name,
+    and those of the file's own names. An overlay that adds names leaves the base's files'
+    problems as they were."""
+    known, kinds = by_files("forms-summary", (declared,), lambda: _forms_summary(declared))
+    own = tuple((key, frozenset(declared.get(key, ()))) for key in entries if key.endswith(NAME_SUFFIX))
+    done: list[tuple[Any, ...]] = by_files("form-problems", (doc, entries), list)
+    for earlier_known, earlier_kinds, earlier_own, found in done:
+        if earlier_known == known and earlier_kinds == kinds and earlier_own == own:
+            return list(found)
+    found = list(form_problems(doc, entries, declared))
+    done.append((known, kinds, own, found))
+    return found
+
+
+def _forms_summary(
+    declared: Mapping[str, dict[str, str]],
+) -> tuple[tuple[str, ...], dict[tuple[str, int], frozenset[str]]]:
+    """What `form_problems` reads of all the names' forms: the forms known, in the order of the
+    set it goes through, and the forms of each kind of name (`_lacking_forms`)."""
+    return tuple(_known_forms(declared)), {k: frozenset(v) for k, v in _kinds_forms(declared).items()}
+
+
+_T = TypeVar("_T")
+# What was worked out from text files alone (and objects worked out from them), by the objects
+# themselves (their identity; each entry keeps its own alive, so an identity is never another's):
+# the texts of a base pack checked under each of several overlays are worked out once. The
+# files are never changed once read.
+_BY_FILES: dict[tuple[object, ...], tuple[tuple[object, ...], object]] = {}
+
+
+def by_files(name: str, files: tuple[object, ...], compute: Callable[[], _T]) -> _T:
+    """What `compute` gives, worked out once for the same objects `files` (`name`: which result)."""
+    key = (name, *map(id, files))
+    found = _BY_FILES.get(key)
+    if found is None or any(a is not b for a, b in zip(found[0], files, strict=True)):
+        if len(_BY_FILES) > 1024:
+            _BY_FILES.clear()
+        found = _BY_FILES[key] = (files, compute())
+    return found[1]  # type: ignore[return-value]
 
 
 def _checked(pack: Pack, locale: str, declared: DeclaredMessages) -> LocaleReport:
@@ -217,7 +302,7 @@ def form_problems(
 ) -> Iterator[Problem]:
     """The grammatical forms of one text file (`entries`, as written), against the forms every
     name of the pack it is played in declares in its language (`declared`, by key)."""
-    known = {form for forms in declared.values() for form in forms}
+    known = _known_forms(declared)
     for key, entry in entries.items():
         if forms_of(entry) and not key.endswith(NAME_SUFFIX):
             yield Problem(
@@ -237,6 +322,19 @@ def form_problems(
     yield from _lacking_forms(doc, entries, declared)
 
 
+def _known_forms(declared: Mapping[str, dict[str, str]]) -> set[str]:
+    return {form for forms in declared.values() for form in forms}
+
+
+def _kinds_forms(declared: Mapping[str, dict[str, str]]) -> dict[tuple[str, int], set[str]]:
+    """The forms the names of each kind (and key shape) declare, together."""
+    kinds: dict[tuple[str, int], set[str]] = {}
+    for key, forms in declared.items():
+        if key.endswith(NAME_SUFFIX):
+            kinds.setdefault(_kind_of(key), set()).update(forms)
+    return kinds
+
+
 def _form_fault(form: str, known: set[str]) -> str:
     """What is wrong with a form a message asks for ('' if nothing)."""
     if not FORM_PATTERN.match(form):
@@ -250,10 +348,7 @@ def _lacking_forms(
     doc: YamlDoc, entries: Mapping[str, Any], declared: Mapping[str, dict[str, str]]
 ) -> Iterator[Problem]:
     """Names of the file lacking a form that other names of the same kind (and key shape) declare."""
-    kinds: dict[tuple[str, int], set[str]] = {}
-    for key, forms in declared.items():
-        if key.endswith(NAME_SUFFIX):
-            kinds.setdefault(_kind_of(key), set()).update(forms)
+    kinds = _kinds_forms(declared)
     for key in entries:
         if not key.endswith(NAME_SUFFIX):
             continue

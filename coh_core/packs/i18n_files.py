@@ -19,8 +19,8 @@ from typing import Any
 
 from coh_core.errors import UsageError
 from coh_core.i18n import NAME_SUFFIX, SOURCE_LOCALE, forms_of, source_hash
-from coh_core.messages import DeclaredMessages, Message, declared_messages
-from coh_core.packs.declarations import declarations_of
+from coh_core.messages import DeclaredMessages, Message
+from coh_core.packs.declarations import messages_of
 from coh_core.packs.loader import TEXT_DIR
 from coh_core.packs.model import Pack
 from coh_core.packs.paths import PathRefused, file_in_pack
@@ -37,7 +37,7 @@ def template(pack: Pack, locale: str, declared: DeclaredMessages | None = None) 
     are written above their entries.
     """
     if declared is None:
-        declared = declared_messages(pack.section("messages"), declarations_of(pack))
+        declared = messages_of(pack)
     english_doc = pack.text[SOURCE_LOCALE]
     english = pack.own_messages(SOURCE_LOCALE)
     existing = pack.entries(locale) if locale in pack.text else {}

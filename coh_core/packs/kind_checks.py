@@ -16,8 +16,7 @@ from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import signature
 from coh_core.errors import Location, Problem
-from coh_core.messages import declared_messages
-from coh_core.packs.declarations import declarations_of
+from coh_core.packs.declarations import messages_of
 from coh_core.packs.model import ENGINE_SECTIONS, KINDS_SECTION, SINGLETON_SECTIONS, Entity, Pack
 
 Check = dict[str, Any]
@@ -70,7 +69,7 @@ def check_kind_names(pack: Pack) -> Iterator[Problem]:
     section = pack.sections.get(KINDS_SECTION)
     if section is None:
         return
-    texts = declared_messages(pack.section("messages"), declarations_of(pack)).texts
+    texts = messages_of(pack).texts
     # without its messages section (SECTION-MISSING), a pack's texts are not known to be missing
     known = "messages" in pack.sections
     for name, entry in pack.kind_declarations().items():

@@ -9,12 +9,17 @@ reported instead of silently turning into true/false.
 from __future__ import annotations
 
 import bisect
+import hashlib
+import pickle
+import sys
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from coh_core import cache_dir
 from coh_core.errors import Location, Problem
 from coh_core.limits import (
     MAX_ALIAS_VALUES,
@@ -213,7 +218,34 @@ def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
                 Location(display, line, col),
             )
         ]
-    return parse_yaml(text, display)
+    return _parsed_once(text, display)
+
+
+def _parsed_once(text: str, display: str) -> tuple[YamlDoc | None, list[Problem]]:
+    """`parse_yaml`, or what it gave an earlier run for the same text shown under the same name
+    (coh's cache: each entry named by a digest of both, in a file named by a digest of this code)."""
+    known = _known_docs()
+    key = hashlib.sha256(f"{display}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    stored = known.get(key)
+    if stored is not None:
+        try:
+            # written by coh in the user's own cache folder (private to the user)
+            doc, problems = pickle.loads(stored)
+            return doc, problems
+        except Exception:  # a damaged entry: parse again
+            del known[key]
+    doc, problems = parse_yaml(text, display)
+    if doc is not None:
+        known.learn(key, pickle.dumps((doc, problems), protocol=pickle.HIGHEST_PROTOCOL))
+    return doc, problems
+
+
+@cache
+def _known_docs() -> cache_dir.Stored:
+    from coh_core import errors, limits
+
+    sources = [Path(__file__), Path(errors.__file__), Path(limits.__file__)]
+    return cache_dir.stored("yaml", sources, [cache_dir.library_stamp("yaml"), sys.version])
 
 
 def parse_yaml(text: str, display: str) -> tuple[YamlDoc | None, list[Problem]]:
