@@ -21,7 +21,6 @@ from coh_core.engine.machine import (
     frames_data,
     frames_from_json,
     frames_to_json,
-    resume,
     run_sync,
 )
 from coh_core.engine.rng import Rng
@@ -135,9 +134,11 @@ class Game:
 
     def _resume(self, answers: dict[str, Action] | None) -> None:
         """Hand the answers to whatever asked, and run until the next question or the end."""
-        if answers is not None:
-            resume(self.frames, answers)
-        self.decision = execute(self.frames)
+        frames = self.frames
+        if answers is not None:  # (`machine.resume`, written out)
+            top = frames[-1]
+            top.program.ops[top.pc - 1].resume(top, answers)
+        self.decision = execute(frames)
 
     # --- the position as data ---------------------------------------------------------
 
