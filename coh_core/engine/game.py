@@ -87,6 +87,7 @@ class Game:
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
         self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
         self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
+        self._items = tuple(rules.items.items())  # (a counter's name as an item, its kind): `gifts`
         # the windows and names checked (`check_window_names`)
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
@@ -534,7 +535,8 @@ class Game:
         kinds, characters = rules.usable_in(windows)
         pile = rules.hand_pile  # (not `role_pile`: offers are asked for again and again)
         hand = self.state["piles"][pile][colour] if pile is not None and kinds else ()
-        playable = sorted(kinds.intersection(hand)) if hand else []
+        # (most hands hold nothing these windows take: `isdisjoint` finds it without a new set)
+        playable = sorted(kinds.intersection(hand)) if hand and not kinds.isdisjoint(hand) else []
         if not characters:
             return playable, []
         chars = self.pieces
@@ -543,6 +545,44 @@ class Game:
         if not living:
             return playable, []
         return playable, [c for c in living if c in characters and not chars[c]["exhausted"]]
+
+    def window_options(
+        self, colour: str, windows: tuple[str, ...], names: dict[str, Any], seated: list[str] | None
+    ) -> list[Action]:
+        """What a window offers the player, in one pass: `offers`, then, given the players seated
+        (`_seated`), `gifts`. `offers` runs only when `could_try` holds (most players, most of the
+        time, hold nothing these windows take: then it would find nothing)."""
+        rules = self.rules
+        state = self.state
+        pile = rules.hand_pile
+        hand = state["piles"][pile][colour] if pile is not None else ()
+        kinds, characters = rules.usable_in(windows)
+        found: list[Action] = []
+        if kinds and hand and not kinds.isdisjoint(hand):
+            found = self.offers(colour, windows, names)
+        elif characters:  # (`could_try`, written out)
+            chars = self.pieces
+            by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
+            for c in by_player.get(colour, ()):
+                if c in characters and not chars[c]["exhausted"]:
+                    found = self.offers(colour, windows, names)
+                    break
+        if seated is None:
+            return found
+        others = [p for p in seated if p != colour]  # (`gifts`, written out)
+        if not others:
+            return found
+        if hand:
+            found += [
+                ("give", to, "card", kind)
+                for kind in (sorted(set(hand)) if len(hand) > 1 else hand)
+                for to in others
+            ]
+        held = state["counts"][colour]
+        for item, kind in self._items:
+            if held[kind]:
+                found += [("give", to, item) for to in others]
+        return found
 
     def could_try(self, colour: str, windows: tuple[str, ...]) -> bool:
         """Whether `candidates` would find anything (without listing it)."""
@@ -670,13 +710,22 @@ class Game:
 
     def gifts(self, colour: str) -> list[Action]:
         others = [p for p in self._seated() if p != colour]
+        if not others:
+            return []
+        state = self.state
         pile = self.rules.hand_pile
-        hand = self.state["piles"][pile][colour] if pile is not None else ()
+        hand = state["piles"][pile][colour] if pile is not None else ()
         found: list[Action] = (
-            [("give", to, "card", kind) for kind in sorted(set(hand)) for to in others] if hand else []
+            [
+                ("give", to, "card", kind)
+                for kind in (sorted(set(hand)) if len(hand) > 1 else hand)
+                for to in others
+            ]
+            if hand
+            else []
         )
-        held = self.state["counts"][colour]
-        for item, kind in self.rules.items.items():
+        held = state["counts"][colour]
+        for item, kind in self._items:
             if held[kind]:
                 found += [("give", to, item) for to in others]
         return found
