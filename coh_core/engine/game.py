@@ -108,21 +108,22 @@ class Game:
         decision = self.decision
         if decision is None:
             raise IllegalAction("ACTION-GAME-OVER", "the game is over; nothing is waiting for an answer")
-        if colour not in decision.options:
+        legal = decision.options.get(colour)
+        if legal is None:
             raise IllegalAction("ACTION-NOT-ASKED", f"{colour} is not asked anything now")
-        if colour in decision.answers:
+        answers = decision.answers
+        if colour in answers:
             raise IllegalAction("ACTION-ANSWERED", f"{colour} has already answered this decision")
         chosen = action if type(action) is tuple else as_action(action)
-        if chosen not in decision.options[colour]:
+        if chosen not in legal:
             raise IllegalAction(
                 "ACTION-ILLEGAL",
-                f"{list(chosen)} is not one of the {len(decision.options[colour])} legal actions"
-                f" for {colour}",
+                f"{list(chosen)} is not one of the {len(legal)} legal actions for {colour}",
             )
-        decision.answers[colour] = chosen
-        if len(decision.answers) == len(decision.options):  # (answers are only ever of those asked)
-            self.history.append({c: list(a) for c, a in decision.answers.items()})
-            self._resume(decision.answers)
+        answers[colour] = chosen
+        if len(answers) == len(decision.options):  # (answers are only ever of those asked)
+            self.history.append({c: list(a) for c, a in answers.items()})
+            self._resume(answers)
 
     def view(self, colour: str) -> PlayerView:
         return PlayerView(self, colour)
@@ -231,15 +232,21 @@ class Game:
 
     def note(self, key: str, to: list[str] | None = None, **params: Any) -> None:
         """Add a narrative entry (message key + parameters); `to` limits who may see it."""
-        self.note_params(key, to, params)
+        state = self.state  # (`note_params`, written out: the log grows at almost every action)
+        if to is None:
+            self.log.append({"key": key, "turn": state["turn"], "params": params})
+        else:
+            self.log.append({"key": key, "turn": state["turn"], "params": params, "to": to})
+        self.places.append([state.get("phase"), state.get("at")])
 
     def note_params(self, key: str, to: list[str] | None, params: dict[str, Any]) -> None:
         """`note`, its parameters given as one mapping (which the entry keeps)."""
-        entry: dict[str, Any] = {"key": key, "turn": self.state["turn"], "params": params}
-        if to is not None:
-            entry["to"] = to
-        self.log.append(entry)
-        self.places.append([self.state.get("phase"), self.state.get("at")])
+        state = self.state
+        if to is None:
+            self.log.append({"key": key, "turn": state["turn"], "params": params})
+        else:
+            self.log.append({"key": key, "turn": state["turn"], "params": params, "to": to})
+        self.places.append([state.get("phase"), state.get("at")])
 
     # --- reading the state --------------------------------------------------------------
 
@@ -446,8 +453,9 @@ class Game:
                 if trigger.event == event:
                     queue.append([trigger.effect.program.id, {**names, "here": location}, None])
         chars = self.pieces
-        listening = [c for c in self._listening.get(event, ()) if c in chars and chars[c]["alive"]]
-        for character in self.in_turn_order(listening):
+        listening = self._listening.get(event)
+        living = [c for c in listening if c in chars and chars[c]["alive"]] if listening else ()
+        for character in self.in_turn_order(living) if living else ():
             ch = chars[character]
             if located and ch["at"] != at:
                 continue
