@@ -339,15 +339,22 @@ def window_frame(
     game: Game, mode: str, windows: tuple[str, ...], names: dict[str, Any], **more: Any
 ) -> Frame:
     """The frame of a window (see `_WindowAsk` for the modes)."""
-    game.check_window_names(windows, names)
-    env: dict[str, Any] = {"mode": mode, "windows": list(windows), "names": names, "actions": 0}
-    env["question"] = more.get("question", windows[0])  # the decision put to each player
-    if mode == "one":
-        env.update(player=more["player"], done=False)
-    elif mode == "others":
-        env.update(players=game.turn_order(), index=0)
+    if (windows, tuple(names)) not in game._checked:  # (checked once per game)
+        game.check_window_names(windows, names)
+    env: dict[str, Any] = {
+        "mode": mode,
+        "windows": list(windows),
+        "names": names,
+        "actions": 0,
+        "question": more.get("question", windows[0]),  # the decision put to each player
+    }
+    if mode == "round":
+        env["index"], env["passes"], env["gifts"], env["given"] = 0, 0, more["gifts"], {}
+        env["here"] = more.get("here")
+    elif mode == "one":
+        env["player"], env["done"] = more["player"], False
     else:
-        env.update(index=0, passes=0, gifts=more["gifts"], given={}, here=more.get("here"))
+        env["players"], env["index"] = game.turn_order(), 0
     return Frame(WINDOW, Rt(game, env, None), env, more.get("ret"))
 
 
