@@ -122,8 +122,14 @@ class Game:
             )
         answers[colour] = chosen
         if len(answers) == len(decision.options):  # (answers are only ever of those asked)
-            self.history.append({c: list(a) for c, a in answers.items()})
-            self._resume(answers)
+            # (`_resume`, written out, and most decisions ask one player: no comprehension for them)
+            self.history.append(
+                {colour: list(chosen)} if len(answers) == 1 else {c: list(a) for c, a in answers.items()}
+            )
+            frames = self.frames
+            top = frames[-1]
+            top.program.ops[top.pc - 1].resume(top, answers)
+            self.decision = execute(frames)
 
     def view(self, colour: str) -> PlayerView:
         return PlayerView(self, colour)
@@ -342,10 +348,14 @@ class Game:
 
     def trait(self, character: str, name: str) -> Any:
         own = self.pieces[character]["traits"].get(name)
-        return own[0] if own is not None else self.rules.trait_default(character, name)
+        if own is not None:
+            return own[0]
+        # (the defaults `trait_default` worked out before, read without calling it: traits are read often)
+        found = self.rules._trait_defaults.get((character, name), self)
+        return found if found is not self else self.rules.trait_default(character, name)
 
     def side(self, location: str) -> Any:
-        return self.rules.side(location, self.state["locations"][location]["side"])
+        return self.rules.sides[(location, self.state["locations"][location]["side"])]  # (`Rules.side`)
 
     def selectable(self, character: str) -> bool:
         ch = self.pieces[character]
@@ -694,10 +704,10 @@ class Game:
         return ident
 
     def give(self, colour: str, action: Action) -> None:
-        _, to, what, *rest = action
+        to, what = action[1], action[2]
         if what == "card":
-            self.role_pile("hand", colour).remove(rest[0])
-            self.role_pile("hand", to).append(rest[0])
+            self.role_pile("hand", colour).remove(action[3])
+            self.role_pile("hand", to).append(action[3])
         else:
             counts = self.state["counts"]
             kind = self.rules.items[what]

@@ -98,8 +98,17 @@ def param(rt: Rt, name: str) -> Any:
 @_impl("log")
 def log(rt: Rt, message: str, to: list[str] | None, params: dict[str, Any]) -> None:
     """An entry of the pack's own (a list is copied: the entry keeps the value it had)."""
-    values = {name: list(value) if isinstance(value, list) else value for name, value in params.items()}
-    rt.game.note_params(message, None if to is None else list(to), values)
+    values = dict(params)
+    for name, value in params.items():
+        if isinstance(value, list):
+            values[name] = list(value)
+    game = rt.game
+    state = game.state  # (`Game.note_params`, written out: the pack logs at almost every step)
+    if to is None:
+        game.log.append({"key": message, "turn": state["turn"], "params": values})
+    else:
+        game.log.append({"key": message, "turn": state["turn"], "params": values, "to": list(to)})
+    game.places.append([state.get("phase"), state.get("at")])
 
 
 # --- events, windows, the end of an action: engine programs -------------------------------
