@@ -88,6 +88,9 @@ class Game:
         self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
         self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
         self._items = tuple(rules.items.items())  # (a counter's name as an item, its kind): `gifts`
+        # `window_options`' gifts, per giver: per card, per item, the actions (for `_gifts_seated`)
+        self._gifts: dict[str, tuple[dict[str, list[Action]], dict[str, list[Action]]]] = {}
+        self._gifts_seated: list[str] | None = None
         # the windows and names checked (`check_window_names`)
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
@@ -587,19 +590,26 @@ class Game:
                     break
         if seated is None:
             return found
-        others = [p for p in seated if p != colour]  # (`gifts`, written out)
-        if not others:
-            return found
+        # `gifts`, written out: the gifts of a card or an item to the others, made once per seating
+        if seated is not self._gifts_seated:
+            self._gifts_seated, self._gifts = seated, {}
+        mine = self._gifts.get(colour)
+        if mine is None:
+            mine = self._gifts[colour] = ({}, {})
+        cards, items = mine
         if hand:
-            found += [
-                ("give", to, "card", kind)
-                for kind in (sorted(set(hand)) if len(hand) > 1 else hand)
-                for to in others
-            ]
+            for card in sorted(set(hand)) if len(hand) > 1 else hand:
+                gifts = cards.get(card)
+                if gifts is None:
+                    gifts = cards[card] = [("give", to, "card", card) for to in seated if to != colour]
+                found += gifts
         held = state["counts"][colour]
         for item, kind in self._items:
             if held[kind]:
-                found += [("give", to, item) for to in others]
+                gifts = items.get(item)
+                if gifts is None:
+                    gifts = items[item] = [("give", to, item) for to in seated if to != colour]
+                found += gifts
         return found
 
     def could_try(self, colour: str, windows: tuple[str, ...]) -> bool:
