@@ -577,7 +577,7 @@ class Game:
         state = self.state
         pile = rules.hand_pile
         hand = state["piles"][pile][colour] if pile is not None else ()
-        kinds, characters = rules.usable_in(windows)
+        kinds, characters = rules._usable.get(windows) or rules.usable_in(windows)  # (read often)
         found: list[Action] = []
         if kinds and hand and not kinds.isdisjoint(hand):
             found = self.offers(colour, windows, names)
@@ -615,7 +615,7 @@ class Game:
     def could_try(self, colour: str, windows: tuple[str, ...]) -> bool:
         """Whether `candidates` would find anything (without listing it)."""
         rules = self.rules
-        kinds, characters = rules.usable_in(windows)
+        kinds, characters = rules._usable.get(windows) or rules.usable_in(windows)  # (read often)
         pile = rules.hand_pile
         if kinds and pile is not None:
             hand = self.state["piles"][pile][colour]
