@@ -252,7 +252,7 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
     if mode == "one":
         if env["done"]:
             return None
-        options = game.offers(env["player"], windows, names)
+        options = game.window_options(env["player"], windows, names, None)
         return (env["player"], options, _public(names)) if options else None
     if mode == "others":
         pending = game.pending[names["pending"]]
@@ -261,22 +261,25 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
             env["index"] += 1
             if player == pending["player"]:
                 continue
-            options = game.offers(player, windows, names)
+            options = game.window_options(player, windows, names, None)
             if options:
                 return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
         return None
-    while True:  # round
-        players = game._seated()  # (read, not changed)
-        if not players or env["passes"] >= len(players):
-            return None
-        player = players[env["index"] % len(players)]
-        env["index"] += 1
-        options = game.offers(player, windows, names)
-        if env["given"].get(player, 0) < env["gifts"]:
-            options += game.gifts(player)
+    # round: asking changes nothing (dry runs), so the players stay the same while nobody acts
+    players = game._seated()  # (read, not changed)
+    count = len(players)
+    given, gifts = env["given"], env["gifts"]
+    while count and env["passes"] < count:
+        index = env["index"]
+        player = players[index % count]
+        env["index"] = index + 1
+        options = game.window_options(
+            player, windows, names, players if given.get(player, 0) < gifts else None
+        )
         if options:
             return player, options, _round_prompt(env)
         env["passes"] += 1
+    return None
 
 
 def _round_prompt(env: dict[str, Any]) -> dict[str, Any]:
@@ -336,15 +339,22 @@ def window_frame(
     game: Game, mode: str, windows: tuple[str, ...], names: dict[str, Any], **more: Any
 ) -> Frame:
     """The frame of a window (see `_WindowAsk` for the modes)."""
-    game.check_window_names(windows, names)
-    env: dict[str, Any] = {"mode": mode, "windows": list(windows), "names": names, "actions": 0}
-    env["question"] = more.get("question", windows[0])  # the decision put to each player
-    if mode == "one":
-        env.update(player=more["player"], done=False)
-    elif mode == "others":
-        env.update(players=game.turn_order(), index=0)
+    if (windows, tuple(names)) not in game._checked:  # (checked once per game)
+        game.check_window_names(windows, names)
+    env: dict[str, Any] = {
+        "mode": mode,
+        "windows": list(windows),
+        "names": names,
+        "actions": 0,
+        "question": more.get("question", windows[0]),  # the decision put to each player
+    }
+    if mode == "round":
+        env["index"], env["passes"], env["gifts"], env["given"] = 0, 0, more["gifts"], {}
+        env["here"] = more.get("here")
+    elif mode == "one":
+        env["player"], env["done"] = more["player"], False
     else:
-        env.update(index=0, passes=0, gifts=more["gifts"], given={}, here=more.get("here"))
+        env["players"], env["index"] = game.turn_order(), 0
     return Frame(WINDOW, Rt(game, env, None), env, more.get("ret"))
 
 
@@ -354,8 +364,10 @@ def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
     None when nobody could do anything in it: it would ask nobody and close."""
     game, opened = rt.game, tuple(windows)
     game.check_window_names(opened, {})
-    players = game._seated()
-    if not any(game.could_try(p, opened) or (gifts > 0 and game.can_give(p)) for p in players):
+    for player in game._seated():
+        if game.could_try(player, opened) or (gifts > 0 and game.can_give(player)):
+            break
+    else:
         return None
     here = rt.env.get("here")
     return window_frame(game, "round", opened, {}, gifts=gifts, here=here, question="act")

@@ -21,7 +21,6 @@ from coh_core.engine.machine import (
     frames_data,
     frames_from_json,
     frames_to_json,
-    resume,
     run_sync,
 )
 from coh_core.engine.rng import Rng
@@ -88,6 +87,10 @@ class Game:
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
         self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
         self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
+        self._items = tuple(rules.items.items())  # (a counter's name as an item, its kind): `gifts`
+        # `window_options`' gifts, per giver: per card, per item, the actions (for `_gifts_seated`)
+        self._gifts: dict[str, tuple[dict[str, list[Action]], dict[str, list[Action]]]] = {}
+        self._gifts_seated: list[str] | None = None
         # the windows and names checked (`check_window_names`)
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
@@ -108,21 +111,28 @@ class Game:
         decision = self.decision
         if decision is None:
             raise IllegalAction("ACTION-GAME-OVER", "the game is over; nothing is waiting for an answer")
-        if colour not in decision.options:
+        legal = decision.options.get(colour)
+        if legal is None:
             raise IllegalAction("ACTION-NOT-ASKED", f"{colour} is not asked anything now")
-        if colour in decision.answers:
+        answers = decision.answers
+        if colour in answers:
             raise IllegalAction("ACTION-ANSWERED", f"{colour} has already answered this decision")
         chosen = action if type(action) is tuple else as_action(action)
-        if chosen not in decision.options[colour]:
+        if chosen not in legal:
             raise IllegalAction(
                 "ACTION-ILLEGAL",
-                f"{list(chosen)} is not one of the {len(decision.options[colour])} legal actions"
-                f" for {colour}",
+                f"{list(chosen)} is not one of the {len(legal)} legal actions for {colour}",
             )
-        decision.answers[colour] = chosen
-        if len(decision.answers) == len(decision.options):  # (answers are only ever of those asked)
-            self.history.append({c: list(a) for c, a in decision.answers.items()})
-            self._resume(decision.answers)
+        answers[colour] = chosen
+        if len(answers) == len(decision.options):  # (answers are only ever of those asked)
+            # (`_resume`, written out, and most decisions ask one player: no comprehension for them)
+            self.history.append(
+                {colour: list(chosen)} if len(answers) == 1 else {c: list(a) for c, a in answers.items()}
+            )
+            frames = self.frames
+            top = frames[-1]
+            top.program.ops[top.pc - 1].resume(top, answers)
+            self.decision = execute(frames)
 
     def view(self, colour: str) -> PlayerView:
         return PlayerView(self, colour)
@@ -135,9 +145,11 @@ class Game:
 
     def _resume(self, answers: dict[str, Action] | None) -> None:
         """Hand the answers to whatever asked, and run until the next question or the end."""
-        if answers is not None:
-            resume(self.frames, answers)
-        self.decision = execute(self.frames)
+        frames = self.frames
+        if answers is not None:  # (`machine.resume`, written out)
+            top = frames[-1]
+            top.program.ops[top.pc - 1].resume(top, answers)
+        self.decision = execute(frames)
 
     # --- the position as data ---------------------------------------------------------
 
@@ -229,15 +241,21 @@ class Game:
 
     def note(self, key: str, to: list[str] | None = None, **params: Any) -> None:
         """Add a narrative entry (message key + parameters); `to` limits who may see it."""
-        self.note_params(key, to, params)
+        state = self.state  # (`note_params`, written out: the log grows at almost every action)
+        if to is None:
+            self.log.append({"key": key, "turn": state["turn"], "params": params})
+        else:
+            self.log.append({"key": key, "turn": state["turn"], "params": params, "to": to})
+        self.places.append([state.get("phase"), state.get("at")])
 
     def note_params(self, key: str, to: list[str] | None, params: dict[str, Any]) -> None:
         """`note`, its parameters given as one mapping (which the entry keeps)."""
-        entry: dict[str, Any] = {"key": key, "turn": self.state["turn"], "params": params}
-        if to is not None:
-            entry["to"] = to
-        self.log.append(entry)
-        self.places.append([self.state.get("phase"), self.state.get("at")])
+        state = self.state
+        if to is None:
+            self.log.append({"key": key, "turn": state["turn"], "params": params})
+        else:
+            self.log.append({"key": key, "turn": state["turn"], "params": params, "to": to})
+        self.places.append([state.get("phase"), state.get("at")])
 
     # --- reading the state --------------------------------------------------------------
 
@@ -333,10 +351,14 @@ class Game:
 
     def trait(self, character: str, name: str) -> Any:
         own = self.pieces[character]["traits"].get(name)
-        return own[0] if own is not None else self.rules.trait_default(character, name)
+        if own is not None:
+            return own[0]
+        # (the defaults `trait_default` worked out before, read without calling it: traits are read often)
+        found = self.rules._trait_defaults.get((character, name), self)
+        return found if found is not self else self.rules.trait_default(character, name)
 
     def side(self, location: str) -> Any:
-        return self.rules.side(location, self.state["locations"][location]["side"])
+        return self.rules.sides[(location, self.state["locations"][location]["side"])]  # (`Rules.side`)
 
     def selectable(self, character: str) -> bool:
         ch = self.pieces[character]
@@ -444,8 +466,9 @@ class Game:
                 if trigger.event == event:
                     queue.append([trigger.effect.program.id, {**names, "here": location}, None])
         chars = self.pieces
-        listening = [c for c in self._listening.get(event, ()) if c in chars and chars[c]["alive"]]
-        for character in self.in_turn_order(listening):
+        listening = self._listening.get(event)
+        living = [c for c in listening if c in chars and chars[c]["alive"]] if listening else ()
+        for character in self.in_turn_order(living) if living else ():
             ch = chars[character]
             if located and ch["at"] != at:
                 continue
@@ -533,7 +556,8 @@ class Game:
         kinds, characters = rules.usable_in(windows)
         pile = rules.hand_pile  # (not `role_pile`: offers are asked for again and again)
         hand = self.state["piles"][pile][colour] if pile is not None and kinds else ()
-        playable = sorted(kinds.intersection(hand)) if hand else []
+        # (most hands hold nothing these windows take: `isdisjoint` finds it without a new set)
+        playable = sorted(kinds.intersection(hand)) if hand and not kinds.isdisjoint(hand) else []
         if not characters:
             return playable, []
         chars = self.pieces
@@ -543,10 +567,55 @@ class Game:
             return playable, []
         return playable, [c for c in living if c in characters and not chars[c]["exhausted"]]
 
+    def window_options(
+        self, colour: str, windows: tuple[str, ...], names: dict[str, Any], seated: list[str] | None
+    ) -> list[Action]:
+        """What a window offers the player, in one pass: `offers`, then, given the players seated
+        (`_seated`), `gifts`. `offers` runs only when `could_try` holds (most players, most of the
+        time, hold nothing these windows take: then it would find nothing)."""
+        rules = self.rules
+        state = self.state
+        pile = rules.hand_pile
+        hand = state["piles"][pile][colour] if pile is not None else ()
+        kinds, characters = rules._usable.get(windows) or rules.usable_in(windows)  # (read often)
+        found: list[Action] = []
+        if kinds and hand and not kinds.isdisjoint(hand):
+            found = self.offers(colour, windows, names)
+        elif characters:  # (`could_try`, written out)
+            chars = self.pieces
+            by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
+            for c in by_player.get(colour, ()):
+                if c in characters and not chars[c]["exhausted"]:
+                    found = self.offers(colour, windows, names)
+                    break
+        if seated is None:
+            return found
+        # `gifts`, written out: the gifts of a card or an item to the others, made once per seating
+        if seated is not self._gifts_seated:
+            self._gifts_seated, self._gifts = seated, {}
+        mine = self._gifts.get(colour)
+        if mine is None:
+            mine = self._gifts[colour] = ({}, {})
+        cards, items = mine
+        if hand:
+            for card in sorted(set(hand)) if len(hand) > 1 else hand:
+                gifts = cards.get(card)
+                if gifts is None:
+                    gifts = cards[card] = [("give", to, "card", card) for to in seated if to != colour]
+                found += gifts
+        held = state["counts"][colour]
+        for item, kind in self._items:
+            if held[kind]:
+                gifts = items.get(item)
+                if gifts is None:
+                    gifts = items[item] = [("give", to, item) for to in seated if to != colour]
+                found += gifts
+        return found
+
     def could_try(self, colour: str, windows: tuple[str, ...]) -> bool:
         """Whether `candidates` would find anything (without listing it)."""
         rules = self.rules
-        kinds, characters = rules.usable_in(windows)
+        kinds, characters = rules._usable.get(windows) or rules.usable_in(windows)  # (read often)
         pile = rules.hand_pile
         if kinds and pile is not None:
             hand = self.state["piles"][pile][colour]
@@ -648,10 +717,10 @@ class Game:
         return ident
 
     def give(self, colour: str, action: Action) -> None:
-        _, to, what, *rest = action
+        to, what = action[1], action[2]
         if what == "card":
-            self.role_pile("hand", colour).remove(rest[0])
-            self.role_pile("hand", to).append(rest[0])
+            self.role_pile("hand", colour).remove(action[3])
+            self.role_pile("hand", to).append(action[3])
         else:
             counts = self.state["counts"]
             kind = self.rules.items[what]
@@ -672,13 +741,22 @@ class Game:
 
     def gifts(self, colour: str) -> list[Action]:
         others = [p for p in self._seated() if p != colour]
+        if not others:
+            return []
+        state = self.state
         pile = self.rules.hand_pile
-        hand = self.state["piles"][pile][colour] if pile is not None else ()
+        hand = state["piles"][pile][colour] if pile is not None else ()
         found: list[Action] = (
-            [("give", to, "card", kind) for kind in sorted(set(hand)) for to in others] if hand else []
+            [
+                ("give", to, "card", kind)
+                for kind in (sorted(set(hand)) if len(hand) > 1 else hand)
+                for to in others
+            ]
+            if hand
+            else []
         )
-        held = self.state["counts"][colour]
-        for item, kind in self.rules.items.items():
+        held = state["counts"][colour]
+        for item, kind in self._items:
             if held[kind]:
                 found += [("give", to, item) for to in others]
         return found

@@ -98,8 +98,17 @@ def param(rt: Rt, name: str) -> Any:
 @_impl("log")
 def log(rt: Rt, message: str, to: list[str] | None, params: dict[str, Any]) -> None:
     """An entry of the pack's own (a list is copied: the entry keeps the value it had)."""
-    values = {name: list(value) if isinstance(value, list) else value for name, value in params.items()}
-    rt.game.note_params(message, None if to is None else list(to), values)
+    values = dict(params)
+    for name, value in params.items():
+        if isinstance(value, list):
+            values[name] = list(value)
+    game = rt.game
+    state = game.state  # (`Game.note_params`, written out: the pack logs at almost every step)
+    if to is None:
+        game.log.append({"key": message, "turn": state["turn"], "params": values})
+    else:
+        game.log.append({"key": message, "turn": state["turn"], "params": values, "to": list(to)})
+    game.places.append([state.get("phase"), state.get("at")])
 
 
 # --- events, windows, the end of an action: engine programs -------------------------------
@@ -313,10 +322,10 @@ def _plain(name: str, fn: Any, inline: str | None = None) -> None:
 
 _plain("locations", lambda rt: list(rt.game.state["order"]), 'list(rt.game.state["order"])')
 _plain("other_locations", lambda rt, than: [loc for loc in rt.game.state["order"] if loc != than])
-_plain("location_of", lambda rt, target: rt.game.pieces[target]["at"])
-_plain("characters_at", lambda rt, at: rt.game.at(at))
+_plain("location_of", lambda rt, target: rt.game.pieces[target]["at"], 'rt.game.pieces[{0}]["at"]')
+_plain("characters_at", lambda rt, at: rt.game.at(at), "rt.game.at({0})")
 _plain("all_characters", lambda rt: rt.game.living())
-_plain("my_characters", lambda rt, player: rt.game.living(player))
+_plain("my_characters", lambda rt, player: rt.game.living(player), "rt.game.living({0})")
 _plain(
     "my_characters_at",
     lambda rt, at, player: [c for c in rt.game.living(player) if rt.game.pieces[c]["at"] == at],
@@ -327,18 +336,34 @@ _plain(
     "players_at",
     lambda rt, at: list(dict.fromkeys(rt.game.pieces[c]["owner"] for c in rt.game.at(at))),
 )
-_plain("other_players", lambda rt, player: [p for p in rt.game.turn_order() if p != player])
-_plain("owner", lambda rt, target: rt.game.pieces[target]["owner"])
+_plain(
+    "other_players",
+    lambda rt, player: [p for p in rt.game.turn_order() if p != player],
+    "[_p_ for _p_ in rt.game.turn_order() if _p_ != {0}]",
+)
+_plain("owner", lambda rt, target: rt.game.pieces[target]["owner"], 'rt.game.pieces[{0}]["owner"]')
 _plain("count", lambda rt, items: len(items), "len({0})")
-_plain("keys", lambda rt, map: list(map))
-_plain("values", lambda rt, map: list(map.values()))
-_plain("get", lambda rt, map, key, default: map.get(key, default))
-_plain("size", lambda rt, map: len(map))
+_plain("keys", lambda rt, map: list(map), "list({0})")
+_plain("values", lambda rt, map: list(map.values()), "list({0}.values())")
+_plain("get", lambda rt, map, key, default: map.get(key, default), "{0}.get({1}, {2})")
+_plain("size", lambda rt, map: len(map), "len({0})")
 _plain("characters", lambda rt, at: len(rt.game.at(at)))
-_plain("is_rested", lambda rt, target: not rt.game.pieces[target]["exhausted"])
-_plain("is_exhausted", lambda rt, target: bool(rt.game.pieces[target]["exhausted"]))
+_plain(
+    "is_rested",
+    lambda rt, target: not rt.game.pieces[target]["exhausted"],
+    '(not rt.game.pieces[{0}]["exhausted"])',
+)
+_plain(
+    "is_exhausted",
+    lambda rt, target: bool(rt.game.pieces[target]["exhausted"]),
+    'bool(rt.game.pieces[{0}]["exhausted"])',
+)
 _plain("has_items", lambda rt, at: rt.game.has_items(at))
-_plain("is_side", lambda rt, at, side: rt.game.state["locations"][at]["side"] == side)
+_plain(
+    "is_side",
+    lambda rt, at, side: rt.game.state["locations"][at]["side"] == side,
+    '(rt.game.state["locations"][{0}]["side"] == {1})',
+)
 
 
 @_impl("first")
@@ -383,9 +408,9 @@ def pack_ids(rt: Rt, type_name: str) -> list[str]:
     return list(rt.game.rules.ids.get(type_name, ()))
 
 
-_plain("seats", lambda rt: list(rt.game.state["players"]))
+_plain("seats", lambda rt: list(rt.game.state["players"]), 'list(rt.game.state["players"])')
 _plain("seats_from", lambda rt, player: rt.game.seat_order(player))
-_plain("players", lambda rt: rt.game.turn_order())
+_plain("players", lambda rt: rt.game.turn_order(), "rt.game.turn_order()")
 _plain("colour_of", lambda rt, player: player)
 
 
@@ -482,7 +507,7 @@ def index_of(rt: Rt, items: list[Any], item: Any) -> int:
 # --- what the procedures of movement, arrivals and activation need (procedures-movement.yaml) ---
 
 
-_plain("log_length", lambda rt: len(rt.game.log))
+_plain("log_length", lambda rt: len(rt.game.log), "len(rt.game.log)")
 _plain("locked", lambda rt, at: rt.game.side(at).locked)
 _plain(
     "side_has",
@@ -527,8 +552,8 @@ def can_activate(rt: Rt, at: str, player: str) -> bool:
     activation = game.side(at).activation
     if activation is None:
         return False
-    chars = game.pieces
-    if not any(chars[c]["owner"] == player for c in game.at(at)):
+    chars = game.pieces  # (a living character of the player's there: `at`, without listing them all)
+    if not any(chars[c]["at"] == at for c in game._living_by_player().get(player, ())):
         return False
     return game._could(activation, {"here": at, "me": player}, player)
 
@@ -553,7 +578,7 @@ def set_result(rt: Rt, scores: dict[str, int], living: dict[str, int], winners: 
 # --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------
 # (players, seats_from, colour_of: above, with setup's)
 
-_plain("trait", lambda rt, target, trait: rt.game.trait(target, trait))
+_plain("trait", lambda rt, target, trait: rt.game.trait(target, trait), "rt.game.trait({0}, {1})")
 
 
 @_impl("refuse_state")
@@ -594,8 +619,8 @@ def _require(rt: Rt, test: bool) -> None:
 
 
 IMPLS["require"] = Impl(_require, check=_require)
-_plain("sorted", lambda rt, items: sorted(items))
-_plain("distinct", lambda rt, items: list(dict.fromkeys(items)))
+_plain("sorted", lambda rt, items: sorted(items), "sorted({0})")
+_plain("distinct", lambda rt, items: list(dict.fromkeys(items)), "list(dict.fromkeys({0}))")
 
 # --- piles the pack declares: lists of entries, the last on top, per owner ("" for the game's) ---
 
@@ -604,8 +629,16 @@ def _pile(rt: Rt, pile: str, owner: str) -> list[Any]:
     return rt.game.state["piles"][pile][owner]  # type: ignore[no-any-return]
 
 
-_plain("pile", lambda rt, pile, owner: list(rt.game.state["piles"][pile][owner]))
-_plain("pile_size", lambda rt, pile, owner: len(rt.game.state["piles"][pile][owner]))
+_plain(
+    "pile",
+    lambda rt, pile, owner: list(rt.game.state["piles"][pile][owner]),
+    'list(rt.game.state["piles"][{0}][{1}])',
+)
+_plain(
+    "pile_size",
+    lambda rt, pile, owner: len(rt.game.state["piles"][pile][owner]),
+    'len(rt.game.state["piles"][{0}][{1}])',
+)
 
 
 @_impl("set_pile")

@@ -108,8 +108,24 @@ def execute(frames: list[Any]) -> Any:
     """
     while frames:
         frame = frames[-1]
-        try:
-            signal = _run_ops(frames, frame)
+        rt = frame.rt
+        rt.env = frame.env
+        program = frame.program
+        blocks = program.blocks
+        try:  # `_run_ops`, written out: the frames switch several times per decision
+            if blocks is not None:
+                while True:
+                    signal = blocks[frame.pc](frames, frame, rt)
+                    if signal is not None:
+                        break
+            else:
+                ops = program.ops
+                while True:
+                    op = ops[frame.pc]
+                    frame.pc += 1
+                    signal = op.run(frames, frame, rt)
+                    if signal is not None:
+                        break
         except Exception as exc:
             _fail(frames, exc)  # from this frame on
             continue
