@@ -46,12 +46,13 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return (centre - spread) / scale, (centre + spread) / scale
 
 
-Job = tuple[int, int, str, str, int, int | None, float | None, str, str]
+Job = tuple[int, int, str, str, int, dict[str, Any], str]
 
 
 def play_seed(job: Job) -> list[dict[str, Any]]:
     """The games of one seed, the tested bot in each seat in turn: one record per game."""
-    index, players, tested, against, base_seed, iterations, seconds, search, same_kind = job
+    index, players, tested, against, base_seed, expert, same_kind = job
+    iterations, seconds = expert["iterations"], expert["seconds"]
     from coh_core.agents import make_bot
     from coh_core.agents.expert import ExpertAgent
     from coh_core.engine import new_game
@@ -70,7 +71,8 @@ def play_seed(job: Job) -> list[dict[str, Any]]:
         }
         for agent in agents.values():
             if isinstance(agent, ExpertAgent):
-                agent.search = search
+                agent.search, agent.expand_after = expert["search"], expert["expand_after"]
+                agent.guided = expert["guided"]
         started, cpu = time.perf_counter(), time.process_time()
         same, asked_all = _play(game, agents, same_kind)
         result = game.state["result"]
@@ -89,9 +91,7 @@ def play_seed(job: Job) -> list[dict[str, Any]]:
                 "asked_all": asked_all,
                 "seconds": time.perf_counter() - started,
                 "cpu_seconds": time.process_time() - cpu,
-                "search": search,
-                "expert_iterations": iterations,
-                "expert_seconds": seconds,
+                "expert": expert,
             }
         )
     return records
@@ -138,6 +138,8 @@ def summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
         "expert_iterations": args.expert_iterations,
         "expert_seconds": args.expert_seconds,
         "expert_search": args.expert_search,
+        "expert_expand_after": args.expert_expand_after,
+        "expert_guided": not args.expert_unguided,
         "games": games,
         "wins": wins,
         "shared_wins": sum(r["shared"] for r in records),
@@ -183,6 +185,8 @@ def _budget(s: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from coh_core.agents.expert import EXPAND_AFTER
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     kinds = ("random", "heuristic", "expert")
     parser.add_argument("--tested", choices=kinds, default="heuristic")
@@ -212,6 +216,17 @@ def main(argv: list[str] | None = None) -> int:
         "--expert-search", choices=("tree", "flat"), default="tree", help="the expert's search"
     )
     parser.add_argument(
+        "--expert-expand-after",
+        type=int,
+        default=EXPAND_AFTER,
+        help="visits of an answer before the tree grows below it (1: at once)",
+    )
+    parser.add_argument(
+        "--expert-unguided",
+        action="store_true",
+        help="below the root, expand an untried answer at random (not the heuristic's first)",
+    )
+    parser.add_argument(
         "--same-kind", default="movement_card", help="the decision kind to count same answers of"
     )
     parser.add_argument("--workers", type=int, default=1)
@@ -231,9 +246,13 @@ def main(argv: list[str] | None = None) -> int:
             args.tested,
             args.against,
             args.seed,
-            args.expert_iterations,
-            args.expert_seconds,
-            args.expert_search,
+            {
+                "iterations": args.expert_iterations,
+                "seconds": args.expert_seconds,
+                "search": args.expert_search,
+                "expand_after": args.expert_expand_after,
+                "guided": not args.expert_unguided,
+            },
             args.same_kind,
         )
         for index in range(args.first, args.first + args.seeds)

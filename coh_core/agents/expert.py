@@ -45,6 +45,11 @@ WINDOW_ANSWERS = frozenset({"pass", "play", "power", "give"})  # the engine's wi
 HORIZON_TURNS = 1  # rollouts stop once the turn has advanced this many times (or the game ends)
 WIN_BONUS = 10.0  # a won game is worth this many points more than its score margin
 EXPLORATION = 0.7  # UCB1's constant, for scores scaled to the spread seen at the root
+# A node below the root is grown only once the answer leading to it has been visited this often
+# (before, the heuristic answers there as in a rollout), and its first answer tried is the
+# heuristic's: with a few dozen iterations, answers tried at random below the root would mostly
+# score the root's answers by play worse than the rollouts'.
+EXPAND_AFTER = 4
 SEARCHES = ("tree", "flat")
 
 
@@ -89,6 +94,8 @@ class ExpertAgent:
         iterations: int | None = DEFAULT_ITERATIONS,
         seconds: float | None = None,
         search: str = "tree",
+        expand_after: int = EXPAND_AFTER,
+        guided: bool = True,
     ):
         if search not in SEARCHES:
             raise ValueError(f"unknown search {search!r}: {', '.join(SEARCHES)}")
@@ -98,11 +105,14 @@ class ExpertAgent:
         self.iterations = max(1, iterations)
         self.seconds = seconds
         self.search = search
+        self.expand_after = max(1, expand_after)
+        self.guided = guided  # below the root, the heuristic's answer is expanded first
         self.fallback = HeuristicAgent(seed, pack)
         self.rollout_agent = HeuristicAgent(0, pack)
         self.prizes = _counters_of_role(pack, "prize")
         self.values = self.fallback.values
         self.last_iterations = 0  # how many iterations the last search ran (for tests, reports)
+        self.last_tree: Node | None = None  # the last tree search's root
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         if not self._searched(legal):
@@ -139,7 +149,7 @@ class ExpertAgent:
         while self._more(done, deadline):
             self._iterate(game, me, root, spread)
             done += 1
-        self.last_iterations = done
+        self.last_iterations, self.last_tree = done, root
 
         def rank(index: int) -> tuple[int, float, int]:
             edge = root.edges.get(legal[index], Edge())
@@ -163,10 +173,15 @@ class ExpertAgent:
             waiting = sorted(decision.waiting, key=lambda colour: colour != me)
             for colour in waiting:
                 legal = decision.legal(colour)
+                if path and node is not None and path[-1].visits < self.expand_after:
+                    node = None  # not visited enough to grow below: the rest is a rollout
                 if colour == me and node is not None and self._searched(legal):
+                    prior = None
                     if path:  # below the root: the node of this decision after the last answer
                         node = path[-1].after.setdefault((decision.kind, *legal), Node())
-                    action, expanded = self._select(node, legal, spread)
+                        if self.guided:
+                            prior = agent.decide(_light_view(world, colour), legal)
+                    action, expanded = self._select(node, legal, spread, prior)
                     path.append(node.edges[action])
                     if expanded:
                         node = None  # one node added per iteration; the rest is a rollout
@@ -179,12 +194,17 @@ class ExpertAgent:
             edge.visits += 1
             edge.total += score
 
-    def _select(self, node: Node, legal: list[Action], spread: Spread) -> tuple[Action, bool]:
-        """UCB1 among the answers legal in this world, or the first untried one (then True)."""
+    def _select(
+        self, node: Node, legal: list[Action], spread: Spread, prior: Action | None = None
+    ) -> tuple[Action, bool]:
+        """UCB1 among the answers legal in this world, or an untried one (then True): `prior`
+        if it is untried, else one at random."""
         edges = [node.edges.setdefault(action, Edge()) for action in legal]
         for edge in edges:
             edge.available += 1
         untried = [i for i, edge in enumerate(edges) if edge.visits == 0]
+        if prior is not None and prior in legal and edges[legal.index(prior)].visits == 0:
+            return prior, True
         if untried:
             return legal[untried[self.rng.randbelow(len(untried))]], True
         scale = EXPLORATION * spread.width()
