@@ -198,7 +198,7 @@ def test_play_refuses_a_bad_budget(runner: CliRunner, args: list[str], where: st
 
 
 def test_play_with_an_iteration_budget_is_the_same_game_twice(runner: CliRunner) -> None:
-    args = ["play", "--players", "3", "--seed", "2", "--bots", "expert", "--expert-iterations", "3"]
+    args = ["play", "--players", "3", "--seed", "2", "--bots", "expert", "--expert-iterations", "2"]
     first = runner.invoke(main, [*args, "--format", "json"])
     second = runner.invoke(main, [*args, "--format", "json"])
     assert first.exit_code == second.exit_code == 0, first.output
