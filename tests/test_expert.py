@@ -212,3 +212,13 @@ def test_simulate_refuses_a_bad_budget(runner: CliRunner, tmp_path: Any) -> None
     assert result.exit_code == 2 and "USAGE-BUDGET" in result.output
     result = runner.invoke(main, [*args, "--bots", "random", "--expert-seconds", "2"])
     assert result.exit_code == 2 and "USAGE-BUDGET" in result.output
+
+
+def test_simulate_passes_the_budget_to_every_game() -> None:
+    from coh_core.sim.games import Variant, tasks_for
+
+    tasks = tasks_for([Variant("base", (), 4)], 3, None, ("expert",), 1, (5, 0.5))
+    assert len(tasks) == 3 and {task.expert for task in tasks} == {(5, 0.5)}
+    assert {task.expert for task in tasks_for([Variant("base", (), 4)], 2, None, ("expert",), 1)} == {
+        (None, None)
+    }
