@@ -114,6 +114,42 @@ _format_option = click.option(
     show_default=True,
     help="Human-readable text, or one JSON document on stdout.",
 )
+_expert_iterations_option = click.option(
+    "--expert-iterations",
+    type=int,
+    default=None,
+    help="The expert bot's budget: tree iterations per decision it searches (default 32).",
+)
+_expert_seconds_option = click.option(
+    "--expert-seconds",
+    type=float,
+    default=None,
+    help="The expert bot's budget in seconds per decision it searches: not deterministic (how far "
+    "it gets depends on the machine); with --expert-iterations, the first reached stops it.",
+)
+
+
+def _expert_budget(
+    kinds: Sequence[str], iterations: int | None, seconds: float | None
+) -> tuple[int | None, float | None]:
+    """The expert's budget as given; USAGE-BUDGET for a value out of range or no expert bot."""
+    if iterations is not None and iterations < 1:
+        where = Location("--expert-iterations")
+        raise UsageError(f"--expert-iterations {iterations}: give at least 1", where, code="USAGE-BUDGET")
+    if seconds is not None and not 0 < seconds < float("inf"):  # NaN too
+        raise UsageError(
+            f"--expert-seconds {seconds}: give a number of seconds above 0",
+            Location("--expert-seconds"),
+            code="USAGE-BUDGET",
+        )
+    if (iterations is not None or seconds is not None) and "expert" not in kinds:
+        option = "--expert-iterations" if iterations is not None else "--expert-seconds"
+        raise UsageError(
+            f"{option} goes with an expert bot (--bots expert)", Location(option), code="USAGE-BUDGET"
+        )
+    return iterations, seconds
+
+
 _pack_option = click.option(
     "--pack",
     type=_PathType(),
@@ -613,7 +649,13 @@ def export_command(pack: Path | None, lang: str | None, rules: tuple[str, ...], 
 
 
 def _agents(
-    game: Any, bots: str, humans: Sequence[str], seed: int, narrator: Any, err: bool = False
+    game: Any,
+    bots: str,
+    humans: Sequence[str],
+    seed: int,
+    narrator: Any,
+    err: bool = False,
+    budget: tuple[int | None, float | None] = (None, None),
 ) -> dict[str, Any]:
     """A bot for each seat but the humans', who share one terminal (hotseat when several)."""
     from coh_core.agents import make_agent
@@ -621,7 +663,9 @@ def _agents(
 
     terminal = TerminalAgent(narrator, err, hotseat=len(humans) > 1)
     return {
-        colour: terminal if colour in humans else make_agent(bots, seed * 7919 + index, narrator, err)
+        colour: terminal
+        if colour in humans
+        else make_agent(bots, seed * 7919 + index, narrator, err, *budget)
         for index, colour in enumerate(game.players)
     }
 
@@ -702,6 +746,8 @@ def _result_with_breakdown(game: Any) -> Any:
 @click.option(
     "--human", "humans", multiple=True, help="A colour played at this terminal (repeat for hotseat)."
 )
+@_expert_iterations_option
+@_expert_seconds_option
 @click.option("--log", "log_path", type=_PathType(), default=None, help="Write the decision log here.")
 @click.option(
     "--save",
@@ -728,6 +774,8 @@ def play(
     seed: int,
     bots: str,
     humans: tuple[str, ...],
+    expert_iterations: int | None,
+    expert_seconds: float | None,
     log_path: Path | None,
     save_path: Path | None,
     resume_path: Path | None,
@@ -767,6 +815,7 @@ def play(
         else:
             session.pack = load_pack_checked(pack, rules)
             resumed = None
+        session.budget = _expert_budget([setup.bots], expert_iterations, expert_seconds)
         assert session.pack is not None
         narrator = _narrator(session.pack, setup.lang)
         session.narrator = narrator
@@ -827,7 +876,7 @@ def _refuse_with_resume(ctx: click.Context) -> None:
         options = ", ".join(f"--{'human' if n == 'humans' else n}" for n in given)
         raise UsageError(
             f"--resume goes on with the saved game as it was set up; {options} cannot be given with it"
-            " (only --lang, --log, --save and --format can)",
+            " (only --lang, --log, --save, --format and the expert's budget can)",
             code="USAGE-RESUME",
         )
 
@@ -860,6 +909,7 @@ class _Session:
         self.setup: Any = None  # the PlaySetup a save keeps
         self.save_path: Path | None = None
         self.saved = False  # whether the save holds this game
+        self.budget: tuple[int | None, float | None] = (None, None)  # the expert's (not saved)
 
     def resume(
         self, path: Path, lang: str | None, log_path: Path | None, save_path: Path | None
@@ -902,7 +952,7 @@ class _Session:
                 if exc.code in _SEATING_CODES:
                     raise UsageError(exc.message, code=exc.code) from None
                 raise
-        self.agents = _agents(game, bots, humans, self.seed, self.narrator, err=self.as_json)
+        self.agents = _agents(game, bots, humans, self.seed, self.narrator, self.as_json, self.budget)
         if resumed is not None:
             for colour, state in doc["generators"].items():
                 self.agents[colour].rng = Rng(state)
@@ -1178,6 +1228,8 @@ def _bot_kinds(bots: str, players: tuple[int, ...]) -> tuple[str, ...]:
     help="Output folder.",
 )
 @click.option("--progress/--no-progress", default=True, show_default=True, help="A progress bar on stderr.")
+@_expert_iterations_option
+@_expert_seconds_option
 @_format_option
 @_pack_option
 @_rules_option
@@ -1193,6 +1245,8 @@ def simulate(
     scheduler: str | None,
     out: Path,
     progress: bool,
+    expert_iterations: int | None,
+    expert_seconds: float | None,
     fmt: str,
     pack: Path | None,
     rules: tuple[str, ...],
@@ -1226,6 +1280,7 @@ def simulate(
     from coh_core.sim.run import simulate as run_simulation
 
     kinds = _bot_kinds(bots, players)
+    budget = _expert_budget(kinds, expert_iterations, expert_seconds)
     chosen = _variants(variants, compare, rules, players)
     pack_root = str(pack.resolve()) if pack else None
     # every variant's problems here, before any worker starts; the games use these packs
@@ -1233,7 +1288,7 @@ def simulate(
     try:
         records, summary = run_simulation(
             chosen, games, pack_root=pack_root, bots=kinds, seed=seed, workers=workers,
-            backend=backend, scheduler=scheduler, progress=progress, packs=loaded,
+            backend=backend, scheduler=scheduler, progress=progress, packs=loaded, expert=budget,
         )  # fmt: skip
     except (OSError, TimeoutError) as exc:  # a scheduler that cannot be reached, a worker lost
         raise UsageError(f"the games could not be run: {exc}", code="SIM-BACKEND") from exc

@@ -133,8 +133,11 @@ def _hidden_changed(game: Game, me: str) -> Game:
     return Game.from_json(game.rules, doc)
 
 
+@pytest.mark.parametrize(("search", "iterations"), [("flat", 2), ("tree", 12)])
 @pytest.mark.parametrize("seed", [2, 6])
-def test_the_expert_chooses_the_same_whatever_it_cannot_see(base_pack: Pack, seed: int) -> None:
+def test_the_expert_chooses_the_same_whatever_it_cannot_see(
+    base_pack: Pack, seed: int, search: str, iterations: int
+) -> None:
     game = new_game(base_pack, players=4, seed=seed)
     game = _to_first(game, MOVEMENT, _heuristics(game, base_pack))
     me = game.players[0]
@@ -143,8 +146,8 @@ def test_the_expert_chooses_the_same_whatever_it_cannot_see(base_pack: Pack, see
     assert changed.state["piles"]["hands"] != game.state["piles"]["hands"]
     legal = game.decision.legal(me) if game.decision else []
     for expert_seed in range(3):
-        first = ExpertAgent(expert_seed, base_pack, iterations=2).act(game.view(me), legal)
-        second = ExpertAgent(expert_seed, base_pack, iterations=2).act(changed.view(me), legal)
+        first = ExpertAgent(expert_seed, base_pack, iterations, search=search).act(game.view(me), legal)
+        second = ExpertAgent(expert_seed, base_pack, iterations, search=search).act(changed.view(me), legal)
         assert first == second
         assert first in legal
 
@@ -207,3 +210,22 @@ def test_the_bench_plays_each_seed_once_per_seat(tmp_path: Path, capsys: pytest.
     assert summary["asked_all"] > 0
     assert "| heuristic | 3 x random | 8 |" in capsys.readouterr().out
     assert table.read_text().startswith("| tested |")
+
+
+def test_the_bench_refuses_a_bad_budget() -> None:
+    for bad in (["--expert-iterations", "0"], ["--expert-seconds", "-1"], ["--expert-seconds", "nan"]):
+        with pytest.raises(SystemExit) as stopped:
+            _bench().main(["--tested", "expert", "--against", "heuristic", "--seeds", "1", *bad])
+        assert stopped.value.code == 2
+
+
+def test_the_bench_records_the_experts_budget_and_cpu_time(tmp_path: Path) -> None:
+    out, records = tmp_path / "bench.json", tmp_path / "games.jsonl"
+    args = ["--tested", "expert", "--against", "random", "--seeds", "1", "--expert-iterations", "2"]
+    assert _bench().main([*args, "--json", str(out), "--records", str(records)]) == 0
+    summary = json.loads(out.read_text())["summary"]
+    assert summary["games"] == 4 and summary["expert_iterations"] == 2
+    lines = [json.loads(line) for line in records.read_text().splitlines()]
+    assert len(lines) == 4
+    assert all(r["expert"]["iterations"] == 2 and r["expert"]["search"] == "tree" for r in lines)
+    assert all(r["cpu_seconds"] > 0 for r in lines)

@@ -11,7 +11,12 @@ every player answered the same way (for the base pack: all choosing the same mov
 
     python tools/bench_bots.py --tested heuristic --against random --seeds 100
     python tools/bench_bots.py --tested expert --against heuristic --seeds 100 --workers 2 \\
-        --json expert.json --markdown expert.md
+        --records expert.jsonl --json expert.json --markdown expert.md
+    python tools/bench_bots.py --tested expert --against heuristic --expert-search flat ...
+
+The expert's budget is `--expert-iterations` (tree iterations per searched decision; sampled
+worlds for `--expert-search flat`, the former search, each world playing out every answer) or
+`--expert-seconds` (not deterministic). Each record holds the CPU seconds of its game too.
 
 Prints one Markdown table row (with its header); `--json` and `--markdown` write the figures.
 """
@@ -41,10 +46,15 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return (centre - spread) / scale, (centre + spread) / scale
 
 
-def play_seed(job: tuple[int, int, str, str, int, int | None, str]) -> list[dict[str, Any]]:
+Job = tuple[int, int, str, str, int, dict[str, Any], str]
+
+
+def play_seed(job: Job) -> list[dict[str, Any]]:
     """The games of one seed, the tested bot in each seat in turn: one record per game."""
-    index, players, tested, against, base_seed, iterations, same_kind = job
+    index, players, tested, against, base_seed, expert, same_kind = job
+    iterations, seconds = expert["iterations"], expert["seconds"]
     from coh_core.agents import make_bot
+    from coh_core.agents.expert import ExpertAgent
     from coh_core.engine import new_game
     from coh_core.packs import load_pack_checked
 
@@ -54,10 +64,16 @@ def play_seed(job: tuple[int, int, str, str, int, int | None, str]) -> list[dict
     for seat in range(players):
         game = new_game(pack, players, seed)
         agents = {
-            colour: make_bot(tested if place == seat else against, seed * 7919 + place, pack, iterations)
+            colour: make_bot(
+                tested if place == seat else against, seed * 7919 + place, pack, iterations, seconds
+            )
             for place, colour in enumerate(game.players)
         }
-        started = time.perf_counter()
+        for agent in agents.values():
+            if isinstance(agent, ExpertAgent):
+                agent.search, agent.expand_after = expert["search"], expert["expand_after"]
+                agent.guided = expert["guided"]
+        started, cpu = time.perf_counter(), time.process_time()
         same, asked_all = _play(game, agents, same_kind)
         result = game.state["result"]
         winners = list(result["winners"])
@@ -74,6 +90,8 @@ def play_seed(job: tuple[int, int, str, str, int, int | None, str]) -> list[dict
                 "same": same,
                 "asked_all": asked_all,
                 "seconds": time.perf_counter() - started,
+                "cpu_seconds": time.process_time() - cpu,
+                "expert": expert,
             }
         )
     return records
@@ -118,6 +136,10 @@ def summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
         "first": args.first,
         "base_seed": args.seed,
         "expert_iterations": args.expert_iterations,
+        "expert_seconds": args.expert_seconds,
+        "expert_search": args.expert_search,
+        "expert_expand_after": args.expert_expand_after,
+        "expert_guided": not args.expert_unguided,
         "games": games,
         "wins": wins,
         "shared_wins": sum(r["shared"] for r in records),
@@ -130,29 +152,41 @@ def summary(records: list[dict[str, Any]], args: argparse.Namespace) -> dict[str
         "same_answer": same,
         "same_rate": same / asked_all if asked_all else 0.0,
         "seconds_per_game": sum(r["seconds"] for r in records) / games if games else 0.0,
+        "cpu_seconds_per_game": sum(r.get("cpu_seconds", 0.0) for r in records) / games if games else 0.0,
     }
 
 
 HEADER = (
     "| tested | against | games | wins (shared) | win rate | Wilson 95% | no survivor "
-    "| all answer the same | s/game |\n"
-    "|---|---|---:|---:|---:|---|---:|---:|---:|"
+    "| all answer the same | s/game | CPU s/game |\n"
+    "|---|---|---:|---:|---:|---|---:|---:|---:|---:|"
 )
 
 
 def markdown_row(s: dict[str, Any]) -> str:
     low, high = s["wilson95"]
-    tested = s["tested"] + (
-        f" ({s['expert_iterations'] or 'default'} it.)" if s["tested"] == "expert" else ""
-    )
+    tested = s["tested"] + (f" ({_budget(s)})" if s["tested"] == "expert" else "")
     return (
         f"| {tested} | {s['players'] - 1} x {s['against']} | {s['games']} | {s['wins']} ({s['shared_wins']}) "
         f"| {s['win_rate']:.1%} | {low:.1%}-{high:.1%} | {s['no_survivor'] / s['games']:.0%} "
-        f"| {s['same_answer']}/{s['asked_all']} ({s['same_rate']:.1%}) | {s['seconds_per_game']:.2f} |"
+        f"| {s['same_answer']}/{s['asked_all']} ({s['same_rate']:.1%}) | {s['seconds_per_game']:.2f} "
+        f"| {s['cpu_seconds_per_game']:.2f} |"
     )
 
 
+def _budget(s: dict[str, Any]) -> str:
+    """The expert's search and budget, as the table names it: `tree, 32 it.`."""
+    parts = [s.get("expert_search", "tree")]
+    if s.get("expert_iterations") is not None or s.get("expert_seconds") is None:
+        parts.append(f"{s.get('expert_iterations') or 'default'} it.")
+    if s.get("expert_seconds") is not None:
+        parts.append(f"{s['expert_seconds']} s")
+    return ", ".join(parts)
+
+
 def main(argv: list[str] | None = None) -> int:
+    from coh_core.agents.expert import EXPAND_AFTER
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     kinds = ("random", "heuristic", "expert")
     parser.add_argument("--tested", choices=kinds, default="heuristic")
@@ -166,7 +200,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--records", type=Path, default=None, help="a JSONL file each seed's games are added to"
     )
-    parser.add_argument("--expert-iterations", type=int, default=None, help="the expert's sampled worlds")
+    parser.add_argument(
+        "--expert-iterations",
+        type=int,
+        default=None,
+        help="the expert's tree iterations per searched decision (flat: sampled worlds)",
+    )
+    parser.add_argument(
+        "--expert-seconds",
+        type=float,
+        default=None,
+        help="the expert's seconds per searched decision (not deterministic)",
+    )
+    parser.add_argument(
+        "--expert-search", choices=("tree", "flat"), default="tree", help="the expert's search"
+    )
+    parser.add_argument(
+        "--expert-expand-after",
+        type=int,
+        default=EXPAND_AFTER,
+        help="visits of an answer before the tree grows below it (1: at once)",
+    )
+    parser.add_argument(
+        "--expert-unguided",
+        action="store_true",
+        help="below the root, expand an untried answer at random (not the heuristic's first)",
+    )
     parser.add_argument(
         "--same-kind", default="movement_card", help="the decision kind to count same answers of"
     )
@@ -176,8 +235,26 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.players < 2 or args.seeds < 1 or args.workers < 1:
         parser.error("--players must be at least 2, --seeds and --workers at least 1")
+    if args.expert_iterations is not None and args.expert_iterations < 1:
+        parser.error(f"--expert-iterations {args.expert_iterations}: give at least 1")
+    if args.expert_seconds is not None and not 0 < args.expert_seconds < float("inf"):
+        parser.error(f"--expert-seconds {args.expert_seconds}: give a number of seconds above 0")
     jobs = [
-        (index, args.players, args.tested, args.against, args.seed, args.expert_iterations, args.same_kind)
+        (
+            index,
+            args.players,
+            args.tested,
+            args.against,
+            args.seed,
+            {
+                "iterations": args.expert_iterations,
+                "seconds": args.expert_seconds,
+                "search": args.expert_search,
+                "expand_after": args.expert_expand_after,
+                "guided": not args.expert_unguided,
+            },
+            args.same_kind,
+        )
         for index in range(args.first, args.first + args.seeds)
     ]
     records: list[dict[str, Any]] = []

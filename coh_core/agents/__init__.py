@@ -26,8 +26,16 @@ class RandomAgent:
 BOT_KINDS = ("random", "heuristic", "expert")
 
 
-def make_bot(kind: str, seed: int, pack: Any = None, expert_iterations: int | None = None) -> Agent:
-    """A bot by name: random, heuristic or expert (a search over forks of the game)."""
+def make_bot(
+    kind: str,
+    seed: int,
+    pack: Any = None,
+    expert_iterations: int | None = None,
+    expert_seconds: float | None = None,
+) -> Agent:
+    """A bot by name: random, heuristic or expert (a tree search over forks of the game, whose
+    budget is `expert_iterations` per searched decision, or `expert_seconds`, or the first of both
+    reached; its default iterations when neither is given)."""
     if kind == "random":
         return RandomAgent(seed)
     if kind == "heuristic":
@@ -35,19 +43,28 @@ def make_bot(kind: str, seed: int, pack: Any = None, expert_iterations: int | No
 
         return HeuristicAgent(seed, pack)
     if kind == "expert":
-        from coh_core.agents.expert import DEFAULT_ITERATIONS, ExpertAgent
+        from coh_core.agents.expert import ExpertAgent
 
-        return ExpertAgent(seed, pack, expert_iterations or DEFAULT_ITERATIONS)
+        return ExpertAgent(seed, pack, expert_iterations, expert_seconds)
     raise ValueError(f"unknown agent kind {kind!r}")
 
 
-def make_agent(kind: str, seed: int, narrator: Any = None, err: bool = False) -> Agent:
-    """An agent by name: a bot (`make_bot`) or human (a terminal; on stderr when `err`)."""
+def make_agent(
+    kind: str,
+    seed: int,
+    narrator: Any = None,
+    err: bool = False,
+    expert_iterations: int | None = None,
+    expert_seconds: float | None = None,
+) -> Agent:
+    """An agent by name: a bot (`make_bot`, with the expert's budget) or human (a terminal; on
+    stderr when `err`)."""
     if kind == "human":
         from coh_core.agents.terminal import TerminalAgent
 
         return TerminalAgent(narrator, err)
-    return make_bot(kind, seed, narrator.pack if narrator is not None else None)
+    pack = narrator.pack if narrator is not None else None
+    return make_bot(kind, seed, pack, expert_iterations, expert_seconds)
 
 
 class ScriptedAgent:

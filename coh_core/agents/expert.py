@@ -1,19 +1,34 @@
-"""A bot that searches: at a decision with several answers it plays each answer out in many
-samples of what it cannot see, and keeps the answer that did best.
+"""A bot that searches: at a decision with several answers it builds a tree of its own
+decisions over many samples of what it cannot see, and answers with the most visited move.
 
-This is determinized Monte-Carlo search over engine forks, the root level of information-set
-MCTS (Cowling, Powley and Whitehouse, 2012; OpenSpiel's `ismcts.py`): each iteration samples a
-world consistent with the bot's own view (the entries of the piles it may not see dealt again
-at random, the others' secret memory and pending answers forgotten, a new random generator),
-then answers with each legal action in that world and plays on with heuristic bots for every
-seat until the end of the turn (or of the game), where the position is scored. Every answer is
-tried in the same worlds with the same rollout seeds (common random numbers), so the answers are
-compared on equal luck. Window answers (plays, powers, gifts, passes) and single-answer
-decisions are left to the heuristic bot, which costs nothing.
+This is single-observer information-set Monte-Carlo tree search (SO-ISMCTS; Cowling, Powley and
+Whitehouse, 2012) over engine forks. Each iteration samples a world consistent with the bot's
+own view (the entries of the piles it may not see dealt again at random, the others' secret
+memory and pending answers forgotten, a new random generator) and plays it on a fork of the
+game. At each of the bot's own searched decisions on the way, it descends the tree: a node is
+one of its information sets (the answers it chose so far, then the decision's kind and legal
+answers, which it sees), and it picks among the answers legal in this world with UCB1, counting
+for each answer the iterations in which it was available (so an answer legal in few worlds is
+not judged by the visits of the others). The first answer never tried is expanded instead, and
+from there heuristic bots play every seat to the end of the turn (or of the game), where the
+position is scored as the bot's margin over the best other player; that score is added to every
+answer on the path. The others' decisions are played by the heuristic bot, as a model of the
+opponents, inside the tree as in the rollouts: a tree of their information sets would need a
+world sampled from each one's view, and their decisions could not be told apart by the bot. The
+answer chosen is the root's most visited (then best scoring, then first).
+
+The budget is a number of iterations per searched decision (deterministic given the seed) or a
+number of seconds (not deterministic: how far it gets depends on the machine), or both (the
+first reached stops it). Window answers (plays, powers, gifts, passes), decisions with one answer
+or more than `MAX_SEARCHED`, are left to the heuristic bot, which costs nothing. `search="flat"`
+keeps the former search, every answer played out in each sampled world (for comparisons).
 """
 
 from __future__ import annotations
 
+import math
+import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from coh_core.agents.heuristic import HeuristicAgent, _counters_of_role
@@ -23,44 +38,198 @@ from coh_core.packs.model import Pack
 
 Action = tuple[Any, ...]
 PASS: Action = ("pass",)
-DEFAULT_ITERATIONS = 8  # sampled worlds per searched decision; each plays out every legal answer
+DEFAULT_ITERATIONS = 32  # tree iterations per searched decision (each one playout)
+MAX_ITERATIONS = 1_000_000  # the bound of a budget in seconds only
 MAX_SEARCHED = 8  # decisions with more answers are left to the heuristic (too costly to compare)
 WINDOW_ANSWERS = frozenset({"pass", "play", "power", "give"})  # the engine's window actions
 HORIZON_TURNS = 1  # rollouts stop once the turn has advanced this many times (or the game ends)
 WIN_BONUS = 10.0  # a won game is worth this many points more than its score margin
+EXPLORATION = 0.7  # UCB1's constant, for scores scaled to the spread seen at the root
+# A node below the root is grown only once the answer leading to it has been visited this often
+# (before, the heuristic answers there as in a rollout), and its first answer tried is the
+# heuristic's: with a few dozen iterations, answers tried at random below the root would mostly
+# score the root's answers by play worse than the rollouts'.
+EXPAND_AFTER = 4
+SEARCHES = ("tree", "flat")
+
+
+@dataclass
+class Edge:
+    """An answer at a node: how often it was chosen, its total score, how often it was legal."""
+
+    visits: int = 0
+    total: float = 0.0
+    available: int = 0
+    after: dict[tuple[Any, ...], Node] = field(default_factory=dict)  # the next node, by decision
+
+
+@dataclass
+class Node:
+    """One of the searcher's information sets: its answers so far, then this decision."""
+
+    edges: dict[Action, Edge] = field(default_factory=dict)
+
+
+@dataclass
+class Spread:
+    """The lowest and highest scores seen in a search: UCB1's exploration is scaled to them."""
+
+    low: float = math.inf
+    high: float = -math.inf
+
+    def add(self, score: float) -> None:
+        self.low, self.high = min(self.low, score), max(self.high, score)
+
+    def width(self) -> float:
+        return max(1.0, self.high - self.low)
 
 
 class ExpertAgent:
     """Searches decisions with several non-window answers; the heuristic answers the rest."""
 
-    def __init__(self, seed: int = 0, pack: Pack | None = None, iterations: int = DEFAULT_ITERATIONS):
+    def __init__(
+        self,
+        seed: int = 0,
+        pack: Pack | None = None,
+        iterations: int | None = DEFAULT_ITERATIONS,
+        seconds: float | None = None,
+        search: str = "tree",
+        expand_after: int = EXPAND_AFTER,
+        guided: bool = True,
+    ):
+        if search not in SEARCHES:
+            raise ValueError(f"unknown search {search!r}: {', '.join(SEARCHES)}")
         self.rng = Rng(seed)
+        if iterations is None:
+            iterations = MAX_ITERATIONS if seconds is not None else DEFAULT_ITERATIONS
         self.iterations = max(1, iterations)
+        self.seconds = seconds
+        self.search = search
+        self.expand_after = max(1, expand_after)
+        self.guided = guided  # below the root, the heuristic's answer is expanded first
         self.fallback = HeuristicAgent(seed, pack)
         self.rollout_agent = HeuristicAgent(0, pack)
         self.prizes = _counters_of_role(pack, "prize")
         self.values = self.fallback.values
+        self.last_iterations = 0  # how many iterations the last search ran (for tests, reports)
+        self.last_tree: Node | None = None  # the last tree search's root
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         if not self._searched(legal):
             self.fallback.rng = self.rng  # one generator: a save keeps the expert's whole state
             return self.fallback.act(view, legal)
         game: Game = view._game  # read only through `_world`, which deals again what is hidden
-        return self._search(game, view.colour, legal)
+        if self.search == "flat":
+            return self._flat(game, view.colour, legal)
+        return self._tree(game, view.colour, legal)
 
     def _searched(self, legal: list[Action]) -> bool:
         if not 2 <= len(legal) <= MAX_SEARCHED:
             return False
         return not any(action[0] in WINDOW_ANSWERS for action in legal)
 
-    def _search(self, game: Game, me: str, legal: list[Action]) -> Action:
-        """The answer with the best total over the sampled worlds (the first on a tie)."""
+    def _more(self, done: int, deadline: float | None) -> bool:
+        """Whether the budget allows another iteration (always a first one)."""
+        if done == 0:
+            return True
+        if done >= self.iterations:
+            return False
+        return deadline is None or time.perf_counter() < deadline
+
+    def _deadline(self) -> float | None:
+        return None if self.seconds is None else time.perf_counter() + self.seconds
+
+    # --- the tree -------------------------------------------------------------------------------
+
+    def _tree(self, game: Game, me: str, legal: list[Action]) -> Action:
+        """The root's most visited answer after the budget's iterations (best mean, then first)."""
+        root, spread = Node(), Spread()
+        deadline = self._deadline()
+        done = 0
+        while self._more(done, deadline):
+            self._iterate(game, me, root, spread)
+            done += 1
+        self.last_iterations, self.last_tree = done, root
+
+        def rank(index: int) -> tuple[int, float, int]:
+            edge = root.edges.get(legal[index], Edge())
+            return edge.visits, edge.total / edge.visits if edge.visits else -math.inf, -index
+
+        return legal[max(range(len(legal)), key=rank)]
+
+    def _iterate(self, game: Game, me: str, root: Node, spread: Spread) -> None:
+        """One iteration: a sampled world, a descent of the tree, one expansion, a rollout."""
+        world = _world(game, me, self.rng)
+        agent = self.rollout_agent
+        agent.rng = Rng(self.rng.next64())
+        agent._view = None  # no log in rollouts: gifts are not remembered there
+        start_turn = world.state["turn"]
+        path: list[Edge] = []
+        node: Node | None = root
+        while not world.over and world.state["turn"] - start_turn < HORIZON_TURNS:
+            decision = world.decision
+            assert decision is not None
+            # the searcher answers first where it is asked, as at the root
+            waiting = sorted(decision.waiting, key=lambda colour: colour != me)
+            for colour in waiting:
+                legal = decision.legal(colour)
+                if path and node is not None and path[-1].visits < self.expand_after:
+                    node = None  # not visited enough to grow below: the rest is a rollout
+                if colour == me and node is not None and self._searched(legal):
+                    prior = None
+                    if path:  # below the root: the node of this decision after the last answer
+                        node = path[-1].after.setdefault((decision.kind, *legal), Node())
+                        if self.guided:
+                            prior = agent.decide(_light_view(world, colour), legal)
+                    action, expanded = self._select(node, legal, spread, prior)
+                    path.append(node.edges[action])
+                    if expanded:
+                        node = None  # one node added per iteration; the rest is a rollout
+                else:
+                    action = self._quick_pass(legal) or agent.decide(_light_view(world, colour), legal)
+                world.submit(colour, action)
+        score = self._score(world, me)
+        spread.add(score)
+        for edge in path:
+            edge.visits += 1
+            edge.total += score
+
+    def _select(
+        self, node: Node, legal: list[Action], spread: Spread, prior: Action | None = None
+    ) -> tuple[Action, bool]:
+        """UCB1 among the answers legal in this world, or an untried one (then True): `prior`
+        if it is untried, else one at random."""
+        edges = [node.edges.setdefault(action, Edge()) for action in legal]
+        for edge in edges:
+            edge.available += 1
+        untried = [i for i, edge in enumerate(edges) if edge.visits == 0]
+        if prior is not None and prior in legal and edges[legal.index(prior)].visits == 0:
+            return prior, True
+        if untried:
+            return legal[untried[self.rng.randbelow(len(untried))]], True
+        scale = EXPLORATION * spread.width()
+
+        def ucb(index: int) -> float:
+            edge = edges[index]
+            return edge.total / edge.visits + scale * math.sqrt(math.log(edge.available) / edge.visits)
+
+        return legal[max(range(len(legal)), key=ucb)], False
+
+    # --- the flat search (for comparisons) ------------------------------------------------------
+
+    def _flat(self, game: Game, me: str, legal: list[Action]) -> Action:
+        """The answer with the best total over the sampled worlds (the first on a tie): every
+        answer played out in each world, with the same rollout seeds (common random numbers)."""
         totals = [0.0] * len(legal)
-        for _ in range(self.iterations):
+        deadline = self._deadline()
+        done = 0
+        while self._more(done, deadline):
             world = _world(game, me, self.rng)
             rollout_seed = self.rng.next64()
             for index, action in enumerate(legal):
                 totals[index] += self._rollout(world.fork(), me, action, rollout_seed)
+            done += 1
+        self.last_iterations = done
         best = max(range(len(legal)), key=lambda i: totals[i])
         return legal[best]
 

@@ -50,6 +50,7 @@ class Task:
     # The pack as this process already loaded and checked it, pickled to a private temporary
     # file: a worker reads it instead of loading and checking the pack again.
     pack_file: str | None = None
+    expert: tuple[int | None, float | None] = (None, None)  # the expert bot's iterations, seconds
 
 
 PackKey = tuple[str | None, tuple[str, ...]]  # a pack's directory (None: the built-in) and overlays
@@ -85,12 +86,17 @@ def seats_of(default: Sequence[str], index: int) -> list[str]:
     return list(default[shift:]) + list(default[:shift])
 
 
-def _agent(kind: str, seed: int, pack: Pack) -> Agent:
-    return make_bot(kind, seed, pack)
+def _agent(kind: str, seed: int, pack: Pack, expert: tuple[int | None, float | None]) -> Agent:
+    return make_bot(kind, seed, pack, *expert)
 
 
 def play_game(
-    pack: Pack, variant: Variant, bots: Sequence[str], base_seed: int, index: int
+    pack: Pack,
+    variant: Variant,
+    bots: Sequence[str],
+    base_seed: int,
+    index: int,
+    expert: tuple[int | None, float | None] = (None, None),
 ) -> dict[str, Any]:
     """One game to its end; its record (one JSON line of games.jsonl)."""
     seed = game_seed(base_seed, index)
@@ -98,7 +104,8 @@ def play_game(
     game = new_game(pack, variant.players, seed, seats_of(default, index))
     kinds = list(bots) * variant.players if len(bots) == 1 else list(bots)  # one kind, or one per seat
     agents = {
-        colour: _agent(kinds[seat], seed * 7919 + seat, pack) for seat, colour in enumerate(game.players)
+        colour: _agent(kinds[seat], seed * 7919 + seat, pack, expert)
+        for seat, colour in enumerate(game.players)
     }
     # Who holds which pieces is read from the public view (the agents' API), before play moves them.
     owners = _owners(game.view(game.players[0]).to_json())
@@ -142,17 +149,22 @@ def play_task(task: Task) -> list[dict[str, Any]]:
     """The records of a task's games, in game order."""
     pack = _pack(task.pack_root, task.variant.overlays, task.pack_file)
     return [
-        play_game(pack, task.variant, task.bots, task.base_seed, index)
+        play_game(pack, task.variant, task.bots, task.base_seed, index, task.expert)
         for index in range(task.first, task.first + task.count)
     ]
 
 
 def tasks_for(
-    variants: Sequence[Variant], games: int, pack_root: str | None, bots: Sequence[str], base_seed: int
+    variants: Sequence[Variant],
+    games: int,
+    pack_root: str | None,
+    bots: Sequence[str],
+    base_seed: int,
+    expert: tuple[int | None, float | None] = (None, None),
 ) -> list[Task]:
     """Every variant's games cut into tasks; variant by variant, in game order."""
     return [
-        Task(variant, pack_root, tuple(bots), base_seed, first, min(CHUNK, games - first))
+        Task(variant, pack_root, tuple(bots), base_seed, first, min(CHUNK, games - first), expert=expert)
         for variant in variants
         for first in range(0, games, CHUNK)
     ]

@@ -24,15 +24,17 @@ def simulate(
     scheduler: str | None = None,
     progress: bool = True,
     packs: Mapping[PackKey, Pack] | None = None,
+    expert: tuple[int | None, float | None] = (None, None),
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Play `games` games of each variant; the records in order and their summary.
 
     The records and the summary depend only on the arguments, never on the backend or the
     number of workers: every game has its own seeds and the records come back in game order.
     `packs`: those already loaded and checked, by directory and overlays (else loaded here).
+    `expert`: the expert bot's budget, iterations and seconds per searched decision (None: its default).
     """
     remember_packs(packs or {})
-    tasks = tasks_for(variants, games, pack_root, bots, seed)
+    tasks = tasks_for(variants, games, pack_root, bots, seed, expert)
     # No monitor thread: the workers are forked from this process, and a fork copies no thread.
     tqdm.monitor_interval = 0
     with tqdm(total=games * len(variants), unit="game", disable=not progress, desc="simulate") as bar:
