@@ -815,7 +815,17 @@ def play(
         else:
             session.pack = load_pack_checked(pack, rules)
             resumed = None
+        if resumed is not None:  # the saved budget, unless given again
+            expert_iterations = (
+                setup.expert.get("iterations") if expert_iterations is None else expert_iterations
+            )
+            expert_seconds = setup.expert.get("seconds") if expert_seconds is None else expert_seconds
         session.budget = _expert_budget([setup.bots], expert_iterations, expert_seconds)
+        setup.expert = {
+            name: value
+            for name, value in (("iterations", expert_iterations), ("seconds", expert_seconds))
+            if value is not None
+        }
         assert session.pack is not None
         narrator = _narrator(session.pack, setup.lang)
         session.narrator = narrator
@@ -909,7 +919,7 @@ class _Session:
         self.setup: Any = None  # the PlaySetup a save keeps
         self.save_path: Path | None = None
         self.saved = False  # whether the save holds this game
-        self.budget: tuple[int | None, float | None] = (None, None)  # the expert's (not saved)
+        self.budget: tuple[int | None, float | None] = (None, None)  # the expert's (saved in `setup`)
 
     def resume(
         self, path: Path, lang: str | None, log_path: Path | None, save_path: Path | None

@@ -202,6 +202,12 @@ RESUMED = [
     (["--players", "4", "--seed", "3", "--human", "red"], [9], False),
     (["--players", "3", "--seed", "5", "--human", "green", "--bots", "random"], [40, 25, 60], False),
     (["--players", "5", "--seed", "7", "--human", "red", "--human", "blue"], [17, 30], True),
+    # the save keeps the expert's budget: resumed without it, the bots search as they did
+    (
+        ["--players", "3", "--seed", "2", "--human", "red", "--bots", "expert", "--expert-iterations", "3"],
+        [12],
+        False,
+    ),
 ]
 
 
@@ -305,6 +311,9 @@ BROKEN: dict[str, tuple[Any, str]] = {
     "position_changed": (lambda doc, text: _edit(doc, ("game", "state", "turn"), 7), "SAVE-GAME"),
     "position_gutted": (lambda doc, text: _edit(doc, ("game",), {"format": "coh-game/1"}), "SAVE-GAME"),
     "other_position_format": (lambda doc, text: _edit(doc, ("game", "format"), "coh-game/9"), "SAVE-GAME"),
+    "expert_budget_zero": (lambda doc, text: _edit(doc, ("expert",), {"iterations": 0}), "SAVE-FIELD"),
+    "expert_budget_unknown": (lambda doc, text: _edit(doc, ("expert",), {"depth": 3}), "SAVE-FIELD"),
+    "expert_seconds_text": (lambda doc, text: _edit(doc, ("expert",), {"seconds": "1"}), "SAVE-FIELD"),
     "not_utf8": (lambda doc, text: text.replace('"seed"', '"s\udcffeed"'), "SAVE-ENCODING"),
 }
 
@@ -321,6 +330,16 @@ def test_a_bad_save_is_refused_with_a_located_code(tmp_path: Path, change: Any, 
     assert problem["code"] == code
     assert problem["file"] == str(save) and problem["line"] >= 1 and problem["col"] >= 1
     assert result.stderr.startswith(f"{save}:{problem['line']}:{problem['col']}: {code} ")
+
+
+def test_a_save_written_before_the_expert_budget_was_kept_still_resumes(tmp_path: Path) -> None:
+    save = tmp_path / "game.save"
+    _invoke(["--human", "red", "--save", str(save)], "1\n1\n")
+    doc = json.loads(save.read_text())
+    del doc["expert"]
+    save.write_text(json.dumps(doc) + "\n")
+    result = _invoke(["--resume", str(save), "--format", "json"], _typed(_answers(11)))
+    assert _digest(result)
 
 
 def test_a_missing_save_is_an_io_error(tmp_path: Path) -> None:

@@ -41,6 +41,7 @@ class PlaySetup:
     lang: str | None = None
     log: str | None = None  # where `--log` writes
     decisions: int = 0  # answers given so far
+    expert: dict[str, Any] = field(default_factory=dict)  # the expert's budget given: iterations, seconds
 
 
 def save_document(
@@ -57,6 +58,7 @@ def save_document(
         "lang": setup.lang,
         "log": setup.log,
         "decisions": setup.decisions,
+        "expert": setup.expert,
         "generators": {c: a.rng.state for c, a in agents.items() if hasattr(a, "rng")},
         "seen": dict(seen),
         "digest": game.digest(),
@@ -97,7 +99,7 @@ def read_save(path: Path) -> tuple[PlaySetup, dict[str, Any], Line]:
     _check_fields(doc, line)
     setup = PlaySetup(
         seed=doc["seed"], bots=doc["bots"], humans=doc["humans"], rules=doc["rules"], pack=doc["pack"],
-        lang=doc["lang"], log=doc["log"], decisions=doc["decisions"],
+        lang=doc["lang"], log=doc["log"], decisions=doc["decisions"], expert=dict(doc.get("expert", {})),
     )  # fmt: skip
     return setup, doc, line
 
@@ -125,6 +127,24 @@ _FIELDS: dict[str, tuple[Any, str]] = {
 }
 
 
+# Fields a save may leave out (saves written before them): what each should be.
+_OPTIONAL: dict[str, tuple[Any, str]] = {
+    "expert": (
+        lambda v: (
+            isinstance(v, dict)
+            and set(v) <= {"iterations", "seconds"}
+            and (v.get("iterations") is None or (_is_int(v["iterations"]) and v["iterations"] >= 1))
+            and (v.get("seconds") is None or _is_seconds(v["seconds"]))
+        ),
+        "the expert's budget: {iterations: a count of at least 1, seconds: a number above 0}",
+    ),
+}
+
+
+def _is_seconds(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < float("inf")
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -137,7 +157,7 @@ def _check_fields(doc: Mapping[str, Any], line: Line) -> None:
     ]
     problems += [
         Problem("SAVE-FIELD", f"`{name}` should be {what}, not {echo(doc[name])}", line.at((name,)))
-        for name, (check, what) in _FIELDS.items()
+        for name, (check, what) in (*_FIELDS.items(), *_OPTIONAL.items())
         if name in doc and not check(doc[name])
     ]
     if problems:
