@@ -1315,6 +1315,8 @@ def simulate(
         "bots": list(kinds),
         "seed": seed,
         "pack": pack_root,
+        # the expert's budget as given (None: its default); a time budget makes the games differ
+        "expert": {"iterations": budget[0], "seconds": budget[1]} if "expert" in kinds else None,
         "variants": [{"name": v.name, "overlays": list(v.overlays), "players": v.players} for v in chosen],
     }
     write_report(out, settings, summary, records)

@@ -222,3 +222,25 @@ def test_simulate_passes_the_budget_to_every_game() -> None:
     assert {task.expert for task in tasks_for([Variant("base", (), 4)], 2, None, ("expert",), 1)} == {
         (None, None)
     }
+
+
+def test_simulate_records_the_budget_in_its_settings(runner: CliRunner, tmp_path: Any) -> None:
+    pytest.importorskip("statsmodels", reason="coh simulate's extra is not installed")
+    args = ["simulate", "--games", "1", "--players", "3", "--no-progress", "--format", "json"]
+    budgeted = [
+        *args,
+        "--out",
+        str(tmp_path / "a"),
+        "--bots",
+        "expert,random,random",
+        "--expert-iterations",
+        "2",
+    ]
+    result = runner.invoke(main, budgeted)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["settings"]["expert"] == {"iterations": 2, "seconds": None}
+    saved = json.loads((tmp_path / "a" / "summary.json").read_text())
+    assert saved["settings"]["expert"] == {"iterations": 2, "seconds": None}
+    result = runner.invoke(main, [*args, "--out", str(tmp_path / "b"), "--bots", "random"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["settings"]["expert"] is None
