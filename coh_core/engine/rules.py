@@ -163,6 +163,9 @@ class Rules:
     _trait_defaults: dict[tuple[str, str], Any] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    # facts other modules work out from the pack on first use, by name (e.g. the views' thresholds);
+    # kept here because a compiled build's `Rules` cannot be weakly referenced
+    derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     # usable_in's answers, by windows
     _usable: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str]]] = field(
         default_factory=dict, init=False, repr=False, compare=False

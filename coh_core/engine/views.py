@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -153,8 +152,7 @@ _MIRRORED = {"<=": ">=", "<": ">", "==": "=="}  # `n OP count` read as `count OP
 _HERE = "here"  # the name a location's trigger binds to its location
 _COUNT_OF = "count_of"  # the built-in selector `count_of(kind, place)`
 _DEPTH = 8  # how deep pack selectors calling pack selectors are followed
-
-_STATIC: dict[int, tuple[weakref.ref[Any], dict[str, dict[str, tuple[dict[str, Any], ...]]]]] = {}
+_DERIVED = "view_thresholds"  # their name in `Rules.derived`
 
 
 def thresholds(rules: Rules, locations: Mapping[str, Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -170,15 +168,13 @@ def thresholds(rules: Rules, locations: Mapping[str, Mapping[str, Any]]) -> dict
 def _side_thresholds(rules: Rules) -> dict[str, dict[str, tuple[dict[str, Any], ...]]]:
     """Per location and side, the thresholds as the view gives them, worked out once per
     compiled pack (a bot asks for a view at every decision)."""
-    cached = _STATIC.get(id(rules))
-    if cached is not None and cached[0]() is rules:
-        return cached[1]
+    cached: dict[str, dict[str, tuple[dict[str, Any], ...]]] | None = rules.derived.get(_DERIVED)
+    if cached is not None:
+        return cached
     found: dict[str, dict[str, tuple[dict[str, Any], ...]]] = {}
     for (location, side), held in find_thresholds(rules).items():
         found.setdefault(location, {})[side] = tuple(t.to_json() for t in held)
-    if len(_STATIC) > 64:  # forget packs compiled long ago (their ids may come back)
-        _STATIC.clear()
-    _STATIC[id(rules)] = (weakref.ref(rules), found)
+    rules.derived[_DERIVED] = found
     return found
 
 
