@@ -3,7 +3,7 @@
 Both sides run in child processes of the interpreter that has the compiled build installed: once
 on the installed (compiled) package, once with this checkout's sources first on the path. They
 play the same seeded games (random agents, a fork and a save-and-load on the way) and the same
-`coh play` narratives, and must agree on every digest, decision and line. Skipped, saying why,
+`coh play` narratives, and must agree on every digest, decision, view and line. Skipped, saying why,
 where no compiled build is installed (a failure instead with COH_REQUIRE_COMPILED=1, as in CI);
 `COH_COMPILED_PYTHON` names another interpreter to check.
 
@@ -50,6 +50,7 @@ def play_games() -> dict[str, Any]:
         game = new_game(ruleset, players=PLAYERS, seed=seed)
         agents = {colour: RandomAgent(seed=seed * 1000 + i) for i, colour in enumerate(game.players)}
         decisions = 0
+        views: list[Any] = []  # what the players see (the views' JSON) at the fork and at the end
         while not game.over:
             decision = game.decision
             assert decision is not None
@@ -57,6 +58,7 @@ def play_games() -> dict[str, Any]:
                 game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
                 decisions += 1
                 if decisions == FORK_AT:
+                    views += [game.view(c).to_json() for c in game.players]
                     game = game.fork()
                 if decisions == RELOAD_AT:
                     game = Game.from_json(game.rules, game.to_json())
@@ -65,6 +67,7 @@ def play_games() -> dict[str, Any]:
             "decisions": decisions,
             "history": _sha(game.history),
             "log": _sha(game.log),
+            "views": _sha(views + [game.view(c).to_json() for c in game.players]),
         }
     narratives = {}
     for players, seed in NARRATIVES:
