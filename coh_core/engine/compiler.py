@@ -53,6 +53,9 @@ class Impl:
     # a selector's body as a Python expression over `rt` and its arguments `{0}`, `{1}`...: written
     # in place of the call of `fn` (the hottest small selectors; it must do exactly what `fn` does)
     inline: str | None = None
+    # a verb's check as a Python condition over its arguments `{0}`...: a dry run raises NoOptions
+    # when it is false, written in place of the call of `check` (which must test exactly that)
+    need: str | None = None
 
 
 class CompiledBlock:
@@ -892,7 +895,10 @@ class _Writer:
                 src.line(f"{value} = {src.constant(impl.fn)}({args})")
             else:  # in a dry run a verb only checks that it could happen
                 with src.block("if rt.dry:"):
-                    if impl.check is not None:
+                    if impl.need is not None:
+                        with src.block(f"if not ({impl.need.format(*(f'({v})' for v in values))}):"):
+                            src.line("raise NoOptions")
+                    elif impl.check is not None:
                         src.line(f"{src.constant(impl.check)}({args})")
                     src.line(f"{value} = None")
                 with src.block("else:"):
