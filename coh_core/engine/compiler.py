@@ -2040,7 +2040,9 @@ def _size(value: list[Any] | dict[str, Any], limit: int) -> int:
         top = stack.pop()
         items = top.values() if type(top) is dict else top
         total += len(items)
-        stack.extend(item for item in items if type(item) is list or type(item) is dict)
+        for item in items:  # (a loop, not a generator: most items are no list or map)
+            if type(item) is list or type(item) is dict:
+                stack.append(item)
     return total
 
 
