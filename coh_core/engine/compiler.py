@@ -644,9 +644,13 @@ class _Writer:
             return self.expr(node)
         if isinstance(node, _PLAIN) or (isinstance(node, ast.Call) and id(node) in self.c._asked):
             return self.expr(node)
-        src, value = self.src, self.src.temp()
+        src = self.src
+        before = src.temps()
         with src.block("try:"):
-            src.line(f"{value} = {self.expr(node)}")
+            value = self.expr(node)
+            if not src.since(value, before):  # (a temporary made here needs no copy: it holds the value)
+                value, read = src.temp(), value
+                src.line(f"{value} = {read}")
         self._report_at(self.where(span))
         return value
 
