@@ -558,9 +558,10 @@ def can_activate(rt: Rt, at: str, player: str) -> bool:
     if activation is None:
         return False
     chars = game.pieces  # (a living character of the player's there: `at`, without listing them all)
-    if not any(chars[c]["at"] == at for c in game._living_by_player().get(player, ())):
-        return False
-    return game._could(activation, {"here": at, "me": player}, player)
+    for c in game._living_by_player().get(player, ()):
+        if chars[c]["at"] == at:
+            return game._could(activation, {"here": at, "me": player}, player)
+    return False
 
 
 @_impl("activate", frame=True)
