@@ -1397,7 +1397,9 @@ class _Push(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         try:
-            values = [arg(rt) for arg in self.args]
+            values: list[Any] = []
+            for arg in self.args:  # (a loop, not a comprehension: most have one or two)
+                values.append(arg(rt))
             if rt.dry:  # a dry run only checks that it could happen
                 self._check(rt, values)
                 return None
