@@ -60,6 +60,16 @@ class Source:
         self._temps += 1
         return f"_t{self.prefix}{self._temps}"
 
+    def temps(self) -> int:
+        """How many temporaries there are so far (see `since`)."""
+        return self._temps
+
+    def since(self, text: str, count: int) -> bool:
+        """Whether `text` is a temporary made after there were `count` of them."""
+        head = f"_t{self.prefix}"
+        number = text[len(head) :]
+        return text.startswith(head) and number.isdigit() and int(number) > count
+
     def constant(self, value: Any) -> str:
         """A global that holds `value` (the same object always gets the same name)."""
         found = self._constants.get(id(value))

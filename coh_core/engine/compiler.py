@@ -53,6 +53,9 @@ class Impl:
     # a selector's body as a Python expression over `rt` and its arguments `{0}`, `{1}`...: written
     # in place of the call of `fn` (the hottest small selectors; it must do exactly what `fn` does)
     inline: str | None = None
+    # a verb's check as a Python condition over its arguments `{0}`...: a dry run raises NoOptions
+    # when it is false, written in place of the call of `check` (which must test exactly that)
+    need: str | None = None
 
 
 class CompiledBlock:
@@ -641,9 +644,13 @@ class _Writer:
             return self.expr(node)
         if isinstance(node, _PLAIN) or (isinstance(node, ast.Call) and id(node) in self.c._asked):
             return self.expr(node)
-        src, value = self.src, self.src.temp()
+        src = self.src
+        before = src.temps()
         with src.block("try:"):
-            src.line(f"{value} = {self.expr(node)}")
+            value = self.expr(node)
+            if not src.since(value, before):  # (a temporary made here needs no copy: it holds the value)
+                value, read = src.temp(), value
+                src.line(f"{value} = {read}")
         self._report_at(self.where(span))
         return value
 
@@ -892,7 +899,10 @@ class _Writer:
                 src.line(f"{value} = {src.constant(impl.fn)}({args})")
             else:  # in a dry run a verb only checks that it could happen
                 with src.block("if rt.dry:"):
-                    if impl.check is not None:
+                    if impl.need is not None:
+                        with src.block(f"if not ({impl.need.format(*(f'({v})' for v in values))}):"):
+                            src.line("raise NoOptions")
+                    elif impl.check is not None:
                         src.line(f"{src.constant(impl.check)}({args})")
                     src.line(f"{value} = None")
                 with src.block("else:"):
@@ -1387,7 +1397,9 @@ class _Push(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         try:
-            values = [arg(rt) for arg in self.args]
+            values: list[Any] = []
+            for arg in self.args:  # (a loop, not a comprehension: most have one or two)
+                values.append(arg(rt))
             if rt.dry:  # a dry run only checks that it could happen
                 self._check(rt, values)
                 return None
@@ -2034,7 +2046,9 @@ def _size(value: list[Any] | dict[str, Any], limit: int) -> int:
         top = stack.pop()
         items = top.values() if type(top) is dict else top
         total += len(items)
-        stack.extend(item for item in items if type(item) is list or type(item) is dict)
+        for item in items:  # (a loop, not a generator: most items are no list or map)
+            if type(item) is list or type(item) is dict:
+                stack.append(item)
     return total
 
 

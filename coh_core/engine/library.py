@@ -29,10 +29,15 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _impl(
-    name: str, check: Any = None, frame: bool = False, inline: str | None = None, **filters: Any
+    name: str,
+    check: Any = None,
+    frame: bool = False,
+    inline: str | None = None,
+    need: str | None = None,
+    **filters: Any,
 ) -> Callable[[F], F]:
     def register(fn: F) -> F:
-        IMPLS[name] = Impl(fn, filters, check, frame, inline)
+        IMPLS[name] = Impl(fn, filters, check, frame, inline, need)
         return fn
 
     return register
@@ -80,7 +85,7 @@ def _needs(rt: Rt, test: bool) -> None:
     _need(test)
 
 
-@_impl("needs", check=_needs)
+@_impl("needs", check=_needs, need="{0}")
 def needs(rt: Rt, test: bool) -> None:
     """In play nothing: what it tests matters only when the engine tries a card or power (`_needs`)."""
 
@@ -553,9 +558,10 @@ def can_activate(rt: Rt, at: str, player: str) -> bool:
     if activation is None:
         return False
     chars = game.pieces  # (a living character of the player's there: `at`, without listing them all)
-    if not any(chars[c]["at"] == at for c in game._living_by_player().get(player, ())):
-        return False
-    return game._could(activation, {"here": at, "me": player}, player)
+    for c in game._living_by_player().get(player, ()):
+        if chars[c]["at"] == at:
+            return game._could(activation, {"here": at, "me": player}, player)
+    return False
 
 
 @_impl("activate", frame=True)
@@ -618,7 +624,7 @@ def _require(rt: Rt, test: bool) -> None:
     _need(test)
 
 
-IMPLS["require"] = Impl(_require, check=_require)
+IMPLS["require"] = Impl(_require, check=_require, need="{0}")
 _plain("sorted", lambda rt, items: sorted(items), "sorted({0})")
 _plain("distinct", lambda rt, items: list(dict.fromkeys(items)), "list(dict.fromkeys({0}))")
 
