@@ -269,16 +269,18 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
     players = game._seated()  # (read, not changed)
     count = len(players)
     given, gifts = env["given"], env["gifts"]
-    while count and env["passes"] < count:
-        index = env["index"]
+    index, passes = env["index"], env["passes"]  # (kept in locals while players are passed over)
+    while passes < count:
         player = players[index % count]
-        env["index"] = index + 1
+        index += 1
         options = game.window_options(
             player, windows, names, players if given.get(player, 0) < gifts else None
         )
         if options:
+            env["index"], env["passes"] = index, passes
             return player, options, _round_prompt(env)
-        env["passes"] += 1
+        passes += 1
+    env["index"], env["passes"] = index, passes
     return None
 
 

@@ -535,9 +535,7 @@ class Game:
 
     def _dry_rt(self, actor: str) -> Rt:
         """A run for dry runs of this player's cards, powers or activations (`_could` resets it)."""
-        rt = Rt(self, {}, actor)
-        rt.dry = True
-        return rt
+        return Rt(self, {}, actor, True)
 
     def check_window_names(self, windows: tuple[str, ...], names: dict[str, Any]) -> None:
         """The names the pack declares for these windows are among those given (`Rules.check_names`;

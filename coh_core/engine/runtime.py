@@ -54,10 +54,11 @@ class Rt:
         self.dry = dry  # checking whether the effect could happen: no change, no question
         self.paying = False  # inside a cost: exhausting obeys `pays_by_exhausting`
         self.source: str | None = None  # the entity whose effect this is, named in its questions
-        self.path: list[int] = []  # in a dry run: the options taken at each choice so far
-        self.counts: list[int] = []  # in a dry run: how many options each of those choices had
-        self.step = 0
         self.loops = MAX_LOOP_STEPS  # `for` iterations this run may still take
+        if dry:  # (only a run that explores has them: most runs are the engine's own frames)
+            self.path: list[int] = []  # in a dry run: the options taken at each choice so far
+            self.counts: list[int] = []  # in a dry run: how many options each of those choices had
+            self.step = 0
 
     def dry_choice(self, count: int) -> int:
         """In a dry run, the option to explore at this choice: the path's, or the first of a new one."""

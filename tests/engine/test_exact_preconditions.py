@@ -58,7 +58,8 @@ def _whole(program: Program, rt: Rt, env: dict[str, Any], before: Program | None
 
 def _could_before(played: Game, playable: Playable, env: dict[str, Any], actor: str) -> bool:
     """`Game._could` as it was before dry programs: the condition, then the whole programs explored."""
-    rt = Rt(played, env, actor)
+    rt = Rt(played, env, actor, dry=True)  # (a run made to explore has the dry-run paths)
+    rt.dry = False  # the condition is read as in play
     if playable.condition is not None and not playable.condition(rt):
         return False
     rt.loops = MAX_LOOP_STEPS
