@@ -19,6 +19,10 @@ import os
 import pickle
 import re
 from pathlib import Path
+from typing import TypeVar
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 _ENTRY = re.compile(r"[a-z][a-z-]*/[0-9a-f]{64}")  # a folder of the cache and a digest: no path
 
@@ -80,10 +84,10 @@ def library_stamp(name: str) -> str:
     return f"{name}:{spec.origin}:{found.st_size}:{found.st_mtime_ns}"
 
 
-class Stored(dict[str, bytes]):
-    """Entries (bytes, by a digest of all each depends on) kept in one file of the cache, named by
-    a digest of the code that makes them; read once, written back whole when the process ends if
-    it learned new ones. Each read of an entry gives its own bytes: a fresh object once unpickled."""
+class PickledDict(dict[K, V]):
+    """Entries kept in one pickle file of the cache, named by a digest of the code that makes
+    them; read once, written back whole (replaced, never half written) when the process ends if
+    it learned new ones. A damaged or older file is ignored: its entries are worked out again."""
 
     LIMIT = 20_000  # entries kept: past this, the file starts again (what is no longer used)
 
@@ -98,7 +102,7 @@ class Stored(dict[str, bytes]):
             except Exception:  # a damaged or older file: work them out again, and write it anew
                 self.clear()
 
-    def learn(self, key: str, value: bytes) -> None:
+    def learn(self, key: K, value: V) -> None:
         if self.path is None:
             return
         if len(self) >= self.LIMIT:
@@ -115,8 +119,13 @@ class Stored(dict[str, bytes]):
         try:
             spare.write_bytes(pickle.dumps(dict(self), protocol=pickle.HIGHEST_PROTOCOL))
             os.replace(spare, self.path)  # whole: a process reading it never sees half a file
-        except (OSError, pickle.PicklingError):
+        except (OSError, pickle.PicklingError, RecursionError):
             spare.unlink(missing_ok=True)
+
+
+class Stored(PickledDict[str, bytes]):
+    """Entries (bytes, by a digest of all each depends on): each read of an entry gives its own
+    bytes, a fresh object once unpickled."""
 
 
 def stored(name: str, sources: list[Path], stamps: list[str]) -> Stored:

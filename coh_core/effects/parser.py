@@ -4,14 +4,12 @@ text: see coh_core.effects.lark_parse)."""
 
 from __future__ import annotations
 
-import atexit
 import hashlib
-import os
-import pickle
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
+from coh_core import cache_dir
 from coh_core.effects import ast
 from coh_core.resources import grammar_path
 
@@ -69,47 +67,17 @@ def _parse_now(text: str, start: EntryPoint) -> Any:
     return result
 
 
-class _Trees(dict[tuple[str, str], Any]):
+class _Trees(cache_dir.PickledDict[tuple[str, str], Any]):
     """The ASTs of texts parsed in earlier runs, kept in one file of coh's cache (cache_dir) whose
     name is a digest of the code that makes them (this module, the AST's, the limits, the grammar
-    and lark); written back, replaced whole, when the process ends if it learned new ones."""
+    and lark)."""
 
     LIMIT = 50_000  # texts kept: past this, the file starts again (texts that are no longer used)
-
-    def __init__(self, path: Path | None) -> None:
-        super().__init__()
-        self.path, self.learned = path, False
-        if path is not None and path.is_file():
-            try:
-                # written by coh in the user's own cache folder (private to the user)
-                self.update(pickle.loads(path.read_bytes()))
-            except Exception:  # a damaged or older file: parse again, and write it anew
-                self.clear()
-
-    def learn(self, key: tuple[str, str], tree: Any) -> None:
-        if self.path is None:
-            return
-        if len(self) >= self.LIMIT:
-            self.clear()
-        self[key] = tree
-        if not self.learned:
-            self.learned = True
-            atexit.register(self.save)
-
-    def save(self) -> None:
-        if self.path is None:
-            return
-        spare = self.path.with_name(f"{self.path.name}.{os.getpid()}")
-        try:
-            spare.write_bytes(pickle.dumps(dict(self), protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(spare, self.path)  # whole: a process reading it never sees half a file
-        except (OSError, pickle.PicklingError, RecursionError):
-            spare.unlink(missing_ok=True)
 
 
 @cache
 def _known_trees() -> _Trees:
-    from coh_core import cache_dir, limits
+    from coh_core import limits
 
     folder = cache_dir.created("effects")
     if folder is None:
