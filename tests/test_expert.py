@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from test_bots import _hidden_changed
 
 from coh_core.agents import make_bot
 from coh_core.agents.expert import ExpertAgent, Node
@@ -99,19 +100,6 @@ def test_the_tree_grows_below_the_root(base_pack: Pack) -> None:
             for child_edge in child.edges.values()
         )
     assert deeper > 0, "no iteration went below the root in 3 positions"
-
-
-def _hidden_changed(game: Game, me: str) -> Game:
-    """The same position but for what `me` cannot see: another player's hand trades a card with
-    the deck, and the game's generator is another."""
-    doc = game.to_json()
-    piles = doc["state"]["piles"]
-    other = next(p for p in game.players if p != me and piles["hands"][p])
-    hand, deck = piles["hands"][other], piles["deck"][""]
-    swap = next(i for i, card in enumerate(deck) if card not in hand)
-    hand[0], deck[swap] = deck[swap], hand[0]
-    doc["state"]["rng"] = (int(doc["state"]["rng"]) * 6364136223846793005 + 1) % (1 << 64)
-    return Game.from_json(game.rules, doc)
 
 
 @pytest.mark.parametrize("seed", [2, 6])
