@@ -47,20 +47,46 @@ def _items_of(pack: Pack | None, kinds: list[str]) -> frozenset[str]:
     return frozenset(str(counters[kind]["item"]) for kind in kinds if counters[kind].get("item"))
 
 
+def _pack_facts(pack: Pack | None) -> dict[str, Any]:
+    """What a bot reads of the pack, worked out once per pack (a simulation seats thousands of
+    bots on one pack; reading its effects again for each was about a seventh of a game)."""
+    if pack is not None:
+        cached = _FACTS.get(id(pack))
+        if cached is not None and cached[0] is pack:
+            return cached[1]
+    prizes = _counters_of_role(pack, "prize")
+    facts = {
+        "verbs": _verbs_by_owner(pack),
+        "threats": _counters_of_role(pack, "threat"),
+        "prizes": prizes,
+        "reliefs": _verbs_of_role(pack, "relief"),
+        "prize_items": _items_of(pack, prizes),
+        "values": {e.id: int(e.data.get("rested", 0)) for e in pack.entities_of("character")} if pack else {},
+    }
+    if pack is not None:
+        if len(_FACTS) >= _FACTS_KEPT:  # the packs of long ago (each kept alive while it is here)
+            _FACTS.clear()
+        _FACTS[id(pack)] = (pack, facts)
+    return facts
+
+
+_FACTS: dict[int, tuple[Pack, dict[str, Any]]] = {}
+_FACTS_KEPT = 8
+
+
 class HeuristicAgent:
     def __init__(self, seed: int = 0, pack: Pack | None = None):
         # seeded from the first output of the seed's generator: the first outputs of
         # neighbouring seeds (7919 * game + seat) are close, and would make the bots draw alike
         self.rng = Rng(Rng(seed).next64())
-        self.verbs = _verbs_by_owner(pack)
-        self.threats = _counters_of_role(pack, "threat")
-        self.prizes = _counters_of_role(pack, "prize")
-        self.reliefs = _verbs_of_role(pack, "relief")
-        self.prize_items = _items_of(pack, self.prizes)
+        facts = _pack_facts(pack)
+        self.verbs: dict[str, set[str]] = facts["verbs"]
+        self.threats: list[str] = facts["threats"]
+        self.prizes: list[str] = facts["prizes"]
+        self.reliefs: frozenset[str] = facts["reliefs"]
+        self.prize_items: frozenset[str] = facts["prize_items"]
+        self.values: dict[str, int] = facts["values"]
         self._view: Any = None
-        self.values = (
-            {e.id: int(e.data.get("rested", 0)) for e in pack.entities_of("character")} if pack else {}
-        )
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         self._view = view  # the log is read from it only when a decision needs it
