@@ -214,13 +214,30 @@ def run_joblib(
     for key in dict.fromkeys((task.pack_root, task.variant.overlays) for task in tasks):
         rules_for(_pack(*key))
     chunks: Iterable[list[dict[str, Any]]]
-    if count == 1 or len(tasks) == 1:
-        chunks = map(play_task, tasks)
-    elif sys.platform == "linux":  # fork is the default there (no thread of ours runs yet)
-        chunks = _forked(tasks, count, meanwhile)
-    else:
-        chunks = _on_joblib(tasks, count)
-    return _collect(chunks, progress)
+    with _made_so_far_frozen():
+        if count == 1 or len(tasks) == 1:
+            chunks = map(play_task, tasks)
+        elif sys.platform == "linux":  # fork is the default there (no thread of ours runs yet)
+            chunks = _forked(tasks, count, meanwhile)
+        else:
+            chunks = _on_joblib(tasks, count)
+        return _collect(chunks, progress)
+
+
+@contextmanager
+def _made_so_far_frozen() -> Iterator[None]:
+    """The objects made so far (the packs, their compiled rules) left out of garbage collections
+    while the games play, wherever they play.
+
+    A collection goes through every object it tracks: in a worker forked from this process it
+    would also copy each page of this process's memory into the worker (copy-on-write); in this
+    process (one worker) it would go through the packs again and again, game after game.
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _collect(chunks: Iterable[list[dict[str, Any]]], progress: Progress) -> list[dict[str, Any]]:
@@ -236,18 +253,11 @@ def _forked(
 ) -> Iterator[list[dict[str, Any]]]:
     """The tasks' records in order, from `count` processes forked from this one (which runs
     `meanwhile` in a thread once they are: a fork copies no thread, nor what it started)."""
-    # Objects made so far (the packs, their compiled rules) are left out of the workers' garbage
-    # collections: a collection touches every object it tracks, which would copy each page of
-    # the parent's memory into each worker (copy-on-write) and cost the workers that time.
-    gc.freeze()
-    try:
-        with multiprocessing.get_context("fork").Pool(count) as pool:
-            helper = _started(meanwhile)
-            yield from pool.imap(play_task, tasks)
-            if helper is not None:
-                helper.join()
-    finally:
-        gc.unfreeze()
+    with multiprocessing.get_context("fork").Pool(count) as pool:
+        helper = _started(meanwhile)
+        yield from pool.imap(play_task, tasks)
+        if helper is not None:
+            helper.join()
 
 
 def _started(work: Callable[[], None] | None) -> threading.Thread | None:

@@ -3,6 +3,7 @@ statistics from the library, and the output folder (skipped without the coh[sim]
 
 from __future__ import annotations
 
+import gc
 import json
 import shutil
 import struct
@@ -17,6 +18,7 @@ for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
     pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
 
 from coh_core.cli import main  # noqa: E402
+from coh_core.sim import games  # noqa: E402
 from coh_core.sim.games import Variant, _on_joblib, play_task, run_joblib, seats_of, tasks_for  # noqa: E402
 from coh_core.sim.report import _character_rows, standing_out  # noqa: E402
 from coh_core.sim.run import simulate  # noqa: E402
@@ -68,6 +70,21 @@ def test_work_meanwhile_that_fails_stops_no_game_and_prints_nothing(
     records = run_joblib(tasks, 2, lambda _: None, meanwhile=fails)
     assert [r["game"] for r in records] == [0, 1, 2, 3]
     assert capfd.readouterr().err == ""
+
+
+def _play_telling_if_frozen(task: Any) -> list[dict[str, Any]]:
+    return [{**record, "frozen": gc.get_freeze_count() > 0} for record in play_task(task)]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_games_leave_the_packs_out_of_garbage_collections_and_the_collector_as_it_was(
+    monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """Frozen with one worker too (forked workers inherit it): then unfrozen, whatever happened."""
+    monkeypatch.setattr(games, "play_task", _play_telling_if_frozen)
+    records = run_joblib(tasks_for([BASE], 3, None, ("random",), 5), workers, lambda _: None)
+    assert [r["frozen"] for r in records] == [True] * 3
+    assert gc.get_freeze_count() == 0
 
 
 def test_every_variant_plays_the_same_seeds() -> None:
