@@ -1288,7 +1288,9 @@ def simulate(
         if why is not None:
             raise UsageError(f"`{scheduler}`: {why}", Location("--scheduler"), code="SIM-SCHEDULER")
     from coh_core.sim.run import simulate as run_simulation
+    from coh_core.sim.run import skip_last_collections
 
+    skip_last_collections()
     kinds = _bot_kinds(bots, players)
     budget = _expert_budget(kinds, expert_iterations, expert_seconds)
     chosen = _variants(variants, compare, rules, players)
