@@ -111,6 +111,19 @@ main()
     assert done.stderr == "frozen at exit: True\n"
 
 
+def test_without_a_progress_bar_its_library_is_not_even_imported() -> None:
+    """tqdm took 25 ms before the first game, for a bar that `--no-progress` does not draw."""
+    script = """
+import sys
+from coh_core.sim.games import Variant
+from coh_core.sim.run import simulate
+simulate([Variant("base", (), 4)], 1, bots=("random",), workers=1, progress=False)
+print("tqdm" in sys.modules)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout == "False\n"
+
+
 def test_every_variant_plays_the_same_seeds() -> None:
     records, _ = _run(1, [BASE, Variant("again", (), 4)])
     first, second = records[:GAMES], records[GAMES:]
