@@ -254,6 +254,22 @@ def test_the_command_prints_the_comparison_and_writes_the_report(runner: CliRunn
         assert _is_png(png)
 
 
+def test_the_output_folder_is_the_same_byte_for_byte_with_one_worker_or_two(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """Every file, the plots too: with two workers the parent prepares the report while they play."""
+    folders = {workers: tmp_path / str(workers) for workers in (1, 2)}
+    for workers, out in folders.items():
+        args = ["simulate", "--games", "6", "--workers", str(workers), "--no-progress", "--out", str(out)]
+        result = runner.invoke(main, [*args, "--compare", "base", "zombie-horde"])
+        assert result.exit_code == 0, result.output
+    names = sorted(path.name for path in folders[1].iterdir())
+    assert len(names) == 6  # games.jsonl, summary.json, report.md and three plots
+    assert names == sorted(path.name for path in folders[2].iterdir())
+    for name in names:
+        assert (folders[1] / name).read_bytes() == (folders[2] / name).read_bytes(), name
+
+
 def test_json_output_is_one_document(runner: CliRunner, tmp_path: Path) -> None:
     args = [
         "simulate",
