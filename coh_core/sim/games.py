@@ -199,6 +199,11 @@ def unreachable(scheduler: str, seconds: float = CONNECT_SECONDS) -> str | None:
     return None
 
 
+def worker_count(workers: int) -> int:
+    """How many processes `workers` means: a count, or -1 for every core, -2 for all but one..."""
+    return workers if workers > 0 else max(1, (os.cpu_count() or 1) + 1 + workers)
+
+
 def run_joblib(
     tasks: Sequence[Task], workers: int, progress: Progress, meanwhile: Callable[[], None] | None = None
 ) -> list[dict[str, Any]]:
@@ -210,7 +215,7 @@ def run_joblib(
     each read the packs from a private pickle (and compile them again). `meanwhile`: work of this
     process's own that it does while forked workers play (in a thread, after they are forked).
     """
-    count = workers if workers > 0 else max(1, (os.cpu_count() or 1) + 1 + workers)
+    count = worker_count(workers)
     for key in dict.fromkeys((task.pack_root, task.variant.overlays) for task in tasks):
         rules_for(_pack(*key))
     chunks: Iterable[list[dict[str, Any]]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import shutil
 import struct
 import subprocess
@@ -20,7 +21,7 @@ for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
     pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
 
 from coh_core.cli import main  # noqa: E402
-from coh_core.sim import games  # noqa: E402
+from coh_core.sim import games, report  # noqa: E402
 from coh_core.sim.games import Variant, _on_joblib, play_task, run_joblib, seats_of, tasks_for  # noqa: E402
 from coh_core.sim.report import _character_rows, standing_out  # noqa: E402
 from coh_core.sim.run import simulate  # noqa: E402
@@ -268,6 +269,28 @@ def test_the_output_folder_is_the_same_byte_for_byte_with_one_worker_or_two(
     assert names == sorted(path.name for path in folders[2].iterdir())
     for name in names:
         assert (folders[1] / name).read_bytes() == (folders[2] / name).read_bytes(), name
+
+
+def test_a_plot_whose_forked_process_failed_is_drawn_again_in_the_command_s_own(tmp_path: Path) -> None:
+    """Drawn side by side in forked processes when the workers are free; a failure there is not lost."""
+    if sys.platform != "linux":
+        pytest.skip("plots are drawn in forked processes on Linux only")
+    records, summary = simulate([BASE], 3, bots=("random",), workers=1, progress=False)
+    parent, draw, tried = os.getpid(), report.plot_characters, tmp_path / "tried"
+
+    def fails_elsewhere(*args: Any) -> None:
+        if os.getpid() != parent:
+            tried.touch()
+            raise MemoryError("a process lost")
+        draw(*args)
+
+    out = tmp_path / "out"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(report, "plot_characters", fails_elsewhere)
+        report.write_report(out, {"games": 3, "bots": ["random"], "seed": 1}, summary, records, processes=3)
+    assert tried.exists()
+    assert sorted(path.name for path in out.glob("*.png")) == sorted(report.PLOTS.values())
+    assert all(_is_png(path) for path in out.glob("*.png"))
 
 
 def test_json_output_is_one_document(runner: CliRunner, tmp_path: Path) -> None:
