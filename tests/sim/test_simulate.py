@@ -125,6 +125,26 @@ print("tqdm" in sys.modules)
     assert done.stdout == "False\n"
 
 
+def _play_then_die(task: Any) -> list[dict[str, Any]]:
+    if task.first == 2:
+        os._exit(3)  # as if the system had killed this worker
+    return play_task(task)
+
+
+def test_a_worker_that_dies_ends_the_games_with_an_error_instead_of_a_wait(
+    monkeypatch: pytest.MonkeyPatch, runner: CliRunner, tmp_path: Path
+) -> None:
+    """multiprocessing's pool waited forever for a lost worker's game; the command now says so."""
+    monkeypatch.setattr(games, "play_task", _play_then_die)
+    with pytest.raises(ChildProcessError, match="a worker process ended before its games"):
+        run_joblib(tasks_for([BASE], 6, None, ("random",), 5), 2, lambda _: None)
+    args = ["simulate", "--games", "6", "--bots", "random", "--workers", "2", "--no-progress"]
+    result = runner.invoke(main, [*args, "--out", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "SIM-BACKEND the games could not be run: a worker process ended" in result.stderr
+    assert "Traceback" not in result.output
+
+
 def test_every_variant_plays_the_same_seeds() -> None:
     records, _ = _run(1, [BASE, Variant("again", (), 4)])
     first, second = records[:GAMES], records[GAMES:]
