@@ -206,23 +206,31 @@ def _timeline(games: int, workers: int, out: str) -> None:
             continue
         print(f"| {float(when) - launched:.3f} | {names[pid]} | {thread} | {label} | {used} | {faults} |")
     print(f"| {ended - launched:.3f} | parent | | gone (seen by the caller) | {cpu:.4f} (all) | |")
-    last_ends, workers_cpu = [], 0.0
+    last_ends = []
     for pid, played in ends.items():
         last_end, its_cpu = float(played[-1][0]) - launched, float(played[-1][1])
         last_ends.append(last_end)
-        workers_cpu += its_cpu if pid != parent else 0.0
         print(
             f"- {names[pid]}: {len(played)} games, the last ended at {last_end:.3f} s"
             f" (its CPU then {its_cpu:.3f} s, {played[-1][2]} minor faults)"
         )
-    at_exit = [float(used) for _, pid, _, label, used, _ in lines if label == "exit" and pid == parent]
-    print(f"- CPU after the parent's last stamp (exit), to its end: {cpu - workers_cpu - at_exit[0]:.3f} s")
+    last_cpu = {pid: float(used) for _, pid, _, _, used, _ in lines}  # each process's at its last stamp
+    others = sum(used for pid, used in last_cpu.items() if pid != parent)  # the workers', a plot's
+    print(f"- CPU after the parent's last stamp (exit), to its end: {cpu - others - last_cpu[parent]:.3f} s")
     starts = [float(w) - launched for w, _, _, label, *_ in lines if label == "first game start"]
     print(
         f"- before the first game {min(starts):.3f} s; games {max(last_ends) - min(starts):.3f} s; "
         f"a worker idle at the end {max(last_ends) - min(last_ends):.3f} s; after the last game "
         f"{ended - launched - max(last_ends):.3f} s"
     )
+    parent_cpu = {label: float(used) for _, pid, _, label, used, _ in lines if pid == parent}
+    if "meanwhile start" in parent_cpu:  # forked workers: what the parent took from their cores
+        playing = parent_cpu["records end"] - parent_cpu["meanwhile start"]
+        imports = parent_cpu["meanwhile end"] - parent_cpu["meanwhile start"]
+        print(
+            f"- the parent's CPU while the workers played: {playing:.3f} s, of which at most"
+            f" {imports:.3f} s while it imported the report's libraries"
+        )
 
 
 def main() -> None:
