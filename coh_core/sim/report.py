@@ -222,13 +222,19 @@ def write_report(
 def _drawn_meanwhile(drawings: Sequence[Callable[[], None]]) -> Iterator[None]:
     """Each drawing in a process of its own, forked from this one, while this one goes on; at the
     end each is waited for, and drawn here again if its process failed (which then fails here,
-    and is reported, as it would have without the fork)."""
-    started = [(_forked(draw), draw) for draw in drawings]
+    and is reported, as it would have without the fork), or here at once if none could start."""
+    started: list[tuple[int, Callable[[], None]]] = []
+    here: list[Callable[[], None]] = []
+    for draw in drawings:
+        try:
+            started.append((_forked(draw), draw))
+        except OSError:  # no process to spare (a limit on them, memory)
+            here.append(draw)
     try:
         yield
     finally:
         failed = [draw for pid, draw in started if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])]
-    for draw in failed:
+    for draw in [*here, *failed]:
         draw()
 
 

@@ -313,6 +313,20 @@ def test_a_plot_whose_forked_process_failed_is_drawn_again_in_the_command_s_own(
     assert all(_is_png(path) for path in out.glob("*.png"))
 
 
+def test_the_plots_are_drawn_all_the_same_when_no_process_can_be_forked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    records, summary = simulate([BASE], 3, bots=("random",), workers=1, progress=False)
+
+    def no_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    report.write_report(tmp_path, {"games": 3, "bots": ["random"], "seed": 1}, summary, records, processes=3)
+    assert sorted(path.name for path in tmp_path.glob("*.png")) == sorted(report.PLOTS.values())
+    assert all(_is_png(path) for path in tmp_path.glob("*.png"))
+
+
 def test_json_output_is_one_document(runner: CliRunner, tmp_path: Path) -> None:
     args = [
         "simulate",
