@@ -263,9 +263,11 @@ def _forked(
 
     concurrent.futures' pool, not multiprocessing's: the latter's thread that watches its
     workers also woke up at each record until another of its threads had read it, and spun
-    meanwhile (about 2 ms of processor time per game, taken from the workers' cores); this one
-    has one thread that waits for the records and reads them. A worker that dies ends the
-    games with an error, where multiprocessing's pool waited for its tasks forever.
+    meanwhile (1 to 2 ms of processor time per game on a loaded machine, taken from the
+    workers' cores); this one has one thread that waits for the records and reads them. A
+    worker that dies ends the games with an error, where multiprocessing's pool waited for its
+    tasks forever; after a failure the games not yet handed to a worker are not played (the
+    records' iterator cancels them when it is left).
     """
     with ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork")) as pool:
         records = pool.map(play_task, tasks)  # forks the workers, then starts the pool's thread

@@ -145,6 +145,27 @@ def test_a_worker_that_dies_ends_the_games_with_an_error_instead_of_a_wait(
     assert "Traceback" not in result.output
 
 
+_PLAYED = "COH_TEST_PLAYED"  # a folder where each game played in a worker leaves a file
+
+
+def _play_or_fail(task: Any) -> list[dict[str, Any]]:
+    (Path(os.environ[_PLAYED]) / str(task.first)).touch()
+    if task.first == 1:
+        raise ValueError("a game that fails")
+    return play_task(task)
+
+
+def test_a_game_that_fails_in_a_worker_stops_the_others_soon(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The failure is raised as it was, and the games not yet handed to a worker are not played."""
+    monkeypatch.setenv(_PLAYED, str(tmp_path))
+    monkeypatch.setattr(games, "play_task", _play_or_fail)
+    with pytest.raises(ValueError, match="a game that fails"):
+        run_joblib(tasks_for([BASE], 60, None, ("random",), 5), 2, lambda _: None)
+    assert len(list(tmp_path.iterdir())) < 20
+
+
 def test_every_variant_plays_the_same_seeds() -> None:
     records, _ = _run(1, [BASE, Variant("again", (), 4)])
     first, second = records[:GAMES], records[GAMES:]
