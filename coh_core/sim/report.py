@@ -200,11 +200,6 @@ def write_report(
     in processes forked from it. The files are the same.
     """
     out.mkdir(parents=True, exist_ok=True)
-    with (out / "games.jsonl").open("w", encoding="utf-8") as lines:
-        for record in records:
-            lines.write(json.dumps(record, sort_keys=True) + "\n")
-    document = {"settings": settings, **summary}
-    (out / "summary.json").write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     summaries = summary["variants"]
     drawings = [  # the longest first
         partial(plot_characters, summaries, out / PLOTS["characters"]),
@@ -213,6 +208,12 @@ def write_report(
     ]
     elsewhere = drawings[: processes - 1] if sys.platform == "linux" else []
     with _drawn_meanwhile(elsewhere):
+        with (out / "games.jsonl").open("w", encoding="utf-8") as lines:
+            for record in records:
+                lines.write(json.dumps(record, sort_keys=True) + "\n")
+        document = {"settings": settings, **summary}
+        text = json.dumps(document, indent=2, sort_keys=True) + "\n"
+        (out / "summary.json").write_text(text, encoding="utf-8")
         for draw in drawings[len(elsewhere) :]:
             draw()
         (out / "report.md").write_text(_markdown(settings, summary), encoding="utf-8")
