@@ -1288,7 +1288,9 @@ def simulate(
         if why is not None:
             raise UsageError(f"`{scheduler}`: {why}", Location("--scheduler"), code="SIM-SCHEDULER")
     from coh_core.sim.run import simulate as run_simulation
+    from coh_core.sim.run import skip_last_collections
 
+    skip_last_collections()
     kinds = _bot_kinds(bots, players)
     budget = _expert_budget(kinds, expert_iterations, expert_seconds)
     chosen = _variants(variants, compare, rules, players)
@@ -1307,6 +1309,7 @@ def simulate(
 
         _say([Problem("ENGINE-INTERNAL", runtime_message(exc), Location(_NOWHERE))])
         sys.exit(EXIT_PROBLEMS)
+    from coh_core.sim.games import worker_count
     from coh_core.sim.report import comparison_rows, text_table, variant_rows, write_report
 
     settings = {
@@ -1319,7 +1322,7 @@ def simulate(
         "expert": {"iterations": budget[0], "seconds": budget[1]} if "expert" in kinds else None,
         "variants": [{"name": v.name, "overlays": list(v.overlays), "players": v.players} for v in chosen],
     }
-    write_report(out, settings, summary, records)
+    write_report(out, settings, summary, records, worker_count(workers) if backend == "joblib" else 1)
     if fmt == "json":
         click.echo(json.dumps({"settings": settings, **summary, "out": str(out)}, indent=2))
         return

@@ -11,11 +11,22 @@ ratio then measures the load; the processor time says what the work itself cost.
 
     pip install '.[sim]'
     python tools/bench_workers.py --games 100 --runs 3
+
+`--timeline` instead runs the command once with each worker count and prints when each of its
+phases starts and ends (the start, the imports, the pack check, the compile, the fork, each
+worker's first and last game, the parent's import of the report's libraries, the last record
+received, the statistics, each plot, the exit) with the processor time of its process then: what
+is in series with the games and what leaves a core idle, which a shared machine does not hide.
+
+    python tools/bench_workers.py --timeline --games 200
 """
 
 from __future__ import annotations
 
 import argparse
+import atexit
+import importlib.abc
+import importlib.machinery
 import os
 import platform
 import resource
@@ -24,7 +35,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 # The games alone, as `coh simulate` plays them: its pack checked first, then timed.
 _GAMES_ONLY = """
@@ -70,11 +86,167 @@ def _games_only(games: int, workers: int) -> tuple[float, float]:
     return float(wall), float(used)
 
 
+# --- the timeline: `coh simulate` run in a probe process that stamps each phase ---------------
+
+_STAMPS = "COH_BENCH_TIMELINE"  # the file the probe appends its stamps to
+_LAUNCHED = "COH_BENCH_LAUNCHED"  # when the probe process was started (epoch seconds)
+
+
+def _stamp(label: str) -> None:
+    """One line on the timeline: when, which process and thread, what, its CPU seconds so far."""
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    line = (
+        f"{time.time():.6f}\t{os.getpid()}\t{threading.current_thread().name}\t{label}\t"
+        f"{used.ru_utime + used.ru_stime:.4f}\t{used.ru_minflt}\n"
+    )
+    with open(os.environ[_STAMPS], "a", encoding="utf-8") as stamps:  # O_APPEND: one write per line
+        stamps.write(line)
+
+
+def _stamped(owner: Any, name: str, label: str) -> None:
+    """`owner.name` replaced by the same function stamping its start and end (picklable by name)."""
+    original = getattr(owner, name)
+
+    def stamped(*args: Any, **kwargs: Any) -> Any:
+        _stamp(f"{label} start")
+        try:
+            return original(*args, **kwargs)
+        finally:
+            _stamp(f"{label} end")
+
+    for attribute in ("__name__", "__qualname__", "__module__"):
+        setattr(stamped, attribute, getattr(original, attribute))
+    setattr(owner, name, stamped)
+
+
+# Modules the command imports late (their import is part of the timeline), and their functions
+# stamped once they are imported.
+_LATE = {
+    "coh_core.sim.stats": ("summarize",),
+    "coh_core.sim.report": ("plot_seats", "plot_characters", "plot_lengths", "write_report"),
+}
+
+
+class _LateImports(importlib.abc.MetaPathFinder):
+    """Stamps the import of each of `_LATE`'s modules, then its functions."""
+
+    def find_spec(self, name: str, path: Sequence[str] | None, target: ModuleType | None = None) -> Any:
+        if name not in _LATE:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path, target)
+        assert spec is not None and isinstance(spec.loader, importlib.machinery.SourceFileLoader)
+        execute = spec.loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            _stamp(f"import {name.rsplit('.', 1)[-1]} start")
+            execute(module)
+            _stamp(f"import {name.rsplit('.', 1)[-1]} end")
+            for function in _LATE[name]:
+                _stamped(module, function, function.replace("_", " "))
+
+        spec.loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def _probe(games: str, workers: str, out: str) -> None:
+    """`coh simulate` in this process, its phases stamped (the workers' games too)."""
+    _stamp("interpreter up")
+    sys.meta_path.insert(0, _LateImports())
+    import coh_core.cli as cli
+    import coh_core.sim.games as sim_games
+    import coh_core.sim.run as sim_run
+
+    _stamp("imports end")
+    _stamped(cli, "_load_pack", "pack check")
+    _stamped(sim_games, "rules_for", "compile")
+    _stamped(sim_games, "_started", "fork done")
+    _stamped(sim_run, "load_report_libraries", "meanwhile")
+    _stamped(sim_games, "_collect", "records")
+    play_task, first = sim_games.play_task, [True]
+
+    def stamped_play_task(task: Any) -> Any:
+        if first:
+            first.clear()
+            _stamp("first game start")
+        try:
+            return play_task(task)
+        finally:
+            _stamp("game end")
+
+    for attribute in ("__name__", "__qualname__", "__module__"):
+        setattr(stamped_play_task, attribute, getattr(play_task, attribute))
+    sim_games.play_task = stamped_play_task
+    parent = os.getpid()
+    atexit.register(lambda: _stamp("exit") if os.getpid() == parent else None)
+    args = ["simulate", "--games", games, "--workers", workers, "--no-progress", "--format", "json"]
+    cli.main([*args, "--out", out], prog_name="coh")
+
+
+def _timeline(games: int, workers: int, out: str) -> None:
+    """Runs the probe once and prints its timeline, then where the cores were idle."""
+    with tempfile.NamedTemporaryFile(suffix=".tsv") as stamps:
+        env = {**os.environ, _STAMPS: stamps.name, _LAUNCHED: f"{time.time():.6f}"}
+        launched, cpu = float(env[_LAUNCHED]), _cpu()
+        subprocess.run(
+            [sys.executable, __file__, "--probe", str(games), str(workers), out],
+            stdout=subprocess.DEVNULL, check=True, cwd="/tmp", env=env,
+        )  # fmt: skip
+        ended, cpu = time.time(), _cpu() - cpu
+        lines = [line.split("\t") for line in Path(stamps.name).read_text().splitlines()]
+    parent = lines[0][1]
+    pids = list(dict.fromkeys(pid for _, pid, *_ in lines))
+    names = {pid: "parent" if pid == parent else f"worker {pids.index(pid)}" for pid in pids}
+    print(f"\n## `coh simulate --games {games} --workers {workers}`: {ended - launched:.3f} s launch to end")
+    print("| t (s) | process | thread | event | its CPU (s) | its minor faults |")
+    print("|---:|---|---|---|---:|---:|")
+    ends: dict[str, list[list[str]]] = {}
+    for when, pid, thread, label, used, faults in lines:
+        if label == "game end":  # one line per worker below, not one per game
+            ends.setdefault(pid, []).append([when, used, faults])
+            continue
+        print(f"| {float(when) - launched:.3f} | {names[pid]} | {thread} | {label} | {used} | {faults} |")
+    print(f"| {ended - launched:.3f} | parent | | gone (seen by the caller) | {cpu:.4f} (all) | |")
+    last_ends = []
+    for pid, played in ends.items():
+        last_end, its_cpu = float(played[-1][0]) - launched, float(played[-1][1])
+        last_ends.append(last_end)
+        print(
+            f"- {names[pid]}: {len(played)} games, the last ended at {last_end:.3f} s"
+            f" (its CPU then {its_cpu:.3f} s, {played[-1][2]} minor faults)"
+        )
+    last_cpu = {pid: float(used) for _, pid, _, _, used, _ in lines}  # each process's at its last stamp
+    others = sum(used for pid, used in last_cpu.items() if pid != parent)  # the workers', a plot's
+    print(f"- CPU after the parent's last stamp (exit), to its end: {cpu - others - last_cpu[parent]:.3f} s")
+    starts = [float(w) - launched for w, _, _, label, *_ in lines if label == "first game start"]
+    print(
+        f"- before the first game {min(starts):.3f} s; games {max(last_ends) - min(starts):.3f} s; "
+        f"a worker idle at the end {max(last_ends) - min(last_ends):.3f} s; after the last game "
+        f"{ended - launched - max(last_ends):.3f} s"
+    )
+    parent_cpu = {label: float(used) for _, pid, _, label, used, _ in lines if pid == parent}
+    if "meanwhile start" in parent_cpu:  # forked workers: what the parent took from their cores
+        playing = parent_cpu["records end"] - parent_cpu["meanwhile start"]
+        imports = parent_cpu["meanwhile end"] - parent_cpu["meanwhile start"]
+        print(
+            f"- the parent's CPU while the workers played: {playing:.3f} s, of which at most"
+            f" {imports:.3f} s while it imported the report's libraries"
+        )
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--probe"]:
+        _probe(*sys.argv[2:5])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--timeline", action="store_true", help="each phase's time, once per worker count")
     args = parser.parse_args()
+    if args.timeline:
+        with tempfile.TemporaryDirectory() as out:
+            for workers in (1, 2):
+                _timeline(args.games, workers, out)
+        return
     coh = shutil.which("coh")
     if coh is None:
         sys.exit("needs `coh` on PATH: pip install -e '.[sim]'")

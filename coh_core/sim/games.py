@@ -11,6 +11,8 @@ import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -199,6 +201,11 @@ def unreachable(scheduler: str, seconds: float = CONNECT_SECONDS) -> str | None:
     return None
 
 
+def worker_count(workers: int) -> int:
+    """How many processes `workers` means: a count, or -1 for every core, -2 for all but one..."""
+    return workers if workers > 0 else max(1, (os.cpu_count() or 1) + 1 + workers)
+
+
 def run_joblib(
     tasks: Sequence[Task], workers: int, progress: Progress, meanwhile: Callable[[], None] | None = None
 ) -> list[dict[str, Any]]:
@@ -210,17 +217,34 @@ def run_joblib(
     each read the packs from a private pickle (and compile them again). `meanwhile`: work of this
     process's own that it does while forked workers play (in a thread, after they are forked).
     """
-    count = workers if workers > 0 else max(1, (os.cpu_count() or 1) + 1 + workers)
+    count = worker_count(workers)
     for key in dict.fromkeys((task.pack_root, task.variant.overlays) for task in tasks):
         rules_for(_pack(*key))
     chunks: Iterable[list[dict[str, Any]]]
-    if count == 1 or len(tasks) == 1:
-        chunks = map(play_task, tasks)
-    elif sys.platform == "linux":  # fork is the default there (no thread of ours runs yet)
-        chunks = _forked(tasks, count, meanwhile)
-    else:
-        chunks = _on_joblib(tasks, count)
-    return _collect(chunks, progress)
+    with _made_so_far_frozen():
+        if count == 1 or len(tasks) == 1:
+            chunks = map(play_task, tasks)
+        elif sys.platform == "linux":  # fork is the default there (no thread of ours runs yet)
+            chunks = _forked(tasks, count, meanwhile)
+        else:
+            chunks = _on_joblib(tasks, count)
+        return _collect(chunks, progress)
+
+
+@contextmanager
+def _made_so_far_frozen() -> Iterator[None]:
+    """The objects made so far (the packs, their compiled rules) left out of garbage collections
+    while the games play, wherever they play.
+
+    A collection goes through every object it tracks: in a worker forked from this process it
+    would also copy each page of this process's memory into the worker (copy-on-write); in this
+    process (one worker) it would go through the packs again and again, game after game.
+    """
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def _collect(chunks: Iterable[list[dict[str, Any]]], progress: Progress) -> list[dict[str, Any]]:
@@ -235,19 +259,25 @@ def _forked(
     tasks: Sequence[Task], count: int, meanwhile: Callable[[], None] | None = None
 ) -> Iterator[list[dict[str, Any]]]:
     """The tasks' records in order, from `count` processes forked from this one (which runs
-    `meanwhile` in a thread once they are: a fork copies no thread, nor what it started)."""
-    # Objects made so far (the packs, their compiled rules) are left out of the workers' garbage
-    # collections: a collection touches every object it tracks, which would copy each page of
-    # the parent's memory into each worker (copy-on-write) and cost the workers that time.
-    gc.freeze()
-    try:
-        with multiprocessing.get_context("fork").Pool(count) as pool:
-            helper = _started(meanwhile)
-            yield from pool.imap(play_task, tasks)
-            if helper is not None:
-                helper.join()
-    finally:
-        gc.unfreeze()
+    `meanwhile` in a thread once they are: a fork copies no thread, nor what it started).
+
+    concurrent.futures' pool, not multiprocessing's: the latter's thread that watches its
+    workers also woke up at each record until another of its threads had read it, and spun
+    meanwhile (1 to 2 ms of processor time per game on a loaded machine, taken from the
+    workers' cores); this one has one thread that waits for the records and reads them. A
+    worker that dies ends the games with an error, where multiprocessing's pool waited for its
+    tasks forever; after a failure the games not yet handed to a worker are not played (the
+    records' iterator cancels them when it is left).
+    """
+    with ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork")) as pool:
+        records = pool.map(play_task, tasks)  # forks the workers, then starts the pool's thread
+        helper = _started(meanwhile)
+        try:
+            yield from records
+        except BrokenProcessPool as exc:
+            raise ChildProcessError(f"a worker process ended before its games ({exc})") from exc
+        if helper is not None:
+            helper.join()
 
 
 def _started(work: Callable[[], None] | None) -> threading.Thread | None:

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+import os
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -183,20 +187,69 @@ def _character_rows(summaries: Sequence[dict[str, Any]]) -> tuple[list[str], lis
 
 
 def write_report(
-    out: Path, settings: dict[str, Any], summary: dict[str, Any], records: Sequence[dict[str, Any]]
+    out: Path,
+    settings: dict[str, Any],
+    summary: dict[str, Any],
+    records: Sequence[dict[str, Any]],
+    processes: int = 1,
 ) -> None:
-    """games.jsonl, summary.json, the plots and report.md in `out` (created if needed)."""
+    """games.jsonl, summary.json, the plots and report.md in `out` (created if needed).
+
+    `processes`: how many this may use (the command's workers, idle once the games are over): on
+    Linux up to that many plots are then drawn side by side, the others than this process's own
+    in processes forked from it. The files are the same.
+    """
     out.mkdir(parents=True, exist_ok=True)
-    with (out / "games.jsonl").open("w", encoding="utf-8") as lines:
-        for record in records:
-            lines.write(json.dumps(record, sort_keys=True) + "\n")
-    document = {"settings": settings, **summary}
-    (out / "summary.json").write_text(json.dumps(document, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     summaries = summary["variants"]
-    plot_seats(summaries, out / PLOTS["seats"])
-    plot_characters(summaries, out / PLOTS["characters"])
-    plot_lengths(summaries, records, out / PLOTS["lengths"])
-    (out / "report.md").write_text(_markdown(settings, summary), encoding="utf-8")
+    drawings = [  # the longest first
+        partial(plot_characters, summaries, out / PLOTS["characters"]),
+        partial(plot_seats, summaries, out / PLOTS["seats"]),
+        partial(plot_lengths, summaries, records, out / PLOTS["lengths"]),
+    ]
+    elsewhere = drawings[: processes - 1] if sys.platform == "linux" else []
+    with _drawn_meanwhile(elsewhere):
+        with (out / "games.jsonl").open("w", encoding="utf-8") as lines:
+            for record in records:
+                lines.write(json.dumps(record, sort_keys=True) + "\n")
+        document = {"settings": settings, **summary}
+        text = json.dumps(document, indent=2, sort_keys=True) + "\n"
+        (out / "summary.json").write_text(text, encoding="utf-8")
+        for draw in drawings[len(elsewhere) :]:
+            draw()
+        (out / "report.md").write_text(_markdown(settings, summary), encoding="utf-8")
+
+
+@contextmanager
+def _drawn_meanwhile(drawings: Sequence[Callable[[], None]]) -> Iterator[None]:
+    """Each drawing in a process of its own, forked from this one, while this one goes on; at the
+    end each is waited for, and drawn here again if its process failed (which then fails here,
+    and is reported, as it would have without the fork), or here at once if none could start."""
+    started: list[tuple[int, Callable[[], None]]] = []
+    here: list[Callable[[], None]] = []
+    for draw in drawings:
+        try:
+            started.append((_forked(draw), draw))
+        except OSError:  # no process to spare (a limit on them, memory)
+            here.append(draw)
+    try:
+        yield
+    finally:
+        failed = [draw for pid, draw in started if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])]
+    for draw in [*here, *failed]:
+        draw()
+
+
+def _forked(draw: Callable[[], None]) -> int:
+    """The id of a process forked from this one that draws, then ends at once (no exit handlers,
+    nothing this process had buffered written twice)."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            draw()
+        except BaseException:
+            os._exit(1)
+        os._exit(0)
+    return pid
 
 
 def _markdown(settings: dict[str, Any], summary: dict[str, Any]) -> str:

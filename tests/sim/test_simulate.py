@@ -3,9 +3,13 @@ statistics from the library, and the output folder (skipped without the coh[sim]
 
 from __future__ import annotations
 
+import gc
 import json
+import os
 import shutil
 import struct
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -17,6 +21,7 @@ for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
     pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
 
 from coh_core.cli import main  # noqa: E402
+from coh_core.sim import games, report  # noqa: E402
 from coh_core.sim.games import Variant, _on_joblib, play_task, run_joblib, seats_of, tasks_for  # noqa: E402
 from coh_core.sim.report import _character_rows, standing_out  # noqa: E402
 from coh_core.sim.run import simulate  # noqa: E402
@@ -68,6 +73,97 @@ def test_work_meanwhile_that_fails_stops_no_game_and_prints_nothing(
     records = run_joblib(tasks, 2, lambda _: None, meanwhile=fails)
     assert [r["game"] for r in records] == [0, 1, 2, 3]
     assert capfd.readouterr().err == ""
+
+
+def _play_telling_if_frozen(task: Any) -> list[dict[str, Any]]:
+    return [{**record, "frozen": gc.get_freeze_count() > 0} for record in play_task(task)]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_games_leave_the_packs_out_of_garbage_collections_and_the_collector_as_it_was(
+    monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """Frozen with one worker too (forked workers inherit it): then unfrozen, whatever happened."""
+    monkeypatch.setattr(games, "play_task", _play_telling_if_frozen)
+    records = run_joblib(tasks_for([BASE], 3, None, ("random",), 5), workers, lambda _: None)
+    assert [r["frozen"] for r in records] == [True] * 3
+    assert gc.get_freeze_count() == 0
+
+
+def test_the_command_skips_the_last_garbage_collections_of_its_process(tmp_path: Path) -> None:
+    """At exit every object is frozen, so that none is collected again (that took a third of a
+    second); the output is whole all the same."""
+    # Exit handlers run last registered first: this one, registered before the command, runs after its.
+    script = """
+import atexit, gc, sys
+from coh_core.cli import main
+atexit.register(lambda: print("frozen at exit:", gc.get_freeze_count() > 0, file=sys.stderr))
+main()
+"""
+    args = ["simulate", "--games", "2", "--workers", "1", "--no-progress", "--format", "json"]
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args, "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["variants"][0]["games"] == 2
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 2
+    assert len(list(tmp_path.glob("*.png"))) == 3
+    assert done.stderr.splitlines()[-1] == "frozen at exit: True"  # (a first matplotlib may say more)
+
+
+def test_without_a_progress_bar_its_library_is_not_even_imported() -> None:
+    """tqdm took 25 ms before the first game, for a bar that `--no-progress` does not draw."""
+    script = """
+import sys
+from coh_core.sim.games import Variant
+from coh_core.sim.run import simulate
+simulate([Variant("base", (), 4)], 1, bots=("random",), workers=1, progress=False)
+print("tqdm" in sys.modules)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout == "False\n"
+
+
+def _play_then_die(task: Any) -> list[dict[str, Any]]:
+    if task.first == 2:
+        os._exit(3)  # as if the system had killed this worker
+    return play_task(task)
+
+
+def test_a_worker_that_dies_ends_the_games_with_an_error_instead_of_a_wait(
+    monkeypatch: pytest.MonkeyPatch, runner: CliRunner, tmp_path: Path
+) -> None:
+    """multiprocessing's pool waited forever for a lost worker's game; the command now says so."""
+    monkeypatch.setattr(games, "play_task", _play_then_die)
+    with pytest.raises(ChildProcessError, match="a worker process ended before its games"):
+        run_joblib(tasks_for([BASE], 6, None, ("random",), 5), 2, lambda _: None)
+    args = ["simulate", "--games", "6", "--bots", "random", "--workers", "2", "--no-progress"]
+    result = runner.invoke(main, [*args, "--out", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "SIM-BACKEND the games could not be run: a worker process ended" in result.stderr
+    assert "Traceback" not in result.output
+
+
+_PLAYED = "COH_TEST_PLAYED"  # a folder where each game played in a worker leaves a file
+
+
+def _play_or_fail(task: Any) -> list[dict[str, Any]]:
+    (Path(os.environ[_PLAYED]) / str(task.first)).touch()
+    if task.first == 1:
+        raise ValueError("a game that fails")
+    return play_task(task)
+
+
+def test_a_game_that_fails_in_a_worker_stops_the_others_soon(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The failure is raised as it was, and the games not yet handed to a worker are not played."""
+    monkeypatch.setenv(_PLAYED, str(tmp_path))
+    monkeypatch.setattr(games, "play_task", _play_or_fail)
+    with pytest.raises(ValueError, match="a game that fails"):
+        run_joblib(tasks_for([BASE], 60, None, ("random",), 5), 2, lambda _: None)
+    assert len(list(tmp_path.iterdir())) < 20
 
 
 def test_every_variant_plays_the_same_seeds() -> None:
@@ -198,6 +294,58 @@ def test_the_command_prints_the_comparison_and_writes_the_report(runner: CliRunn
     for png in pngs:
         assert f"]({png.name})" in report
         assert _is_png(png)
+
+
+def test_the_output_folder_is_the_same_byte_for_byte_with_one_worker_or_two(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """Every file, the plots too: with two workers the parent prepares the report while they play."""
+    folders = {workers: tmp_path / str(workers) for workers in (1, 2)}
+    for workers, out in folders.items():
+        args = ["simulate", "--games", "6", "--workers", str(workers), "--no-progress", "--out", str(out)]
+        result = runner.invoke(main, [*args, "--compare", "base", "zombie-horde"])
+        assert result.exit_code == 0, result.output
+    names = sorted(path.name for path in folders[1].iterdir())
+    assert len(names) == 6  # games.jsonl, summary.json, report.md and three plots
+    assert names == sorted(path.name for path in folders[2].iterdir())
+    for name in names:
+        assert (folders[1] / name).read_bytes() == (folders[2] / name).read_bytes(), name
+
+
+def test_a_plot_whose_forked_process_failed_is_drawn_again_in_the_command_s_own(tmp_path: Path) -> None:
+    """Drawn side by side in forked processes when the workers are free; a failure there is not lost."""
+    if sys.platform != "linux":
+        pytest.skip("plots are drawn in forked processes on Linux only")
+    records, summary = simulate([BASE], 3, bots=("random",), workers=1, progress=False)
+    parent, draw, tried = os.getpid(), report.plot_characters, tmp_path / "tried"
+
+    def fails_elsewhere(*args: Any) -> None:
+        if os.getpid() != parent:
+            tried.touch()
+            raise MemoryError("a process lost")
+        draw(*args)
+
+    out = tmp_path / "out"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(report, "plot_characters", fails_elsewhere)
+        report.write_report(out, {"games": 3, "bots": ["random"], "seed": 1}, summary, records, processes=3)
+    assert tried.exists()
+    assert sorted(path.name for path in out.glob("*.png")) == sorted(report.PLOTS.values())
+    assert all(_is_png(path) for path in out.glob("*.png"))
+
+
+def test_the_plots_are_drawn_all_the_same_when_no_process_can_be_forked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    records, summary = simulate([BASE], 3, bots=("random",), workers=1, progress=False)
+
+    def no_fork() -> int:
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    report.write_report(tmp_path, {"games": 3, "bots": ["random"], "seed": 1}, summary, records, processes=3)
+    assert sorted(path.name for path in tmp_path.glob("*.png")) == sorted(report.PLOTS.values())
+    assert all(_is_png(path) for path in tmp_path.glob("*.png"))
 
 
 def test_json_output_is_one_document(runner: CliRunner, tmp_path: Path) -> None:
