@@ -25,7 +25,16 @@ from typing import Any, NoReturn, TypeVar
 
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
-from coh_core.effects.registry import NAME_TYPES, Kind, Signature, asking_selectors, signature
+from coh_core.effects.registry import (
+    NAME_TYPES,
+    TYPE_VARS,
+    Kind,
+    Signature,
+    asking_selectors,
+    element_type,
+    signature,
+    type_parts,
+)
 from coh_core.engine.codegen import Fragment, Source, define
 from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt
@@ -623,6 +632,7 @@ class _Writer:
         self.inlined = 0  # selectors being written in place, inside each other
         self.outlined = 0  # parts written as functions of their own (`outline`)
         self.budget = [_MAX_INLINED_CALLS]  # selectors it may still write in place (shared with `outline`)
+        self.flat_items: set[str] = set()  # the locals of `for`s over lists that hold no list or map
 
     def where(self, span: ast.Span) -> str:
         return self.src.constant(_Where(span, self.slot))
@@ -741,6 +751,8 @@ class _Writer:
         the name is bound only inside (a name of the same name outside keeps its value)."""
         items = self.pure(node.iterable, what)
         src, item = self.src, self.src.temp()
+        if _flat_items(node.iterable, self.flat_names(), self.c):
+            self.flat_items.add(item)
         with src.block(f"for {item} in {items}:"):
             src.line("rt.loops -= 1")
             with src.block("if rt.loops < 0:"):
@@ -762,12 +774,14 @@ class _Writer:
     def list_comp(self, node: ast.ListComp) -> str:
         """`[item for name in items if test]`."""
         what = "a list built with `for`"
-        found, deep = self.let("[]"), self.let("False")
+        flat = _flat_items(node, self.flat_names(), self.c)
+        found, deep = self.let("[]"), None if flat else self.let("False")
         with self.loop(node, what):
             item = self.pure(node.item, what)
-            self.deep(deep, item, node.item)
+            if deep is not None:
+                self.deep(deep, item, node.item)
             self.src.line(f"{found}.append({item})")
-        return self.bounded(found, [], node, deep)
+        return self.bounded(found, [], node, deep, grown=True)
 
     def map(self, node: ast.MapLit) -> str:
         """`{key: value, ...}`: a new map (a key written twice keeps its last value)."""
@@ -782,35 +796,49 @@ class _Writer:
         """`{key: value for name in items if test}`, bound and counted as a list built with `for` is
         (the value is worked out before the key)."""
         what = "a map built with `for`"
-        found, deep = self.let("{}"), self.let("False")
+        names = self.flat_names()
+        inner = names | {node.name} if _flat_items(node.iterable, names, self.c) else names - {node.name}
+        flat = _flat(node.value, inner, self.c)
+        found, deep = self.let("{}"), None if flat else self.let("False")
         with self.loop(node, what):
             value = self.pure(node.value, what)
             key = self.map_key(self.pure(node.key, what), node.key)
-            self.deep(deep, value, node.value)
+            if deep is not None:
+                self.deep(deep, value, node.value)
             self.src.line(f"{found}[{key}] = {value}")
-        return self.bounded(found, [], node, deep)
+        return self.bounded(found, [], node, deep, grown=True)
 
     def deep(self, flag: str, item: str, node: ast.Expr) -> None:
         """`flag` becomes true if the item is a list or a map (see `bounded`)."""
-        if not isinstance(node, _SCALARS):
+        if not self.flat(node):
             with self.src.block(f"if type({item}) is list or type({item}) is dict:"):
                 self.src.line(f"{flag} = True")
 
+    def flat_names(self) -> frozenset[str]:
+        """The names bound here to values that are no list or map (see `flat`)."""
+        return frozenset(name for name, held in self.loop_names.items() if held in self.flat_items)
+
+    def flat(self, node: ast.Expr) -> bool:
+        """Whether the value of `node` is known to be no list or map (see `_flat`)."""
+        return _flat(node, self.flat_names(), self.c)
+
     def bounded(
-        self, value: str, items: list[tuple[str, ast.Expr]], node: ast.Expr, deep: str | None = None
+        self,
+        value: str,
+        items: list[tuple[str, ast.Expr]],
+        node: ast.Expr,
+        deep: str | None = None,
+        grown: bool = False,
     ) -> str:
         """`value`, a list or map just built, checked against the size bound (`_bounded`) where that
         could find something: when it holds a list or a map (the items written in it that are not
-        plain values, or `deep`, set while it was built), or more items than the bound. The check
-        is skipped where it would return at once (most lists and maps are short and flat)."""
-        tests = [
-            f"type({item}) is list or type({item}) is dict"
-            for item, at in items
-            if not isinstance(at, _SCALARS)
-        ]
+        plain values, or `deep`, set while it was built), or more items than the bound (`grown`:
+        built by a loop, as many as it took). The check is skipped where it would return at once
+        (most lists and maps are short and flat)."""
+        tests = [f"type({item}) is list or type({item}) is dict" for item, at in items if not self.flat(at)]
         if deep is not None:
             tests.append(deep)
-        if len(items) <= MAX_LIST_ITEMS and not tests and deep is None:
+        if len(items) <= MAX_LIST_ITEMS and not tests and not grown:
             return value
         tests.append(f"len({value}) > {MAX_LIST_ITEMS}")
         with self.src.block(f"if {' or '.join(tests)}:"):
@@ -2119,6 +2147,54 @@ _HELPERS: dict[str, Any] = {
 # lets them be read; an `@id` out of play stops the effect).
 _PLAIN = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref, ast.Name)
 _SCALARS = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref)  # values that are never a list or a map
+
+
+def _flat(node: ast.Expr, names: frozenset[str], compiler: Compiler) -> bool:
+    """Whether the value of an expression is never a list or a map, from what it is written as:
+    a literal, `@id`, `not`/`-`, a comparison, `-`/`*`/`//` (numbers), `+`/`and`/`or` of such
+    values, a name in `names`, or a built-in selector that returns one value of a plain type. Where
+    unsure, false (the value is then tested as it is built into a list: see `_Writer.bounded`)."""
+    if isinstance(node, (*_SCALARS, ast.UnaryOp)):
+        return True
+    if isinstance(node, ast.Name):
+        return node.name in names
+    if isinstance(node, ast.BinOp):
+        if node.op in ("+", "and", "or"):
+            return _flat(node.left, names, compiler) and _flat(node.right, names, compiler)
+        return True
+    returns = _returns(node, compiler)
+    return returns is not None and _plain_type(returns)
+
+
+def _flat_items(node: ast.Expr, names: frozenset[str], compiler: Compiler) -> bool:
+    """Whether an expression is a list whose items are never a list or a map (see `_flat`)."""
+    if isinstance(node, ast.ListLit):
+        return all(_flat(item, names, compiler) for item in node.items)
+    if isinstance(node, ast.ListComp):
+        inner = names | {node.name} if _flat_items(node.iterable, names, compiler) else names - {node.name}
+        return _flat(node.item, inner, compiler)
+    returns = _returns(node, compiler)
+    item = None if returns is None else element_type(returns)
+    return item is not None and _plain_type(item)
+
+
+def _returns(node: ast.Expr, compiler: Compiler) -> str | None:
+    """The type a call of a built-in selector declares it returns (the engine's own code keeps to it);
+    None for anything else (a choice's answer, a pack's selector: the pack's declarations and what
+    its checks let through are not trusted here)."""
+    if not isinstance(node, ast.Call) or id(node) in compiler._asked or node.name in compiler.verbs:
+        return None
+    sig = signature(node.name)
+    return None if sig is None or sig.kind is not Kind.SELECTOR else sig.returns
+
+
+def _plain_type(type_name: str) -> bool:
+    """A type whose values are one number, truth value or name: no list, map, record or type variable."""
+    head, parts = type_parts(type_name)
+    return not parts and head not in _VAGUE_TYPES and "." not in head
+
+
+_VAGUE_TYPES = TYPE_VARS | {"any", "event"}
 
 
 class _Where:
