@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cache, partial
+from operator import length_hint
 from pathlib import PurePath
 from typing import Any, NoReturn, TypeVar
 
@@ -138,6 +139,7 @@ class Compiler:
         self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
         self._dry_bodies: dict[str, Program] = {}  # the pack verbs' dry programs (`dry_body`)
         self.sureness = _Sure(self)  # what could never stop a dry run
+        self._counting: dict[str, bool] = {}  # pack verbs whose runs may count loop iterations
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
         ident = _program_id(slot)
@@ -413,6 +415,24 @@ class Compiler:
 
         self._selectors[name] = call
         return call
+
+    def counts_loops(self, nodes: list[ast.Node]) -> bool:
+        """Whether running the trees may count loop iterations: a loop in them, or a call of a pack
+        verb whose body may (unsure while that body is being judged: a call of itself)."""
+        stack = list(nodes)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.ListComp | ast.MapComp | ast.For | ast.While):
+                return True
+            if isinstance(node, ast.Call) and node.name in self.verbs:
+                found = self._counting.get(node.name)
+                if found is None:
+                    self._counting[node.name] = True
+                    found = self._counting[node.name] = self.counts_loops([self.verbs[node.name].tree])
+                if found:
+                    return True
+            stack.extend(ast.children(node))
+        return False
 
     def body(self, name: str) -> Program:
         """A pack verb's program, compiled once; the checks refuse verbs that call themselves."""
@@ -753,23 +773,49 @@ class _Writer:
         src, item = self.src, self.src.temp()
         if _flat_items(node.iterable, self.flat_names(), self.c):
             self.flat_items.add(item)
-        with src.block(f"for {item} in {items}:"):
-            src.line("rt.loops -= 1")
-            with src.block("if rt.loops < 0:"):
-                src.line(f"_loop_limit({self.where(node.span)})")
-            outer = self.loop_names.get(node.name)
-            self.loop_names[node.name] = item
-            try:
-                if node.test is None:
+        if _counts_loops(node, self.c):
+            with src.block(f"for {item} in {items}:"):
+                src.line("rt.loops -= 1")
+                with src.block("if rt.loops < 0:"):
+                    src.line(f"_loop_limit({self.where(node.span)})")
+                with self.body(node, item, what):
                     yield
-                else:
-                    with src.block(f"if {self.pure(node.test, what)}:"):
-                        yield
-            finally:
-                if outer is None:
-                    del self.loop_names[node.name]
-                else:
-                    self.loop_names[node.name] = outer
+            return
+        # Nothing inside counts loops: its items are counted before it when the bound has room for
+        # them all (the bound is then not reached in it), and the items not reached are given back
+        # if it stops early; otherwise each one is counted as it comes (`_counted`), as above.
+        ahead, size = src.temp(), src.temp()
+        if isinstance(node.iterable, ast.ListLit | ast.ListComp) or _returns_list(node.iterable, self.c):
+            src.line(f"{size} = len({items})")
+        else:  # (of what is no list, what it counts as it goes says what is wrong with it)
+            src.line(f"{size} = len({items}) if type({items}) is list else {MAX_LOOP_STEPS + 1}")
+        with src.block(f"if {size} <= rt.loops:"):
+            src.line(f"rt.loops -= {size}")
+            src.line(f"{ahead} = iter({items})")
+        with src.block("else:"):
+            src.line(f"{ahead} = _counted(rt, {items}, {self.where(node.span)})")
+        with src.block("try:"), src.block(f"for {item} in {ahead}:"), self.body(node, item, what):
+            yield
+        with src.block("except BaseException:"):
+            src.line(f"rt.loops += _length_hint({ahead})")
+            src.line("raise")
+
+    @contextmanager
+    def body(self, node: ast.ListComp | ast.MapComp, item: str, what: str) -> Iterator[None]:
+        """Inside the loop of `loop`: its name bound to the item (`item` holds it), its test if any."""
+        outer = self.loop_names.get(node.name)
+        self.loop_names[node.name] = item
+        try:
+            if node.test is None:
+                yield
+            else:
+                with self.src.block(f"if {self.pure(node.test, what)}:"):
+                    yield
+        finally:
+            if outer is None:
+                del self.loop_names[node.name]
+            else:
+                self.loop_names[node.name] = outer
 
     def list_comp(self, node: ast.ListComp) -> str:
         """`[item for name in items if test]`."""
@@ -2133,6 +2179,17 @@ def _size_of(node: ast.Node) -> int:
 
 
 _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+
+
+def _counted(rt: Rt, items: Any, where: _Where) -> Iterator[Any]:
+    """The items, each counted against the loop bound as it comes (see `_Writer.loop`)."""
+    for item in items:
+        rt.loops -= 1
+        if rt.loops < 0:
+            _loop_limit(where)
+        yield item
+
+
 # What the source of an expression may read besides its constants (see `_Writer`).
 _HELPERS: dict[str, Any] = {
     "NoOptions": NoOptions,
@@ -2141,12 +2198,21 @@ _HELPERS: dict[str, Any] = {
     "_map_key": _map_key,
     "_loop_limit": _loop_limit,
     "_too_large": _too_large,
+    "_counted": _counted,
+    "_length_hint": length_hint,
 }
 
 # Expressions whose reading cannot fail but by NoOptions (names are bound wherever the checker
 # lets them be read; an `@id` out of play stops the effect).
 _PLAIN = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref, ast.Name)
 _SCALARS = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref)  # values that are never a list or a map
+
+
+def _counts_loops(node: ast.ListComp | ast.MapComp, compiler: Compiler) -> bool:
+    """Whether working out an item of a list or map built with `for` (its test, item, key, value)
+    may count loop iterations: a loop inside it, or a call of a pack verb whose body has one."""
+    inside = (node.item,) if isinstance(node, ast.ListComp) else (node.key, node.value)
+    return compiler.counts_loops([*inside, *([] if node.test is None else [node.test])])
 
 
 def _flat(node: ast.Expr, names: frozenset[str], compiler: Compiler) -> bool:
@@ -2186,6 +2252,12 @@ def _returns(node: ast.Expr, compiler: Compiler) -> str | None:
         return None
     sig = signature(node.name)
     return None if sig is None or sig.kind is not Kind.SELECTOR else sig.returns
+
+
+def _returns_list(node: ast.Expr, compiler: Compiler) -> bool:
+    """Whether an expression is a call of a built-in selector that returns a list."""
+    returns = _returns(node, compiler)
+    return returns is not None and element_type(returns) is not None
 
 
 def _plain_type(type_name: str) -> bool:

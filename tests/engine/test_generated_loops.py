@@ -1,0 +1,80 @@
+"""Lists and maps built with `for`: the loop bound counts each item exactly as the loop reaches it,
+and a list of lists stays within the size bound, however the compiler writes the loop."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+
+from coh_core.effects.parser import parse_effect
+from coh_core.engine import new_game
+from coh_core.engine.compiler import Compiler
+from coh_core.engine.library import IMPLS
+from coh_core.engine.machine import run_sync
+from coh_core.engine.runtime import EngineError, NoOptions, Rt
+from coh_core.limits import MAX_LOOP_STEPS
+from coh_core.packs.effects_index import symbols_of
+from coh_core.packs.model import Pack
+
+
+def _run(pack: Pack, source: str, loops: int = MAX_LOOP_STEPS) -> Rt:
+    """Run an effect unchecked with `loops` iterations left; the run, stopped or not."""
+    game = new_game(pack, 4, 1)
+    compiler = Compiler(IMPLS, symbols_of(pack).refs)
+    program = compiler.block(parse_effect(source), None, frozenset()).program
+    rt = Rt(game, {}, game.players[0])
+    rt.loops = loops
+    with contextlib.suppress(NoOptions):  # (a run that stopped: what it counted is what is asked)
+        run_sync(program, rt, rt.env)
+    return rt
+
+
+@pytest.mark.parametrize(
+    ("source", "counted"),
+    [
+        ("let xs = [a for a in range(1, 10)]", 10),
+        ("let xs = [a for a in range(1, 10) if a > 4]", 10),
+        ("let m = {k: 1 for k in [x, y, z]}", 3),
+        ("let xs = [[b for b in range(1, 3)] for a in range(1, 4)]", 4 + 4 * 3),
+        # past the end of a list there is nothing: the effect stops at the fourth item
+        ("let xs = [[10, 20, 30][a] for a in range(0, 9)]", 4),
+        ("let xs = [a for a in range(0, 9) if [10, 20, 30][a] > 0]", 4),
+    ],
+)
+def test_each_item_reached_counts_once(base_pack: Pack, source: str, counted: int) -> None:
+    assert MAX_LOOP_STEPS - _run(base_pack, source).loops == counted
+
+
+def test_an_effect_that_stops_before_the_bound_stops_as_it_did(base_pack: Pack) -> None:
+    """Five iterations left, a loop of nine that stops at its fourth: no bound is reached."""
+    rt = _run(base_pack, "let xs = [[10, 20, 30][a] for a in range(0, 8)]", loops=5)
+    assert rt.loops == 1
+    with pytest.raises(EngineError) as raised:
+        _run(base_pack, "let xs = [[10, 20, 30, 40, 50, 60][a] for a in range(0, 8)]", loops=5)
+    assert raised.value.code == "ENGINE-LIMIT"
+    assert "loop iterations in one run of an effect" in raised.value.message
+
+
+def test_the_loop_bound_holds_in_a_list_built_with_for(base_pack: Pack) -> None:
+    assert MAX_LOOP_STEPS - _run(base_pack, f"let xs = [a for a in range(1, {MAX_LOOP_STEPS})]").loops == (
+        MAX_LOOP_STEPS
+    )
+    with pytest.raises(EngineError) as raised:
+        _run(base_pack, f"let xs = [a for a in range(0, {MAX_LOOP_STEPS})]")
+    assert raised.value.code == "ENGINE-LIMIT"
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "let ys = range(1, 4000); let xs = [ys for a in range(1, 3)]",
+        "let ys = range(1, 4000); let xs = [[a, ys] for a in range(1, 3)]",
+        "let ys = range(1, 4000); let m = {k: ys for k in [x, y, z]}",
+    ],
+)
+def test_a_list_of_lists_built_with_for_stays_within_the_size_bound(base_pack: Pack, source: str) -> None:
+    with pytest.raises(EngineError) as raised:
+        _run(base_pack, source)
+    assert raised.value.code == "ENGINE-LIMIT"
+    assert "counting those of the lists and maps inside it" in raised.value.message
