@@ -78,3 +78,33 @@ def test_a_list_of_lists_built_with_for_stays_within_the_size_bound(base_pack: P
         _run(base_pack, source)
     assert raised.value.code == "ENGINE-LIMIT"
     assert "counting those of the lists and maps inside it" in raised.value.message
+
+
+_DEEP = {
+    "sums": lambda d: "(1 + " * d + "1" + ")" * d,
+    "lists built with for": lambda d: (
+        "[" + "[" * d + "a0" + "".join(f" for a{i} in [1] if a{i} > 0]" for i in range(d - 1, -1, -1)) + "]"
+    ),
+    "maps built with for": lambda d: "{k: " * d + "1" + " for k in [x]}" * d,
+    "calls": lambda d: "max([" * d + "1" + "])" * d,
+    "items of lists": lambda d: "[1, 2][" * d + "0" + "]" * d,
+    "selectors over lists built with for": lambda d: (
+        "count_of(zombies, first([at for at in locations() if " * d + "true" + "]))" * d
+    ),
+}
+
+
+# (the parser refuses these: more than 48 levels)
+_TOO_DEEP = {("selectors over lists built with for", depth) for depth in (9, 12, 14)}
+
+
+@pytest.mark.parametrize(
+    ("form", "depth"),
+    [(form, depth) for form in sorted(_DEEP) for depth in (6, 9, 12, 14) if (form, depth) not in _TOO_DEEP],
+)
+def test_deep_expressions_compile_within_what_python_nests(base_pack: Pack, form: str, depth: int) -> None:
+    """Python compiles at most 20 blocks inside each other in one function: the compiler writes
+    what would nest deeper as functions of their own, also where a choice wraps the expression."""
+    expr = _DEEP[form](depth)
+    for source in (f"let v = {expr}", f"let v = choose([{expr}])"):
+        _run(base_pack, source)  # (SyntaxError: too many statically nested blocks)
