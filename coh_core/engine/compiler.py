@@ -1139,6 +1139,7 @@ class _Emitter:
         if node.otherwise is None:
             branch.target = len(self.ops)
             return
+        branch.skip = len(self.ops)
         skip = self.emit(_Jump())
         branch.target = len(self.ops)
         self.block(node.otherwise, scope)
@@ -1328,11 +1329,12 @@ class _Jump(Op):
 
 
 class _JumpUnless(Op):
-    __slots__ = ("target", "test")
+    __slots__ = ("skip", "target", "test")
 
     def __init__(self, test: Fn):
         self.test = test
         self.target = -1
+        self.skip = -1  # of an `if` with an `else`: the pc of the jump over the `else` (see `_Structured`)
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         if not self.test(rt):
@@ -1615,6 +1617,33 @@ class _Ask(Op):
         (answer,) = answers.values()
         frame.env[self.dest] = list(answer[1:]) if frame.env[self.dest] else answer[1]
 
+    def direct(self, program: str) -> Callable[[Rt, dict[str, Any]], None]:
+        """What `run` does where nothing may stop (`_direct`): a dry run explores the options, a lone
+        option is taken; anything else is the engine's mistake."""
+
+        def ask(rt: Rt, env: dict[str, Any]) -> None:
+            options = self.options(rt)
+            if not options:
+                raise NoOptions(self.question)
+            if len(options) > MAX_OPTIONS:
+                raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+            if rt.dry:
+                env[self.dest] = options[rt.dry_choice(len(options))]
+            elif len(options) == 1:
+                env[self.dest] = options[0]
+            else:
+                self.asked(rt, program)
+                env[self.dest] = isinstance(options[0], list)  # (as `run` leaves it)
+                raise EngineError("ENGINE-INTERNAL", f"{program} asked a question where none may be asked")
+
+        return ask
+
+    def asked(self, rt: Rt, program: str) -> None:
+        """Before a question where none may be asked: what it would show, worked out as `run` does."""
+        self.player(rt)
+        for _name, read in self.prompt:
+            read(rt)
+
 
 _PASS = ("pass",)
 
@@ -1637,6 +1666,16 @@ class _May(_Ask):
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
         (answer,) = answers.values()
         frame.env[self.dest] = tuple(answer) != _PASS
+
+    def direct(self, program: str) -> Callable[[Rt, dict[str, Any]], None]:
+        def may(rt: Rt, env: dict[str, Any]) -> None:
+            self.options(rt)
+            if not rt.dry:
+                self.asked(rt, program)
+                raise EngineError("ENGINE-INTERNAL", f"{program} asked a question where none may be asked")
+            env[self.dest] = rt.dry_choice(2) == 1
+
+        return may
 
 
 class _AskEach(_Ask):
@@ -1677,42 +1716,131 @@ class _AskEach(_Ask):
 
 
 def _direct(program: Program, fragments: dict[int, Fragment]) -> Fn | None:
-    """A program without jumps or loops, that may end with `return`, as one function of `rt` for
-    `run_sync`, where nothing may stop (a dry run explores its choices and only checks its asking
-    verbs): it returns what the program returns. None for any other program."""
-    *body, end = program.ops
-    if body and isinstance(body[-1], _Return):
-        *body, end = body
-    if not isinstance(end, _Return | _FallOff) or not all(_straight(op) for op in body):
+    """A program as one function of `rt` for `run_sync`, where nothing may stop (a dry run explores
+    its choices and only checks its asking verbs): it returns what the program returns. Its `if`s,
+    `for`s and `while`s are written as Python's (`_Structured`). None for a program with an
+    instruction that cannot run so (`_AskEach`, a call of a verb whose frames could reach
+    MAX_FRAMES), or nested deeper than Python compiles."""
+    ops = program.ops
+    end = ops[-1]
+    if not isinstance(end, _FallOff) or not all(
+        _straight(op) or isinstance(op, _STRUCTURED) for op in ops[:-1]
+    ):
         return None
-    names: dict[str, Any] = {"NoOptions": NoOptions, "EngineError": EngineError, "run_sync": run_sync}
-    writer = _BlockWriter(program, set(), fragments, names)
+    names: dict[str, Any] = {
+        "NoOptions": NoOptions,
+        "EngineError": EngineError,
+        "run_sync": run_sync,
+        "_loop_limit": _loop_limit,
+    }
     lines = ["def _d(rt):", "    env = rt.env"]
-    for pc, op in enumerate(body):
-        k = f"_o{pc}"
-        names[k] = op
-        if isinstance(op, _Choose):
-            lines += [f"    {line}" for line in writer.choose_direct(op, k)]
-        elif isinstance(op, _CallVerb):
-            lines += [f"    {line}" for line in writer.call_verb_direct(op, k)]
-        elif isinstance(op, _Push):  # its own way of running where nothing may stop
-            names[f"_d{pc}"] = op.direct(program.name)
-            lines.append(f"    _d{pc}(rt)")
-        else:
-            lines += [f"    {line}" for line in writer.inline(op, k)]
-    if isinstance(end, _Return):
-        names["_r"] = end.value
-        step: list[str] = []
-        value = writer.value(end.value, step, "_r(rt)")
-        lines += [f"    {line}" for line in step]
-        lines.append(f"    return {value}")
-    elif end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
-        lines.append(f"    raise NoOptions({f'{program.name} returned nothing'!r})")
-    direct: Fn = define("\n".join(lines) + "\n", names)["_d"]
+    try:
+        lines += [f"    {line}" for line in _Structured(program, fragments, names).lines(0, len(ops) - 1)]
+        if end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
+            lines.append(f"    raise NoOptions({f'{program.name} returned nothing'!r})")
+        direct: Fn = define("\n".join(lines) + "\n", names)["_d"]
+    except (_Unstructured, SyntaxError, RecursionError):  # (too deep for one Python function, say)
+        return None
     return direct
 
 
-_STRAIGHT = (_Exec, _Let, _Choose, _Push)
+class _Structured:
+    """Writes the instructions of a program as the statements of one Python function (`_direct`):
+    the jumps of an `if`, a `for` and a `while` (`_Emitter`) as Python's, each instruction as
+    `_BlockWriter` writes it where nothing may stop (a choice, a question and a verb that runs a
+    program of the engine's only in a dry run, or with one option)."""
+
+    def __init__(self, program: Program, fragments: dict[int, Fragment], names: dict[str, Any]):
+        self.program = program
+        self.names = names
+        self.writer = _BlockWriter(program, set(), fragments, names)
+        self.loops = 0  # `for`s written so far (their items' locals)
+
+    def lines(self, start: int, stop: int) -> list[str]:
+        """The statements of the instructions from `start` up to (not including) `stop`."""
+        ops, writer = self.program.ops, self.writer
+        found: list[str] = []
+        pc = start
+        while pc < stop:
+            op, k = ops[pc], f"_o{pc}"
+            self.names[k] = op
+            if isinstance(op, _JumpUnless):
+                test = writer.value(op.test, found, f"{k}.test(rt)")
+                found.append(f"if {test}:")
+                if op.skip < 0:
+                    found += self.indented(pc + 1, op.target)
+                    pc = op.target
+                    continue
+                skip = ops[op.skip]
+                assert isinstance(skip, _Jump)
+                found += self.indented(pc + 1, op.skip)
+                found.append("else:")
+                found += self.indented(op.target, skip.target)
+                pc = skip.target
+            elif isinstance(op, _ForStart):
+                step = ops[pc + 1]
+                assert isinstance(step, _ForNext)
+                self.names[f"_o{pc + 1}"] = step
+                items = writer.value(op.items, found, f"{k}.items(rt)")
+                self.loops += 1
+                item = f"_i{self.loops}"
+                found.append(f"for {item} in list({items}):")
+                found += [
+                    "    rt.loops -= 1",
+                    "    if rt.loops < 0:",
+                    f"        _loop_limit(_o{pc + 1}.where)",
+                    f"    env[{step.name!r}] = {item}",
+                ]
+                found += self.indented(pc + 2, step.exit - 1)  # (the last is the jump back)
+                pc = step.exit
+            elif isinstance(op, _WhileTest):
+                found.append("while True:")
+                reads: list[str] = []
+                holds = writer.value(op.test, reads, f"{k}.test(rt)")
+                found += [f"    {line}" for line in reads]
+                found += [f"    if not {holds}:", "        break"]
+                found += ["    if not rt.dry:", "        rt.loops -= 1", "        if rt.loops < 0:"]
+                found.append(f"            _loop_limit({k}.where)")
+                found += self.indented(pc + 1, op.exit - 1)  # (the last goes back, or out in a dry run)
+                found += ["    if rt.dry:", "        break"]
+                pc = op.exit
+            else:
+                found += self.one(op, k, pc)
+                pc += 1
+        return found
+
+    def indented(self, start: int, stop: int) -> list[str]:
+        return [f"    {line}" for line in self.lines(start, stop) or ["pass"]]
+
+    def one(self, op: Op, k: str, pc: int) -> list[str]:
+        """An instruction that does not jump."""
+        writer = self.writer
+        if isinstance(op, _Choose):
+            return writer.choose_direct(op, k)
+        if isinstance(op, _CallVerb):
+            return writer.call_verb_direct(op, k)
+        if isinstance(op, _Push):  # its own way of running where nothing may stop
+            self.names[f"_d{pc}"] = op.direct(self.program.name)
+            return [f"_d{pc}(rt)"]
+        if isinstance(op, _Ask):
+            self.names[f"_d{pc}"] = op.direct(self.program.name)
+            return [f"_d{pc}(rt, env)"]
+        if isinstance(op, _Return):
+            found: list[str] = []
+            value = writer.value(op.value, found, f"{k}.value(rt)")
+            return [*found, f"return {value}"]
+        if isinstance(op, _STRUCTURED):  # (a jump not where `_Emitter` puts it: its blocks will do)
+            raise _Unstructured(pc)
+        return writer.inline(op, k)
+
+
+class _Unstructured(Exception):
+    """A program whose jumps `_Structured` does not know."""
+
+
+_STRAIGHT = (_Exec, _Let, _Choose, _Push, _Ask, _May, _Return)
+# What `_Structured` writes besides: the jumps of `if`, `for` and `while`.
+_STRUCTURED = (_JumpUnless, _Jump, _ForStart, _ForNext, _WhileTest, _WhileBack)
 
 
 def _straight(op: Op) -> bool:

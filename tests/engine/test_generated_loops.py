@@ -8,7 +8,7 @@ import contextlib
 import pytest
 
 from coh_core.effects.parser import parse_effect
-from coh_core.engine import new_game
+from coh_core.engine import compiler_for, new_game
 from coh_core.engine.compiler import Compiler
 from coh_core.engine.library import IMPLS
 from coh_core.engine.machine import run_sync
@@ -108,3 +108,43 @@ def test_deep_expressions_compile_within_what_python_nests(base_pack: Pack, form
     expr = _DEEP[form](depth)
     for source in (f"let v = {expr}", f"let v = choose([{expr}])"):
         _run(base_pack, source)  # (SyntaxError: too many statically nested blocks)
+
+
+def _outcome(pack: Pack, source: str, dry: bool, direct: bool) -> tuple[object, ...]:
+    """What running an effect unchecked gives: its names, the loop bound left, what it raised."""
+    game = new_game(pack, 4, 1)
+    program = compiler_for(pack).block(parse_effect(source), None, frozenset()).program
+    assert program.direct is not None  # (the function of the whole program: `_direct`)
+    if not direct:
+        program.direct = None  # its instructions run by the machine, block by block
+    rt = Rt(game, {}, game.players[0], dry)
+    try:
+        run_sync(program, rt, rt.env)
+    except EngineError as error:
+        return (rt.env, rt.loops, error.code, error.message, error.location)
+    except NoOptions as error:
+        return (rt.env, rt.loops, "NoOptions", str(error))
+    return (rt.env, rt.loops)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "let xs = []; for a in range(1, 5) { if a > 2 { let xs = xs + [a] } else { let xs = xs + [0 - a] } }",
+        "let x = 0; for a in range(1, 3) { if a > 1 { if a > 2 { let x = a } else { } } }",
+        "let x = 0; for a in range(1, 9) { let x = a; if a == 3 { return } }",
+        "let n = 0; while n < 5 { let n = n + 1 }",
+        "let xs = []; for a in range(1, 3) { let c = choose([a, a + 10]); let xs = xs + [c] }",
+        "let xs = []; for a in range(1, 3) { let c = choose([a]); let xs = xs + [c] }",
+        "let x = 0; for a in [1, 2] { let x = a; let c = choose([]) }",
+        "for a in range(1, 6000) { for b in [1, 2] { no_effect() } }",
+        "for a in [1] { let p = ask(me, [1, 2], question=discard, answer=discard) }",
+        "for a in [1] { let t = may(me, 1, question=discard, answer=discard) }",
+        "discard_cards(1); let x = hand(me)",
+    ],
+)
+@pytest.mark.parametrize("dry", [False, True])
+def test_a_program_that_jumps_runs_as_one_function_as_it_runs_block_by_block(
+    base_pack: Pack, source: str, dry: bool
+) -> None:
+    assert _outcome(base_pack, source, dry, direct=True) == _outcome(base_pack, source, dry, direct=False)
