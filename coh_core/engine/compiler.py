@@ -1489,12 +1489,15 @@ class _Push(Op):
                 frame.env[self.dest] = None
             return None
         if len(frames) >= MAX_FRAMES:
-            raise self.where.error(
-                "ENGINE-LIMIT", f"more than {MAX_FRAMES:,} programs running inside each other"
-            )
+            raise self.too_deep()
         pushed.ret = self.dest
         frames.append(pushed)
         return SWITCH
+
+    def too_deep(self) -> EngineError:
+        return self.where.error(
+            "ENGINE-LIMIT", f"more than {MAX_FRAMES:,} programs running inside each other"
+        )
 
     def _check(self, rt: Rt, values: list[Any]) -> None:
         """In a dry run: whether it could happen; a selector's value is none."""
@@ -1924,6 +1927,9 @@ class _BlockWriter:
             if isinstance(op, _CallVerb):  # it may switch frames: the block ends with it
                 lines += [f"    {line}" for line in self.call_verb(op, k, pc)]
                 break
+            if isinstance(op, _Push):  # likewise
+                lines += [f"    {line}" for line in self.push(op, k, pc)]
+                break
             if not isinstance(op, _INLINE):  # it may stop or switch frames: the block ends with it
                 lines += [f"    frame.pc = {pc + 1}", f"    return {k}.run(frames, frame, rt)"]
                 break
@@ -2020,6 +2026,32 @@ class _BlockWriter:
                 lines += ["    rt.env = names", f"    {k}_direct(rt)"]
             lines += ["    rt.env = env", "    return None"]
         lines += [f"frames.append(Frame({k}.program, rt, names, {op.ret!r}))", "return SWITCH"]
+        return lines
+
+    def push(self, op: _Push, k: str, pc: int) -> list[str]:
+        """What `_Push.run` does, as lines of the block, its arguments written in."""
+        lines = [f"frame.pc = {pc + 1}", "try:"]
+        inner: list[str] = []
+        values = [self.value(arg, inner, f"{k}.args[{index}](rt)") for index, arg in enumerate(op.args)]
+        self.names[f"{k}_fn"] = op.fn
+        inner += [
+            "if rt.dry:",
+            f"    {k}._check(rt, [{', '.join(values)}])",
+            "    return None",
+            f"pushed = {k}_fn({', '.join(['rt', *values])})",
+        ]
+        lines += [f"    {line}" for line in inner]
+        lines += [
+            "except NoOptions:",
+            "    raise",
+            "except Exception as _e:",
+            f"    raise {k}.where.located(_e) from _e",
+        ]
+        lines += ["if pushed is None:"]
+        if op.dest is not None:
+            lines.append(f"    env[{op.dest!r}] = None")
+        lines += ["    return None", f"if len(frames) >= {MAX_FRAMES}:", f"    raise {k}.too_deep()"]
+        lines += [f"pushed.ret = {op.dest!r}", "frames.append(pushed)", "return SWITCH"]
         return lines
 
     def inline(self, op: Op, k: str) -> list[str]:
