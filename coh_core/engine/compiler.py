@@ -1546,6 +1546,10 @@ class _Choose(Op):
         if len(options) == 1:
             frame.env[self.dest] = options[0]
             return None
+        return self.decision(rt, options)
+
+    def decision(self, rt: Rt, options: Any) -> Decision:
+        """The question of more than one option, to the acting player."""
         prompt: dict[str, Any] = {"purpose": self.purpose}
         if rt.source is not None:
             prompt["source"] = rt.source
@@ -1930,6 +1934,9 @@ class _BlockWriter:
             if isinstance(op, _Push):  # likewise
                 lines += [f"    {line}" for line in self.push(op, k, pc)]
                 break
+            if isinstance(op, _Choose):  # it may ask: the block ends with it
+                lines += [f"    {line}" for line in self.choose(op, k, pc)]
+                break
             if not isinstance(op, _INLINE):  # it may stop or switch frames: the block ends with it
                 lines += [f"    frame.pc = {pc + 1}", f"    return {k}.run(frames, frame, rt)"]
                 break
@@ -1956,8 +1963,35 @@ class _BlockWriter:
         lines += fragment.lines
         return fragment.result
 
+    def choose(self, op: _Choose, k: str, pc: int) -> list[str]:
+        """What `_Choose.run` does, as lines of the block (its options written in)."""
+        lines = [f"frame.pc = {pc + 1}", *self.options(op, k)]
+        return [
+            *lines,
+            "if rt.dry:",
+            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
+            "    return None",
+            "if len(options) == 1:",
+            f"    env[{op.dest!r}] = options[0]",
+            "    return None",
+            f"return {k}.decision(rt, options)",
+        ]
+
     def choose_direct(self, op: _Choose, k: str) -> list[str]:
-        """What `_Choose.direct` does, as lines (its options written in, as `_Choose._options` reads them)."""
+        """What `_Choose.run` does where nothing may stop (`_direct`), as lines."""
+        asked = f"{self.program.name} asked a question where none may be asked"
+        return [
+            *self.options(op, k),
+            "if rt.dry:",
+            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
+            "elif len(options) == 1:",
+            f"    env[{op.dest!r}] = options[0]",
+            "else:",
+            f"    raise EngineError('ENGINE-INTERNAL', {asked!r})",
+        ]
+
+    def options(self, op: _Choose, k: str) -> list[str]:
+        """Lines that leave a choice's options in `options`, as `_Choose._options` works them out."""
         lines = ["try:"]
         inner: list[str] = []
         options = self.value(op.options, inner, f"{k}.options(rt)")
@@ -1975,15 +2009,6 @@ class _BlockWriter:
         lines += [
             f"if len(options) > {MAX_OPTIONS}:",
             f"    raise {k}.where.error('ENGINE-LIMIT', _too_many(len(options)))",
-        ]
-        asked = f"{self.program.name} asked a question where none may be asked"
-        lines += [
-            "if rt.dry:",
-            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
-            "elif len(options) == 1:",
-            f"    env[{op.dest!r}] = options[0]",
-            "else:",
-            f"    raise EngineError('ENGINE-INTERNAL', {asked!r})",
         ]
         self.names["_too_many"] = _too_many
         return lines
