@@ -18,7 +18,7 @@ from typing import Any
 
 _CODE: dict[str, Any] = {}  # source text -> its compiled code, shared by every load of every pack
 _MAX_CODE = 20_000  # sources kept (a process that loads many different packs does not grow without end)
-_MAX_NESTED = 8  # `try`/`for` blocks inside each other before the rest goes into a function of its own
+_MAX_NESTED = 12  # `try`/`for` blocks inside each other before the rest goes into a function of its own
 _MAX_DEPTH = 24  # indents, likewise
 
 

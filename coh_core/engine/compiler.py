@@ -20,12 +20,22 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import cache, partial
+from operator import length_hint
 from pathlib import PurePath
 from typing import Any, NoReturn, TypeVar
 
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition
-from coh_core.effects.registry import NAME_TYPES, Kind, Signature, asking_selectors, signature
+from coh_core.effects.registry import (
+    NAME_TYPES,
+    TYPE_VARS,
+    Kind,
+    Signature,
+    asking_selectors,
+    element_type,
+    signature,
+    type_parts,
+)
 from coh_core.engine.codegen import Fragment, Source, define
 from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt
@@ -129,6 +139,7 @@ class Compiler:
         self._asked: dict[int, str] = {}  # choices already asked into a name, while lowering a statement
         self._dry_bodies: dict[str, Program] = {}  # the pack verbs' dry programs (`dry_body`)
         self.sureness = _Sure(self)  # what could never stop a dry run
+        self._counting: dict[str, bool] = {}  # pack verbs whose runs may count loop iterations
 
     def block(self, tree: ast.Block, slot: EffectSlot | None, names: frozenset[str]) -> CompiledBlock:
         ident = _program_id(slot)
@@ -405,6 +416,24 @@ class Compiler:
         self._selectors[name] = call
         return call
 
+    def counts_loops(self, nodes: list[ast.Node]) -> bool:
+        """Whether running the trees may count loop iterations: a loop in them, or a call of a pack
+        verb whose body may (unsure while that body is being judged: a call of itself)."""
+        stack = list(nodes)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, ast.ListComp | ast.MapComp | ast.For | ast.While):
+                return True
+            if isinstance(node, ast.Call) and node.name in self.verbs:
+                found = self._counting.get(node.name)
+                if found is None:
+                    self._counting[node.name] = True
+                    found = self._counting[node.name] = self.counts_loops([self.verbs[node.name].tree])
+                if found:
+                    return True
+            stack.extend(ast.children(node))
+        return False
+
     def body(self, name: str) -> Program:
         """A pack verb's program, compiled once; the checks refuse verbs that call themselves."""
         if name not in self._bodies:
@@ -623,6 +652,7 @@ class _Writer:
         self.inlined = 0  # selectors being written in place, inside each other
         self.outlined = 0  # parts written as functions of their own (`outline`)
         self.budget = [_MAX_INLINED_CALLS]  # selectors it may still write in place (shared with `outline`)
+        self.flat_items: set[str] = set()  # the locals of `for`s over lists that hold no list or map
 
     def where(self, span: ast.Span) -> str:
         return self.src.constant(_Where(span, self.slot))
@@ -741,33 +771,63 @@ class _Writer:
         the name is bound only inside (a name of the same name outside keeps its value)."""
         items = self.pure(node.iterable, what)
         src, item = self.src, self.src.temp()
-        with src.block(f"for {item} in {items}:"):
-            src.line("rt.loops -= 1")
-            with src.block("if rt.loops < 0:"):
-                src.line(f"_loop_limit({self.where(node.span)})")
-            outer = self.loop_names.get(node.name)
-            self.loop_names[node.name] = item
-            try:
-                if node.test is None:
+        if _flat_items(node.iterable, self.flat_names(), self.c):
+            self.flat_items.add(item)
+        if _counts_loops(node, self.c):
+            with src.block(f"for {item} in {items}:"):
+                src.line("rt.loops -= 1")
+                with src.block("if rt.loops < 0:"):
+                    src.line(f"_loop_limit({self.where(node.span)})")
+                with self.body(node, item, what):
                     yield
-                else:
-                    with src.block(f"if {self.pure(node.test, what)}:"):
-                        yield
-            finally:
-                if outer is None:
-                    del self.loop_names[node.name]
-                else:
-                    self.loop_names[node.name] = outer
+            return
+        # Nothing inside counts loops: its items are counted before it when the bound has room for
+        # them all (the bound is then not reached in it), and the items not reached are given back
+        # if it stops early; otherwise each one is counted as it comes (`_counted`), as above.
+        ahead, size = src.temp(), src.temp()
+        if isinstance(node.iterable, ast.ListLit | ast.ListComp) or _returns_list(node.iterable, self.c):
+            src.line(f"{size} = len({items})")
+        else:  # (of what is no list, what it counts as it goes says what is wrong with it)
+            src.line(f"{size} = len({items}) if type({items}) is list else {MAX_LOOP_STEPS + 1}")
+        with src.block(f"if {size} <= rt.loops:"):
+            src.line(f"rt.loops -= {size}")
+            src.line(f"{ahead} = iter({items})")
+        with src.block("else:"):
+            src.line(f"{ahead} = _counted(rt, {items}, {self.where(node.span)})")
+        with src.block("try:"), src.block(f"for {item} in {ahead}:"), self.body(node, item, what):
+            yield
+        with src.block("except BaseException:"):
+            src.line(f"rt.loops += _length_hint({ahead})")
+            src.line("raise")
+
+    @contextmanager
+    def body(self, node: ast.ListComp | ast.MapComp, item: str, what: str) -> Iterator[None]:
+        """Inside the loop of `loop`: its name bound to the item (`item` holds it), its test if any."""
+        outer = self.loop_names.get(node.name)
+        self.loop_names[node.name] = item
+        try:
+            if node.test is None:
+                yield
+            else:
+                with self.src.block(f"if {self.pure(node.test, what)}:"):
+                    yield
+        finally:
+            if outer is None:
+                del self.loop_names[node.name]
+            else:
+                self.loop_names[node.name] = outer
 
     def list_comp(self, node: ast.ListComp) -> str:
         """`[item for name in items if test]`."""
         what = "a list built with `for`"
-        found, deep = self.let("[]"), self.let("False")
+        flat = _flat_items(node, self.flat_names(), self.c)
+        found, deep = self.let("[]"), None if flat else self.let("False")
         with self.loop(node, what):
             item = self.pure(node.item, what)
-            self.deep(deep, item, node.item)
+            if deep is not None:
+                self.deep(deep, item, node.item)
             self.src.line(f"{found}.append({item})")
-        return self.bounded(found, [], node, deep)
+        return self.bounded(found, [], node, deep, grown=True)
 
     def map(self, node: ast.MapLit) -> str:
         """`{key: value, ...}`: a new map (a key written twice keeps its last value)."""
@@ -782,35 +842,49 @@ class _Writer:
         """`{key: value for name in items if test}`, bound and counted as a list built with `for` is
         (the value is worked out before the key)."""
         what = "a map built with `for`"
-        found, deep = self.let("{}"), self.let("False")
+        names = self.flat_names()
+        inner = names | {node.name} if _flat_items(node.iterable, names, self.c) else names - {node.name}
+        flat = _flat(node.value, inner, self.c)
+        found, deep = self.let("{}"), None if flat else self.let("False")
         with self.loop(node, what):
             value = self.pure(node.value, what)
             key = self.map_key(self.pure(node.key, what), node.key)
-            self.deep(deep, value, node.value)
+            if deep is not None:
+                self.deep(deep, value, node.value)
             self.src.line(f"{found}[{key}] = {value}")
-        return self.bounded(found, [], node, deep)
+        return self.bounded(found, [], node, deep, grown=True)
 
     def deep(self, flag: str, item: str, node: ast.Expr) -> None:
         """`flag` becomes true if the item is a list or a map (see `bounded`)."""
-        if not isinstance(node, _SCALARS):
+        if not self.flat(node):
             with self.src.block(f"if type({item}) is list or type({item}) is dict:"):
                 self.src.line(f"{flag} = True")
 
+    def flat_names(self) -> frozenset[str]:
+        """The names bound here to values that are no list or map (see `flat`)."""
+        return frozenset(name for name, held in self.loop_names.items() if held in self.flat_items)
+
+    def flat(self, node: ast.Expr) -> bool:
+        """Whether the value of `node` is known to be no list or map (see `_flat`)."""
+        return _flat(node, self.flat_names(), self.c)
+
     def bounded(
-        self, value: str, items: list[tuple[str, ast.Expr]], node: ast.Expr, deep: str | None = None
+        self,
+        value: str,
+        items: list[tuple[str, ast.Expr]],
+        node: ast.Expr,
+        deep: str | None = None,
+        grown: bool = False,
     ) -> str:
         """`value`, a list or map just built, checked against the size bound (`_bounded`) where that
         could find something: when it holds a list or a map (the items written in it that are not
-        plain values, or `deep`, set while it was built), or more items than the bound. The check
-        is skipped where it would return at once (most lists and maps are short and flat)."""
-        tests = [
-            f"type({item}) is list or type({item}) is dict"
-            for item, at in items
-            if not isinstance(at, _SCALARS)
-        ]
+        plain values, or `deep`, set while it was built), or more items than the bound (`grown`:
+        built by a loop, as many as it took). The check is skipped where it would return at once
+        (most lists and maps are short and flat)."""
+        tests = [f"type({item}) is list or type({item}) is dict" for item, at in items if not self.flat(at)]
         if deep is not None:
             tests.append(deep)
-        if len(items) <= MAX_LIST_ITEMS and not tests and deep is None:
+        if len(items) <= MAX_LIST_ITEMS and not tests and not grown:
             return value
         tests.append(f"len({value}) > {MAX_LIST_ITEMS}")
         with self.src.block(f"if {' or '.join(tests)}:"):
@@ -1065,6 +1139,7 @@ class _Emitter:
         if node.otherwise is None:
             branch.target = len(self.ops)
             return
+        branch.skip = len(self.ops)
         skip = self.emit(_Jump())
         branch.target = len(self.ops)
         self.block(node.otherwise, scope)
@@ -1254,11 +1329,12 @@ class _Jump(Op):
 
 
 class _JumpUnless(Op):
-    __slots__ = ("target", "test")
+    __slots__ = ("skip", "target", "test")
 
     def __init__(self, test: Fn):
         self.test = test
         self.target = -1
+        self.skip = -1  # of an `if` with an `else`: the pc of the jump over the `else` (see `_Structured`)
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         if not self.test(rt):
@@ -1413,12 +1489,15 @@ class _Push(Op):
                 frame.env[self.dest] = None
             return None
         if len(frames) >= MAX_FRAMES:
-            raise self.where.error(
-                "ENGINE-LIMIT", f"more than {MAX_FRAMES:,} programs running inside each other"
-            )
+            raise self.too_deep()
         pushed.ret = self.dest
         frames.append(pushed)
         return SWITCH
+
+    def too_deep(self) -> EngineError:
+        return self.where.error(
+            "ENGINE-LIMIT", f"more than {MAX_FRAMES:,} programs running inside each other"
+        )
 
     def _check(self, rt: Rt, values: list[Any]) -> None:
         """In a dry run: whether it could happen; a selector's value is none."""
@@ -1467,6 +1546,10 @@ class _Choose(Op):
         if len(options) == 1:
             frame.env[self.dest] = options[0]
             return None
+        return self.decision(rt, options)
+
+    def decision(self, rt: Rt, options: Any) -> Decision:
+        """The question of more than one option, to the acting player."""
         prompt: dict[str, Any] = {"purpose": self.purpose}
         if rt.source is not None:
             prompt["source"] = rt.source
@@ -1541,6 +1624,33 @@ class _Ask(Op):
         (answer,) = answers.values()
         frame.env[self.dest] = list(answer[1:]) if frame.env[self.dest] else answer[1]
 
+    def direct(self, program: str) -> Callable[[Rt, dict[str, Any]], None]:
+        """What `run` does where nothing may stop (`_direct`): a dry run explores the options, a lone
+        option is taken; anything else is the engine's mistake."""
+
+        def ask(rt: Rt, env: dict[str, Any]) -> None:
+            options = self.options(rt)
+            if not options:
+                raise NoOptions(self.question)
+            if len(options) > MAX_OPTIONS:
+                raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+            if rt.dry:
+                env[self.dest] = options[rt.dry_choice(len(options))]
+            elif len(options) == 1:
+                env[self.dest] = options[0]
+            else:
+                self.asked(rt, program)
+                env[self.dest] = isinstance(options[0], list)  # (as `run` leaves it)
+                raise EngineError("ENGINE-INTERNAL", f"{program} asked a question where none may be asked")
+
+        return ask
+
+    def asked(self, rt: Rt, program: str) -> None:
+        """Before a question where none may be asked: what it would show, worked out as `run` does."""
+        self.player(rt)
+        for _name, read in self.prompt:
+            read(rt)
+
 
 _PASS = ("pass",)
 
@@ -1563,6 +1673,16 @@ class _May(_Ask):
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
         (answer,) = answers.values()
         frame.env[self.dest] = tuple(answer) != _PASS
+
+    def direct(self, program: str) -> Callable[[Rt, dict[str, Any]], None]:
+        def may(rt: Rt, env: dict[str, Any]) -> None:
+            self.options(rt)
+            if not rt.dry:
+                self.asked(rt, program)
+                raise EngineError("ENGINE-INTERNAL", f"{program} asked a question where none may be asked")
+            env[self.dest] = rt.dry_choice(2) == 1
+
+        return may
 
 
 class _AskEach(_Ask):
@@ -1603,42 +1723,131 @@ class _AskEach(_Ask):
 
 
 def _direct(program: Program, fragments: dict[int, Fragment]) -> Fn | None:
-    """A program without jumps or loops, that may end with `return`, as one function of `rt` for
-    `run_sync`, where nothing may stop (a dry run explores its choices and only checks its asking
-    verbs): it returns what the program returns. None for any other program."""
-    *body, end = program.ops
-    if body and isinstance(body[-1], _Return):
-        *body, end = body
-    if not isinstance(end, _Return | _FallOff) or not all(_straight(op) for op in body):
+    """A program as one function of `rt` for `run_sync`, where nothing may stop (a dry run explores
+    its choices and only checks its asking verbs): it returns what the program returns. Its `if`s,
+    `for`s and `while`s are written as Python's (`_Structured`). None for a program with an
+    instruction that cannot run so (`_AskEach`, a call of a verb whose frames could reach
+    MAX_FRAMES), or nested deeper than Python compiles."""
+    ops = program.ops
+    end = ops[-1]
+    if not isinstance(end, _FallOff) or not all(
+        _straight(op) or isinstance(op, _STRUCTURED) for op in ops[:-1]
+    ):
         return None
-    names: dict[str, Any] = {"NoOptions": NoOptions, "EngineError": EngineError, "run_sync": run_sync}
-    writer = _BlockWriter(program, set(), fragments, names)
+    names: dict[str, Any] = {
+        "NoOptions": NoOptions,
+        "EngineError": EngineError,
+        "run_sync": run_sync,
+        "_loop_limit": _loop_limit,
+    }
     lines = ["def _d(rt):", "    env = rt.env"]
-    for pc, op in enumerate(body):
-        k = f"_o{pc}"
-        names[k] = op
-        if isinstance(op, _Choose):
-            lines += [f"    {line}" for line in writer.choose_direct(op, k)]
-        elif isinstance(op, _CallVerb):
-            lines += [f"    {line}" for line in writer.call_verb_direct(op, k)]
-        elif isinstance(op, _Push):  # its own way of running where nothing may stop
-            names[f"_d{pc}"] = op.direct(program.name)
-            lines.append(f"    _d{pc}(rt)")
-        else:
-            lines += [f"    {line}" for line in writer.inline(op, k)]
-    if isinstance(end, _Return):
-        names["_r"] = end.value
-        step: list[str] = []
-        value = writer.value(end.value, step, "_r(rt)")
-        lines += [f"    {line}" for line in step]
-        lines.append(f"    return {value}")
-    elif end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
-        lines.append(f"    raise NoOptions({f'{program.name} returned nothing'!r})")
-    direct: Fn = define("\n".join(lines) + "\n", names)["_d"]
+    try:
+        lines += [f"    {line}" for line in _Structured(program, fragments, names).lines(0, len(ops) - 1)]
+        if end.selector:  # a selector that returned nothing stops the effect, as the first of nothing
+            lines.append(f"    raise NoOptions({f'{program.name} returned nothing'!r})")
+        direct: Fn = define("\n".join(lines) + "\n", names)["_d"]
+    except (_Unstructured, SyntaxError, RecursionError):  # (too deep for one Python function, say)
+        return None
     return direct
 
 
-_STRAIGHT = (_Exec, _Let, _Choose, _Push)
+class _Structured:
+    """Writes the instructions of a program as the statements of one Python function (`_direct`):
+    the jumps of an `if`, a `for` and a `while` (`_Emitter`) as Python's, each instruction as
+    `_BlockWriter` writes it where nothing may stop (a choice, a question and a verb that runs a
+    program of the engine's only in a dry run, or with one option)."""
+
+    def __init__(self, program: Program, fragments: dict[int, Fragment], names: dict[str, Any]):
+        self.program = program
+        self.names = names
+        self.writer = _BlockWriter(program, set(), fragments, names)
+        self.loops = 0  # `for`s written so far (their items' locals)
+
+    def lines(self, start: int, stop: int) -> list[str]:
+        """The statements of the instructions from `start` up to (not including) `stop`."""
+        ops, writer = self.program.ops, self.writer
+        found: list[str] = []
+        pc = start
+        while pc < stop:
+            op, k = ops[pc], f"_o{pc}"
+            self.names[k] = op
+            if isinstance(op, _JumpUnless):
+                test = writer.value(op.test, found, f"{k}.test(rt)")
+                found.append(f"if {test}:")
+                if op.skip < 0:
+                    found += self.indented(pc + 1, op.target)
+                    pc = op.target
+                    continue
+                skip = ops[op.skip]
+                assert isinstance(skip, _Jump)
+                found += self.indented(pc + 1, op.skip)
+                found.append("else:")
+                found += self.indented(op.target, skip.target)
+                pc = skip.target
+            elif isinstance(op, _ForStart):
+                step = ops[pc + 1]
+                assert isinstance(step, _ForNext)
+                self.names[f"_o{pc + 1}"] = step
+                items = writer.value(op.items, found, f"{k}.items(rt)")
+                self.loops += 1
+                item = f"_i{self.loops}"
+                found.append(f"for {item} in list({items}):")
+                found += [
+                    "    rt.loops -= 1",
+                    "    if rt.loops < 0:",
+                    f"        _loop_limit(_o{pc + 1}.where)",
+                    f"    env[{step.name!r}] = {item}",
+                ]
+                found += self.indented(pc + 2, step.exit - 1)  # (the last is the jump back)
+                pc = step.exit
+            elif isinstance(op, _WhileTest):
+                found.append("while True:")
+                reads: list[str] = []
+                holds = writer.value(op.test, reads, f"{k}.test(rt)")
+                found += [f"    {line}" for line in reads]
+                found += [f"    if not {holds}:", "        break"]
+                found += ["    if not rt.dry:", "        rt.loops -= 1", "        if rt.loops < 0:"]
+                found.append(f"            _loop_limit({k}.where)")
+                found += self.indented(pc + 1, op.exit - 1)  # (the last goes back, or out in a dry run)
+                found += ["    if rt.dry:", "        break"]
+                pc = op.exit
+            else:
+                found += self.one(op, k, pc)
+                pc += 1
+        return found
+
+    def indented(self, start: int, stop: int) -> list[str]:
+        return [f"    {line}" for line in self.lines(start, stop) or ["pass"]]
+
+    def one(self, op: Op, k: str, pc: int) -> list[str]:
+        """An instruction that does not jump."""
+        writer = self.writer
+        if isinstance(op, _Choose):
+            return writer.choose_direct(op, k)
+        if isinstance(op, _CallVerb):
+            return writer.call_verb_direct(op, k)
+        if isinstance(op, _Push):  # its own way of running where nothing may stop
+            self.names[f"_d{pc}"] = op.direct(self.program.name)
+            return [f"_d{pc}(rt)"]
+        if isinstance(op, _Ask):
+            self.names[f"_d{pc}"] = op.direct(self.program.name)
+            return [f"_d{pc}(rt, env)"]
+        if isinstance(op, _Return):
+            found: list[str] = []
+            value = writer.value(op.value, found, f"{k}.value(rt)")
+            return [*found, f"return {value}"]
+        if isinstance(op, _STRUCTURED):  # (a jump not where `_Emitter` puts it: its blocks will do)
+            raise _Unstructured(pc)
+        return writer.inline(op, k)
+
+
+class _Unstructured(Exception):
+    """A program whose jumps `_Structured` does not know."""
+
+
+_STRAIGHT = (_Exec, _Let, _Choose, _Push, _Ask, _May, _Return)
+# What `_Structured` writes besides: the jumps of `if`, `for` and `while`.
+_STRUCTURED = (_JumpUnless, _Jump, _ForStart, _ForNext, _WhileTest, _WhileBack)
 
 
 def _straight(op: Op) -> bool:
@@ -1722,6 +1931,12 @@ class _BlockWriter:
             if isinstance(op, _CallVerb):  # it may switch frames: the block ends with it
                 lines += [f"    {line}" for line in self.call_verb(op, k, pc)]
                 break
+            if isinstance(op, _Push):  # likewise
+                lines += [f"    {line}" for line in self.push(op, k, pc)]
+                break
+            if isinstance(op, _Choose):  # it may ask: the block ends with it
+                lines += [f"    {line}" for line in self.choose(op, k, pc)]
+                break
             if not isinstance(op, _INLINE):  # it may stop or switch frames: the block ends with it
                 lines += [f"    frame.pc = {pc + 1}", f"    return {k}.run(frames, frame, rt)"]
                 break
@@ -1748,8 +1963,35 @@ class _BlockWriter:
         lines += fragment.lines
         return fragment.result
 
+    def choose(self, op: _Choose, k: str, pc: int) -> list[str]:
+        """What `_Choose.run` does, as lines of the block (its options written in)."""
+        lines = [f"frame.pc = {pc + 1}", *self.options(op, k)]
+        return [
+            *lines,
+            "if rt.dry:",
+            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
+            "    return None",
+            "if len(options) == 1:",
+            f"    env[{op.dest!r}] = options[0]",
+            "    return None",
+            f"return {k}.decision(rt, options)",
+        ]
+
     def choose_direct(self, op: _Choose, k: str) -> list[str]:
-        """What `_Choose.direct` does, as lines (its options written in, as `_Choose._options` reads them)."""
+        """What `_Choose.run` does where nothing may stop (`_direct`), as lines."""
+        asked = f"{self.program.name} asked a question where none may be asked"
+        return [
+            *self.options(op, k),
+            "if rt.dry:",
+            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
+            "elif len(options) == 1:",
+            f"    env[{op.dest!r}] = options[0]",
+            "else:",
+            f"    raise EngineError('ENGINE-INTERNAL', {asked!r})",
+        ]
+
+    def options(self, op: _Choose, k: str) -> list[str]:
+        """Lines that leave a choice's options in `options`, as `_Choose._options` works them out."""
         lines = ["try:"]
         inner: list[str] = []
         options = self.value(op.options, inner, f"{k}.options(rt)")
@@ -1767,15 +2009,6 @@ class _BlockWriter:
         lines += [
             f"if len(options) > {MAX_OPTIONS}:",
             f"    raise {k}.where.error('ENGINE-LIMIT', _too_many(len(options)))",
-        ]
-        asked = f"{self.program.name} asked a question where none may be asked"
-        lines += [
-            "if rt.dry:",
-            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
-            "elif len(options) == 1:",
-            f"    env[{op.dest!r}] = options[0]",
-            "else:",
-            f"    raise EngineError('ENGINE-INTERNAL', {asked!r})",
         ]
         self.names["_too_many"] = _too_many
         return lines
@@ -1818,6 +2051,32 @@ class _BlockWriter:
                 lines += ["    rt.env = names", f"    {k}_direct(rt)"]
             lines += ["    rt.env = env", "    return None"]
         lines += [f"frames.append(Frame({k}.program, rt, names, {op.ret!r}))", "return SWITCH"]
+        return lines
+
+    def push(self, op: _Push, k: str, pc: int) -> list[str]:
+        """What `_Push.run` does, as lines of the block, its arguments written in."""
+        lines = [f"frame.pc = {pc + 1}", "try:"]
+        inner: list[str] = []
+        values = [self.value(arg, inner, f"{k}.args[{index}](rt)") for index, arg in enumerate(op.args)]
+        self.names[f"{k}_fn"] = op.fn
+        inner += [
+            "if rt.dry:",
+            f"    {k}._check(rt, [{', '.join(values)}])",
+            "    return None",
+            f"pushed = {k}_fn({', '.join(['rt', *values])})",
+        ]
+        lines += [f"    {line}" for line in inner]
+        lines += [
+            "except NoOptions:",
+            "    raise",
+            "except Exception as _e:",
+            f"    raise {k}.where.located(_e) from _e",
+        ]
+        lines += ["if pushed is None:"]
+        if op.dest is not None:
+            lines.append(f"    env[{op.dest!r}] = None")
+        lines += ["    return None", f"if len(frames) >= {MAX_FRAMES}:", f"    raise {k}.too_deep()"]
+        lines += [f"pushed.ret = {op.dest!r}", "frames.append(pushed)", "return SWITCH"]
         return lines
 
     def inline(self, op: Op, k: str) -> list[str]:
@@ -2105,6 +2364,17 @@ def _size_of(node: ast.Node) -> int:
 
 
 _COMPARISONS = frozenset({"==", "!=", "<", "<=", ">", ">="})
+
+
+def _counted(rt: Rt, items: Any, where: _Where) -> Iterator[Any]:
+    """The items, each counted against the loop bound as it comes (see `_Writer.loop`)."""
+    for item in items:
+        rt.loops -= 1
+        if rt.loops < 0:
+            _loop_limit(where)
+        yield item
+
+
 # What the source of an expression may read besides its constants (see `_Writer`).
 _HELPERS: dict[str, Any] = {
     "NoOptions": NoOptions,
@@ -2113,12 +2383,75 @@ _HELPERS: dict[str, Any] = {
     "_map_key": _map_key,
     "_loop_limit": _loop_limit,
     "_too_large": _too_large,
+    "_counted": _counted,
+    "_length_hint": length_hint,
 }
 
 # Expressions whose reading cannot fail but by NoOptions (names are bound wherever the checker
 # lets them be read; an `@id` out of play stops the effect).
 _PLAIN = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref, ast.Name)
 _SCALARS = (ast.IntLit, ast.BoolLit, ast.StrLit, ast.Ref)  # values that are never a list or a map
+
+
+def _counts_loops(node: ast.ListComp | ast.MapComp, compiler: Compiler) -> bool:
+    """Whether working out an item of a list or map built with `for` (its test, item, key, value)
+    may count loop iterations: a loop inside it, or a call of a pack verb whose body has one."""
+    inside = (node.item,) if isinstance(node, ast.ListComp) else (node.key, node.value)
+    return compiler.counts_loops([*inside, *([] if node.test is None else [node.test])])
+
+
+def _flat(node: ast.Expr, names: frozenset[str], compiler: Compiler) -> bool:
+    """Whether the value of an expression is never a list or a map, from what it is written as:
+    a literal, `@id`, `not`/`-`, a comparison, `-`/`*`/`//` (numbers), `+`/`and`/`or` of such
+    values, a name in `names`, or a built-in selector that returns one value of a plain type. Where
+    unsure, false (the value is then tested as it is built into a list: see `_Writer.bounded`)."""
+    if isinstance(node, (*_SCALARS, ast.UnaryOp)):
+        return True
+    if isinstance(node, ast.Name):
+        return node.name in names
+    if isinstance(node, ast.BinOp):
+        if node.op in ("+", "and", "or"):
+            return _flat(node.left, names, compiler) and _flat(node.right, names, compiler)
+        return True
+    returns = _returns(node, compiler)
+    return returns is not None and _plain_type(returns)
+
+
+def _flat_items(node: ast.Expr, names: frozenset[str], compiler: Compiler) -> bool:
+    """Whether an expression is a list whose items are never a list or a map (see `_flat`)."""
+    if isinstance(node, ast.ListLit):
+        return all(_flat(item, names, compiler) for item in node.items)
+    if isinstance(node, ast.ListComp):
+        inner = names | {node.name} if _flat_items(node.iterable, names, compiler) else names - {node.name}
+        return _flat(node.item, inner, compiler)
+    returns = _returns(node, compiler)
+    item = None if returns is None else element_type(returns)
+    return item is not None and _plain_type(item)
+
+
+def _returns(node: ast.Expr, compiler: Compiler) -> str | None:
+    """The type a call of a built-in selector declares it returns (the engine's own code keeps to it);
+    None for anything else (a choice's answer, a pack's selector: the pack's declarations and what
+    its checks let through are not trusted here)."""
+    if not isinstance(node, ast.Call) or id(node) in compiler._asked or node.name in compiler.verbs:
+        return None
+    sig = signature(node.name)
+    return None if sig is None or sig.kind is not Kind.SELECTOR else sig.returns
+
+
+def _returns_list(node: ast.Expr, compiler: Compiler) -> bool:
+    """Whether an expression is a call of a built-in selector that returns a list."""
+    returns = _returns(node, compiler)
+    return returns is not None and element_type(returns) is not None
+
+
+def _plain_type(type_name: str) -> bool:
+    """A type whose values are one number, truth value or name: no list, map, record or type variable."""
+    head, parts = type_parts(type_name)
+    return not parts and head not in _VAGUE_TYPES and "." not in head
+
+
+_VAGUE_TYPES = TYPE_VARS | {"any", "event"}
 
 
 class _Where:
