@@ -216,9 +216,6 @@ RUN = _program(RUN_ID, [_Depth(1), _Block("cost", True, 3), _Block("effect", Fal
 
 # --- windows: players use cards, powers and gifts -------------------------------------------------
 
-PASS = ["pass"]  # the answer that passes, as it arrives in a frame (JSON)
-_PASS = ("pass",)  # the same, as it is offered
-
 
 class _WindowAsk(Op):
     """The next player of the window who could act is asked what to do (or the window closes).
@@ -240,20 +237,22 @@ class _WindowAsk(Op):
             return finish_frame(frames, None)
         player, options, prompt = found
         env["asking"] = player
-        return Decision(env["question"], {player: [_PASS, *options]}, prompt)
+        return Decision(env["question"], {player: options}, prompt)
 
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
-        frame.env["answer"] = list(answers[frame.env["asking"]])
+        # (as offered, a tuple: `_WindowAct` takes it at once, so no saved game ever holds it)
+        frame.env["answer"] = answers[frame.env["asking"]]
 
 
 def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], dict[str, Any]] | None:
-    """Who is asked next in a window, what they may do and the question's values; None: it closes."""
+    """Who is asked next in a window, what they may do (a pass first) and the question's values;
+    None: it closes."""
     mode, windows, names = env["mode"], tuple(env["windows"]), env["names"]
     if mode == "one":
         if env["done"]:
             return None
         options = game.window_options(env["player"], windows, names, None)
-        return (env["player"], options, _public(names)) if options else None
+        return (env["player"], options, _public(names)) if len(options) > 1 else None
     if mode == "others":
         pending = game.pending[names["pending"]]
         while env["index"] < len(env["players"]) and not pending["cancelled"]:
@@ -262,7 +261,7 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
             if player == pending["player"]:
                 continue
             options = game.window_options(player, windows, names, None)
-            if options:
+            if len(options) > 1:
                 return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
         return None
     # round: asking changes nothing (dry runs), so the players stay the same while nobody acts
@@ -276,7 +275,7 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
         options = game.window_options(
             player, windows, names, players if given.get(player, 0) < gifts else None
         )
-        if options:
+        if len(options) > 1:
             env["index"], env["passes"] = index, passes
             return player, options, _round_prompt(env)
         passes += 1
@@ -303,32 +302,40 @@ class _WindowAct(Op):
         answer = env.pop("answer")
         player = env.pop("asking")
         frame.pc = 0  # the window goes on after this answer
-        if answer == PASS:
-            if env["mode"] == "one":
+        mode, act = env["mode"], answer[0]
+        if act == "pass":
+            if mode == "one":
                 env["done"] = True
-            elif env["mode"] == "round":
+            elif mode == "round":
                 env["passes"] += 1
             return None
-        env["actions"] += 1
-        if env["mode"] != "others" and env["actions"] > MAX_WINDOW_ACTIONS:
+        actions = env["actions"] = env["actions"] + 1
+        if mode != "others" and actions > MAX_WINDOW_ACTIONS:
             raise window_runaway(env["windows"][0], answer)  # something can be used again and again
-        if env["mode"] == "round":
-            env["passes"] = 0
-            if answer[0] == "give":
-                env["given"][player] = env["given"].get(player, 0) + 1
         game = rt.game
-        if answer[0] == "give" and env["mode"] != "others" and not game.after:
-            # a gift runs nothing of the pack's and starts no trigger: it is carried out here, as
-            # `PERFORM` would (no frame of its own), and the action ends with nothing waiting for it
-            game.give(player, tuple(answer))
+        if mode == "round":
+            env["passes"] = 0
+            if act == "give":
+                given = env["given"]
+                given[player] = given.get(player, 0) + 1
+                if not game.after:
+                    # a gift runs nothing of the pack's and starts no trigger: it is carried out here,
+                    # as `PERFORM` would (no frame of its own), and the action ends with nothing
+                    # waiting for it
+                    game.give(player, answer)
+                    if not game.depth:
+                        game.fired.clear()
+                    return None
+        elif act == "give" and mode == "one" and not game.after:
+            game.give(player, answer)  # (as above)
             if not game.depth:
                 game.fired.clear()
             return None
         perform = {
             "player": player,
-            "action": answer,
+            "action": list(answer),
             "names": env["names"],
-            "nested": env["mode"] == "others",
+            "nested": mode == "others",
         }
         frames.append(Frame(PERFORM, Rt(game, perform, player), perform, None))
         return SWITCH

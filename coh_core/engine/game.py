@@ -568,23 +568,24 @@ class Game:
     def window_options(
         self, colour: str, windows: tuple[str, ...], names: dict[str, Any], seated: list[str] | None
     ) -> list[Action]:
-        """What a window offers the player, in one pass: `offers`, then, given the players seated
-        (`_seated`), `gifts`. `offers` runs only when `could_try` holds (most players, most of the
-        time, hold nothing these windows take: then it would find nothing)."""
+        """What a window offers the player, in one pass: a pass, `offers`, then, given the players
+        seated (`_seated`), `gifts` (the question as it is put: only a pass, nothing to offer).
+        `offers` runs only when `could_try` holds (most players, most of the time, hold nothing
+        these windows take: then it would find nothing)."""
         rules = self.rules
         state = self.state
         pile = rules.hand_pile
         hand = state["piles"][pile][colour] if pile is not None else ()
         kinds, characters = rules._usable.get(windows) or rules.usable_in(windows)  # (read often)
-        found: list[Action] = []
+        found: list[Action] = [PASS]
         if kinds and hand and not kinds.isdisjoint(hand):
-            found = self.offers(colour, windows, names)
+            found += self.offers(colour, windows, names)
         elif characters:  # (`could_try`, written out)
             chars = self.pieces
             by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
             for c in by_player.get(colour, ()):
                 if c in characters and not chars[c]["exhausted"]:
-                    found = self.offers(colour, windows, names)
+                    found += self.offers(colour, windows, names)
                     break
         if seated is None:
             return found
