@@ -385,7 +385,10 @@ def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
 def idle(game: Game, players: list[str], windows: tuple[str, ...]) -> bool:
     """Whether none of these players has a card or power `offers` would try in these windows (so a
     window that asks them would close at once, asking nobody and changing nothing)."""
-    return not any(game.could_try(p, windows) for p in players)
+    for player in players:  # noqa: SIM110 (a loop, not `all`: asked at every play)
+        if game.could_try(player, windows):
+            return False
+    return True
 
 
 def in_window(frames: list[Any]) -> bool:

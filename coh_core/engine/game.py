@@ -456,9 +456,9 @@ class Game:
             self._checked_events.add(checked)
         spec = self.rules.declared.events.get(event)
         located = spec is not None and spec.located  # an event no pack declares has no triggers
-        queue: list[list[Any]] = [
-            [t.effect.program.id, dict(names), None] for t in self.rule_triggers.get(event, ())
-        ]
+        queue: list[list[Any]] = []
+        for t in self.rule_triggers.get(event, ()):  # (loops, not comprehensions: events are many)
+            queue.append([t.effect.program.id, dict(names), None])
         for location in self.state["order"] if event in self._side_events else ():
             if located and location != at:
                 continue
@@ -467,7 +467,10 @@ class Game:
                     queue.append([trigger.effect.program.id, {**names, "here": location}, None])
         chars = self.pieces
         listening = self._listening.get(event)
-        living = [c for c in listening if c in chars and chars[c]["alive"]] if listening else ()
+        living: list[str] = []
+        for c in listening or ():
+            if c in chars and chars[c]["alive"]:
+                living.append(c)
         for character in self.in_turn_order(living) if living else ():
             ch = chars[character]
             if located and ch["at"] != at:
@@ -563,7 +566,11 @@ class Game:
         living = by_player.get(colour)
         if not living:
             return playable, []
-        return playable, [c for c in living if c in characters and not chars[c]["exhausted"]]
+        rested: list[str] = []
+        for c in living:  # (a loop, not a comprehension: most players have one or two)
+            if c in characters and not chars[c]["exhausted"]:
+                rested.append(c)
+        return playable, rested
 
     def window_options(
         self, colour: str, windows: tuple[str, ...], names: dict[str, Any], seated: list[str] | None
@@ -736,7 +743,10 @@ class Game:
         if pile is not None and self.state["piles"][pile][colour]:
             return True
         held = self.state["counts"][colour]
-        return any(held[kind] for kind in self.rules.items.values())
+        for _, kind in self._items:  # noqa: SIM110 (a loop, not `any`: asked at every window)
+            if held[kind]:
+                return True
+        return False
 
     def gifts(self, colour: str) -> list[Action]:
         others = [p for p in self._seated() if p != colour]
