@@ -230,14 +230,40 @@ class _WindowAsk(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         game, env = rt.game, frame.env
-        found = _next_in_window(game, env)
-        if found is None:
-            if env["mode"] == "others":  # it ends with whether the play or move was cancelled
-                return finish_frame(frames, game.pending.pop(env["names"]["pending"])["cancelled"])
-            return finish_frame(frames, None)
-        player, options, prompt = found
-        env["asking"] = player
-        return Decision(env["question"], {player: options}, prompt)
+        if env["mode"] != "round":
+            found = _next_in_window(game, env)
+            if found is None:
+                if env["mode"] == "others":  # it ends with whether the play or move was cancelled
+                    return finish_frame(frames, game.pending.pop(env["names"]["pending"])["cancelled"])
+                return finish_frame(frames, None)
+            player, options, prompt = found
+            env["asking"] = player
+            return Decision(env["question"], {player: options}, prompt)
+        # round (most windows): asking changes nothing (dry runs), so the players stay the same
+        # while nobody acts
+        windows, names = tuple(env["windows"]), env["names"]
+        players = game._seated()  # (read, not changed)
+        count = len(players)
+        given, gifts = env["given"], env["gifts"]
+        index, passes = env["index"], env["passes"]  # (kept in locals while players are passed over)
+        while passes < count:
+            player = players[index % count]
+            index += 1
+            options = game.window_options(
+                player, windows, names, players if given.get(player, 0) < gifts else None
+            )
+            if len(options) > 1:
+                env["index"], env["passes"] = index, passes
+                env["asking"] = player
+                # its purpose is its first window, at its location if it has one
+                here = env["here"]
+                prompt = {"purpose": windows[0]}
+                if here is not None:
+                    prompt["location"] = here
+                return Decision(env["question"], {player: options}, prompt)
+            passes += 1
+        env["index"], env["passes"] = index, passes
+        return finish_frame(frames, None)
 
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
         # (as offered, a tuple: `_WindowAct` takes it at once, so no saved game ever holds it)
@@ -245,50 +271,24 @@ class _WindowAsk(Op):
 
 
 def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], dict[str, Any]] | None:
-    """Who is asked next in a window, what they may do (a pass first) and the question's values;
-    None: it closes."""
-    mode, windows, names = env["mode"], tuple(env["windows"]), env["names"]
-    if mode == "one":
+    """Who is asked next in a window of mode `one` or `others`, what they may do (a pass first)
+    and the question's values; None: it closes."""
+    windows, names = tuple(env["windows"]), env["names"]
+    if env["mode"] == "one":
         if env["done"]:
             return None
         options = game.window_options(env["player"], windows, names, None)
         return (env["player"], options, _public(names)) if len(options) > 1 else None
-    if mode == "others":
-        pending = game.pending[names["pending"]]
-        while env["index"] < len(env["players"]) and not pending["cancelled"]:
-            player = env["players"][env["index"]]
-            env["index"] += 1
-            if player == pending["player"]:
-                continue
-            options = game.window_options(player, windows, names, None)
-            if len(options) > 1:
-                return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
-        return None
-    # round: asking changes nothing (dry runs), so the players stay the same while nobody acts
-    players = game._seated()  # (read, not changed)
-    count = len(players)
-    given, gifts = env["given"], env["gifts"]
-    index, passes = env["index"], env["passes"]  # (kept in locals while players are passed over)
-    while passes < count:
-        player = players[index % count]
-        index += 1
-        options = game.window_options(
-            player, windows, names, players if given.get(player, 0) < gifts else None
-        )
+    pending = game.pending[names["pending"]]
+    while env["index"] < len(env["players"]) and not pending["cancelled"]:
+        player = env["players"][env["index"]]
+        env["index"] += 1
+        if player == pending["player"]:
+            continue
+        options = game.window_options(player, windows, names, None)
         if len(options) > 1:
-            env["index"], env["passes"] = index, passes
-            return player, options, _round_prompt(env)
-        passes += 1
-    env["index"], env["passes"] = index, passes
+            return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
     return None
-
-
-def _round_prompt(env: dict[str, Any]) -> dict[str, Any]:
-    """The question of a round window: its purpose is its first window, at its location if it has one."""
-    prompt: dict[str, Any] = {"purpose": env["windows"][0]}
-    if env["here"] is not None:
-        prompt["location"] = env["here"]
-    return prompt
 
 
 class _WindowAct(Op):

@@ -294,7 +294,9 @@ class Game:
 
     def living(self, colour: str | None = None) -> list[str]:
         if colour is not None:
-            return list(self._living_by_player().get(colour, ()))
+            chars = self.pieces
+            by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
+            return list(by_player.get(colour, ()))
         chars = self.pieces
         return self.in_turn_order([c for c, ch in chars.items() if ch["alive"]])
 
@@ -629,7 +631,8 @@ class Game:
                 return True
         if characters:
             chars = self.pieces
-            for c in self._living_by_player().get(colour, ()):
+            by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
+            for c in by_player.get(colour, ()):
                 if c in characters and not chars[c]["exhausted"]:
                     return True
         return False
@@ -661,13 +664,18 @@ class Game:
         rt.dry = True
         if cost is not None and effect is not None and cost.binds & effect.reads and effect.dry_program():
             return self._explore_together(cost, effect, rt, env)  # the effect may read what the cost bound
+        # (`_explore`, written out twice: dry runs are many)
         if cost is not None:
             rt.paying = True
-            if not _explore(cost, rt, env):
+            found = _explored(cost, rt, env)
+            cost.failed = not found
+            if not found:
                 return False
         if effect is not None:
             rt.paying = False
-            return _explore(effect, rt, env)
+            found = _explored(effect, rt, env)
+            effect.failed = not found
+            return found
         return True
 
     def _explore_together(
@@ -725,8 +733,9 @@ class Game:
     def give(self, colour: str, action: Action) -> None:
         to, what = action[1], action[2]
         if what == "card":
-            self.role_pile("hand", colour).remove(action[3])
-            self.role_pile("hand", to).append(action[3])
+            hands = self.state["piles"][self.rules.hand_pile]  # (`role_pile`, written out: gifts are many)
+            hands[colour].remove(action[3])
+            hands[to].append(action[3])
         else:
             counts = self.state["counts"]
             kind = self.rules.items[what]
