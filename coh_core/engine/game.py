@@ -519,7 +519,7 @@ class Game:
         if checked not in self._checked:
             self.check_window_names(windows, names)
         rules = self.rules
-        rt = self._dry_rt(colour)
+        rt = Rt(self, {}, colour, True)  # (`_dry_rt`, written out)
         if playable:
             cards = rules.cards
             env = {**names, "me": colour}
@@ -530,9 +530,10 @@ class Game:
             powers = rules.powers
             chars = self.pieces
             for character in mine:
-                if not self._can_flip(character, exhaust=True):
-                    continue
                 ch = chars[character]
+                # (`_can_flip(character, exhaust=True)`, written out)
+                if not ch["alive"] or ch["exhausted"] or self.trait(character, "flip_locked"):
+                    continue
                 env = {**names, "self": character, "here": ch["at"], "me": colour}
                 if self._could(powers[character], env, colour, rt):
                     found.append(("power", character))
@@ -662,7 +663,12 @@ class Game:
                 return False
             rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
         rt.dry = True
-        if cost is not None and effect is not None and cost.binds & effect.reads and effect.dry_program():
+        if (
+            cost is not None
+            and effect is not None
+            and not cost.binds.isdisjoint(effect.reads)  # (no new set, as `&` would make)
+            and effect.dry_program()
+        ):
             return self._explore_together(cost, effect, rt, env)  # the effect may read what the cost bound
         # (`_explore`, written out twice: dry runs are many)
         if cost is not None:
