@@ -352,7 +352,7 @@ def window_frame(
         game.check_window_names(windows, names)
     env: dict[str, Any] = {
         "mode": mode,
-        "windows": list(windows),
+        "windows": windows,  # (a list once saved and loaded: `tuple` of it is then a copy, else itself)
         "names": names,
         "actions": 0,
         "question": more.get("question", windows[0]),  # the decision put to each player

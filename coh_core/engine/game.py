@@ -323,7 +323,12 @@ class Game:
         chars = self.pieces
         living = self._living_by_player()
         self._seated()  # refreshes the seats when the first player has changed
-        return [c for player in self._seats for c in living.get(player, ()) if chars[c]["at"] == location]
+        found: list[str] = []
+        for player in self._seats:  # (loops, not a comprehension: asked at every move and attack)
+            for c in living.get(player, ()):
+                if chars[c]["at"] == location:
+                    found.append(c)
+        return found
 
     def owner(self, character: str) -> str:
         return str(self.pieces[character]["owner"])
