@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
+from collections.abc import Sequence
 from typing import Any
 
 from coh_core.engine.compiler import CompiledBlock
@@ -517,9 +518,20 @@ class Game:
         if isinstance(windows, str):
             windows = (windows,)
         playable, mine = self.candidates(colour, windows)
-        found: list[Action] = []
         if not (playable or mine):
-            return found
+            return []
+        return self._offers(colour, windows, names, playable, mine)
+
+    def _offers(
+        self,
+        colour: str,
+        windows: tuple[str, ...],
+        names: dict[str, Any],
+        playable: Sequence[str],
+        mine: Sequence[str],
+    ) -> list[Action]:
+        """`offers`, given its `candidates`."""
+        found: list[Action] = []
         checked = (windows, tuple(names))  # (`check_window_names`, written out)
         if checked not in self._checked:
             self.check_window_names(windows, names)
@@ -593,15 +605,22 @@ class Game:
         hand = state["piles"][pile][colour] if pile is not None else ()
         kinds, characters = rules._usable.get(windows) or rules.usable_in(windows)  # (read often)
         found: list[Action] = [PASS]
+        # (`candidates`, written out, in loops: most players, most of the time, have none)
+        playable: Sequence[str] = ()
         if kinds and hand and not kinds.isdisjoint(hand):
-            found += self.offers(colour, windows, names)
-        elif characters:  # (`could_try`, written out)
+            playable = sorted(kinds.intersection(hand))
+        rested: list[str] | None = None
+        if characters:
             chars = self.pieces
             by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
             for c in by_player.get(colour, ()):
                 if c in characters and not chars[c]["exhausted"]:
-                    found += self.offers(colour, windows, names)
-                    break
+                    if rested is None:
+                        rested = [c]
+                    else:
+                        rested.append(c)
+        if playable or rested:
+            found += self._offers(colour, windows, names, playable, rested or ())
         if seated is None:
             return found
         # `gifts`, written out: the gifts of a card or an item to the others, made once per seating
