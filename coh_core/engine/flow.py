@@ -373,8 +373,9 @@ def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
     None when nobody could do anything in it: it would ask nobody and close."""
     game, opened = rt.game, tuple(windows)
     game.check_window_names(opened, {})
-    for player in game._seated():  # (a gift first: it is the cheaper to find, and the likelier)
-        if (gifts > 0 and game.can_give(player)) or game.could_try(player, opened):
+    seated = game._seated()
+    for player in seated:  # (a gift first: it is the cheaper to find, and the likelier)
+        if (gifts > 0 and game.can_give(player, seated)) or game.could_try(player, opened):
             break
     else:
         return None

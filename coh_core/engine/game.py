@@ -773,9 +773,11 @@ class Game:
             counts[to][kind] += 1
         self.note("gift", player=colour, recipient=to, item=what)
 
-    def can_give(self, colour: str) -> bool:
-        """Whether `gifts` would offer anything (without listing it)."""
-        seated = self._seated()
+    def can_give(self, colour: str, seated: list[str] | None = None) -> bool:
+        """Whether `gifts` would offer anything (without listing it); `seated`: `_seated()`, if the
+        caller has it."""
+        if seated is None:
+            seated = self._seated()
         if len(seated) - (colour in seated) == 0:  # nobody to give to
             return False
         pile = self.rules.hand_pile
