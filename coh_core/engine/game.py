@@ -322,7 +322,7 @@ class Game:
     def at(self, location: str) -> list[str]:
         """The living characters at a location, in turn order (as `in_turn_order` sorts them)."""
         chars = self.pieces
-        living = self._living_by_player()
+        living = self._living_cache if self._living_key == len(chars) else self._living_by_player()
         self._seated()  # refreshes the seats when the first player has changed
         found: list[str] = []
         for player in self._seats:  # (loops, not a comprehension: asked at every move and attack)
