@@ -216,9 +216,6 @@ RUN = _program(RUN_ID, [_Depth(1), _Block("cost", True, 3), _Block("effect", Fal
 
 # --- windows: players use cards, powers and gifts -------------------------------------------------
 
-PASS = ["pass"]  # the answer that passes, as it arrives in a frame (JSON)
-_PASS = ("pass",)  # the same, as it is offered
-
 
 class _WindowAsk(Op):
     """The next player of the window who could act is asked what to do (or the window closes).
@@ -233,63 +230,65 @@ class _WindowAsk(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         game, env = rt.game, frame.env
-        found = _next_in_window(game, env)
-        if found is None:
-            if env["mode"] == "others":  # it ends with whether the play or move was cancelled
-                return finish_frame(frames, game.pending.pop(env["names"]["pending"])["cancelled"])
-            return finish_frame(frames, None)
-        player, options, prompt = found
-        env["asking"] = player
-        return Decision(env["question"], {player: [_PASS, *options]}, prompt)
+        if env["mode"] != "round":
+            found = _next_in_window(game, env)
+            if found is None:
+                if env["mode"] == "others":  # it ends with whether the play or move was cancelled
+                    return finish_frame(frames, game.pending.pop(env["names"]["pending"])["cancelled"])
+                return finish_frame(frames, None)
+            player, options, prompt = found
+            env["asking"] = player
+            return Decision(env["question"], {player: options}, prompt)
+        # round (most windows): asking changes nothing (dry runs), so the players stay the same
+        # while nobody acts
+        windows, names = tuple(env["windows"]), env["names"]
+        players = game._seated()  # (read, not changed)
+        count = len(players)
+        given, gifts = env["given"], env["gifts"]
+        index, passes = env["index"], env["passes"]  # (kept in locals while players are passed over)
+        while passes < count:
+            player = players[index % count]
+            index += 1
+            options = game.window_options(
+                player, windows, names, players if given.get(player, 0) < gifts else None
+            )
+            if len(options) > 1:
+                env["index"], env["passes"] = index, passes
+                env["asking"] = player
+                # its purpose is its first window, at its location if it has one
+                here = env["here"]
+                prompt = {"purpose": windows[0]}
+                if here is not None:
+                    prompt["location"] = here
+                return Decision(env["question"], {player: options}, prompt)
+            passes += 1
+        env["index"], env["passes"] = index, passes
+        return finish_frame(frames, None)
 
     def resume(self, frame: Frame, answers: dict[str, Any]) -> None:
-        frame.env["answer"] = list(answers[frame.env["asking"]])
+        # (as offered, a tuple: `_WindowAct` takes it at once, so no saved game ever holds it)
+        frame.env["answer"] = answers[frame.env["asking"]]
 
 
 def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], dict[str, Any]] | None:
-    """Who is asked next in a window, what they may do and the question's values; None: it closes."""
-    mode, windows, names = env["mode"], tuple(env["windows"]), env["names"]
-    if mode == "one":
+    """Who is asked next in a window of mode `one` or `others`, what they may do (a pass first)
+    and the question's values; None: it closes."""
+    windows, names = tuple(env["windows"]), env["names"]
+    if env["mode"] == "one":
         if env["done"]:
             return None
         options = game.window_options(env["player"], windows, names, None)
-        return (env["player"], options, _public(names)) if options else None
-    if mode == "others":
-        pending = game.pending[names["pending"]]
-        while env["index"] < len(env["players"]) and not pending["cancelled"]:
-            player = env["players"][env["index"]]
-            env["index"] += 1
-            if player == pending["player"]:
-                continue
-            options = game.window_options(player, windows, names, None)
-            if options:
-                return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
-        return None
-    # round: asking changes nothing (dry runs), so the players stay the same while nobody acts
-    players = game._seated()  # (read, not changed)
-    count = len(players)
-    given, gifts = env["given"], env["gifts"]
-    index, passes = env["index"], env["passes"]  # (kept in locals while players are passed over)
-    while passes < count:
-        player = players[index % count]
-        index += 1
-        options = game.window_options(
-            player, windows, names, players if given.get(player, 0) < gifts else None
-        )
-        if options:
-            env["index"], env["passes"] = index, passes
-            return player, options, _round_prompt(env)
-        passes += 1
-    env["index"], env["passes"] = index, passes
+        return (env["player"], options, _public(names)) if len(options) > 1 else None
+    pending = game.pending[names["pending"]]
+    while env["index"] < len(env["players"]) and not pending["cancelled"]:
+        player = env["players"][env["index"]]
+        env["index"] += 1
+        if player == pending["player"]:
+            continue
+        options = game.window_options(player, windows, names, None)
+        if len(options) > 1:
+            return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
     return None
-
-
-def _round_prompt(env: dict[str, Any]) -> dict[str, Any]:
-    """The question of a round window: its purpose is its first window, at its location if it has one."""
-    prompt: dict[str, Any] = {"purpose": env["windows"][0]}
-    if env["here"] is not None:
-        prompt["location"] = env["here"]
-    return prompt
 
 
 class _WindowAct(Op):
@@ -303,32 +302,40 @@ class _WindowAct(Op):
         answer = env.pop("answer")
         player = env.pop("asking")
         frame.pc = 0  # the window goes on after this answer
-        if answer == PASS:
-            if env["mode"] == "one":
+        mode, act = env["mode"], answer[0]
+        if act == "pass":
+            if mode == "one":
                 env["done"] = True
-            elif env["mode"] == "round":
+            elif mode == "round":
                 env["passes"] += 1
             return None
-        env["actions"] += 1
-        if env["mode"] != "others" and env["actions"] > MAX_WINDOW_ACTIONS:
+        actions = env["actions"] = env["actions"] + 1
+        if mode != "others" and actions > MAX_WINDOW_ACTIONS:
             raise window_runaway(env["windows"][0], answer)  # something can be used again and again
-        if env["mode"] == "round":
-            env["passes"] = 0
-            if answer[0] == "give":
-                env["given"][player] = env["given"].get(player, 0) + 1
         game = rt.game
-        if answer[0] == "give" and env["mode"] != "others" and not game.after:
-            # a gift runs nothing of the pack's and starts no trigger: it is carried out here, as
-            # `PERFORM` would (no frame of its own), and the action ends with nothing waiting for it
-            game.give(player, tuple(answer))
+        if mode == "round":
+            env["passes"] = 0
+            if act == "give":
+                given = env["given"]
+                given[player] = given.get(player, 0) + 1
+                if not game.after:
+                    # a gift runs nothing of the pack's and starts no trigger: it is carried out here,
+                    # as `PERFORM` would (no frame of its own), and the action ends with nothing
+                    # waiting for it
+                    game.give(player, answer)
+                    if not game.depth:
+                        game.fired.clear()
+                    return None
+        elif act == "give" and mode == "one" and not game.after:
+            game.give(player, answer)  # (as above)
             if not game.depth:
                 game.fired.clear()
             return None
         perform = {
             "player": player,
-            "action": answer,
+            "action": list(answer),
             "names": env["names"],
-            "nested": env["mode"] == "others",
+            "nested": mode == "others",
         }
         frames.append(Frame(PERFORM, Rt(game, perform, player), perform, None))
         return SWITCH
@@ -345,7 +352,7 @@ def window_frame(
         game.check_window_names(windows, names)
     env: dict[str, Any] = {
         "mode": mode,
-        "windows": list(windows),
+        "windows": windows,  # (a list once saved and loaded: `tuple` of it is then a copy, else itself)
         "names": names,
         "actions": 0,
         "question": more.get("question", windows[0]),  # the decision put to each player
@@ -366,8 +373,9 @@ def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
     None when nobody could do anything in it: it would ask nobody and close."""
     game, opened = rt.game, tuple(windows)
     game.check_window_names(opened, {})
-    for player in game._seated():
-        if game.could_try(player, opened) or (gifts > 0 and game.can_give(player)):
+    seated = game._seated()
+    for player in seated:  # (a gift first: it is the cheaper to find, and the likelier)
+        if (gifts > 0 and game.can_give(player, seated)) or game.could_try(player, opened):
             break
     else:
         return None
@@ -378,7 +386,10 @@ def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
 def idle(game: Game, players: list[str], windows: tuple[str, ...]) -> bool:
     """Whether none of these players has a card or power `offers` would try in these windows (so a
     window that asks them would close at once, asking nobody and changing nothing)."""
-    return not any(game.could_try(p, windows) for p in players)
+    for player in players:  # noqa: SIM110 (a loop, not `all`: asked at every play)
+        if game.could_try(player, windows):
+            return False
+    return True
 
 
 def in_window(frames: list[Any]) -> bool:

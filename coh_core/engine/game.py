@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
+from collections.abc import Sequence
 from typing import Any
 
 from coh_core.engine.compiler import CompiledBlock
@@ -294,7 +295,9 @@ class Game:
 
     def living(self, colour: str | None = None) -> list[str]:
         if colour is not None:
-            return list(self._living_by_player().get(colour, ()))
+            chars = self.pieces
+            by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
+            return list(by_player.get(colour, ()))
         chars = self.pieces
         return self.in_turn_order([c for c, ch in chars.items() if ch["alive"]])
 
@@ -319,9 +322,14 @@ class Game:
     def at(self, location: str) -> list[str]:
         """The living characters at a location, in turn order (as `in_turn_order` sorts them)."""
         chars = self.pieces
-        living = self._living_by_player()
+        living = self._living_cache if self._living_key == len(chars) else self._living_by_player()
         self._seated()  # refreshes the seats when the first player has changed
-        return [c for player in self._seats for c in living.get(player, ()) if chars[c]["at"] == location]
+        found: list[str] = []
+        for player in self._seats:  # (loops, not a comprehension: asked at every move and attack)
+            for c in living.get(player, ()):
+                if chars[c]["at"] == location:
+                    found.append(c)
+        return found
 
     def owner(self, character: str) -> str:
         return str(self.pieces[character]["owner"])
@@ -456,9 +464,9 @@ class Game:
             self._checked_events.add(checked)
         spec = self.rules.declared.events.get(event)
         located = spec is not None and spec.located  # an event no pack declares has no triggers
-        queue: list[list[Any]] = [
-            [t.effect.program.id, dict(names), None] for t in self.rule_triggers.get(event, ())
-        ]
+        queue: list[list[Any]] = []
+        for t in self.rule_triggers.get(event, ()):  # (loops, not comprehensions: events are many)
+            queue.append([t.effect.program.id, dict(names), None])
         for location in self.state["order"] if event in self._side_events else ():
             if located and location != at:
                 continue
@@ -467,7 +475,10 @@ class Game:
                     queue.append([trigger.effect.program.id, {**names, "here": location}, None])
         chars = self.pieces
         listening = self._listening.get(event)
-        living = [c for c in listening if c in chars and chars[c]["alive"]] if listening else ()
+        living: list[str] = []
+        for c in listening or ():
+            if c in chars and chars[c]["alive"]:
+                living.append(c)
         for character in self.in_turn_order(living) if living else ():
             ch = chars[character]
             if located and ch["at"] != at:
@@ -507,14 +518,25 @@ class Game:
         if isinstance(windows, str):
             windows = (windows,)
         playable, mine = self.candidates(colour, windows)
-        found: list[Action] = []
         if not (playable or mine):
-            return found
+            return []
+        return self._offers(colour, windows, names, playable, mine)
+
+    def _offers(
+        self,
+        colour: str,
+        windows: tuple[str, ...],
+        names: dict[str, Any],
+        playable: Sequence[str],
+        mine: Sequence[str],
+    ) -> list[Action]:
+        """`offers`, given its `candidates`."""
+        found: list[Action] = []
         checked = (windows, tuple(names))  # (`check_window_names`, written out)
         if checked not in self._checked:
             self.check_window_names(windows, names)
         rules = self.rules
-        rt = self._dry_rt(colour)
+        rt = Rt(self, {}, colour, True)  # (`_dry_rt`, written out)
         if playable:
             cards = rules.cards
             env = {**names, "me": colour}
@@ -525,9 +547,10 @@ class Game:
             powers = rules.powers
             chars = self.pieces
             for character in mine:
-                if not self._can_flip(character, exhaust=True):
-                    continue
                 ch = chars[character]
+                # (`_can_flip(character, exhaust=True)`, written out)
+                if not ch["alive"] or ch["exhausted"] or self.trait(character, "flip_locked"):
+                    continue
                 env = {**names, "self": character, "here": ch["at"], "me": colour}
                 if self._could(powers[character], env, colour, rt):
                     found.append(("power", character))
@@ -563,29 +586,41 @@ class Game:
         living = by_player.get(colour)
         if not living:
             return playable, []
-        return playable, [c for c in living if c in characters and not chars[c]["exhausted"]]
+        rested: list[str] = []
+        for c in living:  # (a loop, not a comprehension: most players have one or two)
+            if c in characters and not chars[c]["exhausted"]:
+                rested.append(c)
+        return playable, rested
 
     def window_options(
         self, colour: str, windows: tuple[str, ...], names: dict[str, Any], seated: list[str] | None
     ) -> list[Action]:
-        """What a window offers the player, in one pass: `offers`, then, given the players seated
-        (`_seated`), `gifts`. `offers` runs only when `could_try` holds (most players, most of the
-        time, hold nothing these windows take: then it would find nothing)."""
+        """What a window offers the player, in one pass: a pass, `offers`, then, given the players
+        seated (`_seated`), `gifts` (the question as it is put: only a pass, nothing to offer).
+        `offers` runs only when `could_try` holds (most players, most of the time, hold nothing
+        these windows take: then it would find nothing)."""
         rules = self.rules
         state = self.state
         pile = rules.hand_pile
         hand = state["piles"][pile][colour] if pile is not None else ()
         kinds, characters = rules._usable.get(windows) or rules.usable_in(windows)  # (read often)
-        found: list[Action] = []
+        found: list[Action] = [PASS]
+        # (`candidates`, written out, in loops: most players, most of the time, have none)
+        playable: Sequence[str] = ()
         if kinds and hand and not kinds.isdisjoint(hand):
-            found = self.offers(colour, windows, names)
-        elif characters:  # (`could_try`, written out)
+            playable = sorted(kinds.intersection(hand))
+        rested: list[str] | None = None
+        if characters:
             chars = self.pieces
             by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
             for c in by_player.get(colour, ()):
                 if c in characters and not chars[c]["exhausted"]:
-                    found = self.offers(colour, windows, names)
-                    break
+                    if rested is None:
+                        rested = [c]
+                    else:
+                        rested.append(c)
+        if playable or rested:
+            found += self._offers(colour, windows, names, playable, rested or ())
         if seated is None:
             return found
         # `gifts`, written out: the gifts of a card or an item to the others, made once per seating
@@ -621,7 +656,8 @@ class Game:
                 return True
         if characters:
             chars = self.pieces
-            for c in self._living_by_player().get(colour, ()):
+            by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
+            for c in by_player.get(colour, ()):
                 if c in characters and not chars[c]["exhausted"]:
                     return True
         return False
@@ -651,15 +687,25 @@ class Game:
                 return False
             rt.loops = MAX_LOOP_STEPS  # the dry runs share one loop bound, the condition's apart
         rt.dry = True
-        if cost is not None and effect is not None and cost.binds & effect.reads and effect.dry_program():
+        if (
+            cost is not None
+            and effect is not None
+            and not cost.binds.isdisjoint(effect.reads)  # (no new set, as `&` would make)
+            and effect.dry_program()
+        ):
             return self._explore_together(cost, effect, rt, env)  # the effect may read what the cost bound
+        # (`_explore`, written out twice: dry runs are many)
         if cost is not None:
             rt.paying = True
-            if not _explore(cost, rt, env):
+            found = _explored(cost, rt, env)
+            cost.failed = not found
+            if not found:
                 return False
         if effect is not None:
             rt.paying = False
-            return _explore(effect, rt, env)
+            found = _explored(effect, rt, env)
+            effect.failed = not found
+            return found
         return True
 
     def _explore_together(
@@ -717,8 +763,9 @@ class Game:
     def give(self, colour: str, action: Action) -> None:
         to, what = action[1], action[2]
         if what == "card":
-            self.role_pile("hand", colour).remove(action[3])
-            self.role_pile("hand", to).append(action[3])
+            hands = self.state["piles"][self.rules.hand_pile]  # (`role_pile`, written out: gifts are many)
+            hands[colour].remove(action[3])
+            hands[to].append(action[3])
         else:
             counts = self.state["counts"]
             kind = self.rules.items[what]
@@ -726,16 +773,21 @@ class Game:
             counts[to][kind] += 1
         self.note("gift", player=colour, recipient=to, item=what)
 
-    def can_give(self, colour: str) -> bool:
-        """Whether `gifts` would offer anything (without listing it)."""
-        seated = self._seated()
+    def can_give(self, colour: str, seated: list[str] | None = None) -> bool:
+        """Whether `gifts` would offer anything (without listing it); `seated`: `_seated()`, if the
+        caller has it."""
+        if seated is None:
+            seated = self._seated()
         if len(seated) - (colour in seated) == 0:  # nobody to give to
             return False
         pile = self.rules.hand_pile
         if pile is not None and self.state["piles"][pile][colour]:
             return True
         held = self.state["counts"][colour]
-        return any(held[kind] for kind in self.rules.items.values())
+        for _, kind in self._items:  # noqa: SIM110 (a loop, not `any`: asked at every window)
+            if held[kind]:
+                return True
+        return False
 
     def gifts(self, colour: str) -> list[Action]:
         others = [p for p in self._seated() if p != colour]
