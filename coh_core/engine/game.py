@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
+from collections.abc import Callable
 from typing import Any
 
 from coh_core.engine.compiler import CompiledBlock
@@ -50,14 +51,23 @@ class Game:
         # (`from_json`, `fork`); mypyc's classes have no inherited `__new__` to call.
         return super().__new__(cls)
 
-    def __init__(self, rules: Rules, state: dict[str, Any], start: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        rules: Rules,
+        state: dict[str, Any],
+        start: dict[str, Any] | None = None,
+        remake: Callable[[], dict[str, Any]] | None = None,
+    ):
+        """`remake`, if given, makes the starting state again, equal to `state` as given: the copy
+        kept as `initial` is then made only when something reads it (most games never do)."""
         self._setup(rules, state, start)
         self.log: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []  # answered decisions, in order
         # Where each log entry was written, [phase, location or None], for the narrative's
         # headings: kept beside the log, not in it, so that the record and digest stay as they were.
         self.places: list[list[Any] | None] = []
-        self.initial = json.loads(json.dumps(state))
+        self._remake = remake
+        self._initial: dict[str, Any] | None = None if remake is not None else json.loads(json.dumps(state))
         self.after: list[list[Any]] = []  # [trigger, names]: triggers waiting for the action's end
         self.fired: list[str] = []  # the triggers fired in the current action: the cascade bound
         self.depth = 0  # actions running inside actions: triggers wait for the outermost
@@ -95,6 +105,19 @@ class Game:
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
         self._index_triggers()
+
+    @property
+    def initial(self) -> dict[str, Any]:
+        """The state the game started from, as JSON (a copy: it shares nothing with the game)."""
+        found = self._initial
+        if found is None:
+            assert self._remake is not None
+            found = self._initial = json.loads(json.dumps(self._remake()))
+        return found
+
+    @initial.setter
+    def initial(self, value: dict[str, Any]) -> None:
+        self._initial, self._remake = value, None
 
     # --- the public decision API ---------------------------------------------------
 

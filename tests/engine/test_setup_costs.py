@@ -1,0 +1,54 @@
+"""What a new game works out once per pack or only on demand is the same as what it would work
+out itself, at once: the starting state it keeps (`initial`), the index of its triggers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from coh_core.engine import RandomAgent, new_game, rules_for
+from coh_core.engine.game import Game
+from coh_core.engine.state import initial_state
+from coh_core.packs.model import Pack
+
+
+def _play(game: Game, seed: int, decisions: int) -> None:
+    agents = {c: RandomAgent(seed=seed * 1000 + i) for i, c in enumerate(game.players)}
+    for _ in range(decisions):
+        decision = game.decision
+        assert decision is not None
+        for colour in decision.waiting:
+            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "colours"), [(3, 1, None), (5, 7, None), (4, 3, ["red", "blue", "white", "green"])]
+)
+def test_the_starting_state_made_when_read_is_the_one_the_game_started_from(
+    base_pack: Pack, players: int, seed: int, colours: list[str] | None
+) -> None:
+    rules = rules_for(base_pack)
+    given = list(colours) if colours else None
+    eager = Game(rules, initial_state(rules, players, seed, colours))  # keeps a copy at once
+    lazy = new_game(base_pack, players=players, seed=seed, colours=given)
+    if given:
+        given.reverse()  # the caller's list changing later changes nothing
+    _play(eager, seed, 30)
+    _play(lazy, seed, 30)
+    assert lazy.initial == eager.initial
+    assert json.loads(json.dumps(lazy.initial)) == lazy.initial  # JSON as it is: no tuples
+    assert lazy.initial["phase"] == "setup" and lazy.initial["pieces"] != lazy.state["pieces"]
+    assert lazy.initial is lazy.initial  # made once
+    assert lazy.to_json()["initial"] == eager.to_json()["initial"]
+
+
+def test_a_fork_and_a_loaded_game_keep_the_starting_state(base_pack: Pack) -> None:
+    game = new_game(base_pack, players=4, seed=2)
+    _play(game, 2, 20)
+    fork = game.fork()
+    loaded = Game.from_json(rules_for(base_pack), game.to_json())
+    start = initial_state(rules_for(base_pack), 4, 2)
+    assert fork.initial == loaded.initial == game.initial == start
+    loaded.initial = {"replaced": True}  # a loaded game's own: the original's stays
+    assert loaded.initial == {"replaced": True} and game.initial == start
