@@ -447,22 +447,13 @@ class Game:
     # --- events and triggers --------------------------------------------------------------
 
     def _index_triggers(self) -> None:
-        rules = self.rules
-        self.rule_triggers: dict[str, list[Trigger]] = {}
-        for trigger in rules.rule_triggers:
-            self.rule_triggers.setdefault(trigger.event, []).append(trigger)
-        self._listening: dict[str, list[str]] = {}  # event -> characters with a trigger on it
-        for character, triggers in rules.character_triggers.items():
-            for event in dict.fromkeys(t.event for t in triggers):
-                self._listening.setdefault(event, []).append(character)
-        every = [
-            *rules.rule_triggers,
-            *(t for side in rules.sides.values() for t in side.triggers),
-            *(t for triggers in rules.character_triggers.values() for t in triggers),
-        ]
-        self._triggers_by_id = {trigger.effect.program.id: trigger for trigger in every}
+        """The pack's triggers as this game looks them up: the pack's index, shared (read only)."""
+        index = self.rules.trigger_index()
+        self.rule_triggers: dict[str, list[Trigger]] = index.rules_by_event
+        self._listening: dict[str, list[str]] = index.listening  # event -> characters with a trigger on it
+        self._triggers_by_id = index.by_id
         # events some side of a location has a trigger on: for the others no side is looked at
-        self._side_events = {t.event for side in rules.sides.values() for t in side.triggers}
+        self._side_events = index.side_events
 
     def trigger(self, ident: str) -> Trigger:
         """A trigger by the id of its effect's program (the queues of triggers hold ids)."""

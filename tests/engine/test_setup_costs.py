@@ -52,3 +52,18 @@ def test_a_fork_and_a_loaded_game_keep_the_starting_state(base_pack: Pack) -> No
     assert fork.initial == loaded.initial == game.initial == start
     loaded.initial = {"replaced": True}  # a loaded game's own: the original's stays
     assert loaded.initial == {"replaced": True} and game.initial == start
+
+
+def test_the_games_of_a_pack_share_its_index_of_triggers(base_pack: Pack) -> None:
+    rules = rules_for(base_pack)
+    one, other = new_game(base_pack, players=3, seed=1), new_game(base_pack, players=6, seed=2)
+    assert one._triggers_by_id is other._triggers_by_id is rules.trigger_index().by_id
+    every = [
+        *rules.rule_triggers,
+        *(t for side in rules.sides.values() for t in side.triggers),
+        *(t for triggers in rules.character_triggers.values() for t in triggers),
+    ]
+    assert len(every) >= 10 and all(one.trigger(t.effect.program.id) is t for t in every)
+    assert sum(map(len, one.rule_triggers.values())) == len(rules.rule_triggers)
+    listening = {c for chars in one._listening.values() for c in chars}
+    assert listening == {c for c, triggers in rules.character_triggers.items() if triggers}
