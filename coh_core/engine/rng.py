@@ -59,7 +59,18 @@ class Rng:
         return items[self.randbelow(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher-Yates)."""
+        """Shuffle in place (Fisher-Yates): for each index from the last, `randbelow(index + 1)`."""
+        state = self.state
         for index in range(len(items) - 1, 0, -1):
-            other = self.randbelow(index + 1)
+            n = index + 1
+            limit = _SPAN - _SPAN % n
+            while True:  # (`randbelow`, written out: a game shuffles its decks at setup)
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                value = z ^ (z >> 31)
+                if value < limit:
+                    break
+            other = value % n
             items[index], items[other] = items[other], items[index]
+        self.state = state
