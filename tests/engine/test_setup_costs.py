@@ -67,3 +67,25 @@ def test_the_games_of_a_pack_share_its_index_of_triggers(base_pack: Pack) -> Non
     assert sum(map(len, one.rule_triggers.values())) == len(rules.rule_triggers)
     listening = {c for chars in one._listening.values() for c in chars}
     assert listening == {c for c, triggers in rules.character_triggers.items() if triggers}
+
+
+def test_starting_states_of_a_pack_share_nothing_that_can_change(base_pack: Pack) -> None:
+    rules = rules_for(base_pack)
+    first = initial_state(rules, 4, 3)
+    before = json.loads(json.dumps(first))
+    for place in first["counts"].values():  # every list and map of the state changed in place
+        for kind in place:
+            place[kind] += 1
+    for name, value in first["memory"].items():
+        if isinstance(value, list):
+            value.append(name)
+        else:
+            value[name] = 1
+    for location in first["locations"].values():
+        location["side"] = "changed"
+    first["order"].reverse()
+    for owners in first["piles"].values():
+        for held in owners.values():
+            held.append("changed")
+    second = initial_state(rules, 4, 3)
+    assert second == before != first
