@@ -16,6 +16,9 @@ T = TypeVar("T")
 _SPAN = 1 << 64
 _MASK = _SPAN - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+# `_SPAN - _SPAN % n`, the draws below which `randbelow(n)` takes one, for the usual bounds (a
+# look-up costs less than two operations on numbers of 65 bits)
+_LIMITS = tuple(_SPAN - _SPAN % n if n else 0 for n in range(1024))
 
 
 class Rng:
@@ -42,7 +45,7 @@ class Rng:
         """A uniform integer in [0, n), without modulo bias (rejection sampling)."""
         if n <= 0:
             raise ValueError(f"randbelow needs a positive bound, got {n}")
-        limit = _SPAN - _SPAN % n
+        limit = _LIMITS[n] if n < 1024 else _SPAN - _SPAN % n
         state = self.state
         while True:  # `next64`, written out: a draw is the hottest call of a random game
             state = (state + _GOLDEN) & _MASK
@@ -63,7 +66,7 @@ class Rng:
         state = self.state
         for index in range(len(items) - 1, 0, -1):
             n = index + 1
-            limit = _SPAN - _SPAN % n
+            limit = _LIMITS[n] if n < 1024 else _SPAN - _SPAN % n
             while True:  # (`randbelow`, written out: a game shuffles its decks at setup)
                 state = (state + _GOLDEN) & _MASK
                 z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK

@@ -73,3 +73,15 @@ def test_shuffle_draws_as_fisher_yates_over_randbelow(seed: int) -> None:
         rng.shuffle(items)
         _reference_shuffle(reference, expected)
         assert items == expected and rng.state == reference.state
+
+
+@pytest.mark.parametrize("bound", [1, 2, 3, 50, 1023, 1024, 1025, 10**6, 2**63 + 1, 2**64 - 1])
+def test_randbelow_draws_as_rejection_sampling_of_next64(bound: int) -> None:
+    """A draw of 64 bits at or above the last multiple of the bound is drawn again (no modulo bias)."""
+    rng, reference = Rng(99), Rng(99)
+    limit = 2**64 - 2**64 % bound
+    for _ in range(200):
+        value = reference.next64()
+        while value >= limit:
+            value = reference.next64()
+        assert rng.randbelow(bound) == value % bound and rng.state == reference.state
