@@ -9,6 +9,8 @@ import pytest
 
 from coh_core.engine import RandomAgent, new_game, rules_for
 from coh_core.engine.game import Game
+from coh_core.engine.library import IMPLS
+from coh_core.engine.runtime import Rt
 from coh_core.engine.state import initial_state
 from coh_core.packs.model import Pack
 
@@ -89,3 +91,21 @@ def test_starting_states_of_a_pack_share_nothing_that_can_change(base_pack: Pack
             held.append("changed")
     second = initial_state(rules, 4, 3)
     assert second == before != first
+
+
+def test_a_log_entry_keeps_the_values_it_was_given(base_pack: Pack) -> None:
+    game = new_game(base_pack, players=3, seed=4)
+    names, players = ["a", "b"], ["red"]
+    params: dict[str, object] = {"characters": names, "count": 2}
+    IMPLS["log"].fn(Rt(game, {}, None), "streets_counted", players, params)
+    params["count"] = 3  # what the caller holds changes later: the entry does not
+    names.append("c")
+    players.append("green")
+    entry = game.log[-1]
+    assert entry == {
+        "key": "streets_counted",
+        "turn": 0,
+        "params": {"characters": ["a", "b"], "count": 2},
+        "to": ["red"],
+    }
+    assert game.places[-1] == [game.state["phase"], game.state["at"]] and len(game.places) == len(game.log)
