@@ -61,7 +61,12 @@ def new_game(
 ) -> Game:
     """A new game from setup on: seats `players` colours (the pack's first N by default)."""
     rules = rules_for(ruleset)
-    return Game(rules, initial_state(rules, players, seed, colours))
+    given = None if colours is None else list(colours)  # (as given now: `remake` makes the same state later)
+    return Game(
+        rules,
+        initial_state(rules, players, seed, given),
+        remake=lambda: initial_state(rules, players, seed, given),
+    )
 
 
 def resume_game(ruleset: Pack, state: dict[str, Any], start: dict[str, Any] | None = None) -> Game:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from coh_core.engine.compiler import CompiledBlock
@@ -51,14 +51,23 @@ class Game:
         # (`from_json`, `fork`); mypyc's classes have no inherited `__new__` to call.
         return super().__new__(cls)
 
-    def __init__(self, rules: Rules, state: dict[str, Any], start: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        rules: Rules,
+        state: dict[str, Any],
+        start: dict[str, Any] | None = None,
+        remake: Callable[[], dict[str, Any]] | None = None,
+    ):
+        """`remake`, if given, makes the starting state again, equal to `state` as given: the copy
+        kept as `initial` is then made only when something reads it (most games never do)."""
         self._setup(rules, state, start)
         self.log: list[dict[str, Any]] = []
         self.history: list[dict[str, Any]] = []  # answered decisions, in order
         # Where each log entry was written, [phase, location or None], for the narrative's
         # headings: kept beside the log, not in it, so that the record and digest stay as they were.
         self.places: list[list[Any] | None] = []
-        self.initial = json.loads(json.dumps(state))
+        self._remake = remake
+        self._initial: dict[str, Any] | None = None if remake is not None else json.loads(json.dumps(state))
         self.after: list[list[Any]] = []  # [trigger, names]: triggers waiting for the action's end
         self.fired: list[str] = []  # the triggers fired in the current action: the cascade bound
         self.depth = 0  # actions running inside actions: triggers wait for the outermost
@@ -96,6 +105,19 @@ class Game:
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
         self._index_triggers()
+
+    @property
+    def initial(self) -> dict[str, Any]:
+        """The state the game started from, as JSON (a copy: it shares nothing with the game)."""
+        found = self._initial
+        if found is None:
+            assert self._remake is not None
+            found = self._initial = json.loads(json.dumps(self._remake()))
+        return found
+
+    @initial.setter
+    def initial(self, value: dict[str, Any]) -> None:
+        self._initial, self._remake = value, None
 
     # --- the public decision API ---------------------------------------------------
 
@@ -432,22 +454,13 @@ class Game:
     # --- events and triggers --------------------------------------------------------------
 
     def _index_triggers(self) -> None:
-        rules = self.rules
-        self.rule_triggers: dict[str, list[Trigger]] = {}
-        for trigger in rules.rule_triggers:
-            self.rule_triggers.setdefault(trigger.event, []).append(trigger)
-        self._listening: dict[str, list[str]] = {}  # event -> characters with a trigger on it
-        for character, triggers in rules.character_triggers.items():
-            for event in dict.fromkeys(t.event for t in triggers):
-                self._listening.setdefault(event, []).append(character)
-        every = [
-            *rules.rule_triggers,
-            *(t for side in rules.sides.values() for t in side.triggers),
-            *(t for triggers in rules.character_triggers.values() for t in triggers),
-        ]
-        self._triggers_by_id = {trigger.effect.program.id: trigger for trigger in every}
+        """The pack's triggers as this game looks them up: the pack's index, shared (read only)."""
+        index = self.rules.trigger_index()
+        self.rule_triggers: dict[str, list[Trigger]] = index.rules_by_event
+        self._listening: dict[str, list[str]] = index.listening  # event -> characters with a trigger on it
+        self._triggers_by_id = index.by_id
         # events some side of a location has a trigger on: for the others no side is looked at
-        self._side_events = {t.event for side in rules.sides.values() for t in side.triggers}
+        self._side_events = index.side_events
 
     def trigger(self, ident: str) -> Trigger:
         """A trigger by the id of its effect's program (the queues of triggers hold ids)."""

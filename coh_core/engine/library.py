@@ -103,16 +103,16 @@ def param(rt: Rt, name: str) -> Any:
 @_impl("log")
 def log(rt: Rt, message: str, to: list[str] | None, params: dict[str, Any]) -> None:
     """An entry of the pack's own (a list is copied: the entry keeps the value it had)."""
-    values = dict(params)
+    values = params.copy()
     for name, value in params.items():
         if isinstance(value, list):
-            values[name] = list(value)
+            values[name] = value.copy()
     game = rt.game
     state = game.state  # (`Game.note_params`, written out: the pack logs at almost every step)
-    if to is None:
-        game.log.append({"key": message, "turn": state["turn"], "params": values})
-    else:
-        game.log.append({"key": message, "turn": state["turn"], "params": values, "to": list(to)})
+    entry = {"key": message, "turn": state["turn"], "params": values}
+    if to is not None:
+        entry["to"] = list(to)
+    game.log.append(entry)
     game.places.append([state.get("phase"), state.get("at")])
 
 

@@ -16,6 +16,9 @@ T = TypeVar("T")
 _SPAN = 1 << 64
 _MASK = _SPAN - 1
 _GOLDEN = 0x9E3779B97F4A7C15
+# `_SPAN - _SPAN % n`, the draws below which `randbelow(n)` takes one, for the usual bounds (a
+# look-up costs less than two operations on numbers of 65 bits)
+_LIMITS = tuple(_SPAN - _SPAN % n if n else 0 for n in range(1024))
 
 
 class Rng:
@@ -42,7 +45,7 @@ class Rng:
         """A uniform integer in [0, n), without modulo bias (rejection sampling)."""
         if n <= 0:
             raise ValueError(f"randbelow needs a positive bound, got {n}")
-        limit = _SPAN - _SPAN % n
+        limit = _LIMITS[n] if n < 1024 else _SPAN - _SPAN % n
         state = self.state
         while True:  # `next64`, written out: a draw is the hottest call of a random game
             state = (state + _GOLDEN) & _MASK
@@ -59,7 +62,18 @@ class Rng:
         return items[self.randbelow(len(items))]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Shuffle in place (Fisher-Yates)."""
+        """Shuffle in place (Fisher-Yates): for each index from the last, `randbelow(index + 1)`."""
+        state = self.state
         for index in range(len(items) - 1, 0, -1):
-            other = self.randbelow(index + 1)
+            n = index + 1
+            limit = _LIMITS[n] if n < 1024 else _SPAN - _SPAN % n
+            while True:  # (`randbelow`, written out: a game shuffles its decks at setup)
+                state = (state + _GOLDEN) & _MASK
+                z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+                z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+                value = z ^ (z >> 31)
+                if value < limit:
+                    break
+            other = value % n
             items[index], items[other] = items[other], items[index]
+        self.state = state

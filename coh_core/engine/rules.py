@@ -42,6 +42,17 @@ class Trigger:
 
 
 @dataclass(frozen=True)
+class TriggerIndex:
+    """The pack's triggers as a game looks them up: worked out once per pack (`Rules.trigger_index`)
+    and shared, read only, by its games."""
+
+    rules_by_event: dict[str, list[Trigger]]  # the triggers that belong to no card, by event
+    listening: dict[str, list[str]]  # event -> characters with a trigger on it
+    by_id: dict[str, Trigger]  # every trigger, by the id of its effect's program
+    side_events: set[str]  # events some side of a location has a trigger on
+
+
+@dataclass(frozen=True)
 class Side:
     location: str
     name: str
@@ -166,6 +177,7 @@ class Rules:
     # facts other modules work out from the pack on first use, by name (e.g. the views' thresholds);
     # kept here because a compiled build's `Rules` cannot be weakly referenced
     derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _trigger_index: TriggerIndex | None = field(default=None, init=False, repr=False, compare=False)
     # usable_in's answers, by windows
     _usable: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -179,6 +191,31 @@ class Rules:
             found = self._usable[windows] = (
                 frozenset(kind for kind, card in self.cards.items() if card.window in windows),
                 frozenset(character for character, power in self.powers.items() if power.window in windows),
+            )
+        return found
+
+    def trigger_index(self) -> TriggerIndex:
+        """The triggers by event, by id and by who listens (worked out on first use: the pack does
+        not change during play)."""
+        found = self._trigger_index
+        if found is None:
+            by_event: dict[str, list[Trigger]] = {}
+            for trigger in self.rule_triggers:
+                by_event.setdefault(trigger.event, []).append(trigger)
+            listening: dict[str, list[str]] = {}
+            for character, triggers in self.character_triggers.items():
+                for event in dict.fromkeys(t.event for t in triggers):
+                    listening.setdefault(event, []).append(character)
+            every = [
+                *self.rule_triggers,
+                *(t for side in self.sides.values() for t in side.triggers),
+                *(t for triggers in self.character_triggers.values() for t in triggers),
+            ]
+            found = self._trigger_index = TriggerIndex(
+                by_event,
+                listening,
+                {trigger.effect.program.id: trigger for trigger in every},
+                {t.event for side in self.sides.values() for t in side.triggers},
             )
         return found
 

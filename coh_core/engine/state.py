@@ -44,8 +44,8 @@ def city_order(rules: Rules) -> list[str]:
 
 def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | None = None) -> dict[str, Any]:
     seats = seat_colours(rules, players, colours)
-    order = city_order(rules)
-    sides = rules.setup["city"]["sides"]  # every location's starting side (CITY-LAYOUT)
+    shape = _shape(rules)
+    order = list(shape.order)
     rng = Rng(seed)
     piles = initial_piles(rules, seats, order, rng)
     return {
@@ -61,13 +61,54 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "step": None,
         "at": None,
         "order": order,
-        "locations": {loc: _location(str(sides[loc])) for loc in order},
+        "locations": {location: {"side": side} for location, side in shape.sides},
         "pieces": {kind: {} for kind in rules.piece_kinds},
-        "counts": initial_counts(rules, [*order, *seats]),
+        "counts": _counts(shape, seats),
         "piles": piles,
-        "memory": {name: _copy(m.empty) for name, m in rules.memory.items()},
+        "memory": {name: _copy(empty) for name, empty in shape.memory},
         "result": None,
     }
+
+
+class _Shape:
+    """What the starting state of every game of a pack holds whatever its seats and seed: worked
+    out on its first game, kept in `Rules.derived` (the pack does not change during play)."""
+
+    __slots__ = ("memory", "order", "places", "sides", "supplies", "zero")
+
+    def __init__(self, rules: Rules):
+        self.order = tuple(city_order(rules))
+        sides = rules.setup["city"]["sides"]  # every location's starting side (CITY-LAYOUT)
+        self.sides = tuple((location, str(sides[location])) for location in self.order)
+        self.places = tuple(rules.places)  # places the pack names, besides locations and players
+        self.zero = dict.fromkeys(rules.counters, 0)  # a place's counts: none of any kind
+        self.supplies = tuple((c.supply_at, c.kind, c.supply or 0) for c in rules.counters.values())
+        self.memory = tuple((name, m.empty) for name, m in rules.memory.items())
+
+
+_SHAPE = "initial_state"  # the shape's name in `Rules.derived`
+
+
+def _shape(rules: Rules) -> _Shape:
+    found = rules.derived.get(_SHAPE)
+    if not isinstance(found, _Shape):
+        found = rules.derived[_SHAPE] = _Shape(rules)
+    return found
+
+
+def _counts(shape: _Shape, seats: list[str]) -> dict[str, dict[str, int]]:
+    """Every place's count of every kind of counter: none, but each kind's supply at its place.
+
+    A kind whose supply never runs out reads 0 there, as it has none to count."""
+    zero = shape.zero
+    counts = {place: zero.copy() for place in shape.order}
+    for place in seats:
+        counts[place] = zero.copy()
+    for place in shape.places:
+        counts[place] = zero.copy()
+    for place, kind, supply in shape.supplies:
+        counts[place][kind] = supply
+    return counts
 
 
 def pointer_cycle(rules: Rules, cycle: str, seats: list[str]) -> list[str]:
@@ -77,10 +118,6 @@ def pointer_cycle(rules: Rules, cycle: str, seats: list[str]) -> list[str]:
 
 def _copy(value: Any) -> Any:
     return list(value) if isinstance(value, list) else dict(value)
-
-
-def _location(side: str) -> dict[str, Any]:
-    return {"side": side}
 
 
 def initial_piles(
@@ -99,13 +136,3 @@ def initial_piles(
             for held in piles[name].values():
                 held.extend(entries)
     return piles
-
-
-def initial_counts(rules: Rules, places: list[str]) -> dict[str, dict[str, int]]:
-    """Every place's count of every kind of counter: none, but each kind's supply at its place.
-
-    A kind whose supply never runs out reads 0 there, as it has none to count."""
-    counts = {place: dict.fromkeys(rules.counters, 0) for place in [*places, *rules.places]}
-    for counter in rules.counters.values():
-        counts[counter.supply_at][counter.kind] = counter.supply or 0
-    return counts

@@ -56,3 +56,32 @@ def test_bad_bounds_are_refused() -> None:
         Rng(1).randbelow(0)
     with pytest.raises(ValueError):
         Rng(1).choice([])
+
+
+def _reference_shuffle(rng: Rng, items: list[int]) -> None:
+    """Fisher-Yates over `randbelow`, as `Rng.shuffle` was first written (it writes the draws out)."""
+    for index in range(len(items) - 1, 0, -1):
+        other = rng.randbelow(index + 1)
+        items[index], items[other] = items[other], items[index]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 2026, 2**64 - 1])
+def test_shuffle_draws_as_fisher_yates_over_randbelow(seed: int) -> None:
+    rng, reference = Rng(seed), Rng(seed)
+    for size in [0, 1, 2, 3, 12, 40, 97]:
+        items, expected = list(range(size)), list(range(size))
+        rng.shuffle(items)
+        _reference_shuffle(reference, expected)
+        assert items == expected and rng.state == reference.state
+
+
+@pytest.mark.parametrize("bound", [1, 2, 3, 50, 1023, 1024, 1025, 10**6, 2**63 + 1, 2**64 - 1])
+def test_randbelow_draws_as_rejection_sampling_of_next64(bound: int) -> None:
+    """A draw of 64 bits at or above the last multiple of the bound is drawn again (no modulo bias)."""
+    rng, reference = Rng(99), Rng(99)
+    limit = 2**64 - 2**64 % bound
+    for _ in range(200):
+        value = reference.next64()
+        while value >= limit:
+            value = reference.next64()
+        assert rng.randbelow(bound) == value % bound and rng.state == reference.state
