@@ -177,7 +177,6 @@ class Rules:
     # facts other modules work out from the pack on first use, by name (e.g. the views' thresholds);
     # kept here because a compiled build's `Rules` cannot be weakly referenced
     derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _trigger_index: TriggerIndex | None = field(default=None, init=False, repr=False, compare=False)
     # usable_in's answers, by windows
     _usable: dict[tuple[str, ...], tuple[frozenset[str], frozenset[str]]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -197,7 +196,7 @@ class Rules:
     def trigger_index(self) -> TriggerIndex:
         """The triggers by event, by id and by who listens (worked out on first use: the pack does
         not change during play)."""
-        found = self._trigger_index
+        found: TriggerIndex | None = self.derived.get("trigger_index")
         if found is None:
             by_event: dict[str, list[Trigger]] = {}
             for trigger in self.rule_triggers:
@@ -211,7 +210,7 @@ class Rules:
                 *(t for side in self.sides.values() for t in side.triggers),
                 *(t for triggers in self.character_triggers.values() for t in triggers),
             ]
-            found = self._trigger_index = TriggerIndex(
+            found = self.derived["trigger_index"] = TriggerIndex(
                 by_event,
                 listening,
                 {trigger.effect.program.id: trigger for trigger in every},
