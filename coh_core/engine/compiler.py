@@ -1600,12 +1600,17 @@ class _Ask(Op):
         self.dest = dest
         self.where = where
 
-    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        options = self.options(rt)
+    def _options(self, rt: Rt) -> list[Any]:
+        """The options to choose among: none stops the effect; too many is the pack's error."""
+        options: list[Any] = self.options(rt)
         if not options:
             raise NoOptions(self.question)
         if len(options) > MAX_OPTIONS:
             raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+        return options
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        options = self._options(rt)
         if rt.dry:
             frame.env[self.dest] = options[rt.dry_choice(len(options))]
             return None
@@ -1629,11 +1634,7 @@ class _Ask(Op):
         option is taken; anything else is the engine's mistake."""
 
         def ask(rt: Rt, env: dict[str, Any]) -> None:
-            options = self.options(rt)
-            if not options:
-                raise NoOptions(self.question)
-            if len(options) > MAX_OPTIONS:
-                raise self.where.error("ENGINE-LIMIT", _too_many(len(options)))
+            options = self._options(rt)
             if rt.dry:
                 env[self.dest] = options[rt.dry_choice(len(options))]
             elif len(options) == 1:
@@ -1992,19 +1993,12 @@ class _BlockWriter:
 
     def options(self, op: _Choose, k: str) -> list[str]:
         """Lines that leave a choice's options in `options`, as `_Choose._options` works them out."""
-        lines = ["try:"]
         inner: list[str] = []
         options = self.value(op.options, inner, f"{k}.options(rt)")
         inner.append(f"options = {options}")
         if op.keep is not None:
             inner.append(f"options = [value for value in options if {k}.keep(rt, value)]")
-        lines += [f"    {line}" for line in inner]
-        lines += [
-            "except NoOptions:",
-            "    raise",
-            "except Exception as _e:",
-            f"    raise {k}.where.located(_e) from _e",
-        ]
+        lines = _located(inner, k)
         lines += ["if not options:", f"    raise NoOptions({op.purpose!r})"]
         lines += [
             f"if len(options) > {MAX_OPTIONS}:",
@@ -2055,7 +2049,6 @@ class _BlockWriter:
 
     def push(self, op: _Push, k: str, pc: int) -> list[str]:
         """What `_Push.run` does, as lines of the block, its arguments written in."""
-        lines = [f"frame.pc = {pc + 1}", "try:"]
         inner: list[str] = []
         values = [self.value(arg, inner, f"{k}.args[{index}](rt)") for index, arg in enumerate(op.args)]
         self.names[f"{k}_fn"] = op.fn
@@ -2065,13 +2058,7 @@ class _BlockWriter:
             "    return None",
             f"pushed = {k}_fn({', '.join(['rt', *values])})",
         ]
-        lines += [f"    {line}" for line in inner]
-        lines += [
-            "except NoOptions:",
-            "    raise",
-            "except Exception as _e:",
-            f"    raise {k}.where.located(_e) from _e",
-        ]
+        lines = [f"frame.pc = {pc + 1}", *_located(inner, k)]
         lines += ["if pushed is None:"]
         if op.dest is not None:
             lines.append(f"    env[{op.dest!r}] = None")
@@ -2277,6 +2264,19 @@ _IN_PLAY_TYPES = frozenset({"character", "colour"})
 
 
 _C = TypeVar("_C", list[Any], dict[str, Any])
+
+
+def _located(inner: list[str], k: str) -> list[str]:
+    """Lines run so that what fails in them, but a want of options, is located at the
+    instruction `k`'s place in the pack (as its `run` locates it)."""
+    return [
+        "try:",
+        *(f"    {line}" for line in inner),
+        "except NoOptions:",
+        "    raise",
+        "except Exception as _e:",
+        f"    raise {k}.where.located(_e) from _e",
+    ]
 
 
 def _bounded(value: _C, where: _Where) -> _C:
