@@ -98,6 +98,9 @@ class Game:
         self._rank: dict[str, int] = {}
         self._order_first: str | None = None  # the first player _order was worked out from
         self._order_out: list[str] = []  # (a copy of) the players out it was worked out from
+        # set by a round window's answer that was a pass or a gift carried out at once (neither
+        # changes the seats): its next ask reads `_order` as the last `_seated` left it, and clears it
+        self._seats_kept = False
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
         self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
         self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
