@@ -242,7 +242,11 @@ class _WindowAsk(Op):
         # round (most windows): asking changes nothing (dry runs), so the players stay the same
         # while nobody acts
         windows, names = tuple(env["windows"]), env["names"]
-        players = game._seated()  # (read, not changed)
+        # only a pass or a gift since the last ask, and `_order` worked out in this game (not one
+        # loaded after that ask): the seats are as `_seated` last left them
+        kept = game._seats_kept and game._order_first is not None
+        players = game._order if kept else game._seated()  # (read, not changed)
+        game._seats_kept = False
         count = len(players)
         given, gifts = env["given"], env["gifts"]
         index, passes = env["index"], env["passes"]  # (kept in locals while players are passed over)
@@ -308,6 +312,7 @@ class _WindowAct(Op):
                 env["done"] = True
             elif mode == "round":
                 env["passes"] += 1
+                rt.game._seats_kept = True
             return None
         actions = env["actions"] = env["actions"] + 1
         if mode != "others" and actions > MAX_WINDOW_ACTIONS:
@@ -325,6 +330,7 @@ class _WindowAct(Op):
                     game.give(player, answer)
                     if not game.depth:
                         game.fired.clear()
+                    game._seats_kept = True
                     return None
         elif act == "give" and mode == "one" and not game.after:
             game.give(player, answer)  # (as above)

@@ -89,11 +89,18 @@ class Game:
         self.rng = Rng.from_state(int(state["rng"]))
         self._living_cache: dict[str, list[str]] = {}
         self._living_key = -1  # number of characters the cache was built from; -1: stale
+        # the living, rested ones per player (what windows look through for powers), likewise;
+        # stale (-1) after a death, an exhaust or a rest too
+        self._rested_cache: dict[str, list[str]] = {}
+        self._rested_key = -1
         self._order: list[str] = []
         self._seats: list[str] = []  # every player, from the first player clockwise
         self._rank: dict[str, int] = {}
         self._order_first: str | None = None  # the first player _order was worked out from
         self._order_out: list[str] = []  # (a copy of) the players out it was worked out from
+        # set by a round window's answer that was a pass or a gift carried out at once (neither
+        # changes the seats): its next ask reads `_order` as the last `_seated` left it, and clears it
+        self._seats_kept = False
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
         self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
         self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
@@ -335,6 +342,19 @@ class Game:
             self._living_cache, self._living_key = found, key
         return self._living_cache
 
+    def _rested_by_player(self) -> dict[str, list[str]]:
+        """Living, rested characters per player, kept until a death, an exhaust, a rest or a new
+        character changes it (in the order of `_living_by_player`)."""
+        chars = self.pieces
+        key = len(chars)
+        if self._rested_key != key:
+            found: dict[str, list[str]] = {}
+            for character, ch in chars.items():
+                if ch["alive"] and not ch["exhausted"]:
+                    found.setdefault(ch["owner"], []).append(character)
+            self._rested_cache, self._rested_key = found, key
+        return self._rested_cache
+
     def in_turn_order(self, ids: list[str]) -> list[str]:
         self._seated()  # refreshes the seat ranks when the first player has changed
         rank = self._rank
@@ -429,7 +449,7 @@ class Game:
         victims = self.in_turn_order([v for v in victims if self.pieces[v]["alive"]])
         if not victims:
             return None
-        self._living_key = -1
+        self._living_key = self._rested_key = -1
         if self._loser_memory is not None:
             # of several lost at once, the first in turn order counts as the last loser
             self.state["memory"][self._loser_memory] = [self.owner(victims[0])]
@@ -595,13 +615,13 @@ class Game:
         if not characters:
             return playable, []
         chars = self.pieces
-        by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
-        living = by_player.get(colour)
-        if not living:
+        by_player = self._rested_cache if self._rested_key == len(chars) else self._rested_by_player()
+        mine = by_player.get(colour)
+        if not mine:
             return playable, []
         rested: list[str] = []
-        for c in living:  # (a loop, not a comprehension: most players have one or two)
-            if c in characters and not chars[c]["exhausted"]:
+        for c in mine:  # (a loop, not a comprehension: most players have one or two)
+            if c in characters:
                 rested.append(c)
         return playable, rested
 
@@ -625,9 +645,9 @@ class Game:
         rested: list[str] | None = None
         if characters:
             chars = self.pieces
-            by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
+            by_player = self._rested_cache if self._rested_key == len(chars) else self._rested_by_player()
             for c in by_player.get(colour, ()):
-                if c in characters and not chars[c]["exhausted"]:
+                if c in characters:
                     if rested is None:
                         rested = [c]
                     else:
@@ -669,9 +689,9 @@ class Game:
                 return True
         if characters:
             chars = self.pieces
-            by_player = self._living_cache if self._living_key == len(chars) else self._living_by_player()
+            by_player = self._rested_cache if self._rested_key == len(chars) else self._rested_by_player()
             for c in by_player.get(colour, ()):
-                if c in characters and not chars[c]["exhausted"]:
+                if c in characters:
                     return True
         return False
 
@@ -763,6 +783,7 @@ class Game:
         """The character is exhausted for its power: the power and the names it runs with."""
         ch = self.pieces[character]
         ch["exhausted"] = True
+        self._rested_key = -1
         self.note("power_used", player=colour, character=character)
         return self.rules.powers[character], {**names, "self": character, "here": ch["at"], "me": colour}
 

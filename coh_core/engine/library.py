@@ -213,6 +213,7 @@ def _check_exhaust(rt: Rt, target: str) -> None:
 def rest(rt: Rt, target: str) -> None:
     if _restable(rt, target):
         rt.game.pieces[target]["exhausted"] = False
+        rt.game._rested_key = -1
         rt.game.note("character_rested", character=target)
 
 
@@ -220,6 +221,7 @@ def rest(rt: Rt, target: str) -> None:
 def exhaust(rt: Rt, target: str) -> None:
     _need(_exhaustible(rt, target))
     rt.game.pieces[target]["exhausted"] = True
+    rt.game._rested_key = -1
     rt.game.note("character_exhausted", character=target)
 
 
@@ -448,6 +450,7 @@ def deal_character(rt: Rt, target: str, player: str) -> None:
         "alive": True,
         "traits": {},
     }
+    rt.game._rested_key = -1  # (dealt again, a character may change hands)
 
 
 @_impl("arrives_at")
