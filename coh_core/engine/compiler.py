@@ -1888,6 +1888,14 @@ def _blocks(program: Program, fragments: dict[int, Fragment]) -> list[Callable[.
     return [defined[f"_b{pc}"] if pc in starts else _one_op(op, pc) for pc, op in enumerate(ops)]
 
 
+def _quiet(op: Op) -> bool:
+    """An instruction of a loop's body that runs as a block's Python loop (`quiet_loop`): one that
+    cannot stop or switch frames, or the call of a pack verb that cannot ask."""
+    if isinstance(op, _CallVerb):
+        return not op.program.asks and op.ret is None
+    return isinstance(op, _QUIET)
+
+
 def _block_starts(ops: list[Op]) -> set[int]:
     """The first pc, every pc a jump lands on, and every pc after an instruction that may stop."""
     starts = {0}
@@ -1938,6 +1946,14 @@ class _BlockWriter:
             if isinstance(op, _Choose):  # it may ask: the block ends with it
                 lines += [f"    {line}" for line in self.choose(op, k, pc)]
                 break
+            if isinstance(op, _ForStart):
+                loop = self.quiet_loop(op, k, pc)
+                if loop is not None:  # the whole loop runs here; the block goes on after it
+                    lines += [f"    {line}" for line in loop]
+                    step = ops[pc + 1]
+                    assert isinstance(step, _ForNext)
+                    pc = step.exit
+                    continue
             if not isinstance(op, _INLINE):  # it may stop or switch frames: the block ends with it
                 lines += [f"    frame.pc = {pc + 1}", f"    return {k}.run(frames, frame, rt)"]
                 break
@@ -1949,6 +1965,50 @@ class _BlockWriter:
                 lines += [f"    frame.pc = {pc}", "    return None"]
                 break
         return "\n".join(lines) + "\n\n"
+
+    def quiet_loop(self, op: _ForStart, k: str, pc: int) -> list[str] | None:
+        """A `for` whose body cannot stop or switch frames (`_quiet`) as a Python loop, lines of
+        the block: one block call for the loop, not one per item. A body that calls pack verbs
+        runs so only where their frames could not reach MAX_FRAMES (as `call_verb` runs them at
+        once); elsewhere the loop goes on as the blocks of its items. None for another body."""
+        ops = self.program.ops
+        step = ops[pc + 1]
+        assert isinstance(step, _ForNext)
+        body = ops[pc + 2 : step.exit - 1]  # (the last is the jump back)
+        if not all(_quiet(inner) for inner in body):
+            return None
+        structured = _Structured(self.program, self.fragments, self.names)
+        structured.loops = 1  # (`_i1`: this loop's item)
+        try:
+            inner = structured.indented(pc + 2, step.exit - 1)
+        except _Unstructured:
+            return None
+        self.names[f"_o{pc + 1}"] = step
+        self.names["EngineError"] = EngineError
+        lines: list[str] = []
+        items = self.value(op.items, lines, f"{k}.items(rt)")
+        loop = [
+            f"for _i1 in list({items}):",
+            "    rt.loops -= 1",
+            "    if rt.loops < 0:",
+            f"        _loop_limit(_o{pc + 1}.where)",
+            f"    env[{step.name!r}] = _i1",
+            *inner,
+        ]
+        nesting = [inner.program.nesting for inner in body if isinstance(inner, _CallVerb)]
+        if not nesting:
+            return lines + loop
+        return [
+            *lines,
+            f"if len(frames) < {MAX_FRAMES - max(nesting)}:",
+            *[f"    {line}" for line in loop],
+            "else:",
+            "    if frame.loops is None:",
+            "        frame.loops = []",
+            f"    frame.loops.append([list({items}), 0])",
+            f"    frame.pc = {pc + 1}",
+            "    return None",
+        ]
 
     def value(self, fn: Fn | None, lines: list[str], call: str) -> str:
         """What holds the value of an instruction's function: its fragment's lines are added to
@@ -2124,6 +2184,7 @@ class _BlockWriter:
 # Instructions a block writes out; after those of _ENDS, nothing more of the block runs.
 _INLINE = (_Let, _Exec, _Jump, _JumpUnless, _ForStart, _ForNext, _WhileTest, _WhileBack, _Return, _FallOff)
 _ENDS = (_Jump, _WhileBack, _Return, _FallOff)
+_QUIET = (_Let, _Exec, _JumpUnless, _Jump, _ForStart, _ForNext, _WhileTest, _WhileBack)
 
 
 def _too_many(count: int) -> str:
