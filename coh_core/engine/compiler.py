@@ -1888,8 +1888,23 @@ def _blocks(program: Program, fragments: dict[int, Fragment]) -> list[Callable[.
     return [defined[f"_b{pc}"] if pc in starts else _one_op(op, pc) for pc, op in enumerate(ops)]
 
 
+def _end_of(ops: list[Op], op: Op, pc: int) -> int | None:
+    """The pc after the `if`, `for` or `while` that begins at `pc` with `op`; None for another."""
+    if isinstance(op, _ForStart):
+        step = ops[pc + 1]
+        return step.exit if isinstance(step, _ForNext) else None
+    if isinstance(op, _WhileTest):
+        return op.exit
+    if isinstance(op, _JumpUnless):
+        if op.skip < 0:
+            return op.target
+        skip = ops[op.skip]
+        return skip.target if isinstance(skip, _Jump) else None
+    return None
+
+
 def _quiet(op: Op) -> bool:
-    """An instruction of a loop's body that runs as a block's Python loop (`quiet_loop`): one that
+    """An instruction of a loop's body that runs in a block as Python's (`_BlockWriter.quiet`): one that
     cannot stop or switch frames, or the call of a pack verb that cannot ask."""
     if isinstance(op, _CallVerb):
         return not op.program.asks and op.ret is None
@@ -1946,14 +1961,11 @@ class _BlockWriter:
             if isinstance(op, _Choose):  # it may ask: the block ends with it
                 lines += [f"    {line}" for line in self.choose(op, k, pc)]
                 break
-            if isinstance(op, _ForStart):
-                loop = self.quiet_loop(op, k, pc)
-                if loop is not None:  # the whole loop runs here; the block goes on after it
-                    lines += [f"    {line}" for line in loop]
-                    step = ops[pc + 1]
-                    assert isinstance(step, _ForNext)
-                    pc = step.exit
-                    continue
+            quiet = self.quiet(op, k, pc)
+            if quiet is not None:  # the whole `if`, `for` or `while` runs here; the block goes on after it
+                lines += [f"    {line}" for line in quiet[0]]
+                pc = quiet[1]
+                continue
             if not isinstance(op, _INLINE):  # it may stop or switch frames: the block ends with it
                 lines += [f"    frame.pc = {pc + 1}", f"    return {k}.run(frames, frame, rt)"]
                 break
@@ -1966,49 +1978,33 @@ class _BlockWriter:
                 break
         return "\n".join(lines) + "\n\n"
 
-    def quiet_loop(self, op: _ForStart, k: str, pc: int) -> list[str] | None:
-        """A `for` whose body cannot stop or switch frames (`_quiet`) as a Python loop, lines of
-        the block: one block call for the loop, not one per item. A body that calls pack verbs
-        runs so only where their frames could not reach MAX_FRAMES (as `call_verb` runs them at
-        once); elsewhere the loop goes on as the blocks of its items. None for another body."""
-        ops = self.program.ops
-        step = ops[pc + 1]
-        assert isinstance(step, _ForNext)
-        body = ops[pc + 2 : step.exit - 1]  # (the last is the jump back)
+    def quiet(self, op: Op, k: str, pc: int) -> tuple[list[str], int] | None:
+        """An `if`, a `for` or a `while` whose instructions cannot stop or switch frames (`_quiet`)
+        as Python's, lines of the block, and the pc after it: one block call, not one per branch
+        or item. One that calls pack verbs runs so only where their frames could not reach
+        MAX_FRAMES (as `call_verb` runs them at once); elsewhere its blocks run it. None for another."""
+        end = _end_of(self.program.ops, op, pc)
+        if end is None:
+            return None
+        body = self.program.ops[pc + 1 : end]
         if not all(_quiet(inner) for inner in body):
             return None
-        structured = _Structured(self.program, self.fragments, self.names)
-        structured.loops = 1  # (`_i1`: this loop's item)
+        self.names["EngineError"] = EngineError
         try:
-            inner = structured.indented(pc + 2, step.exit - 1)
+            lines = _Structured(self.program, self.fragments, self.names).lines(pc, end)
         except _Unstructured:
             return None
-        self.names[f"_o{pc + 1}"] = step
-        self.names["EngineError"] = EngineError
-        lines: list[str] = []
-        items = self.value(op.items, lines, f"{k}.items(rt)")
-        loop = [
-            f"for _i1 in list({items}):",
-            "    rt.loops -= 1",
-            "    if rt.loops < 0:",
-            f"        _loop_limit(_o{pc + 1}.where)",
-            f"    env[{step.name!r}] = _i1",
-            *inner,
-        ]
         nesting = [inner.program.nesting for inner in body if isinstance(inner, _CallVerb)]
         if not nesting:
-            return lines + loop
+            return lines, end
         return [
-            *lines,
             f"if len(frames) < {MAX_FRAMES - max(nesting)}:",
-            *[f"    {line}" for line in loop],
+            *[f"    {line}" for line in lines],
             "else:",
-            "    if frame.loops is None:",
-            "        frame.loops = []",
-            f"    frame.loops.append([list({items}), 0])",
+            *[f"    {line}" for line in self.inline(op, k)],
             f"    frame.pc = {pc + 1}",
             "    return None",
-        ]
+        ], end
 
     def value(self, fn: Fn | None, lines: list[str], call: str) -> str:
         """What holds the value of an instruction's function: its fragment's lines are added to
