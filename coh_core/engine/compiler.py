@@ -1617,6 +1617,10 @@ class _Ask(Op):
         if len(options) == 1:
             frame.env[self.dest] = options[0]
             return None
+        return self.question_of(frame, rt, options)
+
+    def question_of(self, frame: Frame, rt: Rt, options: list[Any]) -> Decision:
+        """The question of more than one option, to the player asked."""
         player = self.player(rt)
         prompt = {name: read(rt) for name, read in self.prompt}
         answer = self.answer
@@ -1961,6 +1965,9 @@ class _BlockWriter:
             if isinstance(op, _Choose):  # it may ask: the block ends with it
                 lines += [f"    {line}" for line in self.choose(op, k, pc)]
                 break
+            if type(op) is _Ask:  # likewise
+                lines += [f"    {line}" for line in self.ask(op, k, pc)]
+                break
             quiet = self.quiet(op, k, pc)
             if quiet is not None:  # the whole `if`, `for` or `while` runs here; the block goes on after it
                 lines += [f"    {line}" for line in quiet[0]]
@@ -2032,6 +2039,27 @@ class _BlockWriter:
             f"    env[{op.dest!r}] = options[0]",
             "    return None",
             f"return {k}.decision(rt, options)",
+        ]
+
+    def ask(self, op: _Ask, k: str, pc: int) -> list[str]:
+        """What `_Ask.run` does, as lines of the block (its options written in)."""
+        lines = [f"frame.pc = {pc + 1}"]
+        options = self.value(op.options, lines, f"{k}.options(rt)")
+        self.names["_too_many"] = _too_many
+        return [
+            *lines,
+            f"options = {options}",
+            "if not options:",
+            f"    raise NoOptions({op.question!r})",
+            f"if len(options) > {MAX_OPTIONS}:",
+            f"    raise {k}.where.error('ENGINE-LIMIT', _too_many(len(options)))",
+            "if rt.dry:",
+            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
+            "    return None",
+            "if len(options) == 1:",
+            f"    env[{op.dest!r}] = options[0]",
+            "    return None",
+            f"return {k}.question_of(frame, rt, options)",
         ]
 
     def choose_direct(self, op: _Choose, k: str) -> list[str]:
