@@ -1908,8 +1908,9 @@ def _end_of(ops: list[Op], op: Op, pc: int) -> int | None:
 
 
 def _quiet(op: Op) -> bool:
-    """An instruction of a loop's body that runs in a block as Python's (`_BlockWriter.quiet`): one that
-    cannot stop or switch frames, or the call of a pack verb that cannot ask."""
+    """An instruction inside an `if`, a `for` or a `while` that a block runs as Python's
+    (`_BlockWriter.quiet`): one that cannot stop or switch frames, or the call of a pack verb that
+    cannot ask."""
     if isinstance(op, _CallVerb):
         return not op.program.asks and op.ret is None
     return isinstance(op, _QUIET)
