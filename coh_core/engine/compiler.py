@@ -1617,6 +1617,10 @@ class _Ask(Op):
         if len(options) == 1:
             frame.env[self.dest] = options[0]
             return None
+        return self.question_of(frame, rt, options)
+
+    def question_of(self, frame: Frame, rt: Rt, options: list[Any]) -> Decision:
+        """The question of more than one option, to the player asked."""
         player = self.player(rt)
         prompt = {name: read(rt) for name, read in self.prompt}
         answer = self.answer
@@ -1888,6 +1892,30 @@ def _blocks(program: Program, fragments: dict[int, Fragment]) -> list[Callable[.
     return [defined[f"_b{pc}"] if pc in starts else _one_op(op, pc) for pc, op in enumerate(ops)]
 
 
+def _end_of(ops: list[Op], op: Op, pc: int) -> int | None:
+    """The pc after the `if`, `for` or `while` that begins at `pc` with `op`; None for another."""
+    if isinstance(op, _ForStart):
+        step = ops[pc + 1]
+        return step.exit if isinstance(step, _ForNext) else None
+    if isinstance(op, _WhileTest):
+        return op.exit
+    if isinstance(op, _JumpUnless):
+        if op.skip < 0:
+            return op.target
+        skip = ops[op.skip]
+        return skip.target if isinstance(skip, _Jump) else None
+    return None
+
+
+def _quiet(op: Op) -> bool:
+    """An instruction inside an `if`, a `for` or a `while` that a block runs as Python's
+    (`_BlockWriter.quiet`): one that cannot stop or switch frames, or the call of a pack verb that
+    cannot ask."""
+    if isinstance(op, _CallVerb):
+        return not op.program.asks and op.ret is None
+    return isinstance(op, _QUIET)
+
+
 def _block_starts(ops: list[Op]) -> set[int]:
     """The first pc, every pc a jump lands on, and every pc after an instruction that may stop."""
     starts = {0}
@@ -1938,6 +1966,14 @@ class _BlockWriter:
             if isinstance(op, _Choose):  # it may ask: the block ends with it
                 lines += [f"    {line}" for line in self.choose(op, k, pc)]
                 break
+            if type(op) is _Ask:  # likewise
+                lines += [f"    {line}" for line in self.ask(op, k, pc)]
+                break
+            quiet = self.quiet(op, k, pc)
+            if quiet is not None:  # the whole `if`, `for` or `while` runs here; the block goes on after it
+                lines += [f"    {line}" for line in quiet[0]]
+                pc = quiet[1]
+                continue
             if not isinstance(op, _INLINE):  # it may stop or switch frames: the block ends with it
                 lines += [f"    frame.pc = {pc + 1}", f"    return {k}.run(frames, frame, rt)"]
                 break
@@ -1949,6 +1985,34 @@ class _BlockWriter:
                 lines += [f"    frame.pc = {pc}", "    return None"]
                 break
         return "\n".join(lines) + "\n\n"
+
+    def quiet(self, op: Op, k: str, pc: int) -> tuple[list[str], int] | None:
+        """An `if`, a `for` or a `while` whose instructions cannot stop or switch frames (`_quiet`)
+        as Python's, lines of the block, and the pc after it: one block call, not one per branch
+        or item. One that calls pack verbs runs so only where their frames could not reach
+        MAX_FRAMES (as `call_verb` runs them at once); elsewhere its blocks run it. None for another."""
+        end = _end_of(self.program.ops, op, pc)
+        if end is None:
+            return None
+        body = self.program.ops[pc + 1 : end]
+        if not all(_quiet(inner) for inner in body):
+            return None
+        self.names["EngineError"] = EngineError
+        try:
+            lines = _Structured(self.program, self.fragments, self.names).lines(pc, end)
+        except _Unstructured:
+            return None
+        nesting = [inner.program.nesting for inner in body if isinstance(inner, _CallVerb)]
+        if not nesting:
+            return lines, end
+        return [
+            f"if len(frames) < {MAX_FRAMES - max(nesting)}:",
+            *[f"    {line}" for line in lines],
+            "else:",
+            *[f"    {line}" for line in self.inline(op, k)],
+            f"    frame.pc = {pc + 1}",
+            "    return None",
+        ], end
 
     def value(self, fn: Fn | None, lines: list[str], call: str) -> str:
         """What holds the value of an instruction's function: its fragment's lines are added to
@@ -1976,6 +2040,27 @@ class _BlockWriter:
             f"    env[{op.dest!r}] = options[0]",
             "    return None",
             f"return {k}.decision(rt, options)",
+        ]
+
+    def ask(self, op: _Ask, k: str, pc: int) -> list[str]:
+        """What `_Ask.run` does, as lines of the block (its options written in)."""
+        lines = [f"frame.pc = {pc + 1}"]
+        options = self.value(op.options, lines, f"{k}.options(rt)")
+        self.names["_too_many"] = _too_many
+        return [
+            *lines,
+            f"options = {options}",
+            "if not options:",
+            f"    raise NoOptions({op.question!r})",
+            f"if len(options) > {MAX_OPTIONS}:",
+            f"    raise {k}.where.error('ENGINE-LIMIT', _too_many(len(options)))",
+            "if rt.dry:",
+            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
+            "    return None",
+            "if len(options) == 1:",
+            f"    env[{op.dest!r}] = options[0]",
+            "    return None",
+            f"return {k}.question_of(frame, rt, options)",
         ]
 
     def choose_direct(self, op: _Choose, k: str) -> list[str]:
@@ -2124,6 +2209,7 @@ class _BlockWriter:
 # Instructions a block writes out; after those of _ENDS, nothing more of the block runs.
 _INLINE = (_Let, _Exec, _Jump, _JumpUnless, _ForStart, _ForNext, _WhileTest, _WhileBack, _Return, _FallOff)
 _ENDS = (_Jump, _WhileBack, _Return, _FallOff)
+_QUIET = (_Let, _Exec, _JumpUnless, _Jump, _ForStart, _ForNext, _WhileTest, _WhileBack)
 
 
 def _too_many(count: int) -> str:
