@@ -2031,16 +2031,7 @@ class _BlockWriter:
     def choose(self, op: _Choose, k: str, pc: int) -> list[str]:
         """What `_Choose.run` does, as lines of the block (its options written in)."""
         lines = [f"frame.pc = {pc + 1}", *self.options(op, k)]
-        return [
-            *lines,
-            "if rt.dry:",
-            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
-            "    return None",
-            "if len(options) == 1:",
-            f"    env[{op.dest!r}] = options[0]",
-            "    return None",
-            f"return {k}.decision(rt, options)",
-        ]
+        return [*lines, *_picked_alone(op.dest), f"return {k}.decision(rt, options)"]
 
     def ask(self, op: _Ask, k: str, pc: int) -> list[str]:
         """What `_Ask.run` does, as lines of the block (its options written in)."""
@@ -2054,12 +2045,7 @@ class _BlockWriter:
             f"    raise NoOptions({op.question!r})",
             f"if len(options) > {MAX_OPTIONS}:",
             f"    raise {k}.where.error('ENGINE-LIMIT', _too_many(len(options)))",
-            "if rt.dry:",
-            f"    env[{op.dest!r}] = options[rt.dry_choice(len(options))]",
-            "    return None",
-            "if len(options) == 1:",
-            f"    env[{op.dest!r}] = options[0]",
-            "    return None",
+            *_picked_alone(op.dest),
             f"return {k}.question_of(frame, rt, options)",
         ]
 
@@ -2350,6 +2336,19 @@ _IN_PLAY_TYPES = frozenset({"character", "colour"})
 
 
 _C = TypeVar("_C", list[Any], dict[str, Any])
+
+
+def _picked_alone(dest: str) -> list[str]:
+    """Lines that bind `dest` without asking where no one is asked: in a dry run the option the
+    path explores, else a lone option (then the block goes on)."""
+    return [
+        "if rt.dry:",
+        f"    env[{dest!r}] = options[rt.dry_choice(len(options))]",
+        "    return None",
+        "if len(options) == 1:",
+        f"    env[{dest!r}] = options[0]",
+        "    return None",
+    ]
 
 
 def _located(inner: list[str], k: str) -> list[str]:

@@ -11,7 +11,7 @@ from coh_core.effects.parser import parse_effect
 from coh_core.engine import compiler_for, new_game
 from coh_core.engine.compiler import Compiler
 from coh_core.engine.library import IMPLS
-from coh_core.engine.machine import run_sync
+from coh_core.engine.machine import Program, run_sync
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
 from coh_core.limits import MAX_LOOP_STEPS
 from coh_core.packs.effects_index import symbols_of
@@ -117,7 +117,11 @@ def _outcome(pack: Pack, source: str, dry: bool, direct: bool) -> tuple[object, 
     assert program.direct is not None  # (the function of the whole program: `_direct`)
     if not direct:
         program.direct = None  # its instructions run by the machine, block by block
-    rt = Rt(game, {}, game.players[0], dry)
+    return run_outcome(program, Rt(game, {}, game.players[0], dry))
+
+
+def run_outcome(program: Program, rt: Rt) -> tuple[object, ...]:
+    """Run a program that cannot ask to its end: its names, the loop bound left, what it raised."""
     try:
         run_sync(program, rt, rt.env)
     except EngineError as error:

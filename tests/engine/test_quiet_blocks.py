@@ -4,12 +4,13 @@ generated code: what it does is what its instructions do run one at a time."""
 from __future__ import annotations
 
 import pytest
+from test_generated_loops import run_outcome
 
 from coh_core.effects.parser import parse_effect
 from coh_core.engine import compiler_for, new_game
 from coh_core.engine.compiler import _one_op
 from coh_core.engine.machine import run_sync
-from coh_core.engine.runtime import EngineError, NoOptions, Rt
+from coh_core.engine.runtime import Rt
 from coh_core.packs.model import Pack
 
 
@@ -25,13 +26,7 @@ def _outcome(pack: Pack, source: str, dry: bool, one_at_a_time: bool, loops: int
     rt = Rt(game, {"me": game.players[0]}, game.players[0], dry)
     if loops:
         rt.loops = loops
-    try:
-        run_sync(program, rt, rt.env)
-    except EngineError as error:
-        return (rt.env, rt.loops, error.code, error.message, error.location)
-    except NoOptions as error:
-        return (rt.env, rt.loops, "NoOptions", str(error))
-    return (rt.env, rt.loops)
+    return run_outcome(program, rt)
 
 
 _SOURCES = [
