@@ -55,10 +55,10 @@ def run_side(args: argparse.Namespace, side: str) -> dict[str, Any]:
 _CPU_CHILD = """
 import json, sys, time
 sys.path.insert(0, sys.argv[1])
-from bench_play import load_engine, time_coh
+from bench_play import load_engine, time_coh, warm_up
 games, players, seed, warmup = (int(value) for value in sys.argv[2:6])
 engine = load_engine()
-time_coh(engine, players, warmup, seed + games)
+warm_up(engine, players, warmup, seed + games)
 start = time.process_time()
 done = time_coh(engine, players, games, seed)
 seconds = time.process_time() - start

@@ -24,6 +24,7 @@ Exit status: 0 after a report (PASS or MISS), 2 when the coh engine API is not i
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import platform
@@ -151,6 +152,14 @@ CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time
 
 
 Engine = tuple[Any, Callable[..., Any], type[Any]]  # (ruleset, new_game, RandomAgent): `load_engine`
+
+
+def warm_up(engine: Engine, players: int, games: int, seed: int) -> None:
+    """Untimed games (the pack's programs are compiled at its first game), then what was made so far
+    (the pack, its compiled programs) left out of garbage collections, as `coh simulate` plays its
+    games (`coh_core.sim.games`): self-play as the simulator runs it."""
+    time_coh(engine, players, games, seed)
+    gc.freeze()
 
 
 def time_coh(engine: Engine, players: int, games: int, seed: int, clock: str = "wall") -> Round:
@@ -322,7 +331,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def run_rounds(args: argparse.Namespace, core: int | None) -> tuple[Summary, Summary | None, str | None]:
     """Each round: one batch of coh games in this process, then one batch of UNO games in a subprocess."""
     engine = load_engine()
-    time_coh(engine, args.players, args.warmup, args.seed + args.games)  # untimed, other seeds
+    warm_up(engine, args.players, args.warmup, args.seed + args.games)  # other seeds
     coh_rounds: list[Round] = []
     uno_results: list[dict[str, Any]] = []
     note: str | None = None
