@@ -865,7 +865,10 @@ class _Writer:
         return frozenset(name for name, held in self.loop_names.items() if held in self.flat_items)
 
     def flat(self, node: ast.Expr) -> bool:
-        """Whether the value of `node` is known to be no list or map (see `_flat`)."""
+        """Whether the value of `node` is known to be no list or map (see `_flat`); a bare name (no
+        loop's or effect's: `name` writes it as a text) is one."""
+        if isinstance(node, ast.Name) and node.name not in self.loop_names and node.name not in self.scope:
+            return True
         return _flat(node, self.flat_names(), self.c)
 
     def bounded(

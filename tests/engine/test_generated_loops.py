@@ -8,7 +8,7 @@ import contextlib
 import pytest
 
 from coh_core.effects.parser import parse_effect
-from coh_core.engine import compiler_for, new_game
+from coh_core.engine import codegen, compiler_for, new_game
 from coh_core.engine.compiler import Compiler
 from coh_core.engine.library import IMPLS
 from coh_core.engine.machine import Program, run_sync
@@ -78,6 +78,16 @@ def test_a_list_of_lists_built_with_for_stays_within_the_size_bound(base_pack: P
         _run(base_pack, source)
     assert raised.value.code == "ENGINE-LIMIT"
     assert "counting those of the lists and maps inside it" in raised.value.message
+
+
+def test_bare_names_in_a_list_are_not_tested_as_lists(base_pack: Pack) -> None:
+    """A bare name is written as a text: the list holding it needs no test of its items' types."""
+    before = set(codegen._CODE)
+    rt = _run(base_pack, "let xs = [x, y, z]; let ys = [xs, xs]")
+    written = "".join(text for text in codegen._CODE if text not in before)
+    assert rt.env["xs"] == ["x", "y", "z"] and rt.env["ys"] == [["x", "y", "z"]] * 2
+    assert "type('x')" not in written
+    assert "type(env['xs']) is list" in written  # (a name bound to a value is still tested)
 
 
 _DEEP = {
