@@ -62,7 +62,9 @@ class Game:
         kept as `initial` is then made only when something reads it (most games never do)."""
         self._setup(rules, state, start)
         self.log: list[dict[str, Any]] = []
-        self.history: list[dict[str, Any]] = []  # answered decisions, in order
+        # answered decisions, in order: each decision's own answers (tuples; lists once loaded), as
+        # `history` shows them
+        self._answered: list[dict[str, Any]] = []
         # Where each log entry was written, [phase, location or None], for the narrative's
         # headings: kept beside the log, not in it, so that the record and digest stay as they were.
         self.places: list[list[Any] | None] = []
@@ -136,6 +138,11 @@ class Game:
     def players(self) -> list[str]:
         return list(self.state["players"])
 
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """The answered decisions, in order, as JSON: per decision, each player's answer (a copy)."""
+        return [{c: list(a) for c, a in answers.items()} for answers in self._answered]
+
     def submit(self, colour: str, action: Any) -> None:
         """Answer for one player; raises IllegalAction (state unchanged) for anything not offered."""
         decision = self.decision
@@ -155,10 +162,9 @@ class Game:
             )
         answers[colour] = chosen
         if len(answers) == len(decision.options):  # (answers are only ever of those asked)
-            # (`_resume`, written out, and most decisions ask one player: no comprehension for them)
-            self.history.append(
-                {colour: list(chosen)} if len(answers) == 1 else {c: list(a) for c, a in answers.items()}
-            )
+            # (`_resume`, written out; the answers are kept as given: a decision answered is not
+            # answered again, and `history` copies them as JSON)
+            self._answered.append(answers)
             frames = self.frames
             top = frames[-1]
             top.program.ops[top.pc - 1].resume(top, answers)
@@ -227,7 +233,7 @@ class Game:
         game = cls.__new__(cls)
         game._setup(rules, doc["state"], doc["start"])
         game.initial = doc["initial"]
-        game.log, game.history = doc["log"], doc["history"]
+        game.log, game._answered = doc["log"], doc["history"]
         game.places = doc.get("places") or [None] * len(game.log)  # an older save: no headings for its log
         game.after, game.fired, game.depth = doc["after"], doc["fired"], doc["depth"]
         game.pending, game._pending_count = doc["pending"], doc["pending_count"]
@@ -254,7 +260,7 @@ class Game:
         state, frames, pending, after = _copied((self.state, frames, self.pending, self.after))
         game._setup(self.rules, state, self.start)
         game.initial = self.initial
-        game.log, game.history = list(self.log), list(self.history)
+        game.log, game._answered = list(self.log), list(self._answered)
         game.places = list(self.places)
         game.after, game.fired, game.depth = after, list(self.fired), self.depth
         game.pending, game._pending_count = pending, self._pending_count
