@@ -259,11 +259,14 @@ class _WindowAsk(Op):
             if len(options) > 1:
                 env["index"], env["passes"] = index, passes
                 env["asking"] = player
-                # its purpose is its first window, at its location if it has one
-                here = env["here"]
-                prompt = {"purpose": windows[0]}
-                if here is not None:
-                    prompt["location"] = here
+                prompt = game._window_prompt
+                if game._prompt_env is not env:  # (one per window: its asks share it)
+                    # its purpose is its first window, at its location if it has one
+                    here = env["here"]
+                    prompt = {"purpose": windows[0]}
+                    if here is not None:
+                        prompt["location"] = here
+                    game._prompt_env, game._window_prompt = env, prompt
                 return Decision(env["question"], {player: options}, prompt)
             passes += 1
         env["index"], env["passes"] = index, passes

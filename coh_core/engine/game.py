@@ -103,6 +103,9 @@ class Game:
         # set by a round window's answer that was a pass or a gift carried out at once (neither
         # changes the seats): its next ask reads `_order` as the last `_seated` left it, and clears it
         self._seats_kept = False
+        # the question values of the round window last asked (`_WindowAsk`), for the names it was asked with
+        self._prompt_env: dict[str, Any] | None = None
+        self._window_prompt: dict[str, Any] = {}
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
         self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
         self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
