@@ -814,7 +814,8 @@ class Game:
             kind = self.rules.items[what]
             counts[colour][kind] -= 1
             counts[to][kind] += 1
-        self.note("gift", player=colour, recipient=to, item=what)
+        # (not `note`: a call with keywords builds more, and gifts are most answers)
+        self.note_params("gift", None, {"player": colour, "recipient": to, "item": what})
 
     def can_give(self, colour: str, seated: list[str] | None = None) -> bool:
         """Whether `gifts` would offer anything (without listing it); `seated`: `_seated()`, if the
