@@ -354,9 +354,20 @@ WINDOW = _program(WINDOW_ID, [_WindowAsk(), _WindowAct()])
 
 
 def window_frame(
-    game: Game, mode: str, windows: tuple[str, ...], names: dict[str, Any], **more: Any
+    game: Game,
+    mode: str,
+    windows: tuple[str, ...],
+    names: dict[str, Any],
+    *,
+    question: str | None = None,
+    gifts: int = 0,
+    here: str | None = None,
+    player: str | None = None,
+    ret: str | None = None,
 ) -> Frame:
-    """The frame of a window (see `_WindowAsk` for the modes)."""
+    """The frame of a window (see `_WindowAsk` for the modes): the decision put to each player
+    (`question`, by default its first window), a round's gifts per player and location, the
+    player a window of mode `one` asks, and the name its caller binds to its result."""
     if (windows, tuple(names)) not in game._checked:  # (checked once per game)
         game.check_window_names(windows, names)
     env: dict[str, Any] = {
@@ -364,16 +375,16 @@ def window_frame(
         "windows": windows,  # (a list once saved and loaded: `tuple` of it is then a copy, else itself)
         "names": names,
         "actions": 0,
-        "question": more.get("question", windows[0]),  # the decision put to each player
+        "question": windows[0] if question is None else question,  # the decision put to each player
     }
     if mode == "round":
-        env["index"], env["passes"], env["gifts"], env["given"] = 0, 0, more["gifts"], {}
-        env["here"] = more.get("here")
+        env["index"], env["passes"], env["gifts"], env["given"] = 0, 0, gifts, {}
+        env["here"] = here
     elif mode == "one":
-        env["player"], env["done"] = more["player"], False
+        env["player"], env["done"] = player, False
     else:
         env["players"], env["index"] = game.turn_order(), 0
-    return Frame(WINDOW, Rt(game, env, None), env, more.get("ret"))
+    return Frame(WINDOW, Rt(game, env, None), env, ret)
 
 
 def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
