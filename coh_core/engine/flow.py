@@ -250,9 +250,24 @@ class _WindowAsk(Op):
         count = len(players)
         given, gifts = env["given"], env["gifts"]
         index, passes = env["index"], env["passes"]  # (kept in locals while players are passed over)
+        # A player with no card in hand, no rested character and no item could be offered nothing but
+        # a pass (`window_options`' answer): passed over without the call (most passed over are).
+        state = game.state
+        pile = game.rules.hand_pile
+        hands = state["piles"][pile] if pile is not None else None
+        counts = state["counts"]
+        rested = game._rested_cache if game._rested_key == len(game.pieces) else game._rested_by_player()
         while passes < count:
             player = players[index % count]
             index += 1
+            if not rested.get(player) and not (hands is not None and hands[player]):
+                held = counts[player]
+                for _, kind in game._items:
+                    if held[kind]:
+                        break
+                else:
+                    passes += 1
+                    continue
             options = game.window_options(
                 player, windows, names, players if given.get(player, 0) < gifts else None
             )
