@@ -407,12 +407,12 @@ def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
     `gifts` gifts each, until all pass in a row (at the step's location, if it is run at one).
     None when nobody could do anything in it: it would ask nobody and close."""
     game, opened = rt.game, tuple(windows)
-    game.check_window_names(opened, {})
     seated = game._seated()
     for player in seated:  # (a gift first: it is the cheaper to find, and the likelier)
         if (gifts > 0 and game.can_give(player, seated)) or game.could_try(player, opened):
             break
     else:
+        game.check_window_names(opened, {})  # (`window_frame` checks them when there is a window)
         return None
     here = rt.env.get("here")
     return window_frame(game, "round", opened, {}, gifts=gifts, here=here, question="act")
