@@ -504,10 +504,14 @@ class Game:
         if checked not in self._checked_events:  # what it says depends on nothing else
             self.rules.check_names("events", event, names)
             self._checked_events.add(checked)
+        rule_triggers = self.rule_triggers.get(event)
+        listening = self._listening.get(event)
+        if not rule_triggers and not listening and event not in self._side_events:
+            return []  # (most events: nothing of the pack listens to them)
         spec = self.rules.declared.events.get(event)
         located = spec is not None and spec.located  # an event no pack declares has no triggers
         queue: list[list[Any]] = []
-        for t in self.rule_triggers.get(event, ()):  # (loops, not comprehensions: events are many)
+        for t in rule_triggers or ():  # (loops, not comprehensions: events are many)
             queue.append([t.effect.program.id, dict(names), None])
         for location in self.state["order"] if event in self._side_events else ():
             if located and location != at:
@@ -516,7 +520,6 @@ class Game:
                 if trigger.event == event:
                     queue.append([trigger.effect.program.id, {**names, "here": location}, None])
         chars = self.pieces
-        listening = self._listening.get(event)
         living: list[str] = []
         for c in listening or ():
             if c in chars and chars[c]["alive"]:
