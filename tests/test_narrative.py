@@ -51,19 +51,26 @@ def declared(base_pack: Pack) -> DeclaredMessages:
 
 
 def _note_calls() -> list[tuple[str, set[str], str]]:
-    """Every `note("key", ...)` in the engine's source: key, keyword names, where."""
+    """Every `note("key", ...)` in the engine's source, and every `note_params("key", to, {...})`
+    with its parameters written out: key, keyword (parameter) names, where."""
     found = []
     for path in sorted(ENGINE_DIR.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if (
                 isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Attribute)
-                and node.func.attr == "note"
+                and node.func.attr in ("note", "note_params")
                 and node.args
                 and isinstance(node.args[0], ast.Constant)
                 and isinstance(node.args[0].value, str)
             ):
-                keywords = {k.arg for k in node.keywords if k.arg is not None}
+                if node.func.attr == "note":
+                    keywords = {k.arg for k in node.keywords if k.arg is not None}
+                else:
+                    params = node.args[2] if len(node.args) > 2 else None
+                    where = f"{path.name}:{node.lineno}"
+                    assert isinstance(params, ast.Dict), f"{where}: note_params' parameters not written out"
+                    keywords = {k.value for k in params.keys if isinstance(k, ast.Constant)}
                 found.append((node.args[0].value, keywords, f"{path.name}:{node.lineno}"))
     return found
 

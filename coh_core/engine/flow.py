@@ -250,20 +250,38 @@ class _WindowAsk(Op):
         count = len(players)
         given, gifts = env["given"], env["gifts"]
         index, passes = env["index"], env["passes"]  # (kept in locals while players are passed over)
+        # A player with no card in hand, no rested character and no item could be offered nothing but
+        # a pass (`window_options`' answer): passed over without the call (most passed over are).
+        state = game.state
+        pile = game.rules.hand_pile
+        hands = state["piles"][pile] if pile is not None else None
+        counts = state["counts"]
+        rested = game._rested_cache if game._rested_key == len(game.pieces) else game._rested_by_player()
         while passes < count:
             player = players[index % count]
             index += 1
+            if not rested.get(player) and not (hands is not None and hands[player]):
+                held = counts[player]
+                for _, kind in game._items:
+                    if held[kind]:
+                        break
+                else:
+                    passes += 1
+                    continue
             options = game.window_options(
                 player, windows, names, players if given.get(player, 0) < gifts else None
             )
             if len(options) > 1:
                 env["index"], env["passes"] = index, passes
                 env["asking"] = player
-                # its purpose is its first window, at its location if it has one
-                here = env["here"]
-                prompt = {"purpose": windows[0]}
-                if here is not None:
-                    prompt["location"] = here
+                prompt = game._window_prompt
+                if game._prompt_env is not env:  # (one per window: its asks share it)
+                    # its purpose is its first window, at its location if it has one
+                    here = env["here"]
+                    prompt = {"purpose": windows[0]}
+                    if here is not None:
+                        prompt["location"] = here
+                    game._prompt_env, game._window_prompt = env, prompt
                 return Decision(env["question"], {player: options}, prompt)
             passes += 1
         env["index"], env["passes"] = index, passes
@@ -351,9 +369,20 @@ WINDOW = _program(WINDOW_ID, [_WindowAsk(), _WindowAct()])
 
 
 def window_frame(
-    game: Game, mode: str, windows: tuple[str, ...], names: dict[str, Any], **more: Any
+    game: Game,
+    mode: str,
+    windows: tuple[str, ...],
+    names: dict[str, Any],
+    *,
+    question: str | None = None,
+    gifts: int = 0,
+    here: str | None = None,
+    player: str | None = None,
+    ret: str | None = None,
 ) -> Frame:
-    """The frame of a window (see `_WindowAsk` for the modes)."""
+    """The frame of a window (see `_WindowAsk` for the modes): the decision put to each player
+    (`question`, by default its first window), a round's gifts per player and location, the
+    player a window of mode `one` asks, and the name its caller binds to its result."""
     if (windows, tuple(names)) not in game._checked:  # (checked once per game)
         game.check_window_names(windows, names)
     env: dict[str, Any] = {
@@ -361,16 +390,16 @@ def window_frame(
         "windows": windows,  # (a list once saved and loaded: `tuple` of it is then a copy, else itself)
         "names": names,
         "actions": 0,
-        "question": more.get("question", windows[0]),  # the decision put to each player
+        "question": windows[0] if question is None else question,  # the decision put to each player
     }
     if mode == "round":
-        env["index"], env["passes"], env["gifts"], env["given"] = 0, 0, more["gifts"], {}
-        env["here"] = more.get("here")
+        env["index"], env["passes"], env["gifts"], env["given"] = 0, 0, gifts, {}
+        env["here"] = here
     elif mode == "one":
-        env["player"], env["done"] = more["player"], False
+        env["player"], env["done"] = player, False
     else:
         env["players"], env["index"] = game.turn_order(), 0
-    return Frame(WINDOW, Rt(game, env, None), env, more.get("ret"))
+    return Frame(WINDOW, Rt(game, env, None), env, ret)
 
 
 def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
@@ -378,12 +407,12 @@ def action_window(rt: Rt, windows: list[str], gifts: int) -> Frame | None:
     `gifts` gifts each, until all pass in a row (at the step's location, if it is run at one).
     None when nobody could do anything in it: it would ask nobody and close."""
     game, opened = rt.game, tuple(windows)
-    game.check_window_names(opened, {})
     seated = game._seated()
     for player in seated:  # (a gift first: it is the cheaper to find, and the likelier)
         if (gifts > 0 and game.can_give(player, seated)) or game.could_try(player, opened):
             break
     else:
+        game.check_window_names(opened, {})  # (`window_frame` checks them when there is a window)
         return None
     here = rt.env.get("here")
     return window_frame(game, "round", opened, {}, gifts=gifts, here=here, question="act")

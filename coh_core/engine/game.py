@@ -62,7 +62,9 @@ class Game:
         kept as `initial` is then made only when something reads it (most games never do)."""
         self._setup(rules, state, start)
         self.log: list[dict[str, Any]] = []
-        self.history: list[dict[str, Any]] = []  # answered decisions, in order
+        # answered decisions, in order: each decision's own answers (tuples; lists once loaded), as
+        # `history` shows them
+        self._answered: list[dict[str, Any]] = []
         # Where each log entry was written, [phase, location or None], for the narrative's
         # headings: kept beside the log, not in it, so that the record and digest stay as they were.
         self.places: list[list[Any] | None] = []
@@ -101,6 +103,9 @@ class Game:
         # set by a round window's answer that was a pass or a gift carried out at once (neither
         # changes the seats): its next ask reads `_order` as the last `_seated` left it, and clears it
         self._seats_kept = False
+        # the question values of the round window last asked (`_WindowAsk`), for the names it was asked with
+        self._prompt_env: dict[str, Any] | None = None
+        self._window_prompt: dict[str, Any] = {}
         self._turn_pointer = rules.turn_pointer  # where the turn order starts (None: the first seat)
         self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
         self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
@@ -136,6 +141,11 @@ class Game:
     def players(self) -> list[str]:
         return list(self.state["players"])
 
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        """The answered decisions, in order, as JSON: per decision, each player's answer (a copy)."""
+        return [{c: list(a) for c, a in answers.items()} for answers in self._answered]
+
     def submit(self, colour: str, action: Any) -> None:
         """Answer for one player; raises IllegalAction (state unchanged) for anything not offered."""
         decision = self.decision
@@ -155,10 +165,9 @@ class Game:
             )
         answers[colour] = chosen
         if len(answers) == len(decision.options):  # (answers are only ever of those asked)
-            # (`_resume`, written out, and most decisions ask one player: no comprehension for them)
-            self.history.append(
-                {colour: list(chosen)} if len(answers) == 1 else {c: list(a) for c, a in answers.items()}
-            )
+            # (`_resume`, written out; the answers are kept as given: a decision answered is not
+            # answered again, and `history` copies them as JSON)
+            self._answered.append(answers)
             frames = self.frames
             top = frames[-1]
             top.program.ops[top.pc - 1].resume(top, answers)
@@ -227,7 +236,7 @@ class Game:
         game = cls.__new__(cls)
         game._setup(rules, doc["state"], doc["start"])
         game.initial = doc["initial"]
-        game.log, game.history = doc["log"], doc["history"]
+        game.log, game._answered = doc["log"], doc["history"]
         game.places = doc.get("places") or [None] * len(game.log)  # an older save: no headings for its log
         game.after, game.fired, game.depth = doc["after"], doc["fired"], doc["depth"]
         game.pending, game._pending_count = doc["pending"], doc["pending_count"]
@@ -254,7 +263,7 @@ class Game:
         state, frames, pending, after = _copied((self.state, frames, self.pending, self.after))
         game._setup(self.rules, state, self.start)
         game.initial = self.initial
-        game.log, game.history = list(self.log), list(self.history)
+        game.log, game._answered = list(self.log), list(self._answered)
         game.places = list(self.places)
         game.after, game.fired, game.depth = after, list(self.fired), self.depth
         game.pending, game._pending_count = pending, self._pending_count
@@ -495,10 +504,14 @@ class Game:
         if checked not in self._checked_events:  # what it says depends on nothing else
             self.rules.check_names("events", event, names)
             self._checked_events.add(checked)
+        rule_triggers = self.rule_triggers.get(event)
+        listening = self._listening.get(event)
+        if not rule_triggers and not listening and event not in self._side_events:
+            return []  # (most events: nothing of the pack listens to them)
         spec = self.rules.declared.events.get(event)
         located = spec is not None and spec.located  # an event no pack declares has no triggers
         queue: list[list[Any]] = []
-        for t in self.rule_triggers.get(event, ()):  # (loops, not comprehensions: events are many)
+        for t in rule_triggers or ():  # (loops, not comprehensions: events are many)
             queue.append([t.effect.program.id, dict(names), None])
         for location in self.state["order"] if event in self._side_events else ():
             if located and location != at:
@@ -507,7 +520,6 @@ class Game:
                 if trigger.event == event:
                     queue.append([trigger.effect.program.id, {**names, "here": location}, None])
         chars = self.pieces
-        listening = self._listening.get(event)
         living: list[str] = []
         for c in listening or ():
             if c in chars and chars[c]["alive"]:
@@ -805,7 +817,8 @@ class Game:
             kind = self.rules.items[what]
             counts[colour][kind] -= 1
             counts[to][kind] += 1
-        self.note("gift", player=colour, recipient=to, item=what)
+        # (not `note`: a call with keywords builds more, and gifts are most answers)
+        self.note_params("gift", None, {"player": colour, "recipient": to, "item": what})
 
     def can_give(self, colour: str, seated: list[str] | None = None) -> bool:
         """Whether `gifts` would offer anything (without listing it); `seated`: `_seated()`, if the

@@ -36,7 +36,7 @@ class Decision:
         shown = self.options if colour is None else {colour: self.legal(colour)}
         return {
             "kind": self.kind,
-            "prompt": self.prompt,
+            "prompt": dict(self.prompt),  # (a copy: the asks of one window share theirs)
             "waiting": self.waiting,
             "legal": {c: [list(a) for a in acts] for c, acts in shown.items()},
         }

@@ -1,0 +1,43 @@
+"""A round window passes over a player with no card in hand, no rested character and no item
+without asking `window_options` (flow's `_WindowAsk`): at every decision of played games, such a
+player would be offered nothing but a pass, whatever the window and the gifts left."""
+
+from __future__ import annotations
+
+import pytest
+
+from coh_core.engine import RandomAgent, new_game
+from coh_core.engine.game import PASS, Game
+from coh_core.engine.machine import Frame
+from coh_core.packs.model import Pack
+
+
+def _passed_over(game: Game, player: str) -> bool:
+    """The round window's test, as `_WindowAsk` makes it."""
+    pile = game.rules.hand_pile
+    if game._rested_by_player().get(player) or (pile is not None and game.state["piles"][pile][player]):
+        return False
+    held = game.state["counts"][player]
+    return not any(held[kind] for _, kind in game._items)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (5, 3), (6, 4)])
+def test_a_player_passed_over_is_offered_only_a_pass(base_pack: Pack, players: int, seed: int) -> None:
+    game = new_game(base_pack, players=players, seed=seed)
+    agents = {c: RandomAgent(seed=seed * 100 + i) for i, c in enumerate(game.players)}
+    checked = offered = 0
+    while not game.over:
+        assert game.decision is not None
+        top = game.frames[-1]
+        if isinstance(top, Frame) and top.env.get("mode") == "round":
+            windows = tuple(top.env["windows"])
+            seated = game._seated()
+            for player in seated:
+                options = game.window_options(player, windows, top.env["names"], seated)
+                if _passed_over(game, player):
+                    assert options == [PASS], (player, options)
+                    checked += 1
+                offered += len(options) > 1
+        for colour in game.decision.waiting:
+            game.submit(colour, agents[colour].act(game.view(colour), game.decision.legal(colour)))
+    assert checked > 10 and offered > 10  # both kinds of player were met
