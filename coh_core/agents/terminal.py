@@ -329,6 +329,7 @@ class TerminalAgent:
         ]
         rows = [" ".join([header, *pointers])]
         pieces = state["pieces"][state["piece_roles"]["players"]]
+        extra = state.get("extra_places", {})
         for location, place in state["locations"].items():
             present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
             people = self._people(present, me if counted else None)
@@ -339,7 +340,7 @@ class TerminalAgent:
             }
             shown = {
                 "location": location,
-                "side": self._side(location, place["side"], len(present)),
+                "side": self._side(location, place["side"], len(present), extra.get(location, 0)),
                 "characters": Verbatim("; ".join(people) or "-"),
             }
             if here:
@@ -377,8 +378,10 @@ class TerminalAgent:
                 found.append(self.narrator.ui("ui.table.threshold", at=threshold["at"], does=does))
         return "".join(f" {text}" for text in found)
 
-    def _side(self, location: str, side: str, present: int) -> Verbatim:
-        """A location's side in words, with its characters and capacity (`ui.table.room`)."""
+    def _side(self, location: str, side: str, present: int, extra: int = 0) -> Verbatim:
+        """A location's side in words, with its characters and capacity (`ui.table.room`). Of the
+        `present`, the `extra` that hold an extra place do not count against the capacity: they are
+        shown apart (`ui.table.room.extra`), or left out where the pack has no text for them."""
         words = self.narrator.render("side", side, {"location": location})
         if not self.narrator.has("ui.table.room"):
             return Verbatim(words)
@@ -387,11 +390,12 @@ class TerminalAgent:
         capacity = next(
             (s.get("capacity") for s in sides if isinstance(s, Mapping) and s.get("side") == side), None
         )
-        room = self.narrator.ui(
-            "ui.table.room",
-            present=present,
-            capacity=Verbatim(str(capacity) if isinstance(capacity, int) else NO_LIMIT),
-        )
+        shown = Verbatim(str(capacity) if isinstance(capacity, int) else NO_LIMIT)
+        ordinary = present - extra
+        if extra and self.narrator.has("ui.table.room.extra"):
+            room = self.narrator.ui("ui.table.room.extra", present=ordinary, capacity=shown, extra=extra)
+        else:
+            room = self.narrator.ui("ui.table.room", present=ordinary, capacity=shown)
         return Verbatim(f"{words}, {room}")
 
     def _totals(self, state: Mapping[str, Any], piles: Mapping[str, Any]) -> list[str]:

@@ -66,7 +66,18 @@ class PlayerView:
             "result": state["result"],
             "decision": self.decision,
             "thresholds": thresholds(self._game.rules, state["locations"]),
+            "extra_places": self._extra_places(),
         }
+
+    def _extra_places(self) -> dict[str, int]:
+        """Per location, its living characters that hold an extra place there (`ignores_capacity`,
+        ruling 13): they are not counted against its capacity. Locations with none are left out."""
+        game = self._game
+        found: dict[str, int] = {}
+        for character, ch in game.pieces.items():
+            if ch["alive"] and ch["at"] is not None and game.trait(character, "ignores_capacity"):
+                found[ch["at"]] = found.get(ch["at"], 0) + 1
+        return found
 
     def _piles(self) -> dict[str, dict[str, list[Any]]]:
         """The entries of the piles the player may see (`sees` in the pack's piles): every one's,
