@@ -427,11 +427,16 @@ class Game:
         side = self.side(location)
         if side.closed:
             return False
-        if side.capacity is None or self.trait(character, "ignores_capacity"):
+        if side.capacity is None or self.holds_extra_place(character):
             return True
         # an extra place belongs to its holder: only characters in ordinary places fill the capacity
-        ordinary = [c for c in self.at(location) if not self.trait(c, "ignores_capacity")]
+        ordinary = [c for c in self.at(location) if not self.holds_extra_place(c)]
         return len(ordinary) < int(side.capacity)
+
+    def holds_extra_place(self, character: str) -> bool:
+        """Whether the character has (or would take) a place of its own, beside the location's
+        capacity (ruling 13): the `ignores_capacity` trait."""
+        return bool(self.trait(character, "ignores_capacity"))
 
     # --- changing the state ----------------------------------------------------------------
 

@@ -70,12 +70,12 @@ class PlayerView:
         }
 
     def _extra_places(self) -> dict[str, int]:
-        """Per location, its living characters that hold an extra place there (`ignores_capacity`,
+        """Per location, its living characters that hold an extra place there (`holds_extra_place`,
         ruling 13): they are not counted against its capacity. Locations with none are left out."""
         game = self._game
         found: dict[str, int] = {}
         for character, ch in game.pieces.items():
-            if ch["alive"] and ch["at"] is not None and game.trait(character, "ignores_capacity"):
+            if ch["alive"] and ch["at"] is not None and game.holds_extra_place(character):
                 found[ch["at"]] = found.get(ch["at"], 0) + 1
         return found
 
