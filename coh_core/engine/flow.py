@@ -230,10 +230,11 @@ class _WindowAsk(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         game, env = rt.game, frame.env
-        if env["mode"] != "round":
+        mode: str = env["mode"]  # (typed locals: the compiled build then works on them directly)
+        if mode != "round":
             found = _next_in_window(game, env)
             if found is None:
-                if env["mode"] == "others":  # it ends with whether the play or move was cancelled
+                if mode == "others":  # it ends with whether the play or move was cancelled
                     return finish_frame(frames, game.pending.pop(env["names"]["pending"])["cancelled"])
                 return finish_frame(frames, None)
             player, options, prompt = found
@@ -248,14 +249,16 @@ class _WindowAsk(Op):
         players = game._order if kept else game._seated()  # (read, not changed)
         game._seats_kept = False
         count = len(players)
-        given, gifts = env["given"], env["gifts"]
-        index, passes = env["index"], env["passes"]  # (kept in locals while players are passed over)
+        given: dict[str, int] = env["given"]
+        gifts: int = env["gifts"]
+        index: int = env["index"]  # (kept in locals while players are passed over)
+        passes: int = env["passes"]
         # A player with no card in hand, no rested character and no item could be offered nothing but
         # a pass (`window_options`' answer): passed over without the call (most passed over are).
         state = game.state
         pile = game.rules.hand_pile
-        hands = state["piles"][pile] if pile is not None else None
-        counts = state["counts"]
+        hands: dict[str, list[str]] | None = state["piles"][pile] if pile is not None else None
+        counts: dict[str, dict[str, int]] = state["counts"]
         rested = game._rested_cache if game._rested_key == len(game.pieces) else game._rested_by_player()
         while passes < count:
             player = players[index % count]
@@ -321,25 +324,29 @@ class _WindowAct(Op):
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         env = frame.env
-        answer = env.pop("answer")
-        player = env.pop("asking")
+        answer: tuple[Any, ...] = env.pop("answer")  # (typed locals: see `_WindowAsk.run`)
+        player: str = env.pop("asking")
         frame.pc = 0  # the window goes on after this answer
-        mode, act = env["mode"], answer[0]
+        mode: str = env["mode"]
+        act: str = answer[0]
         if act == "pass":
             if mode == "one":
                 env["done"] = True
             elif mode == "round":
-                env["passes"] += 1
+                passes: int = env["passes"]
+                env["passes"] = passes + 1
                 rt.game._seats_kept = True
             return None
-        actions = env["actions"] = env["actions"] + 1
+        actions: int = env["actions"]
+        actions += 1
+        env["actions"] = actions
         if mode != "others" and actions > MAX_WINDOW_ACTIONS:
             raise window_runaway(env["windows"][0], answer)  # something can be used again and again
         game = rt.game
         if mode == "round":
             env["passes"] = 0
             if act == "give":
-                given = env["given"]
+                given: dict[str, int] = env["given"]
                 given[player] = given.get(player, 0) + 1
                 if not game.after:
                     # a gift runs nothing of the pack's and starts no trigger: it is carried out here,

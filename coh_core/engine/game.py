@@ -25,13 +25,14 @@ from coh_core.engine.machine import (
     run_sync,
 )
 from coh_core.engine.rng import Rng
-from coh_core.engine.rules import Playable, Rules, Trigger
+from coh_core.engine.rules import Playable, Rules, Side, Trigger
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt
 from coh_core.engine.state import STATE_VERSION
 from coh_core.engine.views import PlayerView
 from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS
 
 PASS: Action = ("pass",)
+_NO_CARDS: list[str] = []  # the hand of a pack without hands (only ever read)
 GAME_FORMAT = "coh-game/1"  # the layout of `Game.to_json`
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
 
@@ -169,7 +170,7 @@ class Game:
             # answered again, and `history` copies them as JSON)
             self._answered.append(answers)
             frames = self.frames
-            top = frames[-1]
+            top: Frame = frames[-1]  # (typed: the compiled build reads its slots directly)
             top.program.ops[top.pc - 1].resume(top, answers)
             self.decision = execute(frames)
 
@@ -186,7 +187,7 @@ class Game:
         """Hand the answers to whatever asked, and run until the next question or the end."""
         frames = self.frames
         if answers is not None:  # (`machine.resume`, written out)
-            top = frames[-1]
+            top: Frame = frames[-1]
             top.program.ops[top.pc - 1].resume(top, answers)
         self.decision = execute(frames)
 
@@ -306,7 +307,8 @@ class Game:
         """`turn_order` itself, to read and not to change; refreshes the seat ranks too."""
         state = self.state
         pointer = self._turn_pointer
-        first = state["pointers"][pointer] if pointer is not None else state["players"][0]
+        # (typed locals: the compiled build then compares and indexes them directly)
+        first: str = state["pointers"][pointer] if pointer is not None else state["players"][0]
         name = self._out_memory
         out: list[str] = state["memory"][name] if name is not None else []
         if first != self._order_first or out != self._order_out:
@@ -377,9 +379,11 @@ class Game:
         self._seated()  # refreshes the seats when the first player has changed
         found: list[str] = []
         for player in self._seats:  # (loops, not a comprehension: asked at every move and attack)
-            for c in living.get(player, ()):
-                if chars[c]["at"] == location:
-                    found.append(c)
+            mine = living.get(player)
+            if mine is not None:
+                for c in mine:
+                    if chars[c]["at"] == location:
+                        found.append(c)
         return found
 
     def owner(self, character: str) -> str:
@@ -409,15 +413,18 @@ class Game:
         return [] if pile is None else self.state["piles"][pile][owner]
 
     def trait(self, character: str, name: str) -> Any:
-        own = self.pieces[character]["traits"].get(name)
+        traits: dict[str, list[Any]] = self.pieces[character]["traits"]
+        own = traits.get(name)
         if own is not None:
             return own[0]
         # (the defaults `trait_default` worked out before, read without calling it: traits are read often)
         found = self.rules._trait_defaults.get((character, name), self)
         return found if found is not self else self.rules.trait_default(character, name)
 
-    def side(self, location: str) -> Any:
-        return self.rules.sides[(location, self.state["locations"][location]["side"])]  # (`Rules.side`)
+    def side(self, location: str) -> Side:
+        places: dict[str, dict[str, Any]] = self.state["locations"]
+        side: str = places[location]["side"]
+        return self.rules.sides[(location, side)]  # (`Rules.side`)
 
     def selectable(self, character: str) -> bool:
         ch = self.pieces[character]
@@ -652,7 +659,8 @@ class Game:
         rules = self.rules
         state = self.state
         pile = rules.hand_pile
-        hand = state["piles"][pile][colour] if pile is not None else ()
+        # (typed locals: the compiled build then reads them directly)
+        hand: list[str] = state["piles"][pile][colour] if pile is not None else _NO_CARDS
         kinds, characters = rules._usable.get(windows) or rules.usable_in(windows)  # (read often)
         found: list[Action] = [PASS]
         # (`candidates`, written out, in loops: most players, most of the time, have none)
@@ -663,12 +671,14 @@ class Game:
         if characters:
             chars = self.pieces
             by_player = self._rested_cache if self._rested_key == len(chars) else self._rested_by_player()
-            for c in by_player.get(colour, ()):
-                if c in characters:
-                    if rested is None:
-                        rested = [c]
-                    else:
-                        rested.append(c)
+            own = by_player.get(colour)
+            if own is not None:
+                for c in own:
+                    if c in characters:
+                        if rested is None:
+                            rested = [c]
+                        else:
+                            rested.append(c)
         if playable or rested:
             found += self._offers(colour, windows, names, playable, rested or ())
         if seated is None:
@@ -686,7 +696,7 @@ class Game:
                 if gifts is None:
                     gifts = cards[card] = [("give", to, "card", card) for to in seated if to != colour]
                 found += gifts
-        held = state["counts"][colour]
+        held: dict[str, int] = state["counts"][colour]
         for item, kind in self._items:
             if held[kind]:
                 gifts = items.get(item)
@@ -701,15 +711,17 @@ class Game:
         kinds, characters = rules._usable.get(windows) or rules.usable_in(windows)  # (read often)
         pile = rules.hand_pile
         if kinds and pile is not None:
-            hand = self.state["piles"][pile][colour]
+            hand: list[str] = self.state["piles"][pile][colour]
             if hand and not kinds.isdisjoint(hand):
                 return True
         if characters:
             chars = self.pieces
             by_player = self._rested_cache if self._rested_key == len(chars) else self._rested_by_player()
-            for c in by_player.get(colour, ()):
-                if c in characters:
-                    return True
+            mine = by_player.get(colour)
+            if mine is not None:
+                for c in mine:
+                    if c in characters:
+                        return True
         return False
 
     def _could(self, playable: Playable, env: dict[str, Any], actor: str, rt: Rt | None = None) -> bool:
@@ -812,13 +824,16 @@ class Game:
         return ident
 
     def give(self, colour: str, action: Action) -> None:
-        to, what = action[1], action[2]
+        to: str = action[1]
+        what: str = action[2]
         if what == "card":
-            hands = self.state["piles"][self.rules.hand_pile]  # (`role_pile`, written out: gifts are many)
-            hands[colour].remove(action[3])
-            hands[to].append(action[3])
+            # (`role_pile`, written out: gifts are many; typed, as the compiled build reads them)
+            hands: dict[str, list[str]] = self.state["piles"][self.rules.hand_pile]
+            card: str = action[3]
+            hands[colour].remove(card)
+            hands[to].append(card)
         else:
-            counts = self.state["counts"]
+            counts: dict[str, dict[str, int]] = self.state["counts"]
             kind = self.rules.items[what]
             counts[colour][kind] -= 1
             counts[to][kind] += 1
@@ -833,9 +848,11 @@ class Game:
         if len(seated) - (colour in seated) == 0:  # nobody to give to
             return False
         pile = self.rules.hand_pile
-        if pile is not None and self.state["piles"][pile][colour]:
-            return True
-        held = self.state["counts"][colour]
+        if pile is not None:
+            hand: list[str] = self.state["piles"][pile][colour]
+            if hand:
+                return True
+        held: dict[str, int] = self.state["counts"][colour]
         for _, kind in self._items:  # noqa: SIM110 (a loop, not `any`: asked at every window)
             if held[kind]:
                 return True

@@ -72,7 +72,8 @@ def count_of(rt: Rt, kind: str, at: str) -> int:
 @_impl("move_counters")
 def move_counters(rt: Rt, n: int, kind: str, source: str, to: str) -> None:
     """As many as are at `source` (a supply that never runs out has all N; N into it are gone)."""
-    counts, counter = rt.game.state["counts"], rt.game.rules.counters[kind]
+    counts: dict[str, dict[str, int]] = rt.game.state["counts"]  # (typed: the compiled build reads it directly)
+    counter = rt.game.rules.counters[kind]
     endless = counter.supply_at if counter.supply is None else None
     moved = max(0, n if source == endless else min(n, counts[source][kind]))
     if source != endless:

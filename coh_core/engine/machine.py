@@ -80,8 +80,6 @@ class Frame:
 
     __slots__ = ("catch", "env", "loops", "pc", "program", "ret", "rt")
 
-    sink = False  # only the bottom of a synchronous run is (`_Sink`)
-
     def __init__(
         self,
         program: Program,
@@ -107,7 +105,7 @@ def execute(frames: list[Any]) -> Any:
     A failure no frame catches is raised to the caller, the frames unwound.
     """
     while frames:
-        frame = frames[-1]
+        frame: Frame = frames[-1]  # (typed: the compiled build reads its slots directly)
         rt = frame.rt
         rt.env = frame.env
         program = frame.program
@@ -166,23 +164,25 @@ def _finish(frames: list[Any], ret: str | None, value: Any) -> None:
     if not frames:
         return
     caller = frames[-1]
-    if caller.sink:
+    if isinstance(caller, Frame):
+        if ret is not None:
+            caller.env[ret] = value
+    elif isinstance(caller, _Sink):
         caller.send = value
-    elif ret is not None:
-        caller.env[ret] = value
 
 
 def _fail(frames: list[Any], exc: Exception) -> None:
     """Unwind to the nearest frame that catches it (an effect that fizzled); none left: raise it."""
     while frames:
-        frame = frames.pop()
+        frame: Frame = frames.pop()
         if frame.catch is not None and isinstance(exc, NoOptions):
             source, resume = frame.catch
             frame.rt.game.fizzled(source)
-            frames[-1].pc = resume
+            below: Frame = frames[-1]
+            below.pc = resume
             return
         if frames:  # the instruction that pushed the frame locates it
-            caller = frames[-1]
+            caller: Frame = frames[-1]
             exc = _caused(caller.program.ops[caller.pc - 1].report(exc), exc)
     raise exc
 
@@ -210,8 +210,6 @@ class _Sink:
     """The bottom of a synchronous run: it receives the result."""
 
     __slots__ = ("send",)
-
-    sink = True
 
     def __init__(self) -> None:
         self.send: Any = None
@@ -278,19 +276,21 @@ def frames_from_json(doc: dict[str, Any], programs: dict[str, Program], game: Ga
 
 def resume(frames: list[Any], answers: dict[str, Any]) -> None:
     """Hand the answers to the instruction that asked; `execute` then goes on."""
-    top = frames[-1]
+    top: Frame = frames[-1]
     top.program.ops[top.pc - 1].resume(top, answers)
 
 
 def finish_frame(frames: list[Any], value: Any) -> Any:
     """An instruction ends its frame with a value (as `_finish`, written out: frames end often)."""
-    ret = frames.pop().ret
+    top: Frame = frames.pop()  # (typed, as the callers below: the compiled build reads slots directly)
+    ret = top.ret
     if frames:
         caller = frames[-1]
-        if caller.sink:
+        if isinstance(caller, Frame):
+            if ret is not None:
+                caller.env[ret] = value
+        elif isinstance(caller, _Sink):
             caller.send = value
-        elif ret is not None:
-            caller.env[ret] = value
     return SWITCH
 
 
