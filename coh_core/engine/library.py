@@ -64,7 +64,8 @@ def random_movement_card(rt: Rt, player: str) -> str:
 # --- counters at places ---------------------------------------------------------------------
 
 
-@_impl("count_of", inline='int(rt.game.state["counts"][{1}][{0}])')
+# (inline without `int()`: the counts are numbers, and `int(...)` is a slow call in the interpreter)
+@_impl("count_of", inline='rt.game.state["counts"][{1}][{0}]')
 def count_of(rt: Rt, kind: str, at: str) -> int:
     return int(rt.game.state["counts"][at][kind])
 
