@@ -1,4 +1,8 @@
-"""The seeded generator: reference outputs, resumption from state, uniformity."""
+"""The seeded generator: reference outputs, resumption from state, uniformity.
+
+`tests/test_compiled.py` runs this file on the compiled build too, which draws over native 64-bit
+integers: the draws next to the rejection limit are made to happen (`_seed_drawing`).
+"""
 
 from __future__ import annotations
 
@@ -85,3 +89,44 @@ def test_randbelow_draws_as_rejection_sampling_of_next64(bound: int) -> None:
         while value >= limit:
             value = reference.next64()
         assert rng.randbelow(bound) == value % bound and rng.state == reference.state
+
+
+_MIX1, _MIX2, _GOLDEN = 0xBF58476D1CE4E5B9, 0x94D049BB133111EB, 0x9E3779B97F4A7C15
+
+
+def _undo_xorshift(value: int, shift: int) -> int:
+    """The x with `x ^ (x >> shift) == value` (64 bits)."""
+    found = value
+    for _ in range(64 // shift + 1):
+        found = value ^ (found >> shift)
+    return found
+
+
+def _seed_drawing(output: int) -> int:
+    """The seed whose first `next64` is `output`: SplitMix64's mixing run backwards."""
+    z = _undo_xorshift(output, 31)
+    z = (z * pow(_MIX2, -1, 2**64)) % 2**64
+    z = _undo_xorshift(z, 27)
+    z = (z * pow(_MIX1, -1, 2**64)) % 2**64
+    z = _undo_xorshift(z, 30)
+    return (z - _GOLDEN) % 2**64
+
+
+def test_seed_drawing_draws_what_it_is_asked() -> None:
+    for output in [0, 1, 2**63, 2**64 - 1, 0x0123456789ABCDEF]:
+        assert Rng(_seed_drawing(output)).next64() == output
+
+
+@pytest.mark.parametrize("bound", [3, 5, 7, 100, 1000, 1023])
+@pytest.mark.parametrize("above", [-1, 0, 1])
+def test_randbelow_at_the_rejection_limit(bound: int, above: int) -> None:
+    """A first draw just below the limit is taken; one at or above it is drawn again. (Such draws
+    come once in 2**54 or fewer: made to happen here.)"""
+    limit = 2**64 - 2**64 % bound
+    first = min(limit + above, 2**64 - 1)
+    rng, reference = Rng(_seed_drawing(first)), Rng(_seed_drawing(first))
+    value = reference.next64()
+    while value >= limit:
+        value = reference.next64()
+    assert rng.randbelow(bound) == value % bound and rng.state == reference.state
+    assert (first < limit) == (value == first)
