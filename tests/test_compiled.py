@@ -2,8 +2,10 @@
 
 Both sides run in child processes of the interpreter that has the compiled build installed: once
 on the installed (compiled) package, once with this checkout's sources first on the path. They
-play the same seeded games (random agents, a fork and a save-and-load on the way) and the same
-`coh play` narratives, and must agree on every digest, decision, view and line. Skipped, saying why,
+play the same seeded games (random agents, a fork and a save-and-load on the way), a game under each
+overlay the base pack ships, and the same `coh play` narratives, and must agree on every digest,
+decision, view and line; the compiled build also passes every rules scenario and the generator's
+tests (its draws run on native 64-bit integers). Skipped, saying why,
 where no compiled build is installed (a failure instead with COH_REQUIRE_COMPILED=1, as in CI);
 `COH_COMPILED_PYTHON` names another interpreter to check.
 
@@ -28,6 +30,8 @@ PLAYERS = 4
 FORK_AT = 100  # the game goes on as its fork from this decision on
 RELOAD_AT = 200  # and as the game saved and loaded again from this one
 NARRATIVES = [(players, seed) for players in (3, 4, 5, 6) for seed in (1, 2)]
+OVERLAY_PLAYERS = 5  # each overlay's game (their rules reach code the base game's do not)
+SCENARIOS = ROOT / "tests" / "scenarios"
 
 
 def _sha(value: Any) -> str:
@@ -46,6 +50,8 @@ def play_games() -> dict[str, Any]:
 
     ruleset = load_ruleset()
     games: dict[str, Any] = {}
+    for overlay in _overlays():
+        games[overlay] = _overlay_game(overlay)
     for seed in range(1, GAMES + 1):
         game = new_game(ruleset, players=PLAYERS, seed=seed)
         agents = {colour: RandomAgent(seed=seed * 1000 + i) for i, colour in enumerate(game.players)}
@@ -83,6 +89,31 @@ def play_games() -> dict[str, Any]:
     }
 
 
+def _overlays() -> list[str]:
+    """The overlays shipped beside the base pack (each a folder of `content` with a pack.yaml)."""
+    return sorted(p.parent.name for p in (ROOT / "content").glob("*/pack.yaml") if p.parent.name != "base")
+
+
+def _overlay_game(overlay: str) -> dict[str, Any]:
+    """One seeded game of random agents under an overlay, saved and loaded halfway."""
+    from coh_core.agents import RandomAgent
+    from coh_core.engine import Game, new_game
+    from coh_core.packs import load_pack_checked
+
+    game = new_game(load_pack_checked(None, (overlay,)), players=OVERLAY_PLAYERS, seed=7)
+    agents = {colour: RandomAgent(seed=70 + i) for i, colour in enumerate(game.players)}
+    decisions = 0
+    while not game.over:
+        decision = game.decision
+        assert decision is not None
+        for colour in decision.waiting:
+            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            decisions += 1
+            if decisions == FORK_AT:
+                game = Game.from_json(game.rules, game.to_json())
+    return {"digest": game.digest(), "decisions": decisions, "log": _sha(game.log)}
+
+
 def _compiled_python() -> str:
     return os.environ.get("COH_COMPILED_PYTHON") or sys.executable
 
@@ -106,6 +137,19 @@ def _installed_kind(python: str, cwd: Path) -> str:
     return done.stdout.strip() if done.returncode == 0 else f"no coh installed ({done.stderr.strip()[-200:]})"
 
 
+def _require_compiled(cwd: Path) -> str:
+    """The interpreter with the compiled build; the test is skipped, saying why, when it has none
+    (failed instead when COH_REQUIRE_COMPILED is set, as in CI)."""
+    python = _compiled_python()
+    kind = _installed_kind(python, cwd)
+    if kind != "compiled (mypyc)":
+        missing = f"no compiled build installed for {python} (it has: {kind})"
+        if os.environ.get("COH_REQUIRE_COMPILED"):
+            pytest.fail(f"{missing}, and COH_REQUIRE_COMPILED is set")
+        pytest.skip(f"{missing}; build one with `COH_COMPILE=1 pip install .` or set COH_COMPILED_PYTHON")
+    return python
+
+
 def _played(python: str, *, sources: bool, cwd: Path) -> dict[str, Any]:
     done = _run(python, sources=sources, cwd=cwd, args=[str(Path(__file__).resolve())])
     assert done.returncode == 0, done.stderr
@@ -114,25 +158,48 @@ def _played(python: str, *, sources: bool, cwd: Path) -> dict[str, Any]:
 
 
 def test_compiled_build_plays_the_same_games_as_pure_python(tmp_path: Path) -> None:
-    python = _compiled_python()
-    kind = _installed_kind(python, tmp_path)
-    if kind != "compiled (mypyc)":
-        missing = f"no compiled build installed for {python} (it has: {kind})"
-        if os.environ.get("COH_REQUIRE_COMPILED"):
-            pytest.fail(f"{missing}, and COH_REQUIRE_COMPILED is set")
-        pytest.skip(f"{missing}; build one with `COH_COMPILE=1 pip install .` or set COH_COMPILED_PYTHON")
+    python = _require_compiled(tmp_path)
     compiled = _played(python, sources=False, cwd=tmp_path)
     pure = _played(python, sources=True, cwd=tmp_path)
     assert compiled["build"] == "compiled (mypyc)"
     assert not compiled["game_module"].endswith(".py"), compiled["game_module"]
     assert pure["build"] == "pure Python"
     assert pure["game_module"] == str(ROOT / "coh_core" / "engine" / "game.py")
-    assert len(compiled["games"]) == GAMES
+    assert len(compiled["games"]) == GAMES + len(_overlays())
     for seed, played in pure["games"].items():
-        assert compiled["games"][seed] == played, f"seed {seed}"
+        assert compiled["games"][seed] == played, f"game {seed}"
     for name, narrative in pure["narratives"].items():
         assert narrative["exit"] == 0, name
         assert compiled["narratives"][name] == narrative, name
+
+
+def test_compiled_build_passes_the_rules_scenarios(tmp_path: Path) -> None:
+    python = _require_compiled(tmp_path)
+    run = ["-c", "import sys; from coh_core.cli import main; sys.argv[0] = 'coh'; main()"]
+    done = _run(python, sources=False, cwd=tmp_path, args=[*run, "scenario", "run", str(SCENARIOS)])
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    passed = len(list(SCENARIOS.rglob("*.yaml")))
+    assert f"{passed} passed, 0 failed" in done.stdout, done.stdout[-500:]
+
+
+def test_compiled_build_passes_the_generator_tests(tmp_path: Path) -> None:
+    """tests/engine/test_rng.py on the compiled generator (native 64-bit integers), imported before
+    pytest starts so that nothing else can stand in for it."""
+    python = _require_compiled(tmp_path)
+    check = (
+        "import sys, pytest, coh_core.engine.rng as rng; "
+        "assert not rng.__file__.endswith('.py'), rng.__file__; "
+        "sys.exit(pytest.main(sys.argv[1:]))"
+    )
+    tests = str(ROOT / "tests" / "engine" / "test_rng.py")
+    done = _run(
+        python,
+        sources=False,
+        cwd=tmp_path,
+        args=["-c", check, "-q", "-o", "addopts=", "-p", "no:cacheprovider", tests],
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout and "failed" not in done.stdout, done.stdout[-500:]
 
 
 if __name__ == "__main__":
