@@ -189,6 +189,7 @@ def test_compiled_build_passes_the_generator_tests(tmp_path: Path) -> None:
     check = (
         "import sys, pytest, coh_core.engine.rng as rng; "
         "assert not rng.__file__.endswith('.py'), rng.__file__; "
+        "assert rng._NATIVE, 'the compiled generator does not draw over native integers'; "
         "sys.exit(pytest.main(sys.argv[1:]))"
     )
     tests = str(ROOT / "tests" / "engine" / "test_rng.py")

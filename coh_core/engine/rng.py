@@ -8,8 +8,9 @@ by a published reference, so the same seed gives the same game on every platform
 The generator is written twice, to the same numbers: once over Python's integers (masked to 64
 bits), once over the compiled build's native 64-bit integers (`i64`, whose arithmetic wraps as the
 generator needs; mypyc runs the integers of the first above 2**62 as objects, which made a draw
-slower compiled than interpreted). Only the compiled build takes the second; `tests/test_compiled.py`
-plays the same games on both builds.
+slower compiled than interpreted). Only the compiled build takes the second, and keeps the state
+as the signed integer of the same bits; `Rng.state` is the unsigned one in both. The generator's
+tests and `tests/test_compiled.py` (the same games on both builds) run on the compiled build too.
 """
 
 from __future__ import annotations
@@ -32,8 +33,17 @@ _MIX2 = 0x94D049BB133111EB
 # look-up costs less than two operations on numbers of 65 bits)
 _LIMITS = tuple(_SPAN - _SPAN % n if n else 0 for n in range(1024))
 
-# The compiled build: this module is an extension, whose `i64` arithmetic wraps at 64 bits.
-_NATIVE: Final = not __file__.endswith(".py")
+
+def _wraps(top: i64) -> bool:
+    """Whether `i64` arithmetic wraps at 64 bits here: in the compiled build; interpreted, `i64` is
+    Python's `int`, which does not."""
+    return top + 1 < 0
+
+
+# Whether to draw over native 64-bit integers: asked of the arithmetic itself, so that only a build
+# where it wraps as the generator needs takes that path (not a file name, which a frozen or
+# byte-code-only install would get wrong).
+_NATIVE: Final = _wraps(_SIGNED_MAX)
 # The same generator over signed 64-bit integers (two's complement): the constants as such, the
 # masks that make `>>` a logical shift, and `_SPAN % n` for the usual bounds.
 _GOLDEN_S: Final = -7046029254386353131
@@ -45,9 +55,10 @@ _LOW33: Final = (1 << 33) - 1
 _REMAINDERS: Final = tuple(_SPAN % n if n else 0 for n in range(1024))
 
 
-def _signed(value: int) -> int:
-    """A 64-bit unsigned integer as the signed one of the same bits."""
-    return value - _SPAN if value > _SIGNED_MAX else value
+def _kept(value: int) -> int:
+    """A 64-bit unsigned state as `Rng` keeps it: as is, or, in the compiled build, as the signed
+    64-bit integer of the same bits (which its native draws work on)."""
+    return value - _SPAN if _NATIVE and value > _SIGNED_MAX else value
 
 
 class Rng:
@@ -56,13 +67,13 @@ class Rng:
     __slots__ = ("_s",)
 
     def __init__(self, seed: int):
-        self._s: i64 = _signed(seed & _MASK)  # the state, as a signed 64-bit integer
+        self._s: i64 = _kept(seed & _MASK)  # the state (`_kept`)
 
     @property
     def state(self) -> int:
         """The state as the generator defines it: an unsigned 64-bit integer."""
         value: int = self._s  # (a Python integer first: `_MASK` is no 64-bit signed one)
-        return value & _MASK
+        return value & _MASK if _NATIVE else value
 
     @classmethod
     def from_state(cls, state: int) -> Rng:
@@ -70,9 +81,8 @@ class Rng:
 
     def next64(self) -> int:
         """The next 64-bit output."""
-        current: int = self._s  # (as in `state`)
-        state = ((current & _MASK) + _GOLDEN) & _MASK
-        self._s = _signed(state)
+        state = (self.state + _GOLDEN) & _MASK
+        self._s = _kept(state)
         z = state
         z = ((z ^ (z >> 30)) * _MIX1) & _MASK
         z = ((z ^ (z >> 27)) * _MIX2) & _MASK
@@ -85,15 +95,16 @@ class Rng:
         if _NATIVE and n < 1024:
             return self._randbelow_native(n)
         limit = _LIMITS[n] if n < 1024 else _SPAN - _SPAN % n
-        current: int = self._s  # (as in `state`)
-        state = current & _MASK
+        state: int = self._s  # (`state`, written out: interpreted, the state is kept unsigned)
+        if _NATIVE:
+            state &= _MASK
         while True:  # `next64`, written out: a draw is the hottest call of a random game
             state = (state + _GOLDEN) & _MASK
             z = ((state ^ (state >> 30)) * _MIX1) & _MASK
             z = ((z ^ (z >> 27)) * _MIX2) & _MASK
             value = z ^ (z >> 31)
             if value < limit:
-                self._s = _signed(state)
+                self._s = _kept(state) if _NATIVE else state
                 return value % n
 
     def _randbelow_native(self, n: int) -> int:
@@ -130,8 +141,7 @@ class Rng:
                 other = self._randbelow_native(index + 1)
                 items[index], items[other] = items[other], items[index]
             return
-        current: int = self._s  # (as in `state`)
-        state = current & _MASK
+        state = self.state
         for index in range(len(items) - 1, 0, -1):
             n = index + 1
             limit = _LIMITS[n] if n < 1024 else _SPAN - _SPAN % n
@@ -144,4 +154,4 @@ class Rng:
                     break
             other = value % n
             items[index], items[other] = items[other], items[index]
-        self._s = _signed(state)
+        self._s = _kept(state)
