@@ -19,10 +19,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from coh_core.engine import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = 30  # seeded 4-player games of random agents
@@ -43,7 +47,6 @@ def play_games() -> dict[str, Any]:
     from click.testing import CliRunner
 
     from coh_core import load_ruleset
-    from coh_core.agents import RandomAgent
     from coh_core.build_info import build_kind
     from coh_core.cli import main
     from coh_core.engine import Game, new_game
@@ -52,22 +55,19 @@ def play_games() -> dict[str, Any]:
     games: dict[str, Any] = {}
     for overlay in _overlays():
         games[overlay] = _overlay_game(overlay)
+    views: list[Any] = []  # what the players see (the views' JSON) at the fork and at the end
+
+    def fork_then_reload(game: Game, decisions: int) -> Game:
+        if decisions == FORK_AT:
+            views.extend(game.view(c).to_json() for c in game.players)
+            return game.fork()
+        return Game.from_json(game.rules, game.to_json()) if decisions == RELOAD_AT else game
+
     for seed in range(1, GAMES + 1):
-        game = new_game(ruleset, players=PLAYERS, seed=seed)
-        agents = {colour: RandomAgent(seed=seed * 1000 + i) for i, colour in enumerate(game.players)}
-        decisions = 0
-        views: list[Any] = []  # what the players see (the views' JSON) at the fork and at the end
-        while not game.over:
-            decision = game.decision
-            assert decision is not None
-            for colour in decision.waiting:
-                game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
-                decisions += 1
-                if decisions == FORK_AT:
-                    views += [game.view(c).to_json() for c in game.players]
-                    game = game.fork()
-                if decisions == RELOAD_AT:
-                    game = Game.from_json(game.rules, game.to_json())
+        views.clear()
+        game, decisions = _play_out(
+            new_game(ruleset, players=PLAYERS, seed=seed), seed * 1000, fork_then_reload
+        )
         games[str(seed)] = {
             "digest": game.digest(),
             "decisions": decisions,
@@ -94,14 +94,12 @@ def _overlays() -> list[str]:
     return sorted(p.parent.name for p in (ROOT / "content").glob("*/pack.yaml") if p.parent.name != "base")
 
 
-def _overlay_game(overlay: str) -> dict[str, Any]:
-    """One seeded game of random agents under an overlay, saved and loaded halfway."""
+def _play_out(game: Game, agents_seed: int, then: Callable[[Game, int], Game]) -> tuple[Game, int]:
+    """The game played to its end by random agents (seeded from `agents_seed`, one per seat); after
+    each answer, `then(game, answers so far)` gives the game to go on with. The game and its count."""
     from coh_core.agents import RandomAgent
-    from coh_core.engine import Game, new_game
-    from coh_core.packs import load_pack_checked
 
-    game = new_game(load_pack_checked(None, (overlay,)), players=OVERLAY_PLAYERS, seed=7)
-    agents = {colour: RandomAgent(seed=70 + i) for i, colour in enumerate(game.players)}
+    agents = {colour: RandomAgent(seed=agents_seed + i) for i, colour in enumerate(game.players)}
     decisions = 0
     while not game.over:
         decision = game.decision
@@ -109,8 +107,20 @@ def _overlay_game(overlay: str) -> dict[str, Any]:
         for colour in decision.waiting:
             game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
             decisions += 1
-            if decisions == FORK_AT:
-                game = Game.from_json(game.rules, game.to_json())
+            game = then(game, decisions)
+    return game, decisions
+
+
+def _overlay_game(overlay: str) -> dict[str, Any]:
+    """One seeded game of random agents under an overlay, saved and loaded halfway."""
+    from coh_core.engine import Game, new_game
+    from coh_core.packs import load_pack_checked
+
+    def reload(game: Game, decisions: int) -> Game:
+        return Game.from_json(game.rules, game.to_json()) if decisions == FORK_AT else game
+
+    start = new_game(load_pack_checked(None, (overlay,)), players=OVERLAY_PLAYERS, seed=7)
+    game, decisions = _play_out(start, 70, reload)
     return {"digest": game.digest(), "decisions": decisions, "log": _sha(game.log)}
 
 
