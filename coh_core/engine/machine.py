@@ -282,7 +282,7 @@ def resume(frames: list[Any], answers: dict[str, Any]) -> None:
 
 def finish_frame(frames: list[Any], value: Any) -> Any:
     """An instruction ends its frame with a value (as `_finish`, written out: frames end often)."""
-    top: Frame = frames.pop()  # (typed, as the callers below: the compiled build reads slots directly)
+    top: Frame = frames.pop()  # (typed: the compiled build reads its slots directly)
     ret = top.ret
     if frames:
         caller = frames[-1]
