@@ -79,6 +79,10 @@ class Rng:
     def from_state(cls, state: int) -> Rng:
         return cls(state)
 
+    def __reduce__(self) -> tuple[type[Rng], tuple[int]]:
+        """Pickled (and copied) as its unsigned state: the same in both builds, whichever reads it."""
+        return (Rng, (self.state,))
+
     def next64(self) -> int:
         """The next 64-bit output."""
         state = (self.state + _GOLDEN) & _MASK

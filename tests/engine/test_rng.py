@@ -6,8 +6,10 @@ integers: the draws next to the rejection limit are made to happen (`_seed_drawi
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
+import pickle
 from collections import Counter
 
 import pytest
@@ -30,6 +32,16 @@ def test_state_is_one_json_integer_and_resumes_exactly() -> None:
     saved = json.loads(json.dumps({"rng": rng.state}))["rng"]
     resumed = Rng.from_state(saved)
     assert [rng.randbelow(1000) for _ in range(50)] == [resumed.randbelow(1000) for _ in range(50)]
+
+
+@pytest.mark.parametrize("seed", [0, 2026, 2**63, 2**64 - 1])
+def test_a_pickled_or_copied_generator_goes_on_with_the_same_draws(seed: int) -> None:
+    rng = Rng(seed)
+    rng.randbelow(10)
+    for again in (pickle.loads(pickle.dumps(rng)), copy.deepcopy(rng), copy.copy(rng)):
+        assert again is not rng and again.state == rng.state
+        resumed = Rng.from_state(rng.state)
+        assert [again.randbelow(1000) for _ in range(20)] == [resumed.randbelow(1000) for _ in range(20)]
 
 
 def test_different_seeds_differ() -> None:
