@@ -465,6 +465,20 @@ class Game:
             self.leave(character)
         self.place(character, location)
 
+    # Every change to what `_living_by_player` and `_rested_by_player` read (which pieces there
+    # are, their owner, alive, exhausted) goes through these methods and `kill`, which mark both
+    # stale: a cache that a primitive forgot would go on answering from an older game.
+
+    def deal(self, piece: str, owner: str) -> None:
+        """The piece is dealt to the owner, alive, rested, nowhere yet and with no traits (dealt
+        again, a piece that had died comes back, and may change hands)."""
+        self.pieces[piece] = {"owner": owner, "at": None, "exhausted": False, "alive": True, "traits": {}}
+        self._living_key = self._rested_key = -1
+
+    def set_exhausted(self, piece: str, exhausted: bool) -> None:
+        self.pieces[piece]["exhausted"] = exhausted
+        self._rested_key = -1
+
     def kill(self, victims: list[str]) -> Frame | None:
         """The living ones among the victims die at once; the frame of the triggers their death fires."""
         victims = self.in_turn_order([v for v in victims if self.pieces[v]["alive"]])
@@ -811,8 +825,7 @@ class Game:
     ) -> tuple[Playable, dict[str, Any]]:
         """The character is exhausted for its power: the power and the names it runs with."""
         ch = self.pieces[character]
-        ch["exhausted"] = True
-        self._rested_key = -1
+        self.set_exhausted(character, True)
         self.note("power_used", player=colour, character=character)
         return self.rules.powers[character], {**names, "self": character, "here": ch["at"], "me": colour}
 

@@ -73,7 +73,8 @@ def count_of(rt: Rt, kind: str, at: str) -> int:
 @_impl("move_counters")
 def move_counters(rt: Rt, n: int, kind: str, source: str, to: str) -> None:
     """As many as are at `source` (a supply that never runs out has all N; N into it are gone)."""
-    counts: dict[str, dict[str, int]] = rt.game.state["counts"]  # (typed: the compiled build reads it directly)
+    # (typed: the compiled build reads it directly)
+    counts: dict[str, dict[str, int]] = rt.game.state["counts"]
     counter = rt.game.rules.counters[kind]
     endless = counter.supply_at if counter.supply is None else None
     moved = max(0, n if source == endless else min(n, counts[source][kind]))
@@ -214,16 +215,14 @@ def _check_exhaust(rt: Rt, target: str) -> None:
 @_impl("rest", check=_check_rest, target=_restable)
 def rest(rt: Rt, target: str) -> None:
     if _restable(rt, target):
-        rt.game.pieces[target]["exhausted"] = False
-        rt.game._rested_key = -1
+        rt.game.set_exhausted(target, False)
         rt.game.note("character_rested", character=target)
 
 
 @_impl("exhaust", check=_check_exhaust, target=_exhaustible)
 def exhaust(rt: Rt, target: str) -> None:
     _need(_exhaustible(rt, target))
-    rt.game.pieces[target]["exhausted"] = True
-    rt.game._rested_key = -1
+    rt.game.set_exhausted(target, True)
     rt.game.note("character_exhausted", character=target)
 
 
@@ -445,14 +444,7 @@ def shuffle(rt: Rt, items: list[Any]) -> list[Any]:
 
 @_impl("deal_character")
 def deal_character(rt: Rt, target: str, player: str) -> None:
-    rt.game.pieces[target] = {
-        "owner": player,
-        "at": None,
-        "exhausted": False,
-        "alive": True,
-        "traits": {},
-    }
-    rt.game._rested_key = -1  # (dealt again, a character may change hands)
+    rt.game.deal(target, player)
 
 
 @_impl("arrives_at")
