@@ -735,17 +735,6 @@ def _check_city_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iter
 # -- entities -----------------------------------------------------------------------
 
 
-def _check_characters(pack: Pack) -> Iterator[Problem]:
-    for character in pack.entities_of("character"):
-        rested, exhausted = character.data.get("rested"), character.data.get("exhausted")
-        if isinstance(rested, int) and isinstance(exhausted, int) and exhausted > rested:
-            yield Problem(
-                "VALUE-ORDER",
-                f"`{character.id}` is worth more exhausted ({exhausted}) than rested ({rested})",
-                character.doc.location((*character.path, "exhausted")),
-            )
-
-
 def _check_locations(pack: Pack) -> Iterator[Problem]:
     for location in pack.entities_of("location"):
         sides = _sides(location)
@@ -1090,7 +1079,6 @@ _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_params,
     _check_verbs,
     _check_messages,
-    _check_characters,
     _check_locations,
     check_kinds,
     check_entity_rules,

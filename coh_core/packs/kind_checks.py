@@ -145,6 +145,9 @@ def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], st
     verb = check.get("verb")
     if "symbol" in check and not (signature(str(verb)) or pack.entity(str(verb))):
         yield ("verb",), f"no verb `{verb}`"
+    for key, partner in (("less", "than"), ("than", "less")):
+        if key in check and partner not in check:
+            yield (key,), f"`{key}` goes with `{partner}`: the field it is compared with"
 
 
 _WHAT = {
@@ -369,7 +372,22 @@ def _symbol(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
             )
 
 
-_ENTITY_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {"symbol": _symbol}
+def _less(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """A number field of each entity is less than another of its number fields."""
+    if "than" not in check:
+        return  # KIND-CHECK
+    smaller, larger = str(check["less"]), str(check["than"])
+    for entity in pack.entities_of(kind):
+        low, high = entity.data.get(smaller), entity.data.get(larger)
+        if isinstance(low, int | float) and isinstance(high, int | float) and not low < high:
+            yield Problem(
+                check.get("code", "VALUE-ORDER"),
+                f"`{entity.id}` has `{smaller}: {low}`, which must be less than its `{larger}: {high}`",
+                _at(entity, smaller),
+            )
+
+
+_ENTITY_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {"symbol": _symbol, "less": _less}
 _PACK_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {
     "total": _total,
     "length": _length,
