@@ -259,6 +259,23 @@ def test_a_state_the_engine_would_spin_on_is_refused(
     scratch.write_bytes(_encoded(json.dumps(header)) + b"\n" + rest)
     with pytest.raises(RecordError) as caught:
         replay(base_pack, scratch)
-    assert caught.value.code == "REPLAY-ENGINE"
-    assert "GAME-STATE" in caught.value.message and caught.value.location is not None
-    assert caught.value.location.line > 1
+    # refused before any answer is replayed: the cycle is not the one the seats make
+    assert caught.value.code == "REPLAY-STATE"
+    assert "the recorded starting state: the cycle is" in caught.value.message
+    assert caught.value.location is not None and caught.value.location.line == 1
+
+
+def test_a_starting_state_with_more_components_than_the_pack_is_refused(
+    base_pack: Pack, scratch: Path, quiet_record: bytes
+) -> None:
+    """A record's starting state obeys the pack's declarations, as a save's does: no more of a
+    counter across all places than its supply."""
+    head, _, rest = quiet_record.partition(b"\n")
+    header = json.loads(head)
+    seat = header["initial"]["players"][0]
+    header["initial"]["counts"][seat]["antidotes"] = 99
+    scratch.write_bytes(_encoded(json.dumps(header)) + b"\n" + rest)
+    with pytest.raises(RecordError) as caught:
+        replay(base_pack, scratch)
+    assert caught.value.code == "REPLAY-STATE"
+    assert "`antidotes` across all places; the pack has 20" in caught.value.message

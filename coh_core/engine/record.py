@@ -256,8 +256,9 @@ def _shell_word(name: str) -> str:
 
 def _resume(pack: Pack, header: dict[str, Any], at: Locator) -> Game:
     """A game from the recorded state, once the state agrees with its header."""
-    from coh_core.engine import resume_game
+    from coh_core.engine import resume_game, rules_for
     from coh_core.engine.state import STATE_VERSION
+    from coh_core.engine.state_check import MAX_STATE_PROBLEMS, state_problems
 
     state = header["initial"]
     if state["version"] != STATE_VERSION:
@@ -273,6 +274,14 @@ def _resume(pack: Pack, header: dict[str, Any], at: Locator) -> Game:
                 f"`initial.{key}` is {echo(state[key])} but the header's `{key}` is {echo(header[key])}",
                 at(("initial", key)),
             )
+    wrong = state_problems(rules_for(pack), state)
+    if wrong:
+        raise RecordError(
+            [
+                Problem("REPLAY-STATE", f"the recorded starting state: {p.message}", at(("initial", *p.path)))
+                for p in wrong[:MAX_STATE_PROBLEMS]
+            ]
+        )
     return resume_game(pack, json.loads(json.dumps(state)), header.get("start"))
 
 
