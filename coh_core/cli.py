@@ -133,15 +133,13 @@ def _expert_budget(
     kinds: Sequence[str], iterations: int | None, seconds: float | None
 ) -> tuple[int | None, float | None]:
     """The expert's budget as given; USAGE-BUDGET for a value out of range or no expert bot."""
-    if iterations is not None and iterations < 1:
-        where = Location("--expert-iterations")
-        raise UsageError(f"--expert-iterations {iterations}: give at least 1", where, code="USAGE-BUDGET")
-    if seconds is not None and not 0 < seconds < float("inf"):  # NaN too
-        raise UsageError(
-            f"--expert-seconds {seconds}: give a number of seconds above 0",
-            Location("--expert-seconds"),
-            code="USAGE-BUDGET",
-        )
+    from coh_core.agents.expert import budget_fault
+
+    fault = budget_fault(iterations, seconds)
+    if fault is not None:
+        option = f"--expert-{fault[0]}"
+        given = iterations if fault[0] == "iterations" else seconds
+        raise UsageError(f"{option} {given}: give {fault[1]}", Location(option), code="USAGE-BUDGET")
     if (iterations is not None or seconds is not None) and "expert" not in kinds:
         option = "--expert-iterations" if iterations is not None else "--expert-seconds"
         raise UsageError(
@@ -928,7 +926,6 @@ class _Session:
         from pathlib import Path
 
         from coh_core.agents.saving import read_save, restore_game
-        from coh_core.engine import rules_for
         from coh_core.packs import load_pack_checked
 
         setup, doc, line = read_save(path)
@@ -941,7 +938,7 @@ class _Session:
         self.log_path = None if setup.log is None else Path(setup.log)
         self.save_path = path if save_path is None else save_path
         self.pack = load_pack_checked(None if setup.pack is None else Path(setup.pack), tuple(setup.rules))
-        return restore_game(rules_for(self.pack), doc, line), doc
+        return restore_game(self.pack, doc, line), doc
 
     def run(
         self, players: int, bots: str, humans: tuple[str, ...], resumed: tuple[Any, dict[str, Any]] | None

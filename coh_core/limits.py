@@ -38,3 +38,7 @@ CASCADE_LIMIT = 64  # triggers fired by one action
 MAX_WINDOW_ACTIONS = 1_000  # plays, powers and gifts in one timing window
 MAX_DECISIONS = 100_000  # answers in one game
 MAX_ANSWER_CHARS = 1_000  # characters of one answer typed at the terminal (the rest is dropped)
+
+# The bots' budgets, given on the command line or read from a save
+MAX_EXPERT_ITERATIONS = 100_000  # the expert's tree iterations per decision (a few dozen play well)
+MAX_EXPERT_SECONDS = 600.0  # the expert's seconds per decision

@@ -174,6 +174,9 @@ def test_make_bot_passes_the_budget_on(base_pack: Pack) -> None:
         (["--bots", "expert", "--expert-seconds", "0"], "--expert-seconds"),
         (["--bots", "expert", "--expert-seconds", "nan"], "--expert-seconds"),
         (["--bots", "expert", "--expert-seconds", "inf"], "--expert-seconds"),
+        # the bounds a save's budget obeys too: a game that never ends is refused
+        (["--bots", "expert", "--expert-iterations", "100001"], "--expert-iterations"),
+        (["--bots", "expert", "--expert-seconds", "600.5"], "--expert-seconds"),
         (["--bots", "heuristic", "--expert-iterations", "4"], "--expert-iterations"),
         (["--expert-seconds", "1"], "--expert-seconds"),
     ],

@@ -253,11 +253,33 @@ def test_ctrl_c_saves_and_the_game_resumes_to_the_same_end(
     unfinished = [json.loads(line) for line in log.read_text().splitlines()]
     assert "coh_record" in unfinished[0] and all("end" not in line for line in unfinished)
     # the lines typed in a sub-menu of the question it stopped at are typed again (asked again)
-    resumed = _invoke(["--resume", str(save), "--format", "json"], _typed(lines[_consumed(stopped, False) :]))
+    rest = _typed(lines[_consumed(stopped, False) :])
+    kept = save.read_bytes()
+    written = log.read_bytes()
+    resumed = _invoke(["--resume", str(save), "--format", "json"], rest)
     assert _digest(resumed) == whole
-    # the log the save remembers is written again, now with the end
+    # a save names no file: resumed without --log, the game writes no log
+    assert log.read_bytes() == written
+    # resumed with --log, the log is the whole game's
+    save.write_bytes(kept)
+    _invoke(["--resume", str(save), "--log", str(log), "--format", "json"], rest)
     replayed = CliRunner().invoke(main, ["replay", str(log), "--format", "json"])
     assert replayed.exit_code == 0 and json.loads(replayed.output)["digest"] == whole
+
+
+def test_a_save_that_names_a_file_writes_nothing_there(tmp_path: Path) -> None:
+    """A shared save whose (older) `log` field names someone's file: resuming it never writes there."""
+    save, victim = tmp_path / "game.save", tmp_path / "bashrc"
+    victim.write_text("precious\n")
+    _invoke(["--human", "red", "--save", str(save)], "1\n1\n")
+    doc = json.loads(save.read_text())
+    assert "log" not in doc  # saves name no file
+    doc["log"] = str(victim)
+    save.write_text(json.dumps(doc) + "\n")
+    result = _invoke(["--resume", str(save), "--format", "json"], _typed(_answers(11)))
+    assert _digest(result)
+    assert victim.read_text() == "precious\n"
+    assert {p.name for p in tmp_path.iterdir()} == {save.name, victim.name}
 
 
 def test_without_save_an_interrupted_game_says_nothing_of_saving() -> None:
@@ -308,8 +330,9 @@ BROKEN: dict[str, tuple[Any, str]] = {
     "unknown_bots": (lambda doc, text: _edit(doc, ("bots",), "genius"), "SAVE-FIELD"),
     "no_game": (lambda doc, text: text.replace('"game":', '"gone":'), "SAVE-FIELD"),
     "a_stranger_human": (lambda doc, text: _edit(doc, ("humans",), ["octarine"]), "SAVE-FIELD"),
-    "position_changed": (lambda doc, text: _edit(doc, ("game", "state", "turn"), 7), "SAVE-GAME"),
-    "position_gutted": (lambda doc, text: _edit(doc, ("game",), {"format": "coh-game/1"}), "SAVE-GAME"),
+    "position_changed": (lambda doc, text: _edit(doc, ("game", "state", "turn"), 1), "SAVE-GAME"),
+    "position_past_the_last_turn": (lambda doc, text: _edit(doc, ("game", "state", "turn"), 7), "SAVE-STATE"),
+    "position_gutted": (lambda doc, text: _edit(doc, ("game",), {"format": "coh-game/1"}), "SAVE-STATE"),
     "other_position_format": (lambda doc, text: _edit(doc, ("game", "format"), "coh-game/9"), "SAVE-GAME"),
     "expert_budget_zero": (lambda doc, text: _edit(doc, ("expert",), {"iterations": 0}), "SAVE-FIELD"),
     "expert_budget_unknown": (lambda doc, text: _edit(doc, ("expert",), {"depth": 3}), "SAVE-FIELD"),

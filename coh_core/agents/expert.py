@@ -34,6 +34,7 @@ from typing import Any
 from coh_core.agents.heuristic import HeuristicAgent, _counters_of_role
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
+from coh_core.limits import MAX_EXPERT_ITERATIONS, MAX_EXPERT_SECONDS
 from coh_core.packs.model import Pack
 
 Action = tuple[Any, ...]
@@ -51,6 +52,21 @@ EXPLORATION = 0.7  # UCB1's constant, for scores scaled to the spread seen at th
 # score the root's answers by play worse than the rollouts'.
 EXPAND_AFTER = 4
 SEARCHES = ("tree", "flat")
+
+
+def budget_fault(iterations: Any, seconds: Any) -> tuple[str, str] | None:
+    """What is wrong with an expert's budget (None: nothing), as (`iterations` or `seconds`, what
+    to give instead): the command line's options and a save's budget obey the same bounds."""
+    number = (int, float)
+    if iterations is not None and not (
+        type(iterations) is int and 1 <= iterations <= MAX_EXPERT_ITERATIONS  # (not a bool)
+    ):
+        return "iterations", f"a whole number from 1 to {MAX_EXPERT_ITERATIONS:,}"
+    if seconds is not None and not (
+        type(seconds) in number and 0 < seconds <= MAX_EXPERT_SECONDS  # (not a bool, nor NaN)
+    ):
+        return "seconds", f"a number of seconds above 0 and at most {MAX_EXPERT_SECONDS:g}"
+    return None
 
 
 @dataclass

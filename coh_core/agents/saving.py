@@ -4,26 +4,35 @@ A save is one line of JSON (format `coh_save: 1`): how the game was set up (the 
 overlays as given, the seed, the seats, which of them humans play and which bots), the state
 of each bot's random generator, how much of the log each human has seen, and the position
 itself (`Game.to_json`, format `coh-game/1`) with its digest. It is written whole to a
-temporary file that then replaces the save, so that a save is never half written.
+temporary file that then replaces the save, so that a save is never half written. It names no
+file that coh writes: where a resumed game's log goes is said on the command line, or nowhere.
 
-A save comes from the disk, where anything may have happened to it: it is read with the
-record reader's checks (size, encoding, one JSON object) and each field is checked before
-use. Anything wrong is a `RecordError` whose problems are located `SAVE-*` problems.
+A save comes from the disk, where anything may have happened to it (or from a stranger): it
+is read with the record reader's checks (size, encoding, one JSON object), each field is
+checked before use, the bots' budgets obey the command line's bounds, and the game is played
+again from its seed through its answers, which must lead exactly to the saved position
+(`restore_game`). Anything wrong is a `RecordError` whose problems are located `SAVE-*`
+problems.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coh_core.engine.game import Game
-from coh_core.engine.record_text import Line, RecordError, echo, read_lines, refuse
-from coh_core.engine.rules import Rules
+from coh_core.agents.expert import budget_fault
+from coh_core.engine import new_game, rules_for
+from coh_core.engine.game import GAME_FORMAT, Game
+from coh_core.engine.record_text import JsonPath, Line, RecordError, echo, json_path, read_lines, refuse
+from coh_core.engine.runtime import IllegalAction
+from coh_core.engine.state_check import MAX_STATE_PROBLEMS, state_problems
 from coh_core.errors import Location, Problem
 from coh_core.files import write_whole
+from coh_core.limits import MAX_EXPERT_ITERATIONS, MAX_EXPERT_SECONDS
+from coh_core.packs.model import Pack
 
 SAVE_FORMAT = 1
 BOT_KINDS = ("random", "heuristic", "expert")
@@ -39,7 +48,7 @@ class PlaySetup:
     rules: list[str] = field(default_factory=list)  # the overlays as given on the command line
     pack: str | None = None  # the pack directory as given, if not the built-in one
     lang: str | None = None
-    log: str | None = None  # where `--log` writes
+    log: str | None = None  # where `--log` writes (from the command line only: a save names no file)
     decisions: int = 0  # answers given so far
     expert: dict[str, Any] = field(default_factory=dict)  # the expert's budget given: iterations, seconds
 
@@ -56,7 +65,6 @@ def save_document(
         "rules": setup.rules,
         "pack": setup.pack,
         "lang": setup.lang,
-        "log": setup.log,
         "decisions": setup.decisions,
         "expert": setup.expert,
         "generators": {c: a.rng.state for c, a in agents.items() if hasattr(a, "rng")},
@@ -99,7 +107,7 @@ def read_save(path: Path) -> tuple[PlaySetup, dict[str, Any], Line]:
     _check_fields(doc, line)
     setup = PlaySetup(
         seed=doc["seed"], bots=doc["bots"], humans=doc["humans"], rules=doc["rules"], pack=doc["pack"],
-        lang=doc["lang"], log=doc["log"], decisions=doc["decisions"], expert=dict(doc.get("expert", {})),
+        lang=doc["lang"], decisions=doc["decisions"], expert=dict(doc.get("expert", {})),
     )  # fmt: skip
     return setup, doc, line
 
@@ -112,11 +120,10 @@ _FIELDS: dict[str, tuple[Any, str]] = {
     "rules": (lambda v: isinstance(v, list) and all(isinstance(r, str) for r in v), "a list of overlays"),
     "pack": (lambda v: v is None or isinstance(v, str), "a path or null"),
     "lang": (lambda v: v is None or isinstance(v, str), "a language or null"),
-    "log": (lambda v: v is None or isinstance(v, str), "a path or null"),
     "decisions": (lambda v: _is_int(v) and v >= 0, "a count"),
     "generators": (
-        lambda v: isinstance(v, dict) and all(_is_int(s) and s >= 0 for s in v.values()),
-        "states by colour",
+        lambda v: isinstance(v, dict) and all(_is_int(s) and 0 <= s < 2**64 for s in v.values()),
+        "states by colour (0 to 2**64-1)",
     ),
     "seen": (
         lambda v: isinstance(v, dict) and all(_is_int(s) and s >= 0 for s in v.values()),
@@ -133,16 +140,14 @@ _OPTIONAL: dict[str, tuple[Any, str]] = {
         lambda v: (
             isinstance(v, dict)
             and set(v) <= {"iterations", "seconds"}
-            and (v.get("iterations") is None or (_is_int(v["iterations"]) and v["iterations"] >= 1))
-            and (v.get("seconds") is None or _is_seconds(v["seconds"]))
+            and budget_fault(v.get("iterations"), v.get("seconds")) is None
         ),
-        "the expert's budget: {iterations: a count of at least 1, seconds: a number above 0}",
+        "the expert's budget, as `--expert-iterations` and `--expert-seconds` take it: {iterations:"
+        f" 1 to {MAX_EXPERT_ITERATIONS:,}, seconds: above 0 and at most {MAX_EXPERT_SECONDS:g}}}",
     ),
+    # where a save made before this version wrote its game's log (a save names no file now)
+    "log": (lambda v: v is None or isinstance(v, str), "a path or null (it is not used)"),
 }
-
-
-def _is_seconds(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool) and 0 < value < float("inf")
 
 
 def _is_int(value: Any) -> bool:
@@ -164,37 +169,135 @@ def _check_fields(doc: Mapping[str, Any], line: Line) -> None:
         raise RecordError(problems)
 
 
-def restore_game(rules: Rules, doc: Mapping[str, Any], line: Line) -> Game:
-    """The saved position, checked against the save's digest; RecordError SAVE-GAME otherwise."""
+def restore_game(pack: Pack, doc: Mapping[str, Any], line: Line) -> Game:
+    """The saved game, played again from its seed through its answers; RecordError (SAVE-*) unless
+    the saved position obeys the pack and is exactly where those answers lead.
+
+    Nothing of the saved position is trusted: its state is first checked against the pack's
+    declarations (SAVE-STATE, at the first value that breaks them), then the game is played again
+    from the seed with the saved answers (each must be one the game offered) and the position it
+    reaches must be the saved one, entry for entry (SAVE-GAME). The game returned is the one played
+    again: what the save holds besides its answers only has to agree with it."""
     position = doc["game"]
-    if position.get("format") != "coh-game/1":
+    if position.get("format") != GAME_FORMAT:
         raise refuse(
-            "SAVE-GAME", f"the position's format is {echo(position.get('format'))}, not \"coh-game/1\"",
+            "SAVE-GAME", f"the position's format is {echo(position.get('format'))}, not {echo(GAME_FORMAT)}",
             line.at(("game", "format")),
         )  # fmt: skip
-    try:
-        game = Game.from_json(rules, dict(position))
-        digest = game.digest()
-    except Exception as exc:  # a position edited by hand: whatever breaks, it is the save's fault
-        raise refuse(
-            "SAVE-GAME", f"the position cannot be restored under these rules ({type(exc).__name__})",
-            line.at(("game",)),
-        ) from None  # fmt: skip
-    named = {"humans": doc["humans"], "generators": list(doc["generators"]), "seen": list(doc["seen"])}
-    for name, colours in named.items():
+    rules = rules_for(pack)
+    wrong = state_problems(rules, position.get("state"))
+    if wrong:
+        raise RecordError(
+            [
+                Problem("SAVE-STATE", p.message, line.at(("game", "state", *p.path)))
+                for p in wrong[:MAX_STATE_PROBLEMS]
+            ]
+        )
+    game = _played_again(pack, doc, position, line)
+    _check_same(game, position, line)
+    for name in ("humans", "generators", "seen"):
+        colours = doc[name] if name == "humans" else list(doc[name])
         stranger = next((c for c in colours if c not in game.players), None)
         if stranger is not None:
             where = line.at((name,))
             raise refuse(
                 "SAVE-FIELD", f"`{name}` names {echo(stranger)}, who is not at the saved table", where
             )
-    if digest != doc["digest"]:
+    _check_counts(game, doc, line)
+    return game
+
+
+def _played_again(pack: Pack, doc: Mapping[str, Any], position: Mapping[str, Any], line: Line) -> Game:
+    """The game from the save's seed and seats, through every answer the save holds."""
+    state = position["state"]
+    if state["seed"] != doc["seed"]:
+        raise refuse(
+            "SAVE-GAME", f"the position's seed {echo(state['seed'])} is not the save's {echo(doc['seed'])}",
+            line.at(("game", "state", "seed")),
+        )  # fmt: skip
+    if position.get("start") is not None:
+        where = line.at(("game", "start"))
+        raise refuse("SAVE-GAME", "a game `coh play` saves begins at the setup, not at a `start`", where)
+    history, pending = position.get("history"), position.get("decision")
+    answers = [*(history if isinstance(history, list) else [None]), (pending or {}).get("answers", {})]
+    game = new_game(pack, players=len(state["players"]), seed=doc["seed"], colours=list(state["players"]))
+    for index, given in enumerate(answers):
+        path: JsonPath = (
+            ("game", "history", index) if index < len(answers) - 1 else ("game", "decision", "answers")
+        )
+        if not isinstance(given, dict):
+            raise refuse("SAVE-GAME", f"{echo(given)} is not the answers of a decision", line.at(path))
+        if game.decision is None and given:
+            raise refuse("SAVE-GAME", "answers after the end of the game", line.at(path))
+        asked = game.decision
+        for colour, action in given.items():
+            try:
+                game.submit(colour, action)
+            except IllegalAction as exc:
+                raise refuse(
+                    "SAVE-GAME", f"answer {index + 1} of the game: {exc.message}", line.at((*path, colour))
+                ) from None
+        if index < len(answers) - 1 and game.decision is asked:
+            waiting = ", ".join(game.decision.waiting) if game.decision is not None else ""
+            raise refuse(
+                "SAVE-GAME", f"decision {index + 1} is answered only in part ({waiting} not)", line.at(path)
+            )
+    return game
+
+
+def _check_same(game: Game, position: Mapping[str, Any], line: Line) -> None:
+    """SAVE-GAME at the first entry of the saved position that is not what the game played again holds."""
+    played = game.to_json()
+    if "places" not in position:  # a save from before the log's headings were kept
+        played.pop("places")
+    # the generator's state last: where a position was changed, it differs as a consequence
+    saved = {**position, "state": {k: v for k, v in position["state"].items() if k != "rng"}}
+    saved["rng"] = position["state"]["rng"]
+    played["rng"] = played["state"].pop("rng")
+    for path, saved_value, found in _differences(saved, played, ()):
+        path = ("state", "rng") if path == ("rng",) else path
         raise refuse(
             "SAVE-GAME",
-            f"the position does not match its digest {echo(doc['digest'])} (it is {digest}): it was changed",
-            line.at(("digest",)),
+            f"`{json_path(('game', *path))}` is {echo(saved_value)} where the game's answers lead to"
+            f" {echo(found)}:"
+            " the save was changed, or the rules were since",
+            line.at(("game", *path)),
         )
-    return game
+
+
+def _differences(saved: Any, played: Any, path: JsonPath) -> Iterator[tuple[JsonPath, Any, Any]]:
+    """(path, saved value, value played) of the first places where two JSON values differ."""
+    if isinstance(saved, dict) and isinstance(played, dict):
+        for key in dict.fromkeys([*played, *saved]):
+            if saved.get(key, _MISSING) != played.get(key, _MISSING):
+                yield from _differences(saved.get(key, _MISSING), played.get(key, _MISSING), (*path, key))
+                return
+    elif isinstance(saved, list) and isinstance(played, list) and len(saved) == len(played):
+        for index, (one, other) in enumerate(zip(saved, played, strict=True)):
+            if one != other:
+                yield from _differences(one, other, (*path, index))
+                return
+    elif saved != played:
+        yield path, (None if saved is _MISSING else saved), (None if played is _MISSING else played)
+
+
+_MISSING = object()  # a key one of two mappings lacks
+
+
+def _check_counts(game: Game, doc: Mapping[str, Any], line: Line) -> None:
+    """What the save counts of the game agrees with it: its answers, what each human has seen."""
+    answers = sum(len(a) for a in game.history) + (len(game.decision.answers) if game.decision else 0)
+    if doc["decisions"] != answers:
+        raise refuse(
+            "SAVE-FIELD", f"`decisions` is {doc['decisions']}, but the game holds {answers} answers",
+            line.at(("decisions",)),
+        )  # fmt: skip
+    for colour, seen in doc["seen"].items():
+        if seen > len(game.log):
+            raise refuse(
+                "SAVE-FIELD", f"{colour} has seen {seen} entries of a log of {len(game.log)}",
+                line.at(("seen", colour)),
+            )  # fmt: skip
 
 
 def _as_save(problem: Problem) -> Problem:
