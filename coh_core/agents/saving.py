@@ -204,6 +204,9 @@ def restore_game(pack: Pack, doc: Mapping[str, Any], line: Line) -> Game:
                 "SAVE-FIELD", f"`{name}` names {echo(stranger)}, who is not at the saved table", where
             )
     _check_counts(game, doc, line)
+    if game.digest() != doc["digest"]:  # the position agrees entry for entry: only the digest was changed
+        digest = f"the position's digest is {game.digest()}, not {echo(doc['digest'])}: it was changed"
+        raise refuse("SAVE-GAME", digest, line.at(("digest",)))
     return game
 
 
