@@ -247,7 +247,8 @@ def _no_such(loaded: Pack, name: str, sections: bool = False) -> NoReturn:
 
 
 def _write_output(text: str, output: Path | None) -> None:
-    """Text to stdout, or to a file through a temporary one beside it: never half a file."""
+    """Text to stdout, or to `output` as `write_whole` writes it: a file (a link's too) replaced
+    whole, never half of one; a pipe or a device written to; a folder refused (IO-WRITE)."""
     if output is None:
         click.echo(text, nl=False)
         return
@@ -632,8 +633,9 @@ def export_command(pack: Path | None, lang: str | None, rules: tuple[str, ...], 
 
     Each entity has its data after the overlays, its name and texts in LANG (each with the
     language and pack it came from: English where the language lacks it) and its effects'
-    source. The document follows schemas/export.schema.json. A file given with -o is
-    replaced whole, or left as it was on error.
+    source. The document follows schemas/export.schema.json. A file given with -o (or the
+    file a link given leads to) is replaced whole, or left as it was on error; a pipe or a
+    device is written to as it is.
     """
     import json
 
