@@ -906,6 +906,44 @@ _NOWHERE = "<coh>"  # the file of a problem that has no place (see CohError.as_p
 _SEATING_CODES = frozenset({"GAME-PLAYERS", "GAME-COLOURS"})
 
 
+def _seated_game(pack: Pack, players: int, seed: int, colours: list[str] | None = None) -> Any:
+    """A new game at `players` seats; seats the pack refuses are the command line's fault:
+    UsageError GAME-PLAYERS or GAME-COLOURS (exit 2), for `coh play` and `coh simulate` alike."""
+    from coh_core.engine import EngineError, new_game
+
+    try:
+        return new_game(pack, players=players, seed=seed, colours=colours)
+    except EngineError as exc:
+        if exc.code in _SEATING_CODES:
+            raise UsageError(exc.message, code=exc.code) from None
+        raise
+
+
+def _stop(
+    problems: Sequence[Problem],
+    exit_code: int,
+    as_json: bool,
+    instead: str = "",
+    after: str = "",
+    also: Sequence[Problem] = (),
+) -> NoReturn:
+    """End a command that cannot go on: its problems (and `also`) as one JSON document on stdout
+    with --format json and, on stderr, each one located (or the line `instead` of `problems`)."""
+    import json
+
+    if as_json:
+        found = [p.to_json() for p in [*problems, *also]]
+        click.echo(json.dumps({"ok": False, "problems": found}, indent=2))
+    if instead:
+        click.echo(instead, err=True)
+    else:
+        _say(problems)
+    _say(also)
+    if after:
+        click.echo(after, err=True)
+    sys.exit(exit_code)
+
+
 class _Session:
     """One `coh play`: what has been set up so far, and how it stops when it cannot go on."""
 
@@ -950,20 +988,13 @@ class _Session:
     ) -> int:
         """Seat the players (or take the saved game) and play the game out; returns the decisions made."""
         from coh_core.agents.runner import play_out
-        from coh_core.engine import EngineError, new_game
         from coh_core.engine.rng import Rng
 
         assert self.pack is not None
         if resumed is not None:
             game, doc = resumed
         else:
-            try:
-                seats = _seats(self.pack, players, humans)
-                game = new_game(self.pack, players=players, seed=self.seed, colours=seats)
-            except EngineError as exc:
-                if exc.code in _SEATING_CODES:
-                    raise UsageError(exc.message, code=exc.code) from None
-                raise
+            game = _seated_game(self.pack, players, self.seed, _seats(self.pack, players, humans))
         self.agents = _agents(game, bots, humans, self.seed, self.narrator, self.as_json, self.budget)
         if resumed is not None:
             for colour, state in doc["generators"].items():
@@ -1036,20 +1067,7 @@ class _Session:
     ) -> NoReturn:
         """End the command: the record so far, then every problem as one JSON document on stdout
         (with --format json) and, on stderr, each one located (or the line `instead` of them)."""
-        import json
-
-        unwritten = self.write_log()
-        if self.as_json:
-            found = [p.to_json() for p in [*problems, *unwritten]]
-            click.echo(json.dumps({"ok": False, "problems": found}, indent=2))
-        if instead:
-            click.echo(instead, err=True)
-        else:
-            _say(problems)
-        _say(unwritten)
-        if after:
-            click.echo(after, err=True)
-        sys.exit(exit_code)
+        _stop(problems, exit_code, self.as_json, instead, after, also=self.write_log())
 
 
 @main.command()
