@@ -1,27 +1,35 @@
-"""Where `-o FILE` (`coh export`, `coh docs`, `coh i18n template`) and `coh play --save` write:
+"""Where coh writes what the user names.
+
+`-o FILE` (`coh export`, `coh docs`, `coh i18n template`) and `coh play --save`:
 `coh_core.files.write_whole` for each kind of path. A regular file or a new path is replaced
 whole; a symbolic link's target is, the link kept; a named pipe or a character device is written
 to as a stream; a folder, a block device, a socket or a path that cannot be reached is `IO-WRITE`,
-exit 2, with nothing written."""
+exit 2, with nothing written.
+
+A folder's files all together (`coh simulate --out`, whose own tests are in tests/sim):
+`WholeFolder` writes them aside and moves them in at once, or not at all."""
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
 from coh_core.cli import main
 from coh_core.errors import UsageError
-from coh_core.files import write_whole
+from coh_core.files import WholeFolder, signals_held, write_whole
 
 TEXT = "written\n"
 COH = [sys.executable, "-c", "from coh_core.cli import main; main()"]  # `coh` in a process of its own
@@ -282,3 +290,134 @@ def test_a_save_through_a_link_keeps_the_link(tmp_path: Path) -> None:
     assert result.exit_code == 2, result.output  # the input ended: saved, then stopped
     assert save.is_symlink()
     assert '"decisions"' in (tmp_path / "real.txt").read_text()
+
+
+# --- a folder's files, all together (`coh simulate --out`) ------------------------------------
+
+NAMES = ("a.txt", "b.txt")
+
+
+def _write_all(folder: Path, text: str) -> None:
+    for name in NAMES:
+        (folder / name).write_text(text)
+
+
+def _entries(folder: Path) -> dict[str, str]:
+    """Every entry below `folder` (hidden ones too), by its path inside it: its text, or `/`."""
+    return {
+        str(path.relative_to(folder)): "/" if path.is_dir() else path.read_text()
+        for path in sorted(folder.rglob("*"))
+    }
+
+
+def test_the_files_are_moved_into_an_existing_folder_and_the_others_left(tmp_path: Path) -> None:
+    _write_all(tmp_path, "old\n")
+    (tmp_path / "mine.txt").write_text("mine\n")
+    (tmp_path / "a.txt").chmod(0o600)
+    folder = WholeFolder(tmp_path, NAMES)
+    with folder as staging:
+        assert staging.parent == tmp_path  # beside the files it replaces: a rename, on one file system
+        _write_all(staging, "new\n")
+        assert _entries(tmp_path)["a.txt"] == "old\n"  # nothing moved yet
+    assert folder.done
+    assert _entries(tmp_path) == {"a.txt": "new\n", "b.txt": "new\n", "mine.txt": "mine\n"}
+    assert stat.S_IMODE((tmp_path / "a.txt").stat().st_mode) == 0o600
+
+
+def test_a_new_folder_is_made_at_once_with_the_folders_above_it(tmp_path: Path) -> None:
+    out = tmp_path / "x" / "y" / "out"
+    with WholeFolder(out, NAMES) as staging:
+        assert staging.parent == tmp_path  # the deepest folder that exists
+        _write_all(staging, "new\n")
+        assert _entries(tmp_path) == {
+            staging.name: "/",
+            f"{staging.name}/a.txt": "new\n",
+            f"{staging.name}/b.txt": "new\n",
+        }
+    assert _entries(tmp_path) == {
+        "x": "/",
+        "x/y": "/",
+        "x/y/out": "/",
+        "x/y/out/a.txt": "new\n",
+        "x/y/out/b.txt": "new\n",
+    }
+
+
+@pytest.mark.parametrize("error", [ValueError("a failure"), KeyboardInterrupt()], ids=["an error", "Ctrl-C"])
+@pytest.mark.parametrize("exists", [True, False], ids=["an existing folder", "a new folder"])
+def test_an_error_in_the_block_moves_nothing_and_leaves_nothing(
+    tmp_path: Path, error: BaseException, exists: bool
+) -> None:
+    out = tmp_path / "out"
+    if exists:
+        out.mkdir()
+        _write_all(out, "old\n")
+    before = _entries(tmp_path)
+    folder = WholeFolder(out, NAMES)
+    with pytest.raises(type(error)), folder as staging:
+        _write_all(staging, "new\n")
+        raise error
+    assert not folder.done
+    assert _entries(tmp_path) == before
+
+
+@pytest.mark.parametrize("exists", [True, False], ids=["an existing folder", "a new folder"])
+def test_ctrl_c_while_the_files_are_moved_in_comes_after_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exists: bool
+) -> None:
+    out = tmp_path / "out"
+    if exists:
+        out.mkdir()
+        _write_all(out, "old\n")
+    move = "replace" if exists else "rename"
+    done = getattr(os, move)
+
+    def interrupted(*args: Any) -> None:
+        monkeypatch.setattr(os, move, done)
+        signal.raise_signal(signal.SIGINT)
+        done(*args)
+
+    monkeypatch.setattr(os, move, interrupted)
+    folder = WholeFolder(out, NAMES)
+    with pytest.raises(KeyboardInterrupt), folder as staging:
+        _write_all(staging, "new\n")
+    assert folder.done
+    assert _entries(tmp_path) == {"out": "/", "out/a.txt": "new\n", "out/b.txt": "new\n"}
+
+
+def test_ctrl_c_as_the_private_folder_is_made_leaves_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make = tempfile.mkdtemp
+
+    def interrupted(**kwargs: Any) -> str:
+        signal.raise_signal(signal.SIGINT)
+        return make(**kwargs)
+
+    monkeypatch.setattr(tempfile, "mkdtemp", interrupted)
+    with pytest.raises(KeyboardInterrupt), WholeFolder(tmp_path / "out", NAMES):
+        raise AssertionError("the block is not run")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_signal_held_back_is_acted_on_after_the_block() -> None:
+    steps: list[str] = []
+    with pytest.raises(KeyboardInterrupt):
+        with signals_held():
+            signal.raise_signal(signal.SIGINT)
+            steps.append("the rest of the block")
+        steps.append("after the block")
+    assert steps == ["the rest of the block"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_file_where_the_folder_should_be_is_refused_before_anything_is_made(tmp_path: Path) -> None:
+    (tmp_path / "out").write_text("mine\n")
+    with pytest.raises(UsageError) as error, WholeFolder(tmp_path / "out" / "sub", NAMES):
+        pass
+    assert error.value.code == "IO-WRITE"
+    assert (
+        error.value.message
+        == f"cannot write {tmp_path}/out/sub: {tmp_path}/out is a regular file, not a folder"
+    )
+    assert _entries(tmp_path) == {"out": "mine\n"}
