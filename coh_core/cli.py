@@ -245,7 +245,8 @@ def _no_such(loaded: Pack, name: str, sections: bool = False) -> NoReturn:
 
 
 def _write_output(text: str, output: Path | None) -> None:
-    """Text to stdout, or to a file through a temporary one beside it: never half a file."""
+    """Text to stdout, or to `output` as `write_whole` writes it: a file (a link's too) replaced
+    whole, never half of one; a pipe or a device written to; a folder refused (IO-WRITE)."""
     if output is None:
         click.echo(text, nl=False)
         return
@@ -630,8 +631,9 @@ def export_command(pack: Path | None, lang: str | None, rules: tuple[str, ...], 
 
     Each entity has its data after the overlays, its name and texts in LANG (each with the
     language and pack it came from: English where the language lacks it) and its effects'
-    source. The document follows schemas/export.schema.json. A file given with -o is
-    replaced whole, or left as it was on error.
+    source. The document follows schemas/export.schema.json. A file given with -o (or the
+    file a link given leads to) is replaced whole, or left as it was on error; a pipe or a
+    device is written to as it is.
     """
     import json
 
@@ -902,6 +904,44 @@ _NOWHERE = "<coh>"  # the file of a problem that has no place (see CohError.as_p
 _SEATING_CODES = frozenset({"GAME-PLAYERS", "GAME-COLOURS"})
 
 
+def _seated_game(pack: Pack, players: int, seed: int, colours: list[str] | None = None) -> Any:
+    """A new game at `players` seats; seats the pack refuses are the command line's fault:
+    UsageError GAME-PLAYERS or GAME-COLOURS (exit 2), for `coh play` and `coh simulate` alike."""
+    from coh_core.engine import EngineError, new_game
+
+    try:
+        return new_game(pack, players=players, seed=seed, colours=colours)
+    except EngineError as exc:
+        if exc.code in _SEATING_CODES:
+            raise UsageError(exc.message, code=exc.code) from None
+        raise
+
+
+def _stop(
+    problems: Sequence[Problem],
+    exit_code: int,
+    as_json: bool,
+    instead: str = "",
+    after: str = "",
+    also: Sequence[Problem] = (),
+) -> NoReturn:
+    """End a command that cannot go on: its problems (and `also`) as one JSON document on stdout
+    with --format json and, on stderr, each one located (or the line `instead` of `problems`)."""
+    import json
+
+    if as_json:
+        found = [p.to_json() for p in [*problems, *also]]
+        click.echo(json.dumps({"ok": False, "problems": found}, indent=2))
+    if instead:
+        click.echo(instead, err=True)
+    else:
+        _say(problems)
+    _say(also)
+    if after:
+        click.echo(after, err=True)
+    sys.exit(exit_code)
+
+
 class _Session:
     """One `coh play`: what has been set up so far, and how it stops when it cannot go on."""
 
@@ -945,20 +985,13 @@ class _Session:
     ) -> int:
         """Seat the players (or take the saved game) and play the game out; returns the decisions made."""
         from coh_core.agents.runner import play_out
-        from coh_core.engine import EngineError, new_game
         from coh_core.engine.rng import Rng
 
         assert self.pack is not None
         if resumed is not None:
             game, doc = resumed
         else:
-            try:
-                seats = _seats(self.pack, players, humans)
-                game = new_game(self.pack, players=players, seed=self.seed, colours=seats)
-            except EngineError as exc:
-                if exc.code in _SEATING_CODES:
-                    raise UsageError(exc.message, code=exc.code) from None
-                raise
+            game = _seated_game(self.pack, players, self.seed, _seats(self.pack, players, humans))
         self.agents = _agents(game, bots, humans, self.seed, self.narrator, self.as_json, self.budget)
         if resumed is not None:
             for colour, state in doc["generators"].items():
@@ -1031,20 +1064,7 @@ class _Session:
     ) -> NoReturn:
         """End the command: the record so far, then every problem as one JSON document on stdout
         (with --format json) and, on stderr, each one located (or the line `instead` of them)."""
-        import json
-
-        unwritten = self.write_log()
-        if self.as_json:
-            found = [p.to_json() for p in [*problems, *unwritten]]
-            click.echo(json.dumps({"ok": False, "problems": found}, indent=2))
-        if instead:
-            click.echo(instead, err=True)
-        else:
-            _say(problems)
-        _say(unwritten)
-        if after:
-            click.echo(after, err=True)
-        sys.exit(exit_code)
+        _stop(problems, exit_code, self.as_json, instead, after, also=self.write_log())
 
 
 @main.command()
@@ -1155,7 +1175,8 @@ def _variants(
     names: tuple[str, ...], compare: bool, common: tuple[str, ...], players: tuple[int, ...]
 ) -> list[Any]:
     """The variants to play: each name `base` (no overlay) or overlays joined by `+`, after the
-    common `--rules`; one variant per name and table size."""
+    common `--rules`; one variant per name and table size. USAGE-SIM for a name with an empty
+    part, or named twice."""
     from coh_core.sim.games import Variant
 
     if compare and len(names) < 2:
@@ -1164,9 +1185,18 @@ def _variants(
         )
     if names and not compare:
         raise UsageError(f"`{names[0]}`: variants are named after --compare", code="USAGE-SIM")
+    for index, name in enumerate(names):
+        if not all(name.split("+")):
+            raise UsageError(
+                f"variant `{name}` has an empty part: each is `base`, an overlay's id or its directory",
+                Location("--compare"),
+                code="USAGE-SIM",
+            )
+        if name in names[:index]:
+            raise UsageError(f"variant `{name}` is named twice", Location("--compare"), code="USAGE-SIM")
     found = []
     for name in names or ("base",):
-        extra = tuple(_overlay_arg(part) for part in name.split("+") if part and part != "base")
+        extra = tuple(_overlay_arg(part) for part in name.split("+") if part != "base")
         found += [Variant(name, tuple(_overlay_arg(r) for r in common) + extra, n) for n in players]
     return found
 
@@ -1188,6 +1218,114 @@ def _bot_kinds(bots: str, players: tuple[int, ...]) -> tuple[str, ...]:
     if len(kinds) > 1 and any(n != len(kinds) for n in players):
         raise UsageError(f"--bots {bots}: one kind per seat needs {len(kinds)} players", code="USAGE-SIM")
     return kinds
+
+
+def _check_table_sizes(players: tuple[int, ...]) -> None:
+    """USAGE-SIM for a table size given twice (its games would be played, and counted, twice)."""
+    twice = next((n for i, n in enumerate(players) if n in players[:i]), None)
+    if twice is not None:
+        raise UsageError(f"--players {twice} is given twice", Location("--players"), code="USAGE-SIM")
+
+
+def _check_processes(ctx: click.Context, workers: int, backend: str, scheduler: str | None) -> None:
+    """USAGE-SIM for a count of worker processes that means none or too many, or options of one
+    backend given with the other; SIM-SCHEDULER for an empty address."""
+    from click.core import ParameterSource
+
+    from coh_core.limits import MAX_WORKERS
+
+    if workers == 0:
+        raise UsageError("--workers 0: give a number of processes, or -1 for every core", code="USAGE-SIM")
+    if workers > MAX_WORKERS:
+        raise UsageError(f"--workers {workers}: at most {MAX_WORKERS} processes", code="USAGE-SIM")
+    if backend == "dask" and ctx.get_parameter_source("workers") is not ParameterSource.DEFAULT:
+        raise UsageError(
+            "--workers goes with --backend joblib (a Dask cluster has its own)", code="USAGE-SIM"
+        )
+    if scheduler is not None and backend != "dask":
+        raise UsageError("--scheduler goes with --backend dask", code="USAGE-SIM")
+    if scheduler == "":
+        raise UsageError(
+            "an empty address: give one such as tcp://HOST:8786",
+            Location("--scheduler"),
+            code="SIM-SCHEDULER",
+        )
+
+
+def _check_seed(seed: int, games: int) -> None:
+    """USAGE-SEED unless every game's seed fits in a game record (`coh replay` reads 64 bits)."""
+    from coh_core.sim.games import base_seeds, game_seed
+
+    low, high = base_seeds(games)
+    if not low <= seed <= high:
+        first, last = game_seed(seed, 0), game_seed(seed, games - 1)
+        raise UsageError(
+            f"--seed {seed}: the games' seeds ({first} to {last}) go past 64 bits;"
+            f" with --games {games}, give a seed from {low} to {high}",
+            Location("--seed"),
+            code="USAGE-SEED",
+        )
+
+
+class _Interruptions:
+    """While a command runs, SIGTERM and SIGHUP stop it as Ctrl-C does (KeyboardInterrupt), so
+    that what it set up is undone on its way out; `exit_code` is then 128 and the signal's
+    number, as shells report a process a signal ended (130 for Ctrl-C). A signal ignored when
+    the command starts (`nohup`, a background job) stays ignored."""
+
+    def __init__(self) -> None:
+        import signal
+
+        self.number = int(signal.SIGINT)
+        self.before: dict[int, Any] = {}
+
+    @property
+    def exit_code(self) -> int:
+        return 128 + self.number
+
+    def __enter__(self) -> _Interruptions:
+        import signal
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return self  # (only the main thread may set handlers, and receives signals)
+        defaults = {"SIGINT": signal.default_int_handler, "SIGTERM": signal.SIG_DFL, "SIGHUP": signal.SIG_DFL}
+        for name, default in defaults.items():
+            number = getattr(signal, name, None)
+            if number is not None and signal.getsignal(number) is default:
+                self.before[number] = signal.signal(number, self._raise)
+        return self
+
+    def _raise(self, number: int, frame: Any) -> NoReturn:
+        self.number = number
+        raise KeyboardInterrupt
+
+    def ignore(self) -> None:
+        """From now on the command ends as it has begun to, whatever signal comes."""
+        import signal
+
+        for number in self.before:
+            signal.signal(number, signal.SIG_IGN)
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        for number, handler in self.before.items():
+            signal.signal(number, handler)
+
+
+class _Outcome:
+    """What a `coh simulate` has done so far, for the line that ends it when it is interrupted."""
+
+    def __init__(self) -> None:
+        self.folder: Any = None  # the WholeFolder of --out, once it is checked
+        self.printed = False  # whether the JSON document is on stdout
+
+    def interrupted(self, out: Path) -> str:
+        where = _shown_path(out)
+        if self.folder is not None and self.folder.done:
+            return f"interrupted after the report was written in {where}"
+        return f"interrupted before the report was written: {where} is as it was"
 
 
 @main.command()
@@ -1219,7 +1357,13 @@ def _bot_kinds(bots: str, players: tuple[int, ...]) -> tuple[str, ...]:
     show_default=True,
     help="Base seed: game i has the same seed in every variant.",
 )
-@click.option("--workers", type=int, default=-1, show_default=True, help="Processes (-1: every core).")
+@click.option(
+    "--workers",
+    type=int,
+    default=-1,
+    show_default=True,
+    help="Processes (-1: every core, -2: all but one...).",
+)
 @click.option("--backend", type=click.Choice(["joblib", "dask"]), default="joblib", show_default=True)
 @click.option(
     "--scheduler",
@@ -1232,7 +1376,7 @@ def _bot_kinds(bots: str, players: tuple[int, ...]) -> tuple[str, ...]:
     type=_PathType(),
     default="simulation",
     show_default=True,
-    help="Output folder.",
+    help="Output folder: its report files are replaced all together, its other files left alone.",
 )
 @click.option("--progress/--no-progress", default=True, show_default=True, help="A progress bar on stderr.")
 @_expert_iterations_option
@@ -1240,7 +1384,9 @@ def _bot_kinds(bots: str, players: tuple[int, ...]) -> tuple[str, ...]:
 @_format_option
 @_pack_option
 @_rules_option
+@click.pass_context
 def simulate(
+    ctx: click.Context,
     variants: tuple[str, ...],
     compare: bool,
     games: int,
@@ -1261,66 +1407,131 @@ def simulate(
     """Play many bot games per variant of the rules and report their balance (needs coh[sim]).
 
     Every variant plays the same game seeds; the numbers do not depend on the worker count.
-    Writes games.jsonl, summary.json and report.md with its plots in --out.
+    Writes games.jsonl, summary.json and report.md with its plots in --out: every argument and
+    --out are checked before any game, and the files are written aside then moved in together,
+    so that an error or Ctrl-C (exit 130) leaves the previous report whole.
     """
+    as_json = fmt == "json"
+    outcome = _Outcome()
+    with _Interruptions() as interruptions:
+        try:
+            _simulate(
+                ctx, outcome, variants, compare, games, players, bots, seed, workers, backend,
+                scheduler, out, progress, (expert_iterations, expert_seconds), as_json, pack, rules,
+            )  # fmt: skip
+        except UsageError as error:
+            _stop([error.as_problem()], EXIT_USAGE, as_json)
+        except ContentError as exc:
+            after = f"{len(exc.problems)} problem(s): fix the pack first (coh validate)"
+            _stop(exc.problems, EXIT_PROBLEMS, as_json, after=after)
+        # The engine's errors (setting a game up) by their base class: importing the engine
+        # here, before Ctrl-C is handled, would take a third of a second.
+        except CohError as exc:
+            _stop([exc.as_problem()], EXIT_PROBLEMS, as_json)
+        except (KeyboardInterrupt, click.Abort):
+            interruptions.ignore()  # a second Ctrl-C does not cut this short
+            problem = Problem("SIM-INTERRUPTED", outcome.interrupted(out), Location(_NOWHERE))
+            _stop([problem], interruptions.exit_code, as_json and not outcome.printed)
+        except Exception as exc:  # never a traceback: a game or a plot that fails is a located problem
+            from coh_core.engine.compiler import runtime_message
+
+            _stop(
+                [Problem("ENGINE-INTERNAL", runtime_message(exc), Location(_NOWHERE))], EXIT_PROBLEMS, as_json
+            )
+
+
+def _simulate(
+    ctx: click.Context,
+    outcome: _Outcome,
+    variants: tuple[str, ...],
+    compare: bool,
+    games: int,
+    players: tuple[int, ...],
+    bots: str,
+    seed: int,
+    workers: int,
+    backend: str,
+    scheduler: str | None,
+    out: Path,
+    progress: bool,
+    budget_given: tuple[int | None, float | None],
+    as_json: bool,
+    pack: Path | None,
+    rules: tuple[str, ...],
+) -> None:
+    """`coh simulate` itself: every check, then the games, the report and the output."""
     import json
 
-    from coh_core.sim import DASK_HINT, INSTALL_HINT, missing_libraries
+    from coh_core.sim import DASK_HINT, INSTALL_HINT, OUTPUTS, missing_libraries
 
     missing = missing_libraries()
     if backend == "dask":
         missing += missing_libraries(("distributed",))
     if missing:
         hint = DASK_HINT if missing == ["distributed"] else INSTALL_HINT
-        click.echo(f"SIM-EXTRA coh simulate needs {', '.join(missing)}: {hint}", err=True)
-        sys.exit(EXIT_USAGE)
-    if workers == 0:
-        raise UsageError("--workers 0: give a number of processes, or -1 for every core", code="USAGE-SIM")
-    if scheduler and backend != "dask":
-        raise UsageError("--scheduler goes with --backend dask", code="USAGE-SIM")
+        raise UsageError(f"coh simulate needs {', '.join(missing)}: {hint}", code="SIM-EXTRA")
+    from coh_core.files import WholeFolder, check_folder
+    from coh_core.packs import load_pack_checked
+
+    # Everything that can be checked is, before any game: first the arguments, then the packs.
+    _check_processes(ctx, workers, backend, scheduler)
+    _check_table_sizes(players)
+    kinds = _bot_kinds(bots, players)
+    budget = _expert_budget(kinds, *budget_given)
+    _check_seed(seed, games)
+    chosen = _variants(variants, compare, rules, players)
+    check_folder(out, OUTPUTS, Location("--out"))
     if scheduler:
         from coh_core.sim.games import unreachable
 
         why = unreachable(scheduler)  # in seconds, not after Dask's own long wait
         if why is not None:
             raise UsageError(f"`{scheduler}`: {why}", Location("--scheduler"), code="SIM-SCHEDULER")
+    from coh_core.sim.games import game_seed
     from coh_core.sim.run import simulate as run_simulation
     from coh_core.sim.run import skip_last_collections
 
     skip_last_collections()
-    kinds = _bot_kinds(bots, players)
-    budget = _expert_budget(kinds, expert_iterations, expert_seconds)
-    chosen = _variants(variants, compare, rules, players)
     pack_root = str(pack.resolve()) if pack else None
     # every variant's problems here, before any worker starts; the games use these packs
-    loaded = {(pack_root, o): _load_pack(pack, o) for o in dict.fromkeys(v.overlays for v in chosen)}
-    try:
-        records, summary = run_simulation(
-            chosen, games, pack_root=pack_root, bots=kinds, seed=seed, workers=workers,
-            backend=backend, scheduler=scheduler, progress=progress, packs=loaded, expert=budget,
-        )  # fmt: skip
-    except (OSError, TimeoutError) as exc:  # a scheduler that cannot be reached, a worker lost
-        raise UsageError(f"the games could not be run: {exc}", code="SIM-BACKEND") from exc
-    except Exception as exc:  # never a traceback: a game that fails still ends in a report
-        from coh_core.engine.compiler import runtime_message
+    loaded = {(pack_root, o): load_pack_checked(pack, o) for o in dict.fromkeys(v.overlays for v in chosen)}
+    for variant in chosen:  # the seats, as `coh play` checks them
+        _seated_game(loaded[pack_root, variant.overlays], variant.players, game_seed(seed, 0))
+    outcome.folder = WholeFolder(out, OUTPUTS, "--out")
+    with outcome.folder as folder:  # where the files are written, before they are moved into --out
+        try:
+            records, summary = run_simulation(
+                chosen, games, pack_root=pack_root, bots=kinds, seed=seed, workers=workers,
+                backend=backend, scheduler=scheduler, progress=progress, packs=loaded, expert=budget,
+            )  # fmt: skip
+        except (OSError, TimeoutError) as exc:  # a scheduler that cannot be reached, a worker lost
+            raise UsageError(f"the games could not be run: {exc}", code="SIM-BACKEND") from exc
+        from coh_core.sim.games import worker_count
+        from coh_core.sim.report import write_report
 
-        _say([Problem("ENGINE-INTERNAL", runtime_message(exc), Location(_NOWHERE))])
-        sys.exit(EXIT_PROBLEMS)
-    from coh_core.sim.games import worker_count
-    from coh_core.sim.report import comparison_rows, text_table, variant_rows, write_report
+        settings = {
+            "games": games,
+            "players": list(players),
+            "bots": list(kinds),
+            "seed": seed,
+            "pack": pack_root,
+            # the expert's budget as given (None: its default); a time budget makes the games differ
+            "expert": {"iterations": budget[0], "seconds": budget[1]} if "expert" in kinds else None,
+            "variants": [
+                {"name": v.name, "overlays": list(v.overlays), "players": v.players} for v in chosen
+            ],
+        }
+        try:
+            write_report(
+                folder, settings, summary, records, worker_count(workers) if backend == "joblib" else 1
+            )
+        except OSError as exc:  # a full disk...
+            why = exc.strerror or str(exc)
+            raise UsageError(f"cannot write {out}: {why}", Location("--out"), code="IO-WRITE") from None
+    from coh_core.sim.report import comparison_rows, text_table, variant_rows
 
-    settings = {
-        "games": games,
-        "players": list(players),
-        "bots": list(kinds),
-        "seed": seed,
-        "pack": pack_root,
-        # the expert's budget as given (None: its default); a time budget makes the games differ
-        "expert": {"iterations": budget[0], "seconds": budget[1]} if "expert" in kinds else None,
-        "variants": [{"name": v.name, "overlays": list(v.overlays), "players": v.players} for v in chosen],
-    }
-    write_report(out, settings, summary, records, worker_count(workers) if backend == "joblib" else 1)
-    if fmt == "json":
+    if as_json:
+        outcome.printed = True
         click.echo(json.dumps({"settings": settings, **summary, "out": str(out)}, indent=2))
         return
     click.echo(text_table(*variant_rows(summary["variants"])))

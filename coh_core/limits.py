@@ -37,8 +37,12 @@ MAX_FRAMES = 1_000  # programs running inside each other (verbs calling verbs, t
 CASCADE_LIMIT = 64  # triggers fired by one action
 MAX_WINDOW_ACTIONS = 1_000  # plays, powers and gifts in one timing window
 MAX_DECISIONS = 100_000  # answers in one game
+MIN_SEED, MAX_SEED = -(2**63), 2**63 - 1  # a game's seed, as a game record holds it (64 bits)
 MAX_ANSWER_CHARS = 1_000  # characters of one answer typed at the terminal (the rest is dropped)
 
 # The bots' budgets, given on the command line or read from a save
 MAX_EXPERT_ITERATIONS = 100_000  # the expert's tree iterations per decision (a few dozen play well)
 MAX_EXPERT_SECONDS = 600.0  # the expert's seconds per decision
+
+# Simulating (`coh simulate`)
+MAX_WORKERS = 1_024  # worker processes (each a copy of the command's): far above a machine's cores

@@ -24,7 +24,7 @@ from coh_core.effects.registry import type_parts
 from coh_core.engine.flow import END, SETUP
 from coh_core.engine.rules import Rules
 from coh_core.engine.state import STATE_VERSION, city_order, pointer_cycle
-from coh_core.limits import MAX_NUMBER
+from coh_core.limits import MAX_NUMBER, MAX_SEED, MIN_SEED
 from coh_core.packs.declarations import NUMBER_TYPES, number_bounds
 
 Path = tuple[str | int, ...]
@@ -33,7 +33,6 @@ _KEYS = (
     "order", "locations", "pieces", "counts", "piles", "memory", "result",
 )  # fmt: skip
 _PIECE_KEYS = ("owner", "at", "exhausted", "alive", "traits")
-_MAX_SEED = 2**63  # seeds are 64-bit integers either way
 _RNG_STATES = 2**64  # the generator's state is an unsigned 64-bit integer
 MAX_STATE_PROBLEMS = 20  # problems of one state reported at most (an edited state may break everything)
 
@@ -83,7 +82,7 @@ def _header(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
         found.append(
             StateProblem(("pack",), f"a game of pack {_shown(state['pack'])}, not `{rules.pack.id}`")
         )
-    if not (_is_int(state["seed"]) and -_MAX_SEED <= state["seed"] < _MAX_SEED):  # (a bool is no number)
+    if not (_is_int(state["seed"]) and MIN_SEED <= state["seed"] <= MAX_SEED):  # (a bool is no number)
         found.append(StateProblem(("seed",), f"the seed is {_shown(state['seed'])}, not a 64-bit integer"))
     if not (_is_int(state["rng"]) and 0 <= state["rng"] < _RNG_STATES):
         found.append(

@@ -12,6 +12,15 @@ REQUIRED = ("joblib", "statsmodels", "matplotlib", "tqdm")
 INSTALL_HINT = "pip install 'coh[sim]'"
 DASK_HINT = "pip install 'coh[dask]'"
 
+# The files a simulation writes in its output folder (named here, where naming them imports no
+# plotting library: the command checks the folder before any game).
+PLOTS = {
+    "seats": "seat-win-rates.png",
+    "characters": "character-win-rates.png",
+    "lengths": "game-lengths.png",
+}
+OUTPUTS = ("games.jsonl", "summary.json", *PLOTS.values(), "report.md")
+
 
 def missing_libraries(names: tuple[str, ...] = REQUIRED) -> list[str]:
     """The libraries among `names` that are not installed (found without importing them: the

@@ -6,11 +6,12 @@ import gc
 import multiprocessing
 import os
 import pickle
+import signal
 import socket
 import sys
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
@@ -21,6 +22,7 @@ from typing import Any
 from coh_core.agents import Agent, make_bot
 from coh_core.agents.runner import play_out
 from coh_core.engine import new_game, rules_for
+from coh_core.limits import MAX_SEED, MIN_SEED
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 
@@ -76,9 +78,17 @@ def _pack(root: str | None, overlays: tuple[str, ...], pack_file: str | None = N
     return _PACKS[key]
 
 
+SEED_STRIDE = 1_000_003  # between the first games' seeds of two consecutive base seeds
+
+
 def game_seed(base_seed: int, index: int) -> int:
     """The seed of game `index`: the same in every variant (common random numbers)."""
-    return base_seed * 1_000_003 + index
+    return base_seed * SEED_STRIDE + index
+
+
+def base_seeds(games: int) -> tuple[int, int]:
+    """The lowest and highest base seeds whose `games` games all have seeds a record holds."""
+    return -(MIN_SEED // -SEED_STRIDE), (MAX_SEED - (games - 1)) // SEED_STRIDE
 
 
 def seats_of(default: Sequence[str], index: int) -> list[str]:
@@ -217,7 +227,7 @@ def run_joblib(
     each read the packs from a private pickle (and compile them again). `meanwhile`: work of this
     process's own that it does while forked workers play (in a thread, after they are forked).
     """
-    count = worker_count(workers)
+    count = min(worker_count(workers), len(tasks))  # no process without a game to play
     for key in dict.fromkeys((task.pack_root, task.variant.overlays) for task in tasks):
         rules_for(_pack(*key))
     chunks: Iterable[list[dict[str, Any]]]
@@ -228,7 +238,11 @@ def run_joblib(
             chunks = _forked(tasks, count, meanwhile)
         else:
             chunks = _on_joblib(tasks, count)
-        return _collect(chunks, progress)
+        try:
+            return _collect(chunks, progress)
+        finally:  # left early (a failure, Ctrl-C): the workers are ended now, not when collected
+            if isinstance(chunks, Generator):
+                chunks.close()
 
 
 @contextmanager
@@ -266,18 +280,44 @@ def _forked(
     meanwhile (1 to 2 ms of processor time per game on a loaded machine, taken from the
     workers' cores); this one has one thread that waits for the records and reads them. A
     worker that dies ends the games with an error, where multiprocessing's pool waited for its
-    tasks forever; after a failure the games not yet handed to a worker are not played (the
-    records' iterator cancels them when it is left).
+    tasks forever. After a failure, Ctrl-C, or when the records are no longer wanted, the
+    workers are ended at once: the games being played are not waited for, the others not played.
     """
-    with ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork")) as pool:
-        records = pool.map(play_task, tasks)  # forks the workers, then starts the pool's thread
+    fork = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(count, mp_context=fork, initializer=_leave_interruptions_to_parent) as pool:
+        # Not `pool.map`: leaving its iterator cancels the games not begun, and Python 3.11's
+        # pool, told then that its workers ended, fails in its thread (a traceback on stderr)
+        # setting an error on those cancelled games.
+        records = [pool.submit(play_task, task) for task in tasks]  # forks the workers first
         helper = _started(meanwhile)
         try:
-            yield from records
+            for record in records:
+                yield record.result()
         except BrokenProcessPool as exc:
             raise ChildProcessError(f"a worker process ended before its games ({exc})") from exc
+        except BaseException:
+            _end_workers(pool)
+            raise
         if helper is not None:
             helper.join()
+
+
+def _leave_interruptions_to_parent() -> None:
+    """In a worker: Ctrl-C and a hang-up, which the terminal sends to every process of the
+    command, are the parent's to act on (it ends the workers); SIGTERM ends a worker at once
+    (the parent's handlers, inherited through the fork, are not a worker's)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    """End a pool's worker processes now, in the middle of their games (SIGTERM).
+
+    Python 3.14 has `ProcessPoolExecutor.terminate_workers`; before it, the pool's processes.
+    """
+    for process in list((pool._processes or {}).values()):
+        process.terminate()
 
 
 def _started(work: Callable[[], None] | None) -> threading.Thread | None:

@@ -4,24 +4,21 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 import matplotlib
 
+from coh_core.sim import PLOTS
+
 matplotlib.use("Agg")  # files only: no display, the same output on every machine
 
 import matplotlib.pyplot as plt
-
-PLOTS = {
-    "seats": "seat-win-rates.png",
-    "characters": "character-win-rates.png",
-    "lengths": "game-lengths.png",
-}
 
 
 def _label(summary: dict[str, Any]) -> str:
@@ -223,7 +220,8 @@ def write_report(
 def _drawn_meanwhile(drawings: Sequence[Callable[[], None]]) -> Iterator[None]:
     """Each drawing in a process of its own, forked from this one, while this one goes on; at the
     end each is waited for, and drawn here again if its process failed (which then fails here,
-    and is reported, as it would have without the fork), or here at once if none could start."""
+    and is reported, as it would have without the fork), or here at once if none could start.
+    If this one fails or is interrupted meanwhile, they are ended at once."""
     started: list[tuple[int, Callable[[], None]]] = []
     here: list[Callable[[], None]] = []
     for draw in drawings:
@@ -233,6 +231,11 @@ def _drawn_meanwhile(drawings: Sequence[Callable[[], None]]) -> Iterator[None]:
             here.append(draw)
     try:
         yield
+    except BaseException:
+        for pid, _ in started:  # their files are not wanted: nothing is left writing into the folder
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        raise
     finally:
         failed = [draw for pid, draw in started if os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])]
     for draw in [*here, *failed]:

@@ -79,35 +79,53 @@ BROKEN: dict[str, tuple[Callable[[dict[str, Any]], None], tuple[Any, ...], str]]
     "another_pack": (_set(("pack",), "chess"), ("pack",), 'a game of pack "chess", not `base`'),
     "generator_beyond_64_bits": (_set(("rng",), 2**64), ("rng",), "not 0 to 2**64-1"),
     "a_colour_seated_twice": (
-        lambda s: s["players"].__setitem__(1, s["players"][0]), ("players", 1), "is seated twice"
+        lambda s: s["players"].__setitem__(1, s["players"][0]),
+        ("players", 1),
+        "is seated twice",
     ),
     "too_few_players": (_set(("players",), ["red"]), ("players",), "1 players; the pack plays with 3-6"),
     "a_cycle_not_the_seats": (
-        lambda s: s["cycles"]["leader"].reverse(), ("cycles", "leader"), "the cycle is"
+        lambda s: s["cycles"]["leader"].reverse(),
+        ("cycles", "leader"),
+        "the cycle is",
     ),
     "past_the_last_turn": (_set(("turn",), 5), ("turn",), "the game plays turns 1-4"),
     "a_step_of_another_phase": (_set(("step",), "scoring"), ("step",), "is no step of"),
     "the_city_reordered": (lambda s: s["order"].reverse(), ("order",), "the locations are"),
     "a_side_no_location_has": (
-        _set(("locations", "bank", "side"), "Z"), ("locations", "bank"), "is not {side: one of"
+        _set(("locations", "bank", "side"), "Z"),
+        ("locations", "bank"),
+        "is not {side: one of",
     ),
     "a_counter_below_zero": (
-        _set(("counts", "reserve", "zombies"), -1), ("counts", "reserve", "zombies"), "is not a count"
+        _set(("counts", "reserve", "zombies"), -1),
+        ("counts", "reserve", "zombies"),
+        "is not a count",
     ),
     "a_kind_of_counter_missing": (
-        lambda s: s["counts"]["bank"].pop("markers"), ("counts", "bank"), "no entry for kind of counter"
+        lambda s: s["counts"]["bank"].pop("markers"),
+        ("counts", "bank"),
+        "no entry for kind of counter",
     ),
     "zombies_beyond_the_box": (
-        _set(("counts", "bank", "zombies"), 41), ("counts", "bank", "zombies"), "across all places"
+        _set(("counts", "bank", "zombies"), 41),
+        ("counts", "bank", "zombies"),
+        "across all places",
     ),
     "a_pile_of_a_stranger": (
-        lambda s: s["piles"]["hands"].update({"purple": []}), ("piles", "hands", "purple"), "no owner"
+        lambda s: s["piles"]["hands"].update({"purple": []}),
+        ("piles", "hands", "purple"),
+        "no owner",
     ),
     "a_food_token_of_more_than_the_box": (
-        lambda s: s["piles"]["food"]["red"].extend([3, 3]), ("piles", "food", "red", 0), "(1)"
+        lambda s: s["piles"]["food"]["red"].extend([3, 3]),
+        ("piles", "food", "red", 0),
+        "(1)",
     ),
     "a_memory_of_the_wrong_type": (
-        _set(("memory", "eliminated"), ["mars"]), ("memory", "eliminated"), '"mars" is no player'
+        _set(("memory", "eliminated"), ["mars"]),
+        ("memory", "eliminated"),
+        '"mars" is no player',
     ),
     "a_trait_out_of_its_range": (
         lambda s: s["pieces"]["characters"][_first("characters")(s)].update(

@@ -369,30 +369,6 @@ def test_json_output_is_one_document(runner: CliRunner, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "code", "said"),
-    [
-        (["--compare", "base"], 2, "USAGE-SIM"),
-        (["base", "zombie-horde"], 2, "USAGE-SIM"),
-        (["--bots", "clever"], 2, "USAGE-SIM"),
-        (["--bots", "random,heuristic"], 2, "one kind per seat"),
-        (["--scheduler", "tcp://127.0.0.1:1"], 2, "--backend dask"),
-        (["--workers", "0"], 2, "USAGE-SIM"),
-        (["--compare", "base", "no-such-overlay"], 2, "OVERLAY-UNKNOWN"),
-    ],
-)
-def test_bad_arguments_are_refused_before_any_game(
-    runner: CliRunner, tmp_path: Path, args: list[str], code: int, said: str
-) -> None:
-    result = runner.invoke(
-        main, ["simulate", "--games", "2", "--no-progress", "--out", str(tmp_path / "o"), *args]
-    )
-    assert result.exit_code == code, result.output
-    assert said in result.stderr
-    assert "Traceback" not in result.output
-    assert not (tmp_path / "o").exists()
-
-
-@pytest.mark.parametrize(
     ("address", "said"),
     [("tcp://127.0.0.1:1", "cannot connect to 127.0.0.1:1"), ("tcp://host:port", "not an address")],
 )
