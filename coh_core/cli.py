@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 from coh_core.errors import CohError, ContentError, Location, Problem, UsageError
+from coh_core.limits import MAX_SEED, MIN_SEED
 
 # Commands import what they need when they run: `coh --help` (and every command's) must not
 # pay for the schema, grammar, YAML and translation libraries (tests/test_startup.py).
@@ -69,6 +70,12 @@ class _Context(click.Context):
 
 class _Command(click.Command):
     context_class = _Context
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (KeyboardInterrupt, click.Abort):  # Ctrl-C in a command that has no stop of its own
+            _interrupted(ctx.params.get("fmt") == "json")
 
 
 def _colour_enabled(stream: Any) -> bool:
@@ -148,10 +155,18 @@ def _expert_budget(
     return iterations, seconds
 
 
+def _existing_pack(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """`--pack` names something that exists (else IO-MISSING, exit 2, as any path given)."""
+    if value is not None and not value.exists():
+        raise UsageError(f"no such folder: {value}", Location("--pack"), code="IO-MISSING")
+    return value
+
+
 _pack_option = click.option(
     "--pack",
     type=_PathType(),
     default=None,
+    callback=_existing_pack,
     help="A pack directory to read instead of the built-in base pack.",
 )
 
@@ -267,6 +282,22 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except CohError as error:
             _fail_usage(error)
+        except (KeyboardInterrupt, click.Abort):  # Ctrl-C before a command has begun
+            _interrupted(as_json=False)
+
+
+def _interrupted(as_json: bool) -> NoReturn:
+    """Ctrl-C: one line (one JSON document too with `--format json`), exit 130. What a command
+    writes is written whole or not at all (`write_whole`): nothing is left half written."""
+    import json
+
+    message = "interrupted before the command ended"
+    if as_json:
+        problem = Problem("INTERRUPTED", message, Location("<stdin>"))
+        click.echo(json.dumps({"ok": False, "problems": [problem.to_json()]}, indent=2))
+    click.echo("", err=True)  # end the line of the ^C
+    click.echo(f"INTERRUPTED {message}", err=True)
+    sys.exit(EXIT_INTERRUPTED)
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -813,6 +844,9 @@ def play(
             resumed = session.resume(resume_path, lang, log_path, save_path)
             setup = session.setup
         else:
+            if not MIN_SEED <= seed <= MAX_SEED:  # as a game record holds it (`coh replay` reads it)
+                wanted = f"--seed {seed}: give a seed from {MIN_SEED} to {MAX_SEED}"
+                raise UsageError(wanted, Location("--seed"), code="USAGE-SEED")
             session.pack = load_pack_checked(pack, rules)
             resumed = None
         if resumed is not None:  # the saved budget, unless given again

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from coh_core.cli import main
@@ -143,3 +145,64 @@ def test_validate_json_usage_error_is_still_one_document(runner: CliRunner, tmp_
     assert result.exit_code == 2
     document = json.loads(result.stdout)
     assert [p["code"] for p in document["problems"]] == ["IO-MISSING"]
+
+
+# --- arguments refused before anything is done, and Ctrl-C ---------------------------------------
+
+# (the command line, the code, the exit code)
+REFUSED_ARGUMENTS = [
+    (["play", "--seed", str(2**70)], "USAGE-SEED", 2),  # `coh replay` could not read its log
+    (["play", "--seed", str(-(2**63) - 1)], "USAGE-SEED", 2),
+    (["play", "--pack", "/no/such/pack"], "IO-MISSING", 2),
+    (["replay", "--pack", "/no/such/pack", "game.jsonl"], "IO-MISSING", 2),
+]
+
+
+@pytest.mark.parametrize(("args", "code", "exit_code"), REFUSED_ARGUMENTS)
+def test_a_bad_argument_is_refused_with_its_code(
+    runner: CliRunner, args: list[str], code: str, exit_code: int
+) -> None:
+    result = runner.invoke(main, args)
+    assert result.exit_code == exit_code, result.output
+    assert f" {code} " in f" {result.output}" and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_ctrl_c_in_any_command_exits_130_with_one_line(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch, fmt: str
+) -> None:
+    import coh_core.packs
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(coh_core.packs, "check_pack", interrupted)
+    result = runner.invoke(main, ["validate", "--format", fmt])
+    assert result.exit_code == 130
+    assert result.stderr.splitlines()[-1] == "INTERRUPTED interrupted before the command ended"
+    assert "Aborted!" not in result.output
+    if fmt == "json":
+        assert json.loads(result.stdout)["problems"][0]["code"] == "INTERRUPTED"
+    else:
+        assert result.stdout == ""
+
+
+def test_ctrl_c_while_the_command_loads_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    import builtins
+    import sys
+
+    from coh_core import entry
+
+    real_import = builtins.__import__
+
+    def slow_import(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "coh_core.cli":
+            raise KeyboardInterrupt
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.delitem(sys.modules, "coh_core.cli")
+    monkeypatch.setattr(builtins, "__import__", slow_import)
+    with pytest.raises(SystemExit) as stopped:
+        entry.run()
+    assert stopped.value.code == 130
+    assert capsys.readouterr().err == "\nINTERRUPTED interrupted before the command began\n"
