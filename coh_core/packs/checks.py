@@ -654,15 +654,36 @@ def _check_player_range(pack: Pack, setup: Section, low: int, high: int) -> Iter
         )
 
 
+def _player_rows(setup: Section) -> tuple[dict[Any, tuple[int, dict[str, Any]]], list[Problem]]:
+    """The setup's player table by player count, (index, row) of the first row of each count (the
+    one the game reads), and a problem for each row of a count written again."""
+    rows: dict[Any, tuple[int, dict[str, Any]]] = {}
+    problems = []
+    for index, row in enumerate(setup.data.get("per_player_count") or []):
+        if not isinstance(row, dict):
+            continue
+        count = row.get("players")
+        if count not in rows:
+            rows[count] = (index, row)
+            continue
+        line = _at(setup, ("per_player_count", rows[count][0])).line
+        problems.append(
+            Problem(
+                "SETUP-TABLE",
+                f"a second setup row for {count} players (the first is at line {line}, and is the one"
+                " the game reads); remove one of them",
+                _at(setup, ("per_player_count", index, "players")),
+            )
+        )
+    return rows, problems
+
+
 def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
     players = setup.data.get("players") or {}
     low, high = players.get("min", 0), players.get("max", 0)
     yield from _check_player_range(pack, setup, low, high)
-    rows = {
-        row.get("players"): (i, row)
-        for i, row in enumerate(setup.data.get("per_player_count") or [])
-        if isinstance(row, dict)
-    }
+    rows, twice = _player_rows(setup)
+    yield from twice
     characters = len(pack.entities_of("character"))
     cards = sum(_count(e) for e in pack.entities_of("action"))
     movement = pack.section("components").get("movement_cards")
@@ -672,7 +693,7 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
         if count not in rows:
             yield Problem(
                 "SETUP-TABLE",
-                f"no setup row for {count} players",
+                f"no setup row for {count} players, which `players` allows ({low} to {high})",
                 _at(setup, ("per_player_count",)),
             )
             continue
