@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from coh_core.effects import ast
+from coh_core.effects.parser import EffectSyntaxError, parse_condition
 from coh_core.effects.registry import (
     CONTEXTS,
     NAME_TYPES,
@@ -198,6 +199,7 @@ class Checker:
         # Inside an expression that is evaluated without asking anyone (a condition, a test,
         # a `for` list, an operand): what it is, for the message; None elsewhere.
         self.pure: str | None = None
+        self.unknown_names: list[str] = []  # the names reported as unknown, in order
 
     # -- entry points ---------------------------------------------------------------
 
@@ -459,6 +461,7 @@ class Checker:
             hint = suggest(node.name, visible) or (
                 f"; names here: {', '.join(f'`{n}`' for n in visible)}" if visible else ""
             )
+        self.unknown_names.append(node.name)
         self._report("EFF-UNKNOWN-NAME", f"unknown name `{node.name}`{hint}", node.span)
         return None
 
@@ -615,6 +618,8 @@ class Checker:
         type_vars: dict[str, str] = {}
         for param, arg in bound:
             self._argument(node, sig, param, arg, bound, type_vars)
+        if len(bound) == len(node.args):  # (an argument refused: what is left out may be a typo)
+            self._defaults(node, sig, {param.name for param, _ in bound})
         if sig.name in _PILE_PRIMITIVES:
             self._pile_owners(node, sig, bound)
             if sig.name == "pile":
@@ -1110,6 +1115,46 @@ class Checker:
                 arg.value.span,
             )
 
+    def _defaults(self, node: ast.Call, sig: Signature, given: set[str]) -> None:
+        """The default of an argument left out is worked out where the call is written, in the
+        names bound there (as the engine does: a verb's body has its parameters only), so each
+        name it reads must be bound here: of `f(player: player = me)`, `f()` reads `me`, which a
+        step does not bind."""
+        if self.lenient:
+            return  # the names of an unknown window or event are unknown too (reported as such)
+        for param in sig.params:
+            if param.name in given or param.default is None:
+                continue
+            for name in dict.fromkeys(self._unbound_in_default(sig, param)):
+                self._report(
+                    "EFF-UNBOUND-NAME",
+                    f"`{sig.name}` is called without `{param.name}`, whose default `{param.default}`"
+                    f" reads `{name}` where the call is written (not inside `{sig.name}`), and"
+                    f" {self._not_bound_here(name)}; pass it: `{sig.name}(..., {param.name}=...)`",
+                    node.name_span,
+                )
+
+    def _unbound_in_default(self, sig: Signature, param: Param) -> list[str]:
+        """The names a parameter's default reads that are not bound here (checked as if it were
+        written here, which is how the engine compiles it)."""
+        tree = _default_of(sig, param.name)
+        if tree is None:
+            return []  # (no expression: reported where the verb declares it, VERB-PARAM)
+        here = Checker(self.symbols, self.context.name, lenient=self.lenient, returns=self.returns)
+        here.scopes = [dict(scope) for scope in self.scopes]
+        here.pure = "a default"
+        here._expr(tree, None if _has_type_var(param.type) else param.type)
+        return here.unknown_names
+
+    def _not_bound_here(self, name: str) -> str:
+        """Why a name is not bound at this place: the context, and the names that are."""
+        where = self.context.doc.split(": ")[0]
+        if self.context.name in ("verb", "selector", "asking_selector"):
+            where += ", whose only names are its parameters"
+        visible = sorted(self._visible_names())
+        names = f" (names here: {', '.join(f'`{n}`' for n in visible)})" if visible else ""
+        return f"`{name}` is not bound in {where}{names}"
+
     def _pile_of(self, param: str, bound: list[tuple[Param, ast.Arg]]) -> PileSpec | None:
         """The pile a pile primitive's argument names (by its parameter), if it is a declared one."""
         arg = next((a for p, a in bound if p.name == param), None)
@@ -1250,6 +1295,17 @@ def _compatible(expected: str, found: str, type_vars: dict[str, str]) -> bool:
             keyed_expected[1], keyed_found[1], type_vars
         )
     return expected == found
+
+
+def _default_of(sig: Signature, name: str) -> ast.Expr | None:
+    """The parsed default of a parameter of a signature (None: none, or not an expression)."""
+    param = sig.param(name)
+    if param is None or param.default is None:
+        return None
+    try:
+        return parse_condition(param.default)
+    except EffectSyntaxError:
+        return None
 
 
 def check_effect(

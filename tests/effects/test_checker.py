@@ -40,11 +40,12 @@ def symbols(base_pack: Pack, declared: Declarations) -> Symbols:
 
 
 def _extra(case: dict[str, Any], declared: Declarations) -> dict[str, str]:
+    """The names the case's window or event binds, or (a verb's parameters) those it gives."""
     if "window" in case:
         return dict(declared.windows[case["window"]].bindings)
     if "event" in case:
         return dict(declared.events[case["event"]].bindings)
-    return {}
+    return dict(case.get("names", {}))
 
 
 def _label(case: dict[str, Any]) -> str:
@@ -58,7 +59,11 @@ def test_checker_findings(case: dict[str, Any], symbols: Symbols, declared: Decl
         findings = check_effect(parse_effect(case["effect"]), symbols, case["context"], extra)
     else:
         findings = check_condition(parse_condition(case["condition"]), symbols, case["context"], extra)
-    assert [{"code": f.code, "col": f.span.col} for f in findings] == case["expect"]
+    assert [{"code": f.code, "col": f.span.col} for f in findings] == [
+        {"code": e["code"], "col": e["col"]} for e in case["expect"]
+    ]
+    for finding, expected in zip(findings, case["expect"], strict=True):
+        assert expected.get("says", "") in finding.message
 
 
 def test_messages_suggest_the_nearest_name(symbols: Symbols) -> None:
