@@ -620,6 +620,8 @@ class Checker:
             self._argument(node, sig, param, arg, bound, type_vars)
         if len(bound) == len(node.args):  # (an argument refused: what is left out may be a typo)
             self._defaults(node, sig, {param.name for param, _ in bound})
+        if sig.name == "action_window" and node.name not in self.symbols.verbs:
+            self._windows_opened_without_names(node, sig, bound)
         if sig.name in _PILE_PRIMITIVES:
             self._pile_owners(node, sig, bound)
             if sig.name == "pile":
@@ -952,6 +954,14 @@ class Checker:
             self._report(
                 "EFF-TYPE", f"the window `{head.name}` binds no `pending`: nothing to cancel in it", head.span
             )
+        elif window is not None and len(window.bindings) > 1:
+            others = ", ".join(f"`{n}`" for n in window.bindings if n != "pending")
+            self._report(
+                "EFF-UNBOUND-NAME",
+                f"`offer_cancel` gives the window it opens `pending` only, but `{head.name}` binds {others}"
+                " too: its cards and powers would read them unbound; declare it with `pending` alone",
+                head.span,
+            )
         if question is None:
             return None
         return {name: "any" for name in question if name != "player"}
@@ -1154,6 +1164,29 @@ class Checker:
         visible = sorted(self._visible_names())
         names = f" (names here: {', '.join(f'`{n}`' for n in visible)})" if visible else ""
         return f"`{name}` is not bound in {where}{names}"
+
+    def _windows_opened_without_names(
+        self, node: ast.Call, sig: Signature, bound: list[tuple[Param, ast.Arg]]
+    ) -> None:
+        """`action_window` gives the windows it opens no names: a window that binds some would
+        leave them unbound in its cards and powers (the engine stops the game there)."""
+        given = next((arg.value for param, arg in bound if param.name == "windows"), None)
+        listed = given if given is not None else _default_of(sig, "windows")
+        if not isinstance(listed, ast.ListLit):
+            return
+        for item in listed.items:
+            spec = self.symbols.declared.windows.get(item.name) if isinstance(item, ast.Name) else None
+            if spec is None or not spec.bindings:
+                continue
+            names = ", ".join(f"`{n}`" for n in spec.bindings)
+            shown = ", ".join(f"{n}=..." for n in spec.bindings)
+            self._report(
+                "EFF-UNBOUND-NAME",
+                f"`action_window` gives the windows it opens no names, but `{spec.name}` binds {names}:"
+                f" its cards and powers would read them unbound; open it with `window(player,"
+                f" [{spec.name}], {shown})`",
+                item.span if given is not None else node.name_span,  # (a default: at the call)
+            )
 
     def _pile_of(self, param: str, bound: list[tuple[Param, ast.Arg]]) -> PileSpec | None:
         """The pile a pile primitive's argument names (by its parameter), if it is a declared one."""
