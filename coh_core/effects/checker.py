@@ -210,6 +210,16 @@ class Checker:
             self._block(block)
         return self.findings
 
+    def check_default(self, expr: ast.Expr, param: Param) -> list[Finding]:
+        """A parameter's default, read where a call leaves the parameter out: of its type, asking
+        nothing. Names it reads that are not bound here are not reported (see `_defaults`)."""
+        self._pure_expr(f"the default of `{param.name}`", lambda: self._expect_default(expr, param))
+        return [f for f in self.findings if f.code != "EFF-UNKNOWN-NAME"]
+
+    def _expect_default(self, expr: ast.Expr, param: Param) -> None:
+        if not _has_type_var(param.type):
+            self._expect(expr, param.type, f"the default of `{param.name}`")
+
     def check_condition(self, expr: ast.Expr) -> list[Finding]:
         found = self._pure_expr("a condition", lambda: self._expr(expr, "bool"))
         if found is not None and found != "bool":
@@ -604,7 +614,8 @@ class Checker:
             self._log(node)
             return None
         if self.pure is not None and (sig.asks or sig.name in _CHOICES):
-            hint = "" if self.pure == "a condition" else " (ask it first: `let x = ...`)"
+            asked_first = self.pure != "a condition" and not self.pure.startswith("the default")
+            hint = " (ask it first: `let x = ...`)" if asked_first else ""
             self._report(
                 "EFF-CHOICE-IN-CONDITION",
                 f"{self.pure} cannot ask a question; `{sig.name}` asks one{hint}",
@@ -1328,6 +1339,19 @@ def _compatible(expected: str, found: str, type_vars: dict[str, str]) -> bool:
             keyed_expected[1], keyed_found[1], type_vars
         )
     return expected == found
+
+
+def names_some_context_binds(declared: Declarations) -> dict[str, str]:
+    """Every name a context, event or window binds, with its type (`any` where they differ): the
+    names a default may read, typed as the places that call it give them."""
+    found: dict[str, str] = {}
+    bindings: list[Mapping[str, str]] = [spec.bindings for spec in CONTEXTS.values()]
+    bindings += [spec.bindings for spec in declared.events.values()]
+    bindings += [spec.bindings for spec in declared.windows.values()]
+    for names in bindings:
+        for name, type_name in names.items():
+            found[name] = type_name if found.get(name, type_name) == type_name else "any"
+    return found
 
 
 def _default_of(sig: Signature, name: str) -> ast.Expr | None:
