@@ -74,6 +74,18 @@ of the pack's `messages` section, given each of its placeholders by name and not
 """
 
 
+_NAMES_BOUND = """\
+Besides these, a trigger has the names its event binds, and a card or power those of its window
+(`events` and `windows` of the pack); `let`, `for` and a list or map built with `for` bind names
+below them. A parameter's default (`player: player = me`) is worked out where a call that leaves
+the parameter out is written, with the names bound there, never inside the verb: of a verb
+`f(player: player = me)`, `f()` is refused in a step, which binds no `me`, and in a verb's body
+unless that verb has a parameter `me` (`EFF-UNBOUND-NAME`; pass the argument instead). A
+window's names are given by whatever opens it: `window(...)` by name, `offer_cancel` only
+`pending`, and `action_window` none, so it cannot open a window that binds names
+(`EFF-UNBOUND-NAME`)."""
+
+
 def _section(title: str, rows: list[str]) -> str:
     return f"## {title}\n\n" + "\n".join(rows) + "\n"
 
@@ -120,10 +132,14 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
         _section("Procedures (turn structure steps and pack verbs only)", _signatures(Kind.PROCEDURE)),
         _section(
             "Contexts and implicit names",
-            _table(
-                ("context", "where", "names"),
-                [(f"`{c.name}`", c.doc, _bindings(c.bindings)) for c in CONTEXTS.values()],
-            ),
+            [
+                *_table(
+                    ("context", "where", "names"),
+                    [(f"`{c.name}`", c.doc, _bindings(c.bindings)) for c in CONTEXTS.values()],
+                ),
+                "",
+                _NAMES_BOUND,
+            ],
         ),
         _DECLARED_INTRO,
         _section(
