@@ -199,7 +199,9 @@ class Checker:
         # Inside an expression that is evaluated without asking anyone (a condition, a test,
         # a `for` list, an operand): what it is, for the message; None elsewhere.
         self.pure: str | None = None
-        self.unknown_names: list[str] = []  # the names reported as unknown, in order
+        # The names read here that are not bound, in order: written (EFF-UNKNOWN-NAME), or read
+        # by the default of an argument left out (EFF-UNBOUND-NAME).
+        self.unbound: list[str] = []
 
     # -- entry points ---------------------------------------------------------------
 
@@ -214,7 +216,7 @@ class Checker:
         """A parameter's default, read where a call leaves the parameter out: of its type, asking
         nothing. Names it reads that are not bound here are not reported (see `_defaults`)."""
         self._pure_expr(f"the default of `{param.name}`", lambda: self._expect_default(expr, param))
-        return [f for f in self.findings if f.code != "EFF-UNKNOWN-NAME"]
+        return [f for f in self.findings if f.code not in ("EFF-UNKNOWN-NAME", "EFF-UNBOUND-NAME")]
 
     def _expect_default(self, expr: ast.Expr, param: Param) -> None:
         if not _has_type_var(param.type):
@@ -471,7 +473,7 @@ class Checker:
             hint = suggest(node.name, visible) or (
                 f"; names here: {', '.join(f'`{n}`' for n in visible)}" if visible else ""
             )
-        self.unknown_names.append(node.name)
+        self.unbound.append(node.name)
         self._report("EFF-UNKNOWN-NAME", f"unknown name `{node.name}`{hint}", node.span)
         return None
 
@@ -1147,6 +1149,7 @@ class Checker:
             if param.name in given or param.default is None:
                 continue
             for name in dict.fromkeys(self._unbound_in_default(sig, param)):
+                self.unbound.append(name)
                 self._report(
                     "EFF-UNBOUND-NAME",
                     f"`{sig.name}` is called without `{param.name}`, whose default `{param.default}`"
@@ -1165,7 +1168,7 @@ class Checker:
         here.scopes = [dict(scope) for scope in self.scopes]
         here.pure = "a default"
         here._expr(tree, None if _has_type_var(param.type) else param.type)
-        return here.unknown_names
+        return here.unbound
 
     def _not_bound_here(self, name: str) -> str:
         """Why a name is not bound at this place: the context, and the names that are."""

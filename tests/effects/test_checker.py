@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +11,7 @@ import yaml
 
 from coh_core.effects.checker import Symbols, check_condition, check_effect
 from coh_core.effects.parser import parse_condition, parse_effect
-from coh_core.effects.registry import Declarations
+from coh_core.effects.registry import Declarations, Kind, Param, Signature
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.effects_index import pack_verbs
 from coh_core.packs.model import Pack
@@ -98,4 +99,20 @@ def test_a_misspelt_value_suggests_the_declared_one(symbols: Symbols) -> None:
     assert findings[0].message == (
         "`end_of_trun` is not a duration; one of: end_of_game, end_of_turn, leaves_location;"
         " did you mean `end_of_turn`?"
+    )
+
+
+def test_a_default_that_calls_with_a_default_left_out_reads_its_names_too(symbols: Symbols) -> None:
+    """`first_mine(c: character = first(my_characters()))`: where `first_mine()` is written, the
+    default calls `my_characters` without `player`, whose default reads `me` there in turn."""
+    first_mine = Signature(
+        "first_mine", Kind.SELECTOR, (Param("c", "character", "first(my_characters())"),), "character", ""
+    )
+    nested = replace(symbols, verbs={**symbols.verbs, "first_mine": first_mine})
+    effect = parse_effect("kill_character(first_mine())")
+    assert check_effect(effect, nested, "card") == []
+    [finding] = check_effect(effect, nested, "step")
+    assert (finding.code, finding.span.col) == ("EFF-UNBOUND-NAME", 16)
+    assert finding.message.startswith(
+        "`first_mine` is called without `c`, whose default `first(my_characters())` reads `me`"
     )
