@@ -202,6 +202,10 @@ class Checker:
         # The names read here that are not bound, in order: written (EFF-UNKNOWN-NAME), or read
         # by the default of an argument left out (EFF-UNBOUND-NAME).
         self.unbound: list[str] = []
+        # The defaults being worked out around this check, as (verb, parameter): one met again
+        # is a default that needs itself (reported where it is declared, `check_default`).
+        self.expanding: frozenset[tuple[str, str]] = frozenset()
+        self.cycles: list[tuple[str, str]] = []
 
     # -- entry points ---------------------------------------------------------------
 
@@ -212,11 +216,20 @@ class Checker:
             self._block(block)
         return self.findings
 
-    def check_default(self, expr: ast.Expr, param: Param) -> list[Finding]:
+    def check_default(self, expr: ast.Expr, verb: str, param: Param) -> list[Finding]:
         """A parameter's default, read where a call leaves the parameter out: of its type, asking
-        nothing. Names it reads that are not bound here are not reported (see `_defaults`)."""
+        nothing, and not needing itself to be worked out. Names it reads that are not bound here
+        are not reported (see `_defaults`)."""
+        self.expanding = frozenset({(verb, param.name)})
         self._pure_expr(f"the default of `{param.name}`", lambda: self._expect_default(expr, param))
-        return [f for f in self.findings if f.code not in ("EFF-UNKNOWN-NAME", "EFF-UNBOUND-NAME")]
+        found = [f for f in self.findings if f.code not in ("EFF-UNKNOWN-NAME", "EFF-UNBOUND-NAME")]
+        if (verb, param.name) in self.cycles:
+            message = (
+                f"the default of `{param.name}` calls `{verb}` (directly or through other defaults)"
+                f" leaving `{param.name}` out: working it out would never end"
+            )
+            found.append(Finding("VERB-RECURSION", message, expr.span))
+        return found
 
     def _expect_default(self, expr: ast.Expr, param: Param) -> None:
         if not _has_type_var(param.type):
@@ -1148,6 +1161,9 @@ class Checker:
         for param in sig.params:
             if param.name in given or param.default is None:
                 continue
+            if (sig.name, param.name) in self.expanding:
+                self.cycles.append((sig.name, param.name))
+                continue
             for name in dict.fromkeys(self._unbound_in_default(sig, param)):
                 self.unbound.append(name)
                 self._report(
@@ -1167,7 +1183,9 @@ class Checker:
         here = Checker(self.symbols, self.context.name, lenient=self.lenient, returns=self.returns)
         here.scopes = [dict(scope) for scope in self.scopes]
         here.pure = "a default"
+        here.expanding = self.expanding | {(sig.name, param.name)}
         here._expr(tree, None if _has_type_var(param.type) else param.type)
+        self.cycles.extend(here.cycles)
         return here.unbound
 
     def _not_bound_here(self, name: str) -> str:

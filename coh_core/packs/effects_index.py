@@ -290,8 +290,9 @@ def default_problems(pack: Pack, symbols: Symbols) -> Iterator[Problem]:
                     where,
                 )
                 continue
-            for finding in Checker(symbols, "verb", names).check_default(tree, param):
-                yield Problem("VERB-PARAM", f"{finding.message} (`{name}: {spec}`)", where)
+            for finding in Checker(symbols, "verb", names).check_default(tree, verb.id, param):
+                code = "VERB-RECURSION" if finding.code == "VERB-RECURSION" else "VERB-PARAM"
+                yield Problem(code, f"{finding.message} (`{name}: {spec}`)", where)
 
 
 def compile_slot(
