@@ -35,7 +35,7 @@ from coh_core.effects.registry import (
     signatures,
     type_parts,
 )
-from coh_core.limits import MAX_LIST_ITEMS, MAX_OPTIONS
+from coh_core.limits import MAX_DEFAULT_NESTING, MAX_LIST_ITEMS, MAX_OPTIONS
 
 _ARITHMETIC = {"+", "-", "*", "//"}
 _ORDERING = {"<", "<=", ">", ">="}
@@ -206,6 +206,7 @@ class Checker:
         # is a default that needs itself (reported where it is declared, `check_default`).
         self.expanding: frozenset[tuple[str, str]] = frozenset()
         self.cycles: list[tuple[str, str]] = []
+        self.too_deep = False  # a default needed more than MAX_DEFAULT_NESTING others inside it
 
     # -- entry points ---------------------------------------------------------------
 
@@ -229,6 +230,13 @@ class Checker:
                 f" leaving `{param.name}` out: working it out would never end"
             )
             found.append(Finding("VERB-RECURSION", message, expr.span))
+        elif self.too_deep:
+            message = (
+                f"the default of `{param.name}` is worked out through more than {MAX_DEFAULT_NESTING}"
+                " defaults inside each other (a default that calls a verb leaving out an argument with"
+                " a default, and so on); give an argument at one of those calls"
+            )
+            found.append(Finding("EFF-LIMIT", message, expr.span))
         return found
 
     def _expect_default(self, expr: ast.Expr, param: Param) -> None:
@@ -1164,6 +1172,9 @@ class Checker:
             if (sig.name, param.name) in self.expanding:
                 self.cycles.append((sig.name, param.name))
                 continue
+            if len(self.expanding) >= MAX_DEFAULT_NESTING:
+                self.too_deep = True  # (not followed further: reported where it is declared)
+                continue
             for name in dict.fromkeys(self._unbound_in_default(sig, param)):
                 self.unbound.append(name)
                 self._report(
@@ -1186,6 +1197,7 @@ class Checker:
         here.expanding = self.expanding | {(sig.name, param.name)}
         here._expr(tree, None if _has_type_var(param.type) else param.type)
         self.cycles.extend(here.cycles)
+        self.too_deep = self.too_deep or here.too_deep
         return here.unbound
 
     def _not_bound_here(self, name: str) -> str:

@@ -8,6 +8,7 @@ from coh_core.effects.registry import CONTEXTS, TYPES, Declarations, Kind, Signa
 from coh_core.limits import (
     CASCADE_LIMIT,
     MAX_DECISIONS,
+    MAX_DEFAULT_NESTING,
     MAX_EFFECT_NESTING,
     MAX_FRAMES,
     MAX_LIST_ITEMS,
@@ -253,6 +254,12 @@ def _bounds() -> list[str]:
         ("plays, powers and gifts in one timing window", f"{MAX_WINDOW_ACTIONS:,}", "ENGINE-LIMIT"),
         ("decisions in one game", f"{MAX_DECISIONS:,}", "ENGINE-LIMIT"),
         ("expressions and blocks nested in one effect", f"{MAX_EFFECT_NESTING:,}", "EFF-LIMIT"),
+        (
+            "defaults worked out inside each other (a default that calls a verb leaving out an"
+            " argument with a default)",
+            f"{MAX_DEFAULT_NESTING:,}",
+            "EFF-LIMIT",
+        ),
     ]
     return [
         "Packs come from strangers, so what one effect or one game may do is bounded. Going past a",

@@ -291,7 +291,7 @@ def default_problems(pack: Pack, symbols: Symbols) -> Iterator[Problem]:
                 )
                 continue
             for finding in Checker(symbols, "verb", names).check_default(tree, verb.id, param):
-                code = "VERB-RECURSION" if finding.code == "VERB-RECURSION" else "VERB-PARAM"
+                code = finding.code if finding.code in ("VERB-RECURSION", "EFF-LIMIT") else "VERB-PARAM"
                 yield Problem(code, f"{finding.message} (`{name}: {spec}`)", where)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
-from coh_core.effects.checker import Symbols, check_condition, check_effect
+from coh_core.effects.checker import Checker, Symbols, check_condition, check_effect
 from coh_core.effects.parser import parse_condition, parse_effect
 from coh_core.effects.registry import Declarations, Kind, Param, Signature
 from coh_core.packs.declarations import declarations_of
@@ -115,4 +115,31 @@ def test_a_default_that_calls_with_a_default_left_out_reads_its_names_too(symbol
     assert (finding.code, finding.span.col) == ("EFF-UNBOUND-NAME", 16)
     assert finding.message.startswith(
         "`first_mine` is called without `c`, whose default `first(my_characters())` reads `me`"
+    )
+
+
+def test_defaults_inside_each_other_are_followed_to_a_bound(symbols: Symbols) -> None:
+    """300 selectors, each defaulting to the next: a call of the first neither overflows the stack
+    nor is refused (each declaration past the bound is, where coh_core.packs checks it)."""
+    chain = {
+        f"chain_{i}": Signature(
+            f"chain_{i}",
+            Kind.SELECTOR,
+            (Param("n", "count", f"chain_{i + 1}()" if i < 300 else "1"),),
+            "count",
+            "",
+        )
+        for i in range(301)
+    }
+    deep = replace(symbols, verbs={**symbols.verbs, **chain})
+    assert check_effect(parse_effect("score_points(chain_0())"), deep, "card") == []
+    [finding] = Checker(deep, "verb").check_default(
+        parse_condition("chain_1()"), "chain_0", chain["chain_0"].params[0]
+    )
+    assert finding.code == "EFF-LIMIT"
+    assert (
+        Checker(deep, "verb").check_default(
+            parse_condition("chain_294()"), "chain_293", chain["chain_293"].params[0]
+        )
+        == []
     )
