@@ -1179,7 +1179,7 @@ class Checker:
                 self.unbound.append(name)
                 self._report(
                     "EFF-UNBOUND-NAME",
-                    f"`{sig.name}` is called without `{param.name}`, whose default `{param.default}`"
+                    f"`{sig.name}` is called without `{param.name}`, whose default `{shown(param.default)}`"
                     f" reads `{name}` where the call is written (not inside `{sig.name}`), and"
                     f" {self._not_bound_here(name)}; pass it: `{sig.name}(..., {param.name}=...)`",
                     node.name_span,
@@ -1372,6 +1372,11 @@ def _compatible(expected: str, found: str, type_vars: dict[str, str]) -> bool:
             keyed_expected[1], keyed_found[1], type_vars
         )
     return expected == found
+
+
+def shown(text: str, width: int = 60) -> str:
+    """A text of the pack in a message: whole, or its start when it is long."""
+    return text if len(text) <= width else f"{text[:width]}..."
 
 
 def names_some_context_binds(declared: Declarations) -> dict[str, str]:

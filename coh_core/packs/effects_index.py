@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from coh_core.effects.checker import Checker, Finding, Symbols, names_some_context_binds
+from coh_core.effects.checker import Checker, Finding, Symbols, names_some_context_binds, shown
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.effects.registry import (
     Declarations,
@@ -286,13 +286,13 @@ def default_problems(pack: Pack, symbols: Symbols) -> Iterator[Problem]:
             except EffectSyntaxError as exc:
                 yield Problem(
                     "VERB-PARAM",
-                    f"the default of `{name}`, `{param.default}`, is no expression: {exc.message}",
+                    f"the default of `{name}`, `{shown(param.default)}`, is no expression: {exc.message}",
                     where,
                 )
                 continue
             for finding in Checker(symbols, "verb", names).check_default(tree, verb.id, param):
                 code = finding.code if finding.code in ("VERB-RECURSION", "EFF-LIMIT") else "VERB-PARAM"
-                yield Problem(code, f"{finding.message} (`{name}: {spec}`)", where)
+                yield Problem(code, f"{finding.message} (`{name}: {shown(str(spec))}`)", where)
 
 
 def compile_slot(
