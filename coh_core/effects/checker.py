@@ -62,6 +62,10 @@ def _is_record(type_name: str) -> bool:
 
 
 _R = TypeVar("_R")
+# A default worked out in a check: (verb, parameter, defaults around it, names bound and their
+# types); what it found: (names read unbound, defaults met again inside it, too deep).
+_DefaultKey = tuple[str, str, int, tuple[tuple[str, str], ...]]
+_DefaultFound = tuple[list[str], list[tuple[str, str]], bool]
 
 
 @dataclass(frozen=True)
@@ -207,6 +211,10 @@ class Checker:
         self.expanding: frozenset[tuple[str, str]] = frozenset()
         self.cycles: list[tuple[str, str]] = []
         self.too_deep = False  # a default needed more than MAX_DEFAULT_NESTING others inside it
+        # What the defaults worked out in this check found, by default, depth and names bound:
+        # the same default met again is not followed again (a default that calls one with a
+        # default many times, inside others that do, would otherwise take exponential time).
+        self.seen_defaults: dict[_DefaultKey, _DefaultFound] = {}
 
     # -- entry points ---------------------------------------------------------------
 
@@ -1188,17 +1196,29 @@ class Checker:
     def _unbound_in_default(self, sig: Signature, param: Param) -> list[str]:
         """The names a parameter's default reads that are not bound here (checked as if it were
         written here, which is how the engine compiles it)."""
+        bound = tuple(sorted((n, t) for scope in self.scopes for n, t in scope.items()))
+        key = (sig.name, param.name, len(self.expanding), bound)
+        found = self.seen_defaults.get(key)
+        if found is None:
+            found = self.seen_defaults[key] = self._default_found(sig, param)
+        unbound, cycles, too_deep = found
+        self.cycles.extend(cycles)
+        self.too_deep = self.too_deep or too_deep
+        return unbound
+
+    def _default_found(self, sig: Signature, param: Param) -> _DefaultFound:
+        """What checking a default here finds: the names it reads unbound, the defaults met again
+        inside it, and whether it went past MAX_DEFAULT_NESTING."""
         tree = _default_of(sig, param.name)
         if tree is None:
-            return []  # (no expression: reported where the verb declares it, VERB-PARAM)
+            return [], [], False  # (no expression: reported where the verb declares it, VERB-PARAM)
         here = Checker(self.symbols, self.context.name, lenient=self.lenient, returns=self.returns)
         here.scopes = [dict(scope) for scope in self.scopes]
         here.pure = "a default"
         here.expanding = self.expanding | {(sig.name, param.name)}
+        here.seen_defaults = self.seen_defaults
         here._expr(tree, None if _has_type_var(param.type) else param.type)
-        self.cycles.extend(here.cycles)
-        self.too_deep = self.too_deep or here.too_deep
-        return here.unbound
+        return here.unbound, here.cycles, here.too_deep
 
     def _not_bound_here(self, name: str) -> str:
         """Why a name is not bound at this place: the context, and the names that are."""

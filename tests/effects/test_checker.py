@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 import yaml
 
+from coh_core.effects import checker as checker_module
 from coh_core.effects.checker import Checker, Symbols, check_condition, check_effect
 from coh_core.effects.parser import parse_condition, parse_effect
 from coh_core.effects.registry import Declarations, Kind, Param, Signature
@@ -143,3 +144,32 @@ def test_defaults_inside_each_other_are_followed_to_a_bound(symbols: Symbols) ->
         )
         == []
     )
+
+
+def _defaults_calling_the_next(levels: int, width: int) -> dict[str, Signature]:
+    """Selectors `w_0` ... `w_<levels>`, each defaulting to `width` calls of the next, added up;
+    the last one's default is 1."""
+    return {
+        f"w_{i}": Signature(
+            f"w_{i}",
+            Kind.SELECTOR,
+            (Param("n", "count", " + ".join([f"w_{i + 1}()"] * width) if i < levels else "1"),),
+            "count",
+            "",
+        )
+        for i in range(levels + 1)
+    }
+
+
+def test_a_default_met_again_in_one_check_is_followed_once(
+    symbols: Symbols, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each default calls the next one 3 times, 7 deep: 3**7 ways down, but 8 defaults."""
+    wide = replace(symbols, verbs={**symbols.verbs, **_defaults_calling_the_next(7, 3)})
+    followed: list[str] = []
+    default_of = checker_module._default_of
+    monkeypatch.setattr(
+        checker_module, "_default_of", lambda sig, name: followed.append(sig.name) or default_of(sig, name)
+    )
+    assert check_effect(parse_effect("score_points(w_0())"), wide, "card") == []
+    assert sorted(name for name in followed if name.startswith("w_")) == [f"w_{i}" for i in range(8)]
