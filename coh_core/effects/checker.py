@@ -240,9 +240,10 @@ class Checker:
             found.append(Finding("VERB-RECURSION", message, expr.span))
         elif self.too_deep:
             message = (
-                f"the default of `{param.name}` is worked out through more than {MAX_DEFAULT_NESTING}"
-                " defaults inside each other (a default that calls a verb leaving out an argument with"
-                " a default, and so on); give an argument at one of those calls"
+                f"the default of `{param.name}` is worked out through defaults inside each other too"
+                f" deep to follow (at most {MAX_DEFAULT_NESTING}, fewer when they are long"
+                " expressions): a default that calls a verb leaving out an argument with a default,"
+                " and so on; give an argument at one of those calls"
             )
             found.append(Finding("EFF-LIMIT", message, expr.span))
         return found
@@ -1217,7 +1218,10 @@ class Checker:
         here.pure = "a default"
         here.expanding = self.expanding | {(sig.name, param.name)}
         here.seen_defaults = self.seen_defaults
-        here._expr(tree, None if _has_type_var(param.type) else param.type)
+        try:
+            here._expr(tree, None if _has_type_var(param.type) else param.type)
+        except RecursionError:  # long expressions in defaults inside each other: too deep to follow
+            return [], [], True
         return here.unbound, here.cycles, here.too_deep
 
     def _not_bound_here(self, name: str) -> str:

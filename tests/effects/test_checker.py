@@ -173,3 +173,15 @@ def test_a_default_met_again_in_one_check_is_followed_once(
     )
     assert check_effect(parse_effect("score_points(w_0())"), wide, "card") == []
     assert sorted(name for name in followed if name.startswith("w_")) == [f"w_{i}" for i in range(8)]
+
+
+def test_defaults_too_long_together_to_follow_are_refused_where_declared(symbols: Symbols) -> None:
+    """40 calls of the next one in each of 8 defaults inside each other: past what the checker can
+    follow, the call is left alone and the declarations are refused (EFF-LIMIT), never a crash."""
+    chain = _defaults_calling_the_next(8, 40)
+    wide = replace(symbols, verbs={**symbols.verbs, **chain})
+    assert check_effect(parse_effect("score_points(w_0())"), wide, "card") == []
+    default = chain["w_0"].params[0]
+    assert default.default is not None
+    found = Checker(wide, "verb").check_default(parse_condition(default.default), "w_0", default)
+    assert [f.code for f in found] == ["EFF-LIMIT"]
