@@ -1247,12 +1247,12 @@ class Checker:
             if spec is None or not spec.bindings:
                 continue
             names = ", ".join(f"`{n}`" for n in spec.bindings)
-            shown = ", ".join(f"{n}=..." for n in spec.bindings)
+            given_by_name = ", ".join(f"{n}=..." for n in spec.bindings)
             self._report(
                 "EFF-UNBOUND-NAME",
                 f"`action_window` gives the windows it opens no names, but `{spec.name}` binds {names}:"
                 f" its cards and powers would read them unbound; open it with `window(player,"
-                f" [{spec.name}], {shown})`",
+                f" [{spec.name}], {given_by_name})`",
                 item.span if given is not None else node.name_span,  # (a default: at the call)
             )
 
