@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
+from coh_core.packs import yaml_traps
 from coh_core.packs.yamlsrc import parse_yaml
 
 
@@ -58,6 +60,8 @@ TRAPS = [
     ("1_000.5", TYPE, ["the number 1000.5 by YAML 1.1", '"1_000.5"', "1000.5 for a number"]),
     ("08", TYPE, ["text by YAML 1.1", "the number 8 by YAML 1.2", '"08" for the text', "8 for a"]),
     ("1e3", TYPE, ["text by YAML 1.1", "the number 1000.0 by YAML 1.2", "1000.0 for a number"]),
+    ("05099179", TYPE, ["text by YAML 1.1", "the number 5099179 by YAML 1.2", '"05099179" for the text']),
+    ("1234e567", TYPE, ["text by YAML 1.1", "the number infinity by YAML 1.2", '"1234e567" for the text']),
     (".inf", TYPE, ["the number infinity by YAML 1.1", '".inf" for the text']),
     ("-.inf", TYPE, ["the number minus infinity by YAML 1.1", '"-.inf" for the text']),
     ("+.INF", TYPE, ["the number infinity by YAML 1.1", '"+.INF" for the text']),
@@ -162,6 +166,16 @@ def test_a_trap_an_alias_repeats_is_reported_once_where_it_is_written() -> None:
     assert [(p.code, p.location.line, p.location.col) for p in problems] == [("YAML-TYPE-TRAP", 1, 8)]
     assert doc is not None and doc.data == {"first": "3:00", "again": "3:00", "list": ["3:00"]}
     assert {("first",), ("again",), ("list", 0)} <= doc.trapped  # the schema stays quiet at each
+
+
+@pytest.mark.parametrize(("written", "code", "words"), TRAPS, ids=[t[0] for t in TRAPS])
+def test_coh_s_writer_quotes_a_trap_so_that_it_reads_back_as_written(
+    written: str, code: str, words: list[str]
+) -> None:
+    """PyYAML writes `0o17`, `08` or `y` plain (text to YAML 1.1); `yaml_traps.Dumper` quotes them."""
+    data = {"cards": [{"hour": written, "id": "a"}], written: [written]}
+    doc, problems = parse_yaml(yaml.dump(data, Dumper=yaml_traps.Dumper), "t.yaml")
+    assert problems == [] and doc is not None and doc.data == data
 
 
 def test_a_duplicate_key_names_the_first_line() -> None:

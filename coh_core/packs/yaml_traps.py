@@ -217,3 +217,17 @@ def _describe(reading: Reading) -> str:
 
 def _form_name(text: str) -> str | None:
     return next((name for pattern, name in _FORMS if pattern.fullmatch(text)), None)
+
+
+class Dumper(yaml.SafeDumper):
+    """Safe YAML that coh reads back as it was written: PyYAML writes a string plain whenever
+    YAML 1.1 would read it back as a string, so `05099179` or `0o17` (numbers to YAML 1.2) and
+    `y` would come out plain, and be refused; this writer double-quotes them."""
+
+
+def _represent_str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
+    style = '"' if trap_of(value) is not None else None
+    return dumper.represent_scalar(f"{_TAG}str", value, style=style)
+
+
+Dumper.add_representer(str, _represent_str)
