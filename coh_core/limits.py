@@ -20,6 +20,7 @@ MAX_ALIAS_VALUES = 100_000  # of those, values that aliases add
 MAX_YAML_INTEGER = 2**63 - 1  # integers in YAML data are 64-bit
 MAX_INTEGER_CHARS = 100  # a longer integer literal is refused before it is converted
 MAX_EFFECT_NESTING = 48  # expressions and blocks of an effect inside each other
+MAX_DEFAULT_NESTING = 8  # defaults worked out inside each other (a default that leaves one out)
 
 # Reading a game record (`coh replay`)
 MAX_RECORD_BYTES = 64 * 2**20

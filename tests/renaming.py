@@ -68,7 +68,7 @@ import yaml
 from coh_core.effects import ast
 from coh_core.effects.parser import parse_condition, parse_effect
 from coh_core.effects.registry import Signature, element_type, signature
-from coh_core.packs import load_pack_checked
+from coh_core.packs import load_pack_checked, yaml_traps
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.effects_index import effect_slots, pack_verbs
 from coh_core.packs.model import Pack
@@ -356,12 +356,13 @@ def _write(target: Path, doc: YamlDoc, pack: Pack, data: Any) -> None:
     path.write_text(text, encoding="utf-8")
 
 
-class _Dumper(yaml.SafeDumper):
-    """Safe YAML that writes effects of several lines as blocks (`|`), as the pack does."""
+class _Dumper(yaml_traps.Dumper):
+    """Safe YAML that writes effects of several lines as blocks (`|`), as the pack does, and
+    quotes the strings that would be YAML 1.1 traps written plain."""
 
 
 def _str(dumper: yaml.SafeDumper, value: str) -> yaml.Node:
-    style = "|" if "\n" in value else None
+    style = "|" if "\n" in value else ('"' if yaml_traps.trap_of(value) is not None else None)
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 

@@ -19,7 +19,7 @@ from coh_core.cli import main
 from coh_core.errors import UsageError
 from coh_core.i18n import source_hash
 from coh_core.narrative import Narrator
-from coh_core.packs import load_pack_checked
+from coh_core.packs import load_pack_checked, yaml_traps
 from coh_core.packs.model import Pack
 from coh_core.resources import content_root, schema_path
 
@@ -125,7 +125,8 @@ def test_a_text_missing_in_french_reports_english(base_copy: Path) -> None:
     french = base_copy / "text" / "fr.yaml"
     document = yaml.safe_load(french.read_text(encoding="utf-8"))
     del document["messages"]["action.gun.text"]
-    french.write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    written = yaml.dump(document, Dumper=yaml_traps.Dumper, allow_unicode=True, sort_keys=False)
+    french.write_text(written, encoding="utf-8")
     gun = load_cards(base_copy, lang="fr").get("action", "gun")
     assert gun is not None and gun.name is not None and gun.texts["text"] is not None
     english = _messages("base", "en")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from coh_core.effects import ast
+from coh_core.effects.parser import EffectSyntaxError, parse_condition
 from coh_core.effects.registry import (
     CONTEXTS,
     NAME_TYPES,
@@ -34,7 +35,7 @@ from coh_core.effects.registry import (
     signatures,
     type_parts,
 )
-from coh_core.limits import MAX_LIST_ITEMS, MAX_OPTIONS
+from coh_core.limits import MAX_DEFAULT_NESTING, MAX_LIST_ITEMS, MAX_OPTIONS
 
 _ARITHMETIC = {"+", "-", "*", "//"}
 _ORDERING = {"<", "<=", ">", ">="}
@@ -61,6 +62,10 @@ def _is_record(type_name: str) -> bool:
 
 
 _R = TypeVar("_R")
+# A default worked out in a check: (verb, parameter, defaults around it, names bound and their
+# types); what it found: (names read unbound, defaults met again inside it, too deep).
+_DefaultKey = tuple[str, str, int, tuple[tuple[str, str], ...]]
+_DefaultFound = tuple[list[str], list[tuple[str, str]], bool]
 
 
 @dataclass(frozen=True)
@@ -198,6 +203,18 @@ class Checker:
         # Inside an expression that is evaluated without asking anyone (a condition, a test,
         # a `for` list, an operand): what it is, for the message; None elsewhere.
         self.pure: str | None = None
+        # The names read here that are not bound, in order: written (EFF-UNKNOWN-NAME), or read
+        # by the default of an argument left out (EFF-UNBOUND-NAME).
+        self.unbound: list[str] = []
+        # The defaults being worked out around this check, as (verb, parameter): one met again
+        # is a default that needs itself (reported where it is declared, `check_default`).
+        self.expanding: frozenset[tuple[str, str]] = frozenset()
+        self.cycles: list[tuple[str, str]] = []
+        self.too_deep = False  # a default needed more than MAX_DEFAULT_NESTING others inside it
+        # What the defaults worked out in this check found, by default, depth and names bound:
+        # the same default met again is not followed again (a default that calls one with a
+        # default many times, inside others that do, would otherwise take exponential time).
+        self.seen_defaults: dict[_DefaultKey, _DefaultFound] = {}
 
     # -- entry points ---------------------------------------------------------------
 
@@ -207,6 +224,33 @@ class Checker:
         else:
             self._block(block)
         return self.findings
+
+    def check_default(self, expr: ast.Expr, verb: str, param: Param) -> list[Finding]:
+        """A parameter's default, read where a call leaves the parameter out: of its type, asking
+        nothing, and not needing itself to be worked out. Names it reads that are not bound here
+        are not reported (see `_defaults`)."""
+        self.expanding = frozenset({(verb, param.name)})
+        self._pure_expr(f"the default of `{param.name}`", lambda: self._expect_default(expr, param))
+        found = [f for f in self.findings if f.code not in ("EFF-UNKNOWN-NAME", "EFF-UNBOUND-NAME")]
+        if (verb, param.name) in self.cycles:
+            message = (
+                f"the default of `{param.name}` calls `{verb}` (directly or through other defaults)"
+                f" leaving `{param.name}` out: working it out would never end"
+            )
+            found.append(Finding("VERB-RECURSION", message, expr.span))
+        elif self.too_deep:
+            message = (
+                f"the default of `{param.name}` is worked out through defaults inside each other too"
+                f" deep to follow (at most {MAX_DEFAULT_NESTING}, fewer when they are long"
+                " expressions): a default that calls a verb leaving out an argument with a default,"
+                " and so on; give an argument at one of those calls"
+            )
+            found.append(Finding("EFF-LIMIT", message, expr.span))
+        return found
+
+    def _expect_default(self, expr: ast.Expr, param: Param) -> None:
+        if not _has_type_var(param.type):
+            self._expect(expr, param.type, f"the default of `{param.name}`")
 
     def check_condition(self, expr: ast.Expr) -> list[Finding]:
         found = self._pure_expr("a condition", lambda: self._expr(expr, "bool"))
@@ -459,6 +503,7 @@ class Checker:
             hint = suggest(node.name, visible) or (
                 f"; names here: {', '.join(f'`{n}`' for n in visible)}" if visible else ""
             )
+        self.unbound.append(node.name)
         self._report("EFF-UNKNOWN-NAME", f"unknown name `{node.name}`{hint}", node.span)
         return None
 
@@ -601,7 +646,8 @@ class Checker:
             self._log(node)
             return None
         if self.pure is not None and (sig.asks or sig.name in _CHOICES):
-            hint = "" if self.pure == "a condition" else " (ask it first: `let x = ...`)"
+            asked_first = self.pure != "a condition" and not self.pure.startswith("the default")
+            hint = " (ask it first: `let x = ...`)" if asked_first else ""
             self._report(
                 "EFF-CHOICE-IN-CONDITION",
                 f"{self.pure} cannot ask a question; `{sig.name}` asks one{hint}",
@@ -615,6 +661,10 @@ class Checker:
         type_vars: dict[str, str] = {}
         for param, arg in bound:
             self._argument(node, sig, param, arg, bound, type_vars)
+        if len(bound) == len(node.args):  # (an argument refused: what is left out may be a typo)
+            self._defaults(node, sig, {param.name for param, _ in bound})
+        if sig.name == "action_window" and node.name not in self.symbols.verbs:
+            self._windows_opened_without_names(node, sig, bound)
         if sig.name in _PILE_PRIMITIVES:
             self._pile_owners(node, sig, bound)
             if sig.name == "pile":
@@ -947,6 +997,14 @@ class Checker:
             self._report(
                 "EFF-TYPE", f"the window `{head.name}` binds no `pending`: nothing to cancel in it", head.span
             )
+        elif window is not None and len(window.bindings) > 1:
+            others = ", ".join(f"`{n}`" for n in window.bindings if n != "pending")
+            self._report(
+                "EFF-UNBOUND-NAME",
+                f"`offer_cancel` gives the window it opens `pending` only, but `{head.name}` binds {others}"
+                " too: its cards and powers would read them unbound; declare it with `pending` alone",
+                head.span,
+            )
         if question is None:
             return None
         return {name: "any" for name in question if name != "player"}
@@ -1110,6 +1168,94 @@ class Checker:
                 arg.value.span,
             )
 
+    def _defaults(self, node: ast.Call, sig: Signature, given: set[str]) -> None:
+        """The default of an argument left out is worked out where the call is written, in the
+        names bound there (as the engine does: a verb's body has its parameters only), so each
+        name it reads must be bound here: of `f(player: player = me)`, `f()` reads `me`, which a
+        step does not bind."""
+        if self.lenient:
+            return  # the names of an unknown window or event are unknown too (reported as such)
+        for param in sig.params:
+            if param.name in given or param.default is None:
+                continue
+            if (sig.name, param.name) in self.expanding:
+                self.cycles.append((sig.name, param.name))
+                continue
+            if len(self.expanding) >= MAX_DEFAULT_NESTING:
+                self.too_deep = True  # (not followed further: reported where it is declared)
+                continue
+            for name in dict.fromkeys(self._unbound_in_default(sig, param)):
+                self.unbound.append(name)
+                self._report(
+                    "EFF-UNBOUND-NAME",
+                    f"`{sig.name}` is called without `{param.name}`, whose default `{shown(param.default)}`"
+                    f" reads `{name}` where the call is written (not inside `{sig.name}`), and"
+                    f" {self._not_bound_here(name)}; pass it: `{sig.name}(..., {param.name}=...)`",
+                    node.name_span,
+                )
+
+    def _unbound_in_default(self, sig: Signature, param: Param) -> list[str]:
+        """The names a parameter's default reads that are not bound here (checked as if it were
+        written here, which is how the engine compiles it)."""
+        bound = tuple(sorted((n, t) for scope in self.scopes for n, t in scope.items()))
+        key = (sig.name, param.name, len(self.expanding), bound)
+        found = self.seen_defaults.get(key)
+        if found is None:
+            found = self.seen_defaults[key] = self._default_found(sig, param)
+        unbound, cycles, too_deep = found
+        self.cycles.extend(cycles)
+        self.too_deep = self.too_deep or too_deep
+        return unbound
+
+    def _default_found(self, sig: Signature, param: Param) -> _DefaultFound:
+        """What checking a default here finds: the names it reads unbound, the defaults met again
+        inside it, and whether it went past MAX_DEFAULT_NESTING."""
+        tree = _default_of(sig, param.name)
+        if tree is None:
+            return [], [], False  # (no expression: reported where the verb declares it, VERB-PARAM)
+        here = Checker(self.symbols, self.context.name, lenient=self.lenient, returns=self.returns)
+        here.scopes = [dict(scope) for scope in self.scopes]
+        here.pure = "a default"
+        here.expanding = self.expanding | {(sig.name, param.name)}
+        here.seen_defaults = self.seen_defaults
+        try:
+            here._expr(tree, None if _has_type_var(param.type) else param.type)
+        except RecursionError:  # long expressions in defaults inside each other: too deep to follow
+            return [], [], True
+        return here.unbound, here.cycles, here.too_deep
+
+    def _not_bound_here(self, name: str) -> str:
+        """Why a name is not bound at this place: the context, and the names that are."""
+        where = self.context.doc.split(": ")[0]
+        if self.context.name in ("verb", "selector", "asking_selector"):
+            where += ", whose only names are its parameters"
+        visible = sorted(self._visible_names())
+        names = f" (names here: {', '.join(f'`{n}`' for n in visible)})" if visible else ""
+        return f"`{name}` is not bound in {where}{names}"
+
+    def _windows_opened_without_names(
+        self, node: ast.Call, sig: Signature, bound: list[tuple[Param, ast.Arg]]
+    ) -> None:
+        """`action_window` gives the windows it opens no names: a window that binds some would
+        leave them unbound in its cards and powers (the engine stops the game there)."""
+        given = next((arg.value for param, arg in bound if param.name == "windows"), None)
+        listed = given if given is not None else _default_of(sig, "windows")
+        if not isinstance(listed, ast.ListLit):
+            return
+        for item in listed.items:
+            spec = self.symbols.declared.windows.get(item.name) if isinstance(item, ast.Name) else None
+            if spec is None or not spec.bindings:
+                continue
+            names = ", ".join(f"`{n}`" for n in spec.bindings)
+            given_by_name = ", ".join(f"{n}=..." for n in spec.bindings)
+            self._report(
+                "EFF-UNBOUND-NAME",
+                f"`action_window` gives the windows it opens no names, but `{spec.name}` binds {names}:"
+                f" its cards and powers would read them unbound; open it with `window(player,"
+                f" [{spec.name}], {given_by_name})`",
+                item.span if given is not None else node.name_span,  # (a default: at the call)
+            )
+
     def _pile_of(self, param: str, bound: list[tuple[Param, ast.Arg]]) -> PileSpec | None:
         """The pile a pile primitive's argument names (by its parameter), if it is a declared one."""
         arg = next((a for p, a in bound if p.name == param), None)
@@ -1250,6 +1396,35 @@ def _compatible(expected: str, found: str, type_vars: dict[str, str]) -> bool:
             keyed_expected[1], keyed_found[1], type_vars
         )
     return expected == found
+
+
+def shown(text: str, width: int = 60) -> str:
+    """A text of the pack in a message: whole, or its start when it is long."""
+    return text if len(text) <= width else f"{text[:width]}..."
+
+
+def names_some_context_binds(declared: Declarations) -> dict[str, str]:
+    """Every name a context, event or window binds, with its type (`any` where they differ): the
+    names a default may read, typed as the places that call it give them."""
+    found: dict[str, str] = {}
+    bindings: list[Mapping[str, str]] = [spec.bindings for spec in CONTEXTS.values()]
+    bindings += [spec.bindings for spec in declared.events.values()]
+    bindings += [spec.bindings for spec in declared.windows.values()]
+    for names in bindings:
+        for name, type_name in names.items():
+            found[name] = type_name if found.get(name, type_name) == type_name else "any"
+    return found
+
+
+def _default_of(sig: Signature, name: str) -> ast.Expr | None:
+    """The parsed default of a parameter of a signature (None: none, or not an expression)."""
+    param = sig.param(name)
+    if param is None or param.default is None:
+        return None
+    try:
+        return parse_condition(param.default)
+    except EffectSyntaxError:
+        return None
 
 
 def check_effect(

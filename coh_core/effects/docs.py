@@ -8,6 +8,7 @@ from coh_core.effects.registry import CONTEXTS, TYPES, Declarations, Kind, Signa
 from coh_core.limits import (
     CASCADE_LIMIT,
     MAX_DECISIONS,
+    MAX_DEFAULT_NESTING,
     MAX_EFFECT_NESTING,
     MAX_FRAMES,
     MAX_LIST_ITEMS,
@@ -74,6 +75,18 @@ of the pack's `messages` section, given each of its placeholders by name and not
 """
 
 
+_NAMES_BOUND = """\
+Besides these, a trigger has the names its event binds, and a card or power those of its window
+(`events` and `windows` of the pack); `let`, `for` and a list or map built with `for` bind names
+below them. A parameter's default (`player: player = me`) is worked out where a call that leaves
+the parameter out is written, with the names bound there, never inside the verb: of a verb
+`f(player: player = me)`, `f()` is refused in a step, which binds no `me`, and in a verb's body
+unless that verb has a parameter `me` (`EFF-UNBOUND-NAME`; pass the argument instead). A
+window's names are given by whatever opens it: `window(...)` by name, `offer_cancel` only
+`pending`, and `action_window` none, so it cannot open a window that binds names
+(`EFF-UNBOUND-NAME`)."""
+
+
 def _section(title: str, rows: list[str]) -> str:
     return f"## {title}\n\n" + "\n".join(rows) + "\n"
 
@@ -120,10 +133,14 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
         _section("Procedures (turn structure steps and pack verbs only)", _signatures(Kind.PROCEDURE)),
         _section(
             "Contexts and implicit names",
-            _table(
-                ("context", "where", "names"),
-                [(f"`{c.name}`", c.doc, _bindings(c.bindings)) for c in CONTEXTS.values()],
-            ),
+            [
+                *_table(
+                    ("context", "where", "names"),
+                    [(f"`{c.name}`", c.doc, _bindings(c.bindings)) for c in CONTEXTS.values()],
+                ),
+                "",
+                _NAMES_BOUND,
+            ],
         ),
         _DECLARED_INTRO,
         _section(
@@ -237,6 +254,12 @@ def _bounds() -> list[str]:
         ("plays, powers and gifts in one timing window", f"{MAX_WINDOW_ACTIONS:,}", "ENGINE-LIMIT"),
         ("decisions in one game", f"{MAX_DECISIONS:,}", "ENGINE-LIMIT"),
         ("expressions and blocks nested in one effect", f"{MAX_EFFECT_NESTING:,}", "EFF-LIMIT"),
+        (
+            "defaults worked out inside each other (a default that calls a verb leaving out an"
+            " argument with a default)",
+            f"{MAX_DEFAULT_NESTING:,}",
+            "EFF-LIMIT",
+        ),
     ]
     return [
         "Packs come from strangers, so what one effect or one game may do is bounded. Going past a",

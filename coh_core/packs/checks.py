@@ -633,23 +633,67 @@ def _check_setup(pack: Pack) -> Iterator[Problem]:
         yield overflow
 
 
+def _check_player_range(pack: Pack, setup: Section, low: int, high: int) -> Iterator[Problem]:
+    """`setup.players` is a range some game can be played with: its ends in order, and no more
+    players than the pack has colours (a seat is a colour). Below 1 and above 12 is the schema's."""
+    if low > high:
+        yield Problem(
+            "SETUP-PLAYERS",
+            f"`players` is {{min: {low}, max: {high}}}: the fewest players ({low}) is more than the most"
+            f" ({high}), so no number of players can play; swap them, or make `min` at most `max`",
+            _at(setup, ("players", "min")),
+        )
+    colours = pack.colours()
+    if colours and high > len(colours):
+        yield Problem(
+            "SETUP-PLAYERS",
+            f"`players` allows up to {high} players but the pack has {len(colours)} colours"
+            f" (`components` `colours`: {', '.join(colours)}), one for each player; lower `max` to"
+            f" {len(colours)} or add colours",
+            _at(setup, ("players", "max")),
+        )
+
+
+def _player_rows(setup: Section) -> tuple[dict[Any, tuple[int, dict[str, Any]]], list[Problem]]:
+    """The setup's player table by player count, (index, row) of the first row of each count (the
+    one the game reads), and a problem for each row of a count written again."""
+    rows: dict[Any, tuple[int, dict[str, Any]]] = {}
+    problems = []
+    for index, row in enumerate(setup.data.get("per_player_count") or []):
+        if not isinstance(row, dict):
+            continue
+        count = row.get("players")
+        if count not in rows:
+            rows[count] = (index, row)
+            continue
+        line = _at(setup, ("per_player_count", rows[count][0])).line
+        problems.append(
+            Problem(
+                "SETUP-TABLE",
+                f"a second setup row for {count} players (the first is at line {line}, and is the one"
+                " the game reads); remove one of them",
+                _at(setup, ("per_player_count", index, "players")),
+            )
+        )
+    return rows, problems
+
+
 def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
     players = setup.data.get("players") or {}
     low, high = players.get("min", 0), players.get("max", 0)
-    rows = {
-        row.get("players"): (i, row)
-        for i, row in enumerate(setup.data.get("per_player_count") or [])
-        if isinstance(row, dict)
-    }
+    yield from _check_player_range(pack, setup, low, high)
+    rows, twice = _player_rows(setup)
+    yield from twice
     characters = len(pack.entities_of("character"))
     cards = sum(_count(e) for e in pack.entities_of("action"))
     movement = pack.section("components").get("movement_cards")
     places = len(movement) if isinstance(movement, list) else None  # one card per character placed
-    for count in range(low, high + 1):
+    colours = len(pack.colours()) or high
+    for count in range(low, min(high, colours) + 1):  # more players than colours: reported above
         if count not in rows:
             yield Problem(
                 "SETUP-TABLE",
-                f"no setup row for {count} players",
+                f"no setup row for {count} players, which `players` allows ({low} to {high})",
                 _at(setup, ("per_player_count",)),
             )
             continue

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from coh_core.effects.checker import Checker, Finding, Symbols
+from coh_core.effects.checker import Checker, Finding, Symbols, names_some_context_binds, shown
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.effects.registry import (
     Declarations,
@@ -265,7 +265,34 @@ def compile_effects(pack: Pack, reuse: EffectChecks | None = None) -> list[Probl
         problems.extend(found)
         if compiled is not None:
             pack.effects.append(compiled)
+    problems.extend(default_problems(pack, symbols))
     return problems
+
+
+def default_problems(pack: Pack, symbols: Symbols) -> Iterator[Problem]:
+    """Each default of a pack verb's parameter is an expression of the parameter's type that asks
+    nothing (the engine works it out wherever a call leaves the parameter out): VERB-PARAM at the
+    parameter. The names it reads are typed as the contexts, events and windows bind them; whether
+    each is bound where a call leaves it out is checked at the call (EFF-UNBOUND-NAME)."""
+    names = names_some_context_binds(symbols.declared)
+    for verb in pack.entities_of("verb"):
+        for name, spec in (verb.data.get("params") or {}).items():
+            param = parse_param(str(name), str(spec))
+            if param is None or param.default is None or not symbols.declared.is_known_type(param.type):
+                continue  # (a malformed parameter or an unknown type is reported as such)
+            where = verb.doc.location((*verb.path, "params", name))
+            try:
+                tree = parse_condition(param.default)
+            except EffectSyntaxError as exc:
+                yield Problem(
+                    "VERB-PARAM",
+                    f"the default of `{name}`, `{shown(param.default)}`, is no expression: {exc.message}",
+                    where,
+                )
+                continue
+            for finding in Checker(symbols, "verb", names).check_default(tree, verb.id, param):
+                code = finding.code if finding.code in ("VERB-RECURSION", "EFF-LIMIT") else "VERB-PARAM"
+                yield Problem(code, f"{finding.message} (`{name}: {shown(str(spec))}`)", where)
 
 
 def compile_slot(

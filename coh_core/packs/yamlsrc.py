@@ -2,8 +2,9 @@
 
 Only safe loading is used (the C loader when PyYAML has it). Documents are composed
 to nodes and converted here, so that every value keeps its line and column, duplicate
-keys are errors, and YAML 1.1 booleans written as words (`no`, `on`, `yes`, `off`) are
-reported instead of silently turning into true/false.
+keys are errors, and plain scalars that YAML readers take for something else than they look
+like (booleans written as words such as `no`, base-60 numbers such as `3:00`, octals, dates,
+`~`: see yaml_traps) are reported instead of silently changing type.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from coh_core.limits import (
     MAX_YAML_INTEGER,
     MAX_YAML_VALUES,
 )
+from coh_core.packs.yaml_traps import trap_of
 
 try:
     _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[assignment]
@@ -40,7 +42,6 @@ _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 _NULL_TAG = "tag:yaml.org,2002:null"
 _STR_TAG = "tag:yaml.org,2002:str"
-_PLAIN_BOOLS = {"true", "false"}
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _RESOLVER = yaml.resolver.Resolver()
 
@@ -243,8 +244,9 @@ def _parsed_once(text: str, display: str) -> tuple[YamlDoc | None, list[Problem]
 @cache
 def _known_docs() -> cache_dir.Stored:
     from coh_core import errors, limits
+    from coh_core.packs import yaml_traps
 
-    sources = [Path(__file__), Path(errors.__file__), Path(limits.__file__)]
+    sources = [Path(__file__), Path(errors.__file__), Path(limits.__file__), Path(yaml_traps.__file__)]
     return cache_dir.stored("yaml", sources, [cache_dir.library_stamp("yaml"), sys.version])
 
 
@@ -491,16 +493,10 @@ class _Builder:
         path = (*frame.path, key)
         if key_event.tag is not None:
             self._check_tag(key_event, path)
-        if not key_event.style and self._resolve(key_event) == _BOOL_TAG:
+        trap = None if key_event.style else trap_of(key, key=True)
+        if trap is not None:
             self.doc.trapped.add(path)
-            self.problems.append(
-                Problem(
-                    "YAML-BOOL-TRAP",
-                    f"key `{key}` would be read as the boolean {_yaml11_bool(key)} by YAML 1.1; "
-                    f'quote it ("{key}") or use another name',
-                    self._location(event),
-                )
-            )
+            self.problems.append(Problem(trap.code, trap.key_message(), self._location(event)))
         assert isinstance(frame.value, dict)
         if key in frame.value:
             first = self.doc.keys[path]
@@ -567,6 +563,14 @@ class _Builder:
 
     def _scalar(self, event: yaml.ScalarEvent, path: Path_) -> Any:
         value: str = event.value
+        trap = None if event.style else trap_of(value)
+        if trap is not None:
+            # Kept as its text, and reported once where it is written (not again where an alias
+            # repeats it); the schema stays quiet about it wherever it lands.
+            self.doc.trapped.add(path)
+            if not self.replaying:
+                self.problems.append(Problem(trap.code, trap.value_message(), self._location(event)))
+            return value
         tag = self._resolve(event)
         if tag == _STR_TAG:
             start, end = event.start_mark, event.end_mark
@@ -574,17 +578,6 @@ class _Builder:
             self.doc.scalars[path] = ScalarSource(start.index, end.index, event.style or None)
             return value
         if tag == _BOOL_TAG:
-            if value.lower() not in _PLAIN_BOOLS:
-                self.doc.trapped.add(path)
-                self.problems.append(
-                    Problem(
-                        "YAML-BOOL-TRAP",
-                        f"`{value}` would be read as the boolean {_yaml11_bool(value)} by YAML 1.1; "
-                        f'write true or false for a boolean, or "{value}" for the text',
-                        self._location(event),
-                    )
-                )
-                return value
             return value.lower() == "true"
         if tag == _INT_TAG:
             return self._integer(event, path)
@@ -625,7 +618,3 @@ def _short_tag(tag: str) -> str:
 
 def _shorten(text: str, width: int = 40) -> str:
     return text if len(text) <= width else f"{text[:width]}... ({len(text)} characters)"
-
-
-def _yaml11_bool(word: str) -> str:
-    return "true" if word.lower() in {"yes", "y", "on", "true"} else "false"

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from coh_core.effects.checker import Symbols, check_condition, check_effect
+from coh_core.effects import checker as checker_module
+from coh_core.effects.checker import Checker, Symbols, check_condition, check_effect
 from coh_core.effects.parser import parse_condition, parse_effect
-from coh_core.effects.registry import Declarations
+from coh_core.effects.registry import Declarations, Kind, Param, Signature
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.effects_index import pack_verbs
 from coh_core.packs.model import Pack
@@ -40,11 +42,12 @@ def symbols(base_pack: Pack, declared: Declarations) -> Symbols:
 
 
 def _extra(case: dict[str, Any], declared: Declarations) -> dict[str, str]:
+    """The names the case's window or event binds, or (a verb's parameters) those it gives."""
     if "window" in case:
         return dict(declared.windows[case["window"]].bindings)
     if "event" in case:
         return dict(declared.events[case["event"]].bindings)
-    return {}
+    return dict(case.get("names", {}))
 
 
 def _label(case: dict[str, Any]) -> str:
@@ -58,7 +61,11 @@ def test_checker_findings(case: dict[str, Any], symbols: Symbols, declared: Decl
         findings = check_effect(parse_effect(case["effect"]), symbols, case["context"], extra)
     else:
         findings = check_condition(parse_condition(case["condition"]), symbols, case["context"], extra)
-    assert [{"code": f.code, "col": f.span.col} for f in findings] == case["expect"]
+    assert [{"code": f.code, "col": f.span.col} for f in findings] == [
+        {"code": e["code"], "col": e["col"]} for e in case["expect"]
+    ]
+    for finding, expected in zip(findings, case["expect"], strict=True):
+        assert expected.get("says", "") in finding.message
 
 
 def test_messages_suggest_the_nearest_name(symbols: Symbols) -> None:
@@ -94,3 +101,87 @@ def test_a_misspelt_value_suggests_the_declared_one(symbols: Symbols) -> None:
         "`end_of_trun` is not a duration; one of: end_of_game, end_of_turn, leaves_location;"
         " did you mean `end_of_turn`?"
     )
+
+
+def test_a_default_that_calls_with_a_default_left_out_reads_its_names_too(symbols: Symbols) -> None:
+    """`first_mine(c: character = first(my_characters()))`: where `first_mine()` is written, the
+    default calls `my_characters` without `player`, whose default reads `me` there in turn."""
+    first_mine = Signature(
+        "first_mine", Kind.SELECTOR, (Param("c", "character", "first(my_characters())"),), "character", ""
+    )
+    nested = replace(symbols, verbs={**symbols.verbs, "first_mine": first_mine})
+    effect = parse_effect("kill_character(first_mine())")
+    assert check_effect(effect, nested, "card") == []
+    [finding] = check_effect(effect, nested, "step")
+    assert (finding.code, finding.span.col) == ("EFF-UNBOUND-NAME", 16)
+    assert finding.message.startswith(
+        "`first_mine` is called without `c`, whose default `first(my_characters())` reads `me`"
+    )
+
+
+def test_defaults_inside_each_other_are_followed_to_a_bound(symbols: Symbols) -> None:
+    """300 selectors, each defaulting to the next: a call of the first neither overflows the stack
+    nor is refused (each declaration past the bound is, where coh_core.packs checks it)."""
+    chain = {
+        f"chain_{i}": Signature(
+            f"chain_{i}",
+            Kind.SELECTOR,
+            (Param("n", "count", f"chain_{i + 1}()" if i < 300 else "1"),),
+            "count",
+            "",
+        )
+        for i in range(301)
+    }
+    deep = replace(symbols, verbs={**symbols.verbs, **chain})
+    assert check_effect(parse_effect("score_points(chain_0())"), deep, "card") == []
+    [finding] = Checker(deep, "verb").check_default(
+        parse_condition("chain_1()"), "chain_0", chain["chain_0"].params[0]
+    )
+    assert finding.code == "EFF-LIMIT"
+    assert (
+        Checker(deep, "verb").check_default(
+            parse_condition("chain_294()"), "chain_293", chain["chain_293"].params[0]
+        )
+        == []
+    )
+
+
+def _defaults_calling_the_next(levels: int, width: int) -> dict[str, Signature]:
+    """Selectors `w_0` ... `w_<levels>`, each defaulting to `width` calls of the next, added up;
+    the last one's default is 1."""
+    return {
+        f"w_{i}": Signature(
+            f"w_{i}",
+            Kind.SELECTOR,
+            (Param("n", "count", " + ".join([f"w_{i + 1}()"] * width) if i < levels else "1"),),
+            "count",
+            "",
+        )
+        for i in range(levels + 1)
+    }
+
+
+def test_a_default_met_again_in_one_check_is_followed_once(
+    symbols: Symbols, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each default calls the next one 3 times, 7 deep: 3**7 ways down, but 8 defaults."""
+    wide = replace(symbols, verbs={**symbols.verbs, **_defaults_calling_the_next(7, 3)})
+    followed: list[str] = []
+    default_of = checker_module._default_of
+    monkeypatch.setattr(
+        checker_module, "_default_of", lambda sig, name: followed.append(sig.name) or default_of(sig, name)
+    )
+    assert check_effect(parse_effect("score_points(w_0())"), wide, "card") == []
+    assert sorted(name for name in followed if name.startswith("w_")) == [f"w_{i}" for i in range(8)]
+
+
+def test_defaults_too_long_together_to_follow_are_refused_where_declared(symbols: Symbols) -> None:
+    """40 calls of the next one in each of 8 defaults inside each other: past what the checker can
+    follow, the call is left alone and the declarations are refused (EFF-LIMIT), never a crash."""
+    chain = _defaults_calling_the_next(8, 40)
+    wide = replace(symbols, verbs={**symbols.verbs, **chain})
+    assert check_effect(parse_effect("score_points(w_0())"), wide, "card") == []
+    default = chain["w_0"].params[0]
+    assert default.default is not None
+    found = Checker(wide, "verb").check_default(parse_condition(default.default), "w_0", default)
+    assert [f.code for f in found] == ["EFF-LIMIT"]
