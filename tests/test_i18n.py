@@ -25,6 +25,7 @@ from coh_core.messages import placeholders
 from coh_core.narrative import Narrator
 from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.model import Pack
+from coh_core.packs.yamlsrc import load_yaml
 from coh_core.resources import content_root
 
 TRANSLATIONS = ("es", "it", "fr", "de")
@@ -314,6 +315,16 @@ def test_template_keeps_translations_and_adds_what_is_missing(runner: CliRunner,
     assert {k: v for k, v in written["messages"].items() if k != "ui.prompt"} == {
         k: v for k, v in kept.items() if k != "ui.prompt"
     }
+
+
+@pytest.mark.parametrize("locale", ["no", "on", "pt-BR"])
+def test_a_template_is_read_back_as_its_language(runner: CliRunner, base_copy: Path, locale: str) -> None:
+    """A language whose code YAML 1.1 reads as a boolean (Norwegian's `no`) is written quoted."""
+    template = base_copy / "text" / f"{locale}.yaml"
+    result = runner.invoke(main, ["i18n", "template", locale, "--pack", str(base_copy), "-o", str(template)])
+    assert result.exit_code == 0, result.output
+    doc, problems = load_yaml(template, template.name)
+    assert problems == [] and doc is not None and doc.data["locale"] == locale
 
 
 def test_template_writes_each_note_above_its_entry(runner: CliRunner, base_copy: Path) -> None:

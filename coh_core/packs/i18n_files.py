@@ -44,7 +44,7 @@ def template(pack: Pack, locale: str, declared: DeclaredMessages | None = None) 
     comments = _section_comments(english_doc.text)
     lines = [
         "# yaml-language-server: $schema=../../../schemas/text.schema.json",
-        f"locale: {locale}",
+        f"locale: {json.dumps(locale)}",  # quoted: Norwegian's `no` is a YAML 1.1 boolean
         "messages:",
     ]
     for key, text in english.items():
