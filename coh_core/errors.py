@@ -55,6 +55,9 @@ class Location(_Frozen):
     def __repr__(self) -> str:
         return f"Location(file={self.file!r}, line={self.line!r}, col={self.col!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Location, (self.file, self.line, self.col))  # (immutable: made again, not filled in)
+
     def __str__(self) -> str:
         if self.line <= 0:
             return self.file
@@ -95,6 +98,9 @@ class Problem(_Frozen):
             f" context={self.context!r}, also={self.also!r})"
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Problem, (self.code, self.message, self.location, self.context, self.also))
+
     def render(self) -> str:
         head = f"{self.location}: {self.code} {self.message}"
         return f"{head}\n{self.context}" if self.context else head
@@ -127,6 +133,25 @@ class CohError(Exception):
     def as_problem(self) -> Problem:
         return Problem(self.code, self.message, self.location or Location("<coh>"))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole (code and place too), whatever the subclass's own arguments: an error
+        raised in a worker process (`coh simulate --workers`) is reported as it was raised."""
+        return (_restored, (type(self), self.message, self.location, self.code, self._extra()))
+
+    def _extra(self) -> dict[str, Any]:
+        """What a subclass keeps besides the message, the place and the code (see `__reduce__`)."""
+        return {}
+
+
+def _restored(
+    cls: type[CohError], message: str, location: Location | None, code: str, extra: dict[str, Any]
+) -> CohError:
+    error = cls.__new__(cls)
+    CohError.__init__(error, message, location, code)
+    for name, value in extra.items():
+        setattr(error, name, value)
+    return error
+
 
 class UsageError(CohError):
     """Bad command-line input or an unreadable path: exit code 2."""
@@ -144,3 +169,6 @@ class ContentError(CohError):
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         super().__init__(first + more)
         self.problems = problems
+
+    def _extra(self) -> dict[str, Any]:
+        return {"problems": self.problems}

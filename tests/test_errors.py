@@ -1,5 +1,5 @@
 """Location and Problem, written by hand (not dataclasses): values that compare, sort, hash,
-copy and pickle by their fields, and never change."""
+copy and pickle by their fields, and never change; and coh's errors, which pickle whole."""
 
 from __future__ import annotations
 
@@ -9,7 +9,10 @@ from collections.abc import Callable
 
 import pytest
 
-from coh_core.errors import Location, Problem
+from coh_core.engine.record_text import RecordError
+from coh_core.engine.runtime import EngineError, IllegalAction
+from coh_core.errors import CohError, ContentError, Location, Problem, UsageError
+from coh_core.packs.paths import PathRefused
 
 HERE = Location("a.yaml", 3, 7)
 PROBLEM = Problem("REF-UNDEF", "no entity `x`", HERE, context="  x\n  ^", also=Location("b.yaml", 1, 1))
@@ -60,3 +63,29 @@ def test_a_copy_keeps_every_field(clone: Callable[[Problem], Problem]) -> None:
     assert again == PROBLEM
     assert (again.context, again.also) == (PROBLEM.context, PROBLEM.also)
     assert again.render() == PROBLEM.render() == "a.yaml:3:7: REF-UNDEF no entity `x`\n  x\n  ^"
+
+
+ERRORS = [
+    EngineError("ENGINE-LIMIT", "more than 64 pack verbs", HERE),
+    IllegalAction("ACTION-ILLEGAL", "not offered"),
+    RecordError([PROBLEM, Problem("REPLAY-SCHEMA", "a seed of 1.0", Location("r.jsonl", 1, 9))]),
+    ContentError([PROBLEM]),
+    UsageError("--seed beyond 64 bits", code="USAGE-SEED"),
+    PathRefused("a link to a place outside the pack", HERE, code="PACK-PATH"),
+]
+
+
+@pytest.mark.parametrize("error", ERRORS, ids=lambda e: type(e).__name__)
+def test_an_error_pickles_whole(error: CohError) -> None:
+    """An error raised in a worker process (`coh simulate --workers`) reaches the parent as it was
+    raised: its class, code, message, place and problems (a class whose own arguments are not the
+    message once failed to unpickle, and the worker's games ended as a broken pool)."""
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is type(error)
+    assert (again.code, again.message, again.location, str(again)) == (
+        error.code,
+        error.message,
+        error.location,
+        str(error),
+    )
+    assert getattr(again, "problems", None) == getattr(error, "problems", None)

@@ -51,6 +51,9 @@ class RecordError(EngineError):
         super().__init__(first.code, first.message, first.location)
         self.problems = problems
 
+    def _extra(self) -> dict[str, Any]:
+        return {"problems": self.problems}
+
 
 def refuse(code: str, message: str, where: Location) -> RecordError:
     """A record error with one problem."""

@@ -6,6 +6,7 @@ never a mix and never the folder it was written in; files coh did not write are 
 from __future__ import annotations
 
 import errno
+import json
 import os
 import shutil
 import signal
@@ -222,3 +223,39 @@ def test_a_signal_during_the_games_stops_every_process_and_leaves_the_folder_as_
     time.sleep(0.2)
     with pytest.raises(ProcessLookupError):  # no worker left playing
         os.killpg(command.pid, 0)
+
+
+def _runaway_pack(base_copy: Path) -> Path:
+    """The base pack, with a setup step whose loop runs 1,274,999 pack verbs before the first
+    decision (a verb that runs 255, called 5,000 times): past the work play allows."""
+    links = [f'  - {{id: h{i}, doc: One link., do: "h{i + 1}(); h{i + 1}()"}}' for i in range(7)]
+    (base_copy / "verbs.yaml").write_text(
+        "\n".join(["verbs:", *links, '  - {id: h7, doc: The last link., do: "no_effect()"}']) + "\n"
+    )
+    manifest = base_copy / "pack.yaml"
+    manifest.write_text(
+        manifest.read_text().replace("  - params.yaml\n", "  - params.yaml\n  - verbs.yaml\n")
+    )
+    turn, step = base_copy / "turn.yaml", "        build_invasion_deck()\n"
+    turn.write_text(turn.read_text().replace(step, step + "        for i in range(1, 5000) { h0() }\n", 1))
+    return base_copy
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_an_engine_error_in_a_game_is_reported_located_and_nothing_is_written(
+    base_copy: Path, tmp_path: Path, workers: str
+) -> None:
+    """The error of a game played in a worker process reaches the command whole (its code and
+    place), as one played in the command's own process does: exit 1, no report."""
+    pack = _runaway_pack(base_copy)
+    result = CliRunner().invoke(
+        main, ["simulate", "--games", "2", "--bots", "random", "--no-progress", "--workers", workers,
+               "--pack", str(pack), "--out", str(tmp_path / "o"), "--format", "json"],
+    )  # fmt: skip
+    assert "Traceback" not in result.output
+    assert result.exit_code == 1, result.output
+    [problem] = json.loads(result.stdout)["problems"]
+    assert problem["code"] == "ENGINE-LIMIT"
+    assert "more than 1,000,000 pack verbs run between two decisions" in problem["message"]
+    assert Path(problem["file"]).name == "verbs.yaml" and problem["line"] > 1
+    assert not (tmp_path / "o").exists()
