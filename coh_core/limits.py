@@ -2,8 +2,8 @@
 
 Packs and records come from strangers. Each bound turns what would otherwise read outside
 the pack, eat memory or run without end into a located error: `PACK-PATH`, `PACK-LIMIT` and
-`YAML-LIMIT` while a pack is read, `EFF-LIMIT` and `EFF-RANGE` from `coh validate` where the
-source shows it, else `ENGINE-LIMIT` at play time, at the effect that went past it. Every
+`YAML-LIMIT` while a pack is read, `EFF-LIMIT`, `EFF-RANGE` and `EFF-COST` from `coh validate`
+where the source shows it, else `ENGINE-LIMIT` at play time, at the effect that went past it. Every
 bound is far above what a real pack or game needs. The README's "Bad input" lists them.
 """
 
@@ -34,7 +34,9 @@ MAX_OPTIONS = 1_000  # answers offered in one decision (a `choose`, a `choose_nu
 MAX_NUMBER = 1_000_000_000  # magnitude of a number an effect writes or computes
 MAX_LIST_ITEMS = 10_000  # items of a list or map an effect builds, those of the ones inside it included
 MAX_LOOP_STEPS = 10_000  # `for` iterations in one run of one effect (one playability check shares them)
-MAX_FRAMES = 1_000  # programs running inside each other (verbs calling verbs, triggers firing triggers)
+MAX_FRAMES = 1_000  # programs running inside each other (windows, triggers firing triggers, verbs)
+MAX_VERB_NESTING = 64  # pack verbs running inside each other (`EFF-LIMIT` when validating)
+MAX_WORK = 1_000_000  # pack verbs run between two decisions; one call's count is checked when validating
 CASCADE_LIMIT = 64  # triggers fired by one action
 MAX_WINDOW_ACTIONS = 1_000  # plays, powers and gifts in one timing window
 MAX_DECISIONS = 100_000  # answers in one game

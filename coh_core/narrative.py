@@ -345,12 +345,14 @@ def breakdown(game: Any, pack: Pack) -> dict[str, dict[str, int]]:
     """Each player's score part by part, as the pack's part verbs count it on the game as it is."""
     from coh_core.engine import compiler_for
     from coh_core.engine.runtime import Rt
+    from coh_core.limits import MAX_WORK
 
     parts = score_parts(pack)
     if not parts:
         return {}
     compiler = compiler_for(pack)
     calls = {part: compiler.selector_call(part) for part in parts}
+    game.work_left = MAX_WORK  # (the parts read once the game is over: a budget of their own)
     return {
         player: {part: calls[part](Rt(game, {}, None), player) for part in parts} for player in game.players
     }

@@ -15,7 +15,9 @@ from coh_core.limits import (
     MAX_LOOP_STEPS,
     MAX_NUMBER,
     MAX_OPTIONS,
+    MAX_VERB_NESTING,
     MAX_WINDOW_ACTIONS,
+    MAX_WORK,
 )
 
 _HEADER = """# The coh effect language
@@ -249,7 +251,28 @@ def _bounds() -> list[str]:
             f"{MAX_LOOP_STEPS:,}",
             "ENGINE-LIMIT",
         ),
-        ("pack verbs running inside each other", f"{MAX_FRAMES:,}", "ENGINE-LIMIT"),
+        (
+            "pack verbs running inside each other (the deepest chain of calls written, checked by"
+            " `coh validate`)",
+            f"{MAX_VERB_NESTING:,}",
+            "EFF-LIMIT",
+        ),
+        (
+            "pack verbs one call of a verb or one effect runs, counted from the calls written (a"
+            " loop's body once), checked by `coh validate`",
+            f"{MAX_WORK:,}",
+            "EFF-COST",
+        ),
+        (
+            "pack verbs run between two decisions, as play counts them (loops included)",
+            f"{MAX_WORK:,}",
+            "ENGINE-LIMIT",
+        ),
+        (
+            "programs running inside each other (windows, triggers firing triggers, verbs)",
+            f"{MAX_FRAMES:,}",
+            "ENGINE-LIMIT",
+        ),
         ("triggers fired by one action (a cascade)", f"{CASCADE_LIMIT:,}", "ENGINE-CASCADE"),
         ("plays, powers and gifts in one timing window", f"{MAX_WINDOW_ACTIONS:,}", "ENGINE-LIMIT"),
         ("decisions in one game", f"{MAX_DECISIONS:,}", "ENGINE-LIMIT"),
@@ -265,8 +288,8 @@ def _bounds() -> list[str]:
         "Packs come from strangers, so what one effect or one game may do is bounded. Going past a",
         "bound stops the game with the code below, at the effect in the pack (`file:line:col`); where",
         "the source itself shows it (a number literal, a `choose_number` or `range` between two",
-        "literals),",
-        "`coh validate` reports it first (`EFF-RANGE`, `EFF-LIMIT`).",
+        "literals, the calls written in the pack's verbs), `coh validate` reports it first",
+        "(`EFF-RANGE`, `EFF-LIMIT`, `EFF-COST`).",
         "",
         *_table(("bound", "at most", "code"), rows),
         "",

@@ -25,6 +25,7 @@ from pathlib import PurePath
 from typing import Any, NoReturn, TypeVar
 
 from coh_core.effects import ast
+from coh_core.effects.calls import Reach, callees_first, calls_of, chain, reach
 from coh_core.effects.parser import parse_condition
 from coh_core.effects.registry import (
     NAME_TYPES,
@@ -40,7 +41,15 @@ from coh_core.engine.codegen import Fragment, Source, define
 from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Action, Decision, EngineError, NoOptions, Rt
 from coh_core.errors import Location
-from coh_core.limits import MAX_FRAMES, MAX_LIST_ITEMS, MAX_LOOP_STEPS, MAX_NUMBER, MAX_OPTIONS
+from coh_core.limits import (
+    MAX_FRAMES,
+    MAX_LIST_ITEMS,
+    MAX_LOOP_STEPS,
+    MAX_NUMBER,
+    MAX_OPTIONS,
+    MAX_VERB_NESTING,
+    MAX_WORK,
+)
 from coh_core.packs.model import EffectSlot
 
 Fn = Callable[..., Any]
@@ -130,6 +139,8 @@ class Compiler:
         self.refs = dict(refs or {})
         self.verbs = dict(verbs or {})  # verbs the pack defines, compiled on first use
         self._bodies: dict[str, Program] = {}
+        self._calls = {name: calls_of([verb.tree], self.verbs) for name, verb in self.verbs.items()}
+        self._reach = reach(self._calls)  # how deep each verb's calls nest (the checks bound it too)
         # calls that ask a question, worked out into a name first: the built-in choices and the
         # selectors of the pack that ask (`asks: true`)
         self.asking = _CHOICES | {name for name, verb in self.verbs.items() if verb.signature.asks}
@@ -407,6 +418,10 @@ class Compiler:
         body = self.body(name)
 
         def call(rt: Rt, *values: Any) -> Any:
+            game = rt.game
+            game.work_left -= 1
+            if game.work_left < 0:
+                raise EngineError("ENGINE-LIMIT", over_budget(name))
             caller = rt.env
             try:
                 return run_sync(body, rt, dict(zip(names, values, strict=True)))
@@ -435,16 +450,26 @@ class Compiler:
         return False
 
     def body(self, name: str) -> Program:
-        """A pack verb's program, compiled once; the checks refuse verbs that call themselves."""
-        if name not in self._bodies:
-            verb = self.verbs[name]
-            self._bodies[name] = _unfinished(name)  # a call back into it while compiling is a cycle
-            params = {param.name for param in verb.signature.params}
-            selector = verb.signature.kind is Kind.SELECTOR
-            self._bodies[name] = self.program(
-                verb.tree, params, verb.slot, f"verb {name}", f"verb:{name}", selector
-            )
-        return self._bodies[name]
+        """A pack verb's program, compiled once, after those of the verbs it calls (so compiling a
+        long chain nests no Python calls). The checks refuse verbs that call themselves, and chains of
+        calls deeper than MAX_VERB_NESTING (`EFF-LIMIT`; at play such a verb fails, `ENGINE-LIMIT`)."""
+        found = self._bodies.get(name)
+        if found is None:
+            for inner in callees_first(self._calls, [name]):
+                if inner not in self._bodies:
+                    self._bodies[inner] = self._compile_body(inner)
+            found = self._bodies[name]
+        return found
+
+    def _compile_body(self, name: str) -> Program:
+        verb = self.verbs[name]
+        own = self._reach.get(name)
+        if own is not None and own.depth > MAX_VERB_NESTING:
+            return _too_deep(name, verb, self._reach)
+        self._bodies[name] = _unfinished(name)  # a call back into it while compiling is a cycle
+        params = {param.name for param in verb.signature.params}
+        selector = verb.signature.kind is Kind.SELECTOR
+        return self.program(verb.tree, params, verb.slot, f"verb {name}", f"verb:{name}", selector)
 
     def arguments(
         self, node: ast.Call, scope: set[str], slot: EffectSlot | None, sig: Signature, prefix: str = ""
@@ -1192,7 +1217,7 @@ class _Emitter:
         if pack_verb is not None and sig.kind is not Kind.SELECTOR:
             names = [param.name for param in sig.params]
             body = c.dry_body(node.name) if self.dry else c.body(node.name)
-            self.emit(_CallVerb(body, names, args))
+            self.emit(_CallVerb(body, names, args, where))
         elif pack_verb is not None:
             self.emit(_Exec(c._pack_selector(node.name, args)))
         else:
@@ -1254,7 +1279,7 @@ class _Emitter:
         if verb is not None:  # a selector of the pack that asks: its frame returns the value
             params = verb.signature.params
             args = self.arguments(node, scope, verb.signature, _NO_IMPL)
-            self.emit(_CallVerb(c.body(node.name), [p.name for p in params], args, dest))
+            self.emit(_CallVerb(c.body(node.name), [p.name for p in params], args, where, dest))
             c._asked[id(node)] = dest
             return
         if node.name in ("ask", "ask_each", "may"):
@@ -1438,17 +1463,24 @@ class _CallVerb(Op):
     cannot ask runs at once instead, to its end, without a frame of the caller's machine (no
     question can find it running), when the frames it would push could not reach MAX_FRAMES."""
 
-    __slots__ = ("args", "asks", "names", "program", "ret")
+    __slots__ = ("args", "asks", "names", "program", "ret", "where")
 
-    def __init__(self, program: Program, names: list[str], args: list[Fn], ret: str | None = None):
+    def __init__(
+        self, program: Program, names: list[str], args: list[Fn], where: _Where, ret: str | None = None
+    ):
         self.program = program
         self.asks = program.asks
         self.names = names
         self.args = args
+        self.where = where
         self.ret = ret
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
         env = dict(zip(self.names, [arg(rt) for arg in self.args], strict=True))
+        game = rt.game
+        game.work_left -= 1
+        if game.work_left < 0:
+            raise self.over_budget()
         if len(frames) >= MAX_FRAMES:
             _verbs_too_deep()
         program = self.program
@@ -1458,6 +1490,9 @@ class _CallVerb(Op):
             return None
         frames.append(Frame(program, rt, env, self.ret))
         return SWITCH
+
+    def over_budget(self) -> EngineError:
+        return self.where.error("ENGINE-LIMIT", over_budget(self.program.name.removeprefix("verb ")))
 
 
 class _Push(Op):
@@ -2087,7 +2122,7 @@ class _BlockWriter:
         lines: list[str] = []
         values = [self.value(arg, lines, f"{k}.args[{index}](rt)") for index, arg in enumerate(op.args)]
         entries = ", ".join(f"{name!r}: {value}" for name, value in zip(op.names, values, strict=True))
-        lines.append(f"names = {{{entries}}}")
+        lines += [f"names = {{{entries}}}", *_spend(k)]
         if op.program.direct is None:
             lines.append(f"value = run_sync({k}.program, rt, names)")
         else:  # (as run_sync runs it)
@@ -2105,6 +2140,7 @@ class _BlockWriter:
         entries = ", ".join(f"{name!r}: {value}" for name, value in zip(op.names, values, strict=True))
         lines += [
             f"names = {{{entries}}}",
+            *_spend(k),
             f"if len(frames) >= {MAX_FRAMES}:",
             "    _verbs_too_deep()",
             f"frame.pc = {pc + 1}",
@@ -2304,6 +2340,23 @@ class PackVerb:
 _NO_IMPL = Impl(lambda rt: None)  # a pack verb has no engine implementation (nor choice filters)
 
 
+def _too_deep(name: str, verb: PackVerb, reaches: Mapping[str, Reach]) -> Program:
+    """The program of a verb whose calls nest deeper than play allows: it fails when called."""
+    program = Program(f"verb {name}")
+    found = chain(name, reaches)
+    at = [call.span for call in ast.calls(verb.tree) if call.name == found[1]]
+    where = _Where(min(at, key=lambda span: span.start) if at else verb.tree.span, verb.slot)
+    shown = found[: MAX_VERB_NESTING + 1] + (["..."] if len(found) > MAX_VERB_NESTING + 1 else [])
+    message = f"more than {MAX_VERB_NESTING} pack verbs would run inside each other: {' -> '.join(shown)}"
+    program.ops.append(_Fail(where.error("ENGINE-LIMIT", message)))
+    return program
+
+
+def over_budget(name: str) -> str:
+    """Why a pack verb called when the game has no work left before its next decision fails."""
+    return f"more than {MAX_WORK:,} pack verbs run between two decisions (`{name}` one too many)"
+
+
 def _unfinished(name: str) -> Program:
     """The program of a verb being compiled: a call of it from inside itself is a cycle."""
     program = Program(f"verb {name}")
@@ -2421,6 +2474,17 @@ def _lookup(items: dict[str, Any], key: Any) -> Any:
         return items[key]
     except (KeyError, TypeError):
         raise NoOptions(f"key {key}") from None
+
+
+def _spend(k: str) -> list[str]:
+    """Lines that count the run of a pack verb (instruction `k`, a `_CallVerb`) against the work
+    left before the next decision, as `_CallVerb.run` does."""
+    return [
+        "_game = rt.game",
+        "_game.work_left -= 1",
+        "if _game.work_left < 0:",
+        f"    raise {k}.over_budget()",
+    ]
 
 
 def _verbs_too_deep() -> NoReturn:

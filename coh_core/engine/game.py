@@ -29,7 +29,7 @@ from coh_core.engine.rules import Playable, Rules, Side, Trigger
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt
 from coh_core.engine.state import STATE_VERSION
 from coh_core.engine.views import PlayerView
-from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS
+from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS, MAX_WORK
 
 PASS: Action = ("pass",)
 _NO_CARDS: list[str] = []  # the hand of a pack without hands (only ever read)
@@ -90,6 +90,9 @@ class Game:
         kind = rules.piece_roles.get("players")
         self.pieces: dict[str, dict[str, Any]] = state["pieces"][kind] if kind is not None else {}
         self.rng = Rng.from_state(int(state["rng"]))
+        # pack verbs it may still run before its next decision (`limits.MAX_WORK`): set again each
+        # time the machine runs towards one, counted down by each verb's run
+        self.work_left = MAX_WORK
         self._living_cache: dict[str, list[str]] = {}
         self._living_key = -1  # number of characters the cache was built from; -1: stale
         # the living, rested ones per player (what windows look through for powers), likewise;
@@ -172,6 +175,7 @@ class Game:
             frames = self.frames
             top: Frame = frames[-1]  # (typed: the compiled build reads its slots directly)
             top.program.ops[top.pc - 1].resume(top, answers)
+            self.work_left = MAX_WORK
             self.decision = execute(frames)
 
     def view(self, colour: str) -> PlayerView:
@@ -189,6 +193,7 @@ class Game:
         if answers is not None:  # (`machine.resume`, written out)
             top: Frame = frames[-1]
             top.program.ops[top.pc - 1].resume(top, answers)
+        self.work_left = MAX_WORK
         self.decision = execute(frames)
 
     # --- the position as data ---------------------------------------------------------

@@ -35,6 +35,7 @@ from coh_core.messages import (
     parse_type,
     placeholders,
 )
+from coh_core.packs.cost import runaway_problems
 from coh_core.packs.declarations import (
     NUMBER_TYPES,
     SCALAR_TYPES,
@@ -174,6 +175,7 @@ def _check_verbs(pack: Pack) -> Iterator[Problem]:
         if verb.data.get("scoreboard") is not None:
             yield from _check_score_part(verb)
     yield from _verb_cycles(pack)
+    yield from runaway_problems(pack)
 
 
 def _check_score_part(verb: Entity) -> Iterator[Problem]:
