@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from coh_core import cache_dir
 from coh_core.cli import main
 from coh_core.effects import parser
+from coh_core.errors import Location
 from coh_core.packs import yamlsrc
 from coh_core.packs.schema import validate_document
 from coh_core.packs.yamlsrc import YamlDoc, parse_yaml
@@ -112,7 +113,7 @@ def _read(path: Path, display: str = "a.yaml") -> tuple[YamlDoc | None, list[Any
     return yamlsrc.load_yaml(path, display)
 
 
-def test_yaml_files_read_are_kept_and_never_stand_for_another_text_or_name(
+def test_yaml_files_read_are_kept_by_text_and_shown_under_each_name(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     stored = cache_dir.Stored(tmp_path / "yaml.pickle")
@@ -131,12 +132,20 @@ def test_yaml_files_read_are_kept_and_never_stand_for_another_text_or_name(
         first.trapped,
     )
     assert [p.to_json() for p in same_problems] == [p.to_json() for p in problems] != []
+    # the same text under another name (a copy of the pack elsewhere): the entry, shown under that name
+    renamed, renamed_problems = _read(path, "copy/b.yaml")
+    assert renamed is not None and renamed.location(("cards", 0)).file == "copy/b.yaml"
+    assert [p.location for p in renamed_problems] == [
+        Location("copy/b.yaml", p.location.line, p.location.col) for p in problems
+    ]
+    assert [(p.code, p.message) for p in renamed_problems] == [(p.code, p.message) for p in problems]
+    assert len(stored) == 1
+    again, _ = _read(path)  # and the first name is shown again where it is read by it
+    assert again is not None and again.location(("cards", 0)).file == first.location(("cards", 0)).file
     path.write_text("cards:\n  - {id: one, count: 3}\n", encoding="utf-8")  # edited: read anew
     edited, _ = _read(path)
     assert edited is not None and edited.data == {"cards": [{"id": "one", "count": 3}]}
-    renamed, _ = _read(path, "b.yaml")  # the name shows in every location: its own entry
-    assert renamed is not None and renamed.location(("cards", 0)).file == "b.yaml"
-    assert len(stored) == 3
+    assert len(stored) == 2
     stored.save()
     assert dict(cache_dir.Stored(tmp_path / "yaml.pickle")) == dict(stored)
 
@@ -151,7 +160,7 @@ def test_a_damaged_file_or_entry_of_yaml_read_is_ignored(
     monkeypatch.setattr(yamlsrc, "_known_docs", lambda: stored)
     source = tmp_path / "a.yaml"
     source.write_text("id: x\n", encoding="utf-8")
-    key = hashlib.sha256(b"a.yaml\0id: x\n").hexdigest()
+    key = hashlib.sha256(b"id: x\n").hexdigest()
     dict.__setitem__(stored, key, b"damaged")
     doc, _ = _read(source)
     assert doc is not None and doc.data == {"id": "x"}

@@ -223,22 +223,40 @@ def load_yaml(path: Path, display: str) -> tuple[YamlDoc | None, list[Problem]]:
 
 
 def _parsed_once(text: str, display: str) -> tuple[YamlDoc | None, list[Problem]]:
-    """`parse_yaml`, or what it gave an earlier run for the same text shown under the same name
-    (coh's cache: each entry named by a digest of both, in a file named by a digest of this code)."""
+    """`parse_yaml`, or what it gave an earlier run for the same text (coh's cache: each entry
+    named by a digest of the text, in a file named by a digest of this code). The text alone
+    names it: a copy of a pack in another folder finds the entries of the original, and the
+    name the file is shown by is put in afterwards."""
     known = _known_docs()
-    key = hashlib.sha256(f"{display}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    key = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
     stored = known.get(key)
     if stored is not None:
         try:
             # written by coh in the user's own cache folder (private to the user)
             doc, problems = pickle.loads(stored)
-            return doc, problems
+            return _shown_as(doc, problems, display)
         except Exception:  # a damaged entry: parse again
             del known[key]
     doc, problems = parse_yaml(text, display)
     if doc is not None:
         known.learn(key, pickle.dumps((doc, problems), protocol=pickle.HIGHEST_PROTOCOL))
     return doc, problems
+
+
+def _shown_as(doc: YamlDoc, problems: list[Problem], display: str) -> tuple[YamlDoc, list[Problem]]:
+    """A document and its problems, parsed under one name, under another (`display`)."""
+    shown = doc.path
+    if shown == display:
+        return doc, problems
+    doc.path = display
+    moved = [
+        Problem(p.code, p.message, _renamed(p.location, shown, display), p.context, p.also) for p in problems
+    ]
+    return doc, moved
+
+
+def _renamed(where: Location, shown: str, display: str) -> Location:
+    return Location(display, where.line, where.col) if where.file == shown else where
 
 
 @cache
