@@ -495,6 +495,17 @@ class Checker:
             return found
         if self.lenient:
             return "any"
+        holders = self.symbols.declared.enums_with(node.name)
+        if len(holders) == 1:  # a value of one enumeration, wherever it is written
+            return holders[0]
+        if holders:
+            self._report(
+                "EFF-AMBIGUOUS-NAME",
+                f"`{node.name}` is a value of several enumerations ({', '.join(f'`{h}`' for h in holders)});"
+                " write it where one of them is expected (an argument, or compared with a value of one)",
+                node.span,
+            )
+            return None
         sig = signature(node.name)
         if sig is not None and sig.kind is Kind.SELECTOR:
             hint = f"; `{node.name}` is a selector: write `{node.name}(...)`"
@@ -506,6 +517,14 @@ class Checker:
         self.unbound.append(node.name)
         self._report("EFF-UNKNOWN-NAME", f"unknown name `{node.name}`{hint}", node.span)
         return None
+
+    def _ambiguous(self, node: ast.Expr) -> bool:
+        """A bare name bound to nothing that is a value of several enumerations."""
+        return (
+            isinstance(node, ast.Name)
+            and self._lookup(node.name) is None
+            and len(self.symbols.declared.enums_with(node.name)) > 1
+        )
 
     def _is_enum(self, type_name: str) -> bool:
         """An enumeration: declared by the pack, or a type that is neither built in nor declared
@@ -595,8 +614,12 @@ class Checker:
             if node.op == "//" and constant(node.right) == 0:
                 self._report("EFF-RANGE", "division by zero", node.right.span)
             return "int" if node.op in _ARITHMETIC else "bool"
-        left = self._expr(node.left, None)
-        right = self._expr(node.right, left)
+        if self._ambiguous(node.left):  # `clear == weather`: the right side types the left
+            right = self._expr(node.right, None)
+            left = self._expr(node.left, right)
+        else:
+            left = self._expr(node.left, None)
+            right = self._expr(node.right, left)
         # a value of type `any` (an answer of `ask` among lists, say) compares with anything
         if left is not None and right is not None and not _compatible(left, right, {}):
             self._report(

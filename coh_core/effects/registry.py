@@ -785,6 +785,11 @@ class Declarations:
     def is_enum(self, type_name: str) -> bool:
         return type_name in _DECLARED_TYPES or type_name in self.types
 
+    def enums_with(self, value: str) -> list[str]:
+        """The enumerations the pack declares (`types`) that have `value` among their values, in
+        alphabetical order: a value written where no type is expected is of the one that has it."""
+        return sorted(name for name, spec in self.types.items() if value in spec.values)
+
     def enum_names(self) -> list[str]:
         """Every enumeration, `trait` included, in alphabetical order."""
         return sorted({TRAIT_TYPE, *self.types})

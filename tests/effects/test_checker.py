@@ -12,7 +12,7 @@ import yaml
 from coh_core.effects import checker as checker_module
 from coh_core.effects.checker import Checker, Symbols, check_condition, check_effect
 from coh_core.effects.parser import parse_condition, parse_effect
-from coh_core.effects.registry import Declarations, Kind, Param, Signature
+from coh_core.effects.registry import Declarations, EnumSpec, Kind, Param, Signature
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.effects_index import pack_verbs
 from coh_core.packs.model import Pack
@@ -185,3 +185,21 @@ def test_defaults_too_long_together_to_follow_are_refused_where_declared(symbols
     assert default.default is not None
     found = Checker(wide, "verb").check_default(parse_condition(default.default), "w_0", default)
     assert [f.code for f in found] == ["EFF-LIMIT"]
+
+
+def test_a_value_of_two_enumerations_must_be_written_where_one_is_expected(
+    base_pack: Pack, declared: Declarations
+) -> None:
+    """Where no type is expected, a value two enumerations share could be either: refused, located,
+    naming both; where one of them is expected, it is that one's."""
+    shared = {
+        "weather": EnumSpec("weather", "The sky.", {"clear": "no clouds", "storm": "wind and rain"}),
+        "verdict": EnumSpec("verdict", "A ruling.", {"clear": "not guilty", "guilty": "guilty"}),
+    }
+    both = replace(declared, types={**declared.types, **shared})
+    symbols = Symbols({}, verbs=pack_verbs(base_pack, both), declared=both)
+    [finding] = check_effect(parse_effect("let w = clear; no_effect()"), symbols, "power")
+    assert (finding.code, finding.span.col) == ("EFF-AMBIGUOUS-NAME", 9)
+    assert "`verdict`, `weather`" in finding.message
+    typed = parse_condition("clear == x")
+    assert check_condition(typed, symbols, "power", {"x": "weather"}) == []
