@@ -574,11 +574,30 @@ class _RunStep(Op):
         if not program.asks:
             try:
                 run_sync(program, run, run.env)
-            except NoOptions:  # as a card's effect does, a step that chose from nothing stops there
+            except (
+                NoOptions
+            ) as stopped:  # as a card's effect does, a step that chose from nothing stops there
+                if self.step.required:
+                    raise self._stopped(stopped) from stopped
                 game.fizzled(self.step.id)
             return None
-        frames.append(Frame(program, run, run.env, None, [self.step.id, frame.pc]))
+        catch = None if self.step.required else [self.step.id, frame.pc]  # (required: see `report`)
+        frames.append(Frame(program, run, run.env, None, catch))
         return SWITCH
+
+    def report(self, exc: Exception) -> Exception:
+        """A required step that stopped for want of options, as the error it is."""
+        return self._stopped(exc) if isinstance(exc, NoOptions) and self.step.required else exc
+
+    def _stopped(self, stopped: NoOptions) -> EngineError:
+        slot = self.step.run.slot
+        where = None if slot is None else slot.doc.location(slot.path)
+        return EngineError(
+            "ENGINE-STEP",
+            f"the step `{self.step.id}` must act (`required: true`) and found nothing to act on"
+            f" ({stopped}); the game cannot go on without it",
+            where,
+        )
 
 
 class _Call(Op):

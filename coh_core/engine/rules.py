@@ -124,6 +124,7 @@ class Step:
     id: str
     key: str  # text key of its name
     run: CompiledBlock
+    required: bool = False  # it must act: finding nothing to act on stops the game (ENGINE-STEP)
 
 
 @dataclass(frozen=True)
@@ -470,7 +471,7 @@ def _steps(
         run = builder.block(section, (*path, index, "do"), _names(context))
         if run is None:
             raise EngineError("ENGINE-UNCOMPILED", f"the step {group}.{step['id']} has no compiled effect")
-        found.append(Step(step["id"], f"step.{group}.{step['id']}.name", run))
+        found.append(Step(step["id"], f"step.{group}.{step['id']}.name", run, step.get("required") is True))
     return tuple(found)
 
 
