@@ -135,7 +135,7 @@ then: {}
 
 def test_a_missing_movement_card_is_a_located_scenario_error(base_pack: Pack, tmp_path: Path) -> None:
     [(code, line, message)] = _problems(base_pack, tmp_path, MOVING)
-    assert (code, line) == ("SCENARIO-MOVEMENT", 8)
+    assert (code, line) == ("SCENARIO-MEMORY", 8)
     assert "blue, green" in message
 
 
@@ -146,7 +146,7 @@ def test_a_missing_movement_card_is_reported_without_any_movement_given(
         "phase: character_movement", "phase: invasion"
     )
     [(code, line, message)] = _problems(base_pack, tmp_path, text)
-    assert (code, line) == ("SCENARIO-MOVEMENT", 3)
+    assert (code, line) == ("SCENARIO-MEMORY", 3)
     assert "red, blue, green" in message
 
 
@@ -288,3 +288,29 @@ def test_a_question_that_is_not_a_window_is_never_passed(base_pack: Pack, tmp_pa
     [(code, line, message)] = _problems(base_pack, tmp_path, text)
     assert (code, line) == ("ACTION-ILLEGAL", 14)
     assert "after passing" not in message
+
+
+@pytest.mark.parametrize(
+    ("given", "line", "says"),
+    [
+        ("  movement: {red: hospital, blue: 3, green: bank}\n", 8, "3 is no location"),
+        ("  movement: {red: hospital, blue: bank, green: bank}\n  deck: [gun, gun, gun, gun]\n", 9, "gun"),
+        (
+            "  movement: {red: hospital, blue: bank, green: bank}\n"
+            "  hands: {blue: [chainsaw], green: [chainsaw]}\n",
+            9,
+            "chainsaw",
+        ),
+    ],
+    ids=["a memory of the wrong type", "a pile of the game past the copies", "a pile per player past them"],
+)
+def test_what_given_sets_obeys_the_declarations(
+    base_pack: Pack, tmp_path: Path, given: str, line: int, says: str
+) -> None:
+    """Any part of the state a pack declares may be given by its name, and is checked as a saved
+    game's state is: a value of another type, or more copies of a card than the pack holds, is
+    `SCENARIO-STATE` on its line."""
+    text = MOVING.replace("  movement: {red: hospital}\n", given)
+    [(code, found, message)] = _problems(base_pack, tmp_path, text)
+    assert (code, found) == ("SCENARIO-STATE", line), message
+    assert says in message

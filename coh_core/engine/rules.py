@@ -117,6 +117,8 @@ class Memory:
     visible: str  # who sees it in the players' views: all, owner or none
     hidden_while_asked: str | None  # a question: the entry of a player answering it is the player's only
     role: str | None = None  # what the engine itself keeps in it (`out_of_game`, `last_to_lose`)
+    set_by: str | None = None  # the verb whose step sets it each turn (for rules scenarios)
+    read_by: str | None = None  # the verb whose step reads it (for rules scenarios)
 
 
 @dataclass(frozen=True)
@@ -486,4 +488,6 @@ def _memory(name: str, entry: dict[str, Any]) -> Memory:
         str(entry.get("visible", "all")),
         entry.get("hidden_while_asked"),
         entry.get("role"),
+        entry.get("set_by"),
+        entry.get("read_by"),
     )

@@ -30,10 +30,6 @@ from coh_core.packs.paths import PathRefused, readable_file
 from coh_core.packs.schema import validator
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
 
-# The procedures that fill and read the movement cards chosen this turn.
-_CHOOSES_MOVEMENT = "choose_movement_cards"
-_READS_MOVEMENT = "move_characters_in_turn_order"
-
 
 @dataclass
 class Outcome:
@@ -150,7 +146,8 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
             state["memory"][name] = copy.deepcopy(given[name])
     _piles(rules, doc, state, given)
     _balance_supplies(rules, state, given)
-    _movement_needed(pack, doc, rules, state, start)
+    _memory_needed(pack, doc, rules, state, start)
+    _fits_declarations(rules, doc, state, given)
     return Game(rules, state, start)
 
 
@@ -260,32 +257,83 @@ def _calls(pack: Pack, step: Step) -> set[str]:
     return {name for c in pack.effects if slot is not None and c.slot is slot for name in walk_calls(c.tree)}
 
 
-def _movement_needed(
+def _memory_needed(
     pack: Pack, doc: YamlDoc, rules: Rules, state: dict[str, Any], start: dict[str, Any] | None
 ) -> None:
-    """A start after the movement cards are chosen and before the moves needs everyone's card."""
+    """A start between the step that sets a value of each player (`set_by` of a memory the pack
+    declares) and the step that reads it (`read_by`) needs it for every player still in the game."""
     if start is None or start["phase"] in (None, SETUP, END):
         return
+    for name, memory in rules.memory.items():
+        if (
+            memory.per_player
+            and memory.set_by is not None
+            and memory.read_by is not None
+            and _between(pack, rules, start, memory.set_by, memory.read_by)
+        ):
+            _given_for_everyone(doc, rules, state, name, start)
+
+
+def _between(pack: Pack, rules: Rules, start: dict[str, Any], set_by: str, read_by: str) -> bool:
+    """Whether the turn's steps from the start call `read_by` before any calls `set_by`."""
     for step in _steps_of_turn(rules, start):
         called = _calls(pack, step)
-        if _CHOOSES_MOVEMENT in called:
-            return
-        if _READS_MOVEMENT in called:
-            break
-    else:
-        return
-    movement = state["memory"]["movement"]
+        if set_by in called:
+            return False
+        if read_by in called:
+            return True
+    return False
+
+
+def _given_for_everyone(
+    doc: YamlDoc, rules: Rules, state: dict[str, Any], name: str, start: dict[str, Any]
+) -> None:
+    values = state["memory"][name]
     out_memory = rules.memory_roles.get("out_of_game")
     out = state["memory"][out_memory] if out_memory is not None else []
-    missing = [p for p in state["players"] if p not in out and p not in movement]
+    missing = [p for p in state["players"] if p not in out and p not in values]
     if missing:
+        memory = rules.memory[name]
         raise EngineError(
-            "SCENARIO-MOVEMENT",
-            f"the character movement of turn {start['turn']} needs the movement card chosen by every"
-            f" player still in the game; `given.movement` has none for {', '.join(missing)}"
-            f" (e.g. movement: {{{missing[0]}: {state['order'][0]}}})",
-            doc.location(("given", "movement"), key=True),
+            "SCENARIO-MEMORY",
+            f"turn {start['turn']} starts after the step that sets `{name}` (`{memory.set_by}`) and"
+            f" before the one that reads it (`{memory.read_by}`): `given.{name}` needs a value for"
+            f" every player still in the game, and has none for {', '.join(missing)}",
+            doc.location(("given", name), key=True),
         )
+
+
+def _fits_declarations(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """What `given` sets (piles, memory, counters, pieces and their traits) obeys the pack's
+    declarations as a saved game's state must (`state_check`): the first problem, at the value."""
+    from coh_core.engine.state_check import state_problems
+
+    problems = state_problems(rules, state)
+    if problems:
+        first = problems[0]
+        raise EngineError(
+            "SCENARIO-STATE",
+            f"`given` sets what the pack's declarations do not allow: {first.message}",
+            doc.location(_given_path(rules, first.path, given)),
+        )
+
+
+def _given_path(rules: Rules, path: tuple[Any, ...], given: dict[str, Any]) -> tuple[Any, ...]:
+    """Where in the scenario a part of the state (`path`) was given, as near as can be told."""
+    head, rest = (path[0], path[1:]) if path else ("", ())
+    if head == "memory" and rest:
+        return ("given", *rest)
+    if head == "piles" and rest:
+        pile = rules.piles.get(str(rest[0]))
+        if pile is not None and pile.per == "game":  # given as the list itself, not by owner ""
+            return ("given", rest[0], *rest[2:])
+        return ("given", *rest)
+    if head == "counts" and len(rest) >= 2:
+        place, kind = rest[0], rest[1]
+        return ("given", kind, place) if kind in given else ("given", place, kind)
+    if head == "pieces":
+        return ("given", "characters")
+    return ("given",)
 
 
 def _characters(rules: Rules, state: dict[str, Any], given: dict[str, Any]) -> None:
@@ -352,15 +400,11 @@ def _unknown_ids(
         for location in given.get(key) or {}:
             if location not in locations:
                 raise unknown((key, location), f"unknown location `{location}`")
-    for key in ("characters", *per_player, "movement"):
+    per_player_memory = [name for name, memory in rules.memory.items() if memory.per_player]
+    for key in ("characters", *per_player, *per_player_memory):
         for player in given.get(key) or {}:
             if player not in state["players"]:
                 raise unknown((key, player), f"`{player}` is not at the table")
-    for player, card in (given.get("movement") or {}).items():
-        if card not in locations:
-            raise EngineError(
-                "SCENARIO-REF", f"unknown movement card `{card}`", doc.location(("given", "movement", player))
-            )
     for player, mine in (given.get("characters") or {}).items():
         for character in mine:
             if pack.entity(character) is None:

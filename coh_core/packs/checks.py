@@ -611,10 +611,28 @@ def _check_memory(pack: Pack, components: Section) -> Iterator[Problem]:
                 " one memory has each role",
                 "role",
             )
+        elif not per_player and ("set_by" in entry or "read_by" in entry):
+            problem = f"`{name}` is remembered for the game: a scenario gives it whole, no player can miss it"
+            key = "set_by" if "set_by" in entry else "read_by"
         roles.setdefault(entry.get("role"), name)
         if problem is not None:
             where = ("memory", name, key) if key in entry else ("memory", name)
             yield Problem("COMPONENT-MEMORY", problem, _at(components, where))
+        yield from _memory_verbs(pack, components, str(name), entry)
+
+
+def _memory_verbs(pack: Pack, components: Section, name: str, entry: dict[str, Any]) -> Iterator[Problem]:
+    """`set_by` and `read_by` name verbs: the pack's or the language's."""
+    verbs = {verb.id for verb in pack.entities_of("verb")}
+    for key in ("set_by", "read_by"):
+        verb = entry.get(key)
+        if isinstance(verb, str) and verb not in verbs and signature(verb) is None:
+            yield Problem(
+                "REF-UNDEF",
+                f"`{name}`'s `{key}` names `{verb}`, which is no verb of the pack or the language"
+                + suggest(verb, sorted(verbs)),
+                _at(components, ("memory", name, key)),
+            )
 
 
 def _count(entity: Entity) -> int:
