@@ -486,6 +486,13 @@ _verb(
     " `result`, which the scoreboard shows and a record keeps; no log entry: the pack writes one).",
 )
 
+_verb(
+    "end_game()",
+    "Ends the game once the step being played is over: no further step, phase or turn is played"
+    " (the turn's end does not happen), and the end steps (`turn: end`) run. In the end steps, or"
+    " called again, it does nothing more.",
+)
+
 # Movement, the arrivals and the activation of locations (procedures-movement.yaml).
 _selector("log_length() -> int", "How many entries the game's log holds: a point of the game's history.")
 _selector(

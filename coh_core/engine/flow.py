@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from coh_core.effects.ast import Span
-from coh_core.engine.compiler import _ForNext, _ForStart, _Jump, _Where
+from coh_core.engine.compiler import _ForNext, _ForStart, _Jump, _Where, walk_calls
 from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Decision, EngineError, NoOptions, Rt
 from coh_core.limits import MAX_WINDOW_ACTIONS
@@ -600,6 +600,25 @@ class _RunStep(Op):
         )
 
 
+_END_GAME = "end_game"  # the verb that asks the game to end (registry, library)
+
+
+class _EndIfAsked(Op):
+    """After a step: once an effect has asked the game to end (`end_game`), the flow goes on at
+    the end steps, out of every turn and location loop."""
+
+    __slots__ = ("end",)
+
+    def __init__(self) -> None:
+        self.end = -1  # the pc of the end phase (known once the flow is built)
+
+    def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
+        if rt.game.state.get("ending"):
+            frame.loops = []
+            frame.pc = self.end
+        return None
+
+
 class _Call(Op):
     """Engine bookkeeping of the flow that reads or changes the game (a turn begins or ends)."""
 
@@ -621,6 +640,10 @@ class Flow:
         self.step_at: dict[tuple[str, str], int] = {}  # (phase id, step id) -> pc of the step
         self.turn_loop = -1  # pc of the turn loop's next-turn instruction
         self.location_loop: dict[str, int] = {}  # per-location phase -> pc of its next-location instruction
+        self.end_checks: list[_EndIfAsked] = []  # after each step but the end's (`end_game`)
+        # Only a pack that calls `end_game` has them: the flow of another is as it was, so that the
+        # frames of its saved games point where they did.
+        self.ends_early = any(_END_GAME in walk_calls(effect.tree) for effect in rules.pack.effects)
         self._build(rules)
         self.program = _program(FLOW_ID, self.ops)
 
@@ -632,6 +655,9 @@ class Flow:
         for step in steps:
             self.step_at[(phase, step.id)] = self._emit(_RunStep(step, located))
             self._emit(_EndAction())
+            if phase != END and self.ends_early:
+                self.end_checks.append(_EndIfAsked())
+                self._emit(self.end_checks[-1])
 
     def _build(self, rules: Rules) -> None:
         self.phase_at[SETUP] = self._emit(_Phase(SETUP))
@@ -661,6 +687,8 @@ class Flow:
         self._emit(_Jump(self.turn_loop))
         turns.exit = len(self.ops)
         self.phase_at[END] = self._emit(_Phase(END))
+        for check in self.end_checks:
+            check.end = self.phase_at[END]
         self._steps(END, rules.end_steps, False)
         self._emit(_Call(_game_over))
         self._emit(_Done())

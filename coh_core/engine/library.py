@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from coh_core.engine.compiler import Impl
 from coh_core.engine.flow import (
+    END,
     action_end_frame,
     action_window,
     event_frame,
@@ -571,6 +572,13 @@ def activate(rt: Rt, at: str, player: str) -> Frame | None:
 
 
 # --- the score -----------------------------------------------------------------------------------
+
+
+@_impl("end_game")
+def end_game(rt: Rt) -> None:
+    state = rt.game.state
+    if state["phase"] != END:
+        state["ending"] = True  # (only once it is asked for: other games' states keep their layout)
 
 
 @_impl("set_result")

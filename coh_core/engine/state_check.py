@@ -32,6 +32,7 @@ _KEYS = (
     "version", "pack", "seed", "rng", "players", "pointers", "cycles", "turn", "phase", "step", "at",
     "order", "locations", "pieces", "counts", "piles", "memory", "result",
 )  # fmt: skip
+_OPTIONAL_KEYS = ("ending",)  # present only once an effect has set it (`end_game`)
 _PIECE_KEYS = ("owner", "at", "exhausted", "alive", "traits")
 _RNG_STATES = 2**64  # the generator's state is an unsigned 64-bit integer
 MAX_STATE_PROBLEMS = 20  # problems of one state reported at most (an edited state may break everything)
@@ -68,8 +69,12 @@ def _layout(state: dict[str, Any]) -> Iterator[StateProblem]:
     if missing:
         yield StateProblem((), f"the state has no {', '.join(missing)}")
     for key in state:
-        if key not in _KEYS:
+        if key not in _KEYS and key not in _OPTIONAL_KEYS:
             yield StateProblem((key,), f"`{key}` is no part of a state")
+    if "ending" in state and state["ending"] is not True:
+        yield StateProblem(
+            ("ending",), f"`ending` is true once the game is asked to end, not {_shown(state['ending'])}"
+        )
 
 
 def _header(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
