@@ -432,6 +432,13 @@ _selector(
     "One of the items at random, from the game's random generator (of none, the effect stops).",
 )
 _selector(
+    "roll(n: count, sides: count = 6) -> list[int]",
+    "N dice of so many sides rolled, from the game's random generator: n whole numbers from 1 to"
+    " `sides`, in the order rolled (`roll(2)` may be `[5, 1]`). A die of no sides has nothing to"
+    " show: the effect stops, as a choice among nothing does. Checking whether an effect could"
+    " happen rolls nothing: every die shows 1 there.",
+)
+_selector(
     "shuffle(items: list[T]) -> list[T]", "The items in a random order, from the game's random generator."
 )
 _selector("colour_of(player: player) -> colour", "The colour a player plays, as cycles of colours name it.")

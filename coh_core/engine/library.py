@@ -431,6 +431,19 @@ def random_item(rt: Rt, items: list[Any]) -> Any:
     return items[0] if rt.dry else rt.game.rng.choice(items)
 
 
+@_impl("roll")
+def roll(rt: Rt, n: int, sides: int) -> list[int]:
+    """N draws of `Rng.randbelow(sides) + 1`; a dry run draws nothing (every die shows 1)."""
+    if n > MAX_LIST_ITEMS:  # refused before anything is drawn
+        raise EngineError("ENGINE-LIMIT", f"{n:,} dice; a list holds at most {MAX_LIST_ITEMS:,} items")
+    if n > 0 and sides < 1:
+        raise NoOptions("a die of no sides")
+    if rt.dry:
+        return [1] * n
+    below = rt.game.rng.randbelow
+    return [below(sides) + 1 for _ in range(n)]
+
+
 @_impl("shuffle")
 def shuffle(rt: Rt, items: list[Any]) -> list[Any]:
     """`Rng.shuffle` of a copy; a dry run draws nothing (the items stay in their order)."""
