@@ -146,6 +146,8 @@ def log_variant_messages(declared: Declarations) -> dict[str, tuple[str, ...]]:
     """
     found: dict[str, tuple[str, ...]] = {}
     for name, spec in declared.traits.items():
+        if spec.quiet:  # never told: no text of its own
+            continue
         if spec.type == "bool":
             found[f"trait_set.{name}.true"] = found[f"trait_set.{name}.false"] = ("character", "until")
         else:

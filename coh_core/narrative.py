@@ -45,7 +45,9 @@ class Narrator:
     def __init__(self, pack: Pack, locale: str = SOURCE_LOCALE) -> None:
         self.pack = pack
         self.locale = locale
-        self.declared = declared_messages(pack.section("messages"), declarations_of(pack))
+        declared = declarations_of(pack)
+        self.declared = declared_messages(pack.section("messages"), declared)
+        self.quiet_traits = frozenset(name for name, spec in declared.traits.items() if spec.quiet)
         self.kinds = (_PLAYER_KIND, *pack.entity_kinds())  # what an id of no declared type may be
         self.by_type = {**_BY_TYPE, **{ref: _named(kind) for kind, ref in pack.ref_types().items()}}
         self.renderers: dict[PlaceholderType, Renderer] = {}
@@ -67,8 +69,15 @@ class Narrator:
         return self.text(self._variant(str(entry.get("key")), params, phase), params)
 
     def quiet(self, entry: Mapping[str, Any], phase: str | None) -> bool:
-        """Whether the pack leaves this entry out of the narrative in that phase (`quiet_in`)."""
-        return phase in self.declared.quiet.get(str(entry.get("key")), ())
+        """Whether the pack leaves this entry out of the narrative: in that phase (`quiet_in`), or
+        as the change of a trait it declares `quiet`."""
+        key = str(entry.get("key"))
+        if key in LOG_VARIANTS:
+            params = entry.get("params")
+            by = params.get(LOG_VARIANTS[key]) if isinstance(params, Mapping) else None
+            if by in self.quiet_traits:
+                return True
+        return phase in self.declared.quiet.get(key, ())
 
     def story(
         self, entries: Sequence[Mapping[str, Any]], places: Sequence[Any] = (), start: int = 0

@@ -17,6 +17,7 @@ from coh_core.engine import RandomAgent, new_game
 from coh_core.i18n import text_forms
 from coh_core.messages import UI_MESSAGES, DeclaredMessages, declared_messages, log_key, placeholders
 from coh_core.narrative import Narrator, Verbatim
+from coh_core.packs import load_pack_checked
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 
@@ -261,3 +262,43 @@ def test_a_base_pack_without_a_log_message_is_reported(base_copy: Path) -> None:
     assert result.exit_code == 1, result.output
     problems = json.loads(result.output)["problems"]
     assert [(p["code"], "`log.attack`" in p["message"]) for p in problems] == [("TEXT-MISSING", True)]
+
+
+def _scratched(pack: Path, quiet: bool) -> Path:
+    """The base pack with a trait every character is given at setup, quiet or not."""
+    declarations = pack / "declarations.yaml"
+    text = declarations.read_text(encoding="utf-8")
+    flag = ", quiet: true" if quiet else ""
+    trait = f"  scratches: {{type: count, default: 0, doc: Scratches a character has{flag}}}\n"
+    declarations.write_text(text.replace("traits:\n", "traits:\n" + trait, 1), encoding="utf-8")
+    turn = pack / "turn.yaml"
+    step = "        build_invasion_deck()\n"
+    scratch = "        for c in all_characters() { set_trait(c, scratches, 1, until=end_of_game) }\n"
+    turn.write_text(turn.read_text(encoding="utf-8").replace(step, step + scratch, 1), encoding="utf-8")
+    return pack
+
+
+def test_a_trait_not_quiet_needs_the_text_of_its_changes(runner: CliRunner, base_copy: Path) -> None:
+    loud = runner.invoke(main, ["validate", str(_scratched(base_copy, quiet=False)), "--format", "json"])
+    assert loud.exit_code == 1 and "log.trait_set.scratches" in loud.stdout
+
+
+def test_a_quiet_trait_is_logged_not_told_and_needs_no_text(runner: CliRunner, base_copy: Path) -> None:
+    """A trait that changes often (wounds, experience) is declared `quiet`: its changes stay in
+    the log (for `traits_set_since`, records and digests) but the narrative does not tell them,
+    and the pack writes no text for them."""
+    root = _scratched(base_copy, quiet=True)
+    assert runner.invoke(main, ["validate", str(root)]).exit_code == 0
+    pack = load_pack_checked(root)
+    game = new_game(pack, players=3, seed=2)
+    agents = {colour: RandomAgent(seed=index) for index, colour in enumerate(game.players)}
+    while not game.over:
+        decision = game.decision
+        assert decision is not None
+        for colour in list(decision.waiting):
+            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+    scratched = [e for e in game.log if e["key"] == "trait_set" and e["params"]["trait"] == "scratches"]
+    assert len(scratched) >= 9  # logged, one per character dealt...
+    narrator = Narrator(pack)
+    story = narrator.story(game.log, game.places)
+    assert not {narrator.line(entry) for entry in scratched} & set(story)  # ...and not told

@@ -89,6 +89,7 @@ class TraitSpec:
     doc: str
     low: int | None = None  # the bounds of the values characters are given (numbers only)
     high: int | None = None
+    quiet: bool = False  # its changes are logged but not told (no text of its own)
 
     @property
     def count(self) -> bool:

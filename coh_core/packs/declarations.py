@@ -180,7 +180,15 @@ def _enum(name: str, entry: dict[str, Any]) -> EnumSpec:
 def _trait(name: str, entry: dict[str, Any], known: Declarations) -> TraitSpec:
     kind = str(entry["type"])
     kind = kind if kind in trait_types(known) else "any"
-    return TraitSpec(name, kind, entry["default"], str(entry["doc"]), entry.get("min"), entry.get("max"))
+    return TraitSpec(
+        name,
+        kind,
+        entry["default"],
+        str(entry["doc"]),
+        entry.get("min"),
+        entry.get("max"),
+        entry.get("quiet") is True,
+    )
 
 
 def _event(name: str, entry: dict[str, Any], known: Declarations) -> EventSpec:
