@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from coh_core.effects import ast
-from coh_core.engine.compiler import Compiler, PackVerb
+from coh_core.engine.compile.lowering import Compiler
+from coh_core.engine.compile.model import PackVerb
 from coh_core.engine.game import PASS, Game
 from coh_core.engine.library import IMPLS
 from coh_core.engine.rules import Rules, build_rules
