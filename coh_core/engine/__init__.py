@@ -22,7 +22,6 @@ __all__ = [
     "EngineError",
     "Game",
     "IllegalAction",
-    "RandomAgent",
     "Rules",
     "compiler_for",
     "new_game",
@@ -73,11 +72,3 @@ def new_game(
 def resume_game(ruleset: Pack, state: dict[str, Any], start: dict[str, Any] | None = None) -> Game:
     """A game from a given state; `start` says where in the turn structure to begin."""
     return Game(rules_for(ruleset), state, start)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "RandomAgent":
-        from coh_core.agents import RandomAgent
-
-        return RandomAgent
-    raise AttributeError(name)
