@@ -884,7 +884,7 @@ def play(
     except (KeyboardInterrupt, click.Abort):
         session.stop_input("PLAY-INTERRUPTED", "interrupted before the game ended", EXIT_INTERRUPTED)
     except Exception as exc:  # never a traceback: an engine failure still ends in a report
-        from coh_core.engine.compiler import runtime_message
+        from coh_core.engine.compile.where import runtime_message
 
         session.stop([Problem("ENGINE-INTERNAL", runtime_message(exc), Location("<coh>"))], EXIT_PROBLEMS)
     game = session.game
@@ -1467,7 +1467,7 @@ def simulate(
             problem = Problem("SIM-INTERRUPTED", outcome.interrupted(out), Location(_NOWHERE))
             _stop([problem], interruptions.exit_code, as_json and not outcome.printed)
         except Exception as exc:  # never a traceback: a game or a plot that fails is a located problem
-            from coh_core.engine.compiler import runtime_message
+            from coh_core.engine.compile.where import runtime_message
 
             _stop(
                 [Problem("ENGINE-INTERNAL", runtime_message(exc), Location(_NOWHERE))], EXIT_PROBLEMS, as_json

@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from coh_core.engine import Game, RandomAgent, new_game
+from coh_core.agents import RandomAgent
+from coh_core.engine import Game, new_game
 from coh_core.narrative import Narrator
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack

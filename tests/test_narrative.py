@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from coh_core.agents import RandomAgent
 from coh_core.cli import main
 from coh_core.effects import ast as effects_ast
-from coh_core.engine import RandomAgent, new_game
+from coh_core.engine import new_game
 from coh_core.i18n import text_forms
 from coh_core.messages import UI_MESSAGES, DeclaredMessages, declared_messages, log_key, placeholders
 from coh_core.narrative import Narrator, Verbatim

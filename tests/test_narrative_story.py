@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from coh_core.agents import RandomAgent
 from coh_core.cli import main
-from coh_core.engine import Game, RandomAgent, new_game
+from coh_core.engine import Game, new_game
 from coh_core.narrative import Narrator, breakdown, score_parts, standings
 from coh_core.packs.model import Pack
 

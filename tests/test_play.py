@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from coh_core.agents import RandomAgent
 from coh_core.agents.terminal import TerminalAgent
 from coh_core.cli import main
-from coh_core.engine import RandomAgent, new_game
+from coh_core.engine import new_game
 from coh_core.messages import placeholders
 from coh_core.narrative import Narrator
 from coh_core.packs.model import Pack

@@ -35,7 +35,7 @@ from coh_core.cli import main
 from coh_core.effects.checker import Symbols, check_condition, check_effect
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.engine import EngineError, Game, new_game, rules_for
-from coh_core.engine.compiler import runtime_message
+from coh_core.engine.compile.where import runtime_message
 from coh_core.errors import ContentError
 from coh_core.limits import MAX_ANSWER_CHARS, MAX_OPTIONS
 from coh_core.packs import load_pack_checked

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from coh_core.agents import RandomAgent
 from coh_core.agents.terminal import TerminalAgent, cut, made_public, screen_rows
-from coh_core.engine import RandomAgent, new_game
+from coh_core.engine import new_game
 from coh_core.narrative import Narrator
 from coh_core.packs.model import Pack
 

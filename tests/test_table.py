@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from coh_core.agents import RandomAgent
 from coh_core.agents.terminal import TerminalAgent
-from coh_core.engine import RandomAgent, new_game
+from coh_core.engine import new_game
 from coh_core.messages import (
     PlaceholderType,
     declarations,

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from coh_core.agents import RandomAgent
 from coh_core.agents.terminal import TerminalAgent, made_public
 from coh_core.effects.parser import parse_condition, parse_effect
-from coh_core.engine import RandomAgent, new_game
+from coh_core.engine import new_game
 from coh_core.engine.views import _CountReader, find_thresholds
 from coh_core.narrative import Narrator, Verbatim
 from coh_core.packs.model import Pack

@@ -37,7 +37,8 @@ def _submit_round(game: Any, agents: dict[str, Any]) -> int:
 
 def _middle(ruleset: Any, seed: int) -> tuple[Any, dict[str, Any]] | None:
     """A game played by random agents to its first decision past its middle."""
-    from coh_core.engine import RandomAgent, new_game
+    from coh_core.agents import RandomAgent
+    from coh_core.engine import new_game
 
     probe = new_game(ruleset, players=4, seed=seed)
     agents = {c: RandomAgent(seed=seed * 1000 + i) for i, c in enumerate(probe.players)}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Self-play benchmark: full random games of coh on one core, against RLCard's UNO in the same run.
 
-Measures full 4-player games of the base pack played by `coh_core.engine.RandomAgent`s -- games per
+Measures full 4-player games of the base pack played by `coh_core.agents.RandomAgent`s -- games per
 second and agent decisions per second -- and, in the same run and pinned to the same core, RLCard's
 UNO environment with its random agents (`tools/bench_uno.py`, run by a separate interpreter that has
 `rlcard` installed). Targets: >= 500 games/s, and >= 2x UNO's decisions/s.
@@ -119,11 +119,13 @@ def load_engine() -> tuple[Any, Callable[..., Any], type[Any]]:
     """Return (ruleset, new_game, RandomAgent); the ruleset is loaded here, outside any timing."""
     try:
         from coh_core import load_ruleset
-        from coh_core.engine import RandomAgent, new_game
+        from coh_core.agents import RandomAgent
+        from coh_core.engine import new_game
     except ImportError as error:
         raise EngineMissing(
             f"the coh engine API is not available yet ({error}).\n"
-            "This benchmark needs `from coh_core.engine import new_game, RandomAgent` "
+            "This benchmark needs `from coh_core.engine import new_game`, "
+            "`from coh_core.agents import RandomAgent` "
             "(game.players, game.over, game.decision.waiting, decision.legal(colour), game.view(colour), "
             "game.submit(colour, choice), RandomAgent(seed=...).act(view, legal))."
         ) from error

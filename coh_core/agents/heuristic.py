@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 from coh_core.effects import ast
-from coh_core.engine.compiler import walk_calls
+from coh_core.engine.compile.trees import walk_calls
 from coh_core.engine.rng import Rng
 from coh_core.packs.model import Pack
 

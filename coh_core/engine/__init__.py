@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from coh_core.effects import ast
-from coh_core.engine.compiler import Compiler, PackVerb
+from coh_core.engine.compile.lowering import Compiler
+from coh_core.engine.compile.model import PackVerb
 from coh_core.engine.game import PASS, Game
 from coh_core.engine.library import IMPLS
 from coh_core.engine.rules import Rules, build_rules
@@ -21,7 +22,6 @@ __all__ = [
     "EngineError",
     "Game",
     "IllegalAction",
-    "RandomAgent",
     "Rules",
     "compiler_for",
     "new_game",
@@ -72,11 +72,3 @@ def new_game(
 def resume_game(ruleset: Pack, state: dict[str, Any], start: dict[str, Any] | None = None) -> Game:
     """A game from a given state; `start` says where in the turn structure to begin."""
     return Game(rules_for(ruleset), state, start)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "RandomAgent":
-        from coh_core.agents import RandomAgent
-
-        return RandomAgent
-    raise AttributeError(name)

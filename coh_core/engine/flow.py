@@ -13,7 +13,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from coh_core.effects.ast import Span
-from coh_core.engine.compiler import _ForNext, _ForStart, _Jump, _Where, walk_calls
+from coh_core.engine.compile.ops import _ForNext, _ForStart, _Jump
+from coh_core.engine.compile.trees import walk_calls
+from coh_core.engine.compile.where import _Where
 from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Decision, EngineError, NoOptions, Rt
 from coh_core.limits import MAX_WINDOW_ACTIONS

@@ -14,7 +14,7 @@ import pickle
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from coh_core.engine.compiler import CompiledBlock
+from coh_core.engine.compile.model import CompiledBlock
 from coh_core.engine.flow import event_frame
 from coh_core.engine.machine import (
     Frame,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from coh_core.engine.compiler import Impl
+from coh_core.engine.compile.model import Impl
 from coh_core.engine.flow import (
     END,
     action_end_frame,

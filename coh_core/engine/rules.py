@@ -8,7 +8,8 @@ from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.registry import CONTEXTS, Declarations, signatures
-from coh_core.engine.compiler import COMPILED, CompiledBlock, Compiler, Fn
+from coh_core.engine.compile.lowering import Compiler
+from coh_core.engine.compile.model import COMPILED, CompiledBlock, Fn
 from coh_core.engine.flow import Flow, engine_programs
 from coh_core.engine.machine import Program
 from coh_core.engine.runtime import EngineError

@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 
 from coh_core.effects.checker import suggest
-from coh_core.engine.compiler import walk_calls
+from coh_core.engine.compile.trees import walk_calls
 from coh_core.engine.flow import END, SETUP, in_window
 from coh_core.engine.game import Game, as_action
 from coh_core.engine.rules import Pile, Rules, Step

@@ -18,9 +18,11 @@ from typing import Any
 
 import pytest
 
+from coh_core.agents import RandomAgent
 from coh_core.effects.parser import parse_effect
-from coh_core.engine import RandomAgent, compiler_for, new_game
-from coh_core.engine.compiler import _OF_SOME, _TOTAL, CompiledBlock
+from coh_core.engine import compiler_for, new_game
+from coh_core.engine.compile.dry import _OF_SOME, _TOTAL
+from coh_core.engine.compile.model import CompiledBlock
 from coh_core.engine.game import DRY_RUN_LIMIT, Game, _next_path
 from coh_core.engine.library import IMPLS
 from coh_core.engine.machine import Program, run_sync

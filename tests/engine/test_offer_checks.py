@@ -8,7 +8,8 @@ random games, for every player and for windows with cards only, powers only, bot
 
 from __future__ import annotations
 
-from coh_core.engine import RandomAgent, new_game, rules_for
+from coh_core.agents import RandomAgent
+from coh_core.engine import new_game, rules_for
 from coh_core.packs.model import Pack
 
 

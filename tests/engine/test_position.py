@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from coh_core.engine import RandomAgent, new_game, rules_for
+from coh_core.agents import RandomAgent
+from coh_core.engine import new_game, rules_for
 from coh_core.engine.game import Game
 from coh_core.engine.runtime import Action, EngineError
 from coh_core.packs.model import Pack

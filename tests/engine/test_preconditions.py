@@ -11,9 +11,10 @@ from collections.abc import Iterator
 
 import pytest
 
+from coh_core.agents import RandomAgent
 from coh_core.effects.parser import parse_effect
-from coh_core.engine import RandomAgent, compiler_for, new_game, rules_for
-from coh_core.engine.compiler import CompiledBlock
+from coh_core.engine import compiler_for, new_game, rules_for
+from coh_core.engine.compile.model import CompiledBlock
 from coh_core.engine.flow import in_window
 from coh_core.engine.game import Game
 from coh_core.engine.rules import Playable, Rules

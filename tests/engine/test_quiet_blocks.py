@@ -8,7 +8,7 @@ from test_generated_loops import run_outcome
 
 from coh_core.effects.parser import parse_effect
 from coh_core.engine import compiler_for, new_game
-from coh_core.engine.compiler import _one_op
+from coh_core.engine.compile.blocks import _one_op
 from coh_core.engine.machine import run_sync
 from coh_core.engine.runtime import Rt
 from coh_core.packs.model import Pack

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from coh_core.engine import RandomAgent, new_game, rules_for
+from coh_core.agents import RandomAgent
+from coh_core.engine import new_game, rules_for
 from coh_core.engine.game import Game
 from coh_core.engine.runtime import Action
 from coh_core.packs import load_pack_checked

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from coh_core.engine import RandomAgent, new_game, rules_for
+from coh_core.agents import RandomAgent
+from coh_core.engine import new_game, rules_for
 from coh_core.engine.game import Game
 from coh_core.engine.library import IMPLS
 from coh_core.engine.runtime import Rt

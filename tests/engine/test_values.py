@@ -6,7 +6,7 @@ import pytest
 
 from coh_core.effects.parser import parse_effect
 from coh_core.engine import new_game
-from coh_core.engine.compiler import Compiler
+from coh_core.engine.compile.lowering import Compiler
 from coh_core.engine.library import IMPLS
 from coh_core.engine.machine import run_sync
 from coh_core.engine.runtime import EngineError, Rt

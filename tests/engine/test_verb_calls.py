@@ -17,7 +17,7 @@ import pytest
 
 from coh_core.effects.calls import RUNS_CAP, Reach, callees_first, chain, reach
 from coh_core.engine import EngineError, new_game
-from coh_core.engine import compiler as compiler_module
+from coh_core.engine.compile import lowering
 from coh_core.packs import load_pack_checked
 from coh_core.resources import content_root
 
@@ -134,7 +134,7 @@ def test_play_refuses_verbs_nested_past_its_limit(tmp_path: Path, monkeypatch: p
     validates (12 verbs); play's limit is lowered to 10 to reach the guard no check leaves."""
     root = _chained_pack(tmp_path, 12)
     pack = load_pack_checked(root)
-    monkeypatch.setattr(compiler_module, "MAX_VERB_NESTING", 10)
+    monkeypatch.setattr(lowering, "MAX_VERB_NESTING", 10)
     game = new_game(pack, players=3, seed=1)
     rng = random.Random(1)
     with pytest.raises(EngineError) as raised:

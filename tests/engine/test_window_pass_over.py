@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from coh_core.engine import RandomAgent, new_game
+from coh_core.agents import RandomAgent
+from coh_core.engine import new_game
 from coh_core.engine.game import PASS, Game
 from coh_core.engine.machine import Frame
 from coh_core.packs.model import Pack
