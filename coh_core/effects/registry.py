@@ -726,7 +726,8 @@ TYPES: dict[str, str] = {
     "memory": "a value the game remembers, as the pack declares it (`components: memory`)",
     "place": "where counters sit: a location, a player, or a place the pack declares (`components: places`)",
     "pile": "a pile of cards or tokens the pack declares (`components: piles`)",
-    "graph": "a graph of places joined by edges the pack declares (`components: graphs`)",
+    "graph": "a graph of places joined by edges the pack declares (`components: graphs`); the places"
+    " its primitives take and give (`any` in their signatures) are of the type it says (`of`)",
     "edge_state": "a state of a kind of edge of the pack's graphs (`edge_kinds: ... states`)",
     "string": 'a text in double quotes (`"..."`)',
     "any": "a value whose type another parameter fixes",
