@@ -595,7 +595,7 @@ _verb(
 
 # Graphs the pack declares (`components: graphs`): places joined by undirected edges, each of a kind
 # the graph declares; an edge of a kind with states is passable in some of them. The graph is named
-# as counters are (`distance(board, here, @bank)`); its places are of the type the graph says.
+# as counters are (`distance(board, here, there)`); its places are of the type the graph says.
 _selector(
     "neighbours(graph: graph, place: any) -> list[any]",
     "The places joined to a place by a passable edge, in the order the graph declares its edges.",
