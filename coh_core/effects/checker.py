@@ -1176,6 +1176,9 @@ class Checker:
         wanted = param.type
         if wanted == "any" and sig.value_type_from:
             wanted = self._dependent_type(sig, bound) or "any"
+        elif wanted == "list[any]" and sig.value_type_from:
+            fixed = self._dependent_type(sig, bound)
+            wanted = "list[any]" if fixed is None else list_of(fixed)
         elif wanted == "any" and sig.name in _PILE_PRIMITIVES and param.name in _PILE_PARAMS:
             wanted = self._pile_type(param.name, bound) or "any"
         expected = _substitute(wanted, type_vars) if _has_type_var(wanted) else wanted
@@ -1358,6 +1361,9 @@ class Checker:
         for param, arg in bound:
             if param.name == sig.value_type_from and isinstance(arg.value, ast.Name):
                 declared = self.symbols.declared
+                graph = declared.graphs.get(arg.value.name)
+                if graph is not None and sig.param("graph") is param:
+                    return graph.of
                 pointer = declared.pointers.get(arg.value.name)
                 if pointer is not None and sig.param("name") is param:
                     return pointer[1]

@@ -108,6 +108,16 @@ class PileSpec:
 
 
 @dataclass(frozen=True)
+class GraphSpec:
+    """A graph a pack declares, as effects see it: what its places are and the states of its edges."""
+
+    name: str
+    doc: str
+    of: str  # the type of its places (a type of the pack's entities)
+    states: Mapping[str, str] = field(default_factory=dict)  # a state of some kind of edge -> its kind
+
+
+@dataclass(frozen=True)
 class ContextSpec:
     """Where an effect text sits in content, and the names it may use implicitly."""
 
@@ -598,6 +608,60 @@ _verb(
     " first, as cards dealt from a deck.",
 )
 
+# Graphs the pack declares (`components: graphs`): places joined by undirected edges, each of a kind
+# the graph declares; an edge of a kind with states is passable in some of them. The graph is named
+# as counters are (`distance(board, here, there)`); its places are of the type the graph says.
+_selector(
+    "neighbours(graph: graph, place: any) -> list[any]",
+    "The places joined to a place by a passable edge, in the order the graph declares its edges.",
+    value_type_from="graph",
+)
+_selector(
+    "distance(graph: graph, from: any, to: any) -> count",
+    "How many steps across passable edges the nearest way from one place to another takes (0 to"
+    " itself); a place that cannot be reached has no distance, and the effect stops (as with"
+    " `first`): test with `to in within(graph, from, n)` first.",
+    value_type_from="graph",
+)
+_selector(
+    "first_steps(graph: graph, from: any, to: any) -> list[any]",
+    "The neighbours of `from` on a shortest way to `to`, in the order of `neighbours`; none when"
+    " `to` is `from` itself or cannot be reached.",
+    value_type_from="graph",
+)
+_selector(
+    "nearest(graph: graph, from: any, places: list[any]) -> list[any]",
+    "Those of the places at the least distance from `from`, in their order in `places`; none when"
+    " none of them can be reached.",
+    value_type_from="graph",
+)
+_selector(
+    "within(graph: graph, place: any, n: int) -> list[any]",
+    "The places at most N steps away across passable edges, the place itself included; the nearer"
+    " first, at one distance in the order the graph first names them in its edges.",
+    value_type_from="graph",
+)
+_selector(
+    "in_sight(graph: graph, place: any) -> list[any]",
+    "The places seen from a place along the graph's lines: the place itself, and along each line"
+    " through it, both ways, every place up to the first edge that is not passable (the place"
+    " beyond it is not seen); in the order the graph first names them in its edges.",
+    value_type_from="graph",
+)
+_selector(
+    "edge_state(graph: graph, a: any, b: any) -> edge_state",
+    "The state of the edge between two places (either way round); if no edge with states joins"
+    " them, there is none, and the effect stops (as with `first`).",
+    value_type_from="graph",
+)
+_verb(
+    "set_edge_state(graph: graph, a: any, b: any, state: edge_state)",
+    "Put the edge between two places in a state its kind declares (no log entry: the pack writes"
+    " one); a state its kind does not declare, or two places no edge with states joins, stop the"
+    " game with an error.",
+    value_type_from="graph",
+)
+
 # Procedures: the steps of the turn structure, usable in turn.yaml and in the pack's own verbs.
 _procedure(
     "action_window(windows: list[window_name] = [anytime], gifts: count = 1)",
@@ -677,6 +741,9 @@ TYPES: dict[str, str] = {
     "memory": "a value the game remembers, as the pack declares it (`components: memory`)",
     "place": "where counters sit: a location, a player, or a place the pack declares (`components: places`)",
     "pile": "a pile of cards or tokens the pack declares (`components: piles`)",
+    "graph": "a graph of places joined by edges the pack declares (`components: graphs`); the places"
+    " its primitives take and give (`any` in their signatures) are of the type it says (`of`)",
+    "edge_state": "a state of a kind of edge of the pack's graphs (`edge_kinds: ... states`)",
     "string": 'a text in double quotes (`"..."`)',
     "any": "a value whose type another parameter fixes",
 }
@@ -691,8 +758,21 @@ PLACE_TYPE = "place"
 PILE_TYPE = "pile"
 POINTER_TYPE = "pointer"
 MEMORY_TYPE = "memory"
+GRAPH_TYPE = "graph"
+EDGE_STATE_TYPE = "edge_state"
 _DECLARED_TYPES = frozenset(
-    {TRAIT_TYPE, EVENT_TYPE, WINDOW_TYPE, COUNTER_TYPE, PLACE_TYPE, PILE_TYPE, POINTER_TYPE, MEMORY_TYPE}
+    {
+        TRAIT_TYPE,
+        EVENT_TYPE,
+        WINDOW_TYPE,
+        COUNTER_TYPE,
+        PLACE_TYPE,
+        PILE_TYPE,
+        POINTER_TYPE,
+        MEMORY_TYPE,
+        GRAPH_TYPE,
+        EDGE_STATE_TYPE,
+    }
 )
 # Whose piles they are (a pile's `per`) -> the type of their owners ("": one pile, no owner).
 PILE_OWNER_TYPES = {"game": "", "player": "player", "location": "location"}
@@ -770,6 +850,7 @@ class Declarations:
     pointers: Mapping[str, tuple[str, str]] = field(default_factory=dict)  # name -> (what it is, its type)
     # name -> (what it is, the type of its whole value: of a value of each player, a map by player)
     memory: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    graphs: Mapping[str, GraphSpec] = field(default_factory=dict)  # a graph's name -> its declaration
     # The types of `@id`s the pack's kinds of entities make (beside the built-in ones) -> what they are.
     entity_types: Mapping[str, str] = field(default_factory=dict)
     # False when a section of them failed to load: a name not found may be declared there.
@@ -794,6 +875,14 @@ class Declarations:
             return {name: doc for name, (doc, _) in self.pointers.items()}
         if type_name == MEMORY_TYPE:
             return {name: doc for name, (doc, _) in self.memory.items()}
+        if type_name == GRAPH_TYPE:
+            return {name: spec.doc for name, spec in self.graphs.items()}
+        if type_name == EDGE_STATE_TYPE:
+            return {
+                state: f"a state of the `{kind}` edges of `{name}`"
+                for name, spec in self.graphs.items()
+                for state, kind in spec.states.items()
+            }
         spec = self.types.get(type_name)
         return None if spec is None else spec.values
 

@@ -692,3 +692,75 @@ def move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to_owner:
 def move_top(rt: Rt, n: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
     held, onto = _pile(rt, source, from_owner), _pile(rt, to, to_owner)
     onto.extend(held.pop() for _ in range(min(n, len(held))))
+
+
+# --- graphs the pack declares: places joined by edges, some with states (coh_core.engine.graphs) ---
+# A graph without edges with states has none in the state: it reads the states of no edge.
+_NO_STATES: dict[str, str] = {}
+
+
+def _edge_states(rt: Rt, graph: str) -> dict[str, str]:
+    edges = rt.game.state.get("edges")
+    return _NO_STATES if edges is None else edges.get(graph, _NO_STATES)
+
+
+@_impl("neighbours")
+def neighbours(rt: Rt, graph: str, place: str) -> list[str]:
+    return rt.game.rules.graphs[graph].neighbours(place, _edge_states(rt, graph))
+
+
+@_impl("distance")
+def distance(rt: Rt, graph: str, source: str, to: str) -> int:
+    """Out of reach, there is no distance: the effect stops, as with the first of nothing."""
+    found = rt.game.rules.graphs[graph].distances(source, _edge_states(rt, graph)).get(to)
+    if found is None:
+        raise NoOptions(f"{to} cannot be reached from {source}")
+    return found
+
+
+@_impl("first_steps")
+def first_steps(rt: Rt, graph: str, source: str, to: str) -> list[str]:
+    return rt.game.rules.graphs[graph].first_steps(source, to, _edge_states(rt, graph))
+
+
+@_impl("nearest")
+def nearest(rt: Rt, graph: str, source: str, places: list[str]) -> list[str]:
+    return rt.game.rules.graphs[graph].nearest(source, places, _edge_states(rt, graph))
+
+
+@_impl("within")
+def within(rt: Rt, graph: str, place: str, n: int) -> list[str]:
+    return rt.game.rules.graphs[graph].within(place, n, _edge_states(rt, graph))
+
+
+@_impl("in_sight")
+def in_sight(rt: Rt, graph: str, place: str) -> list[str]:
+    return rt.game.rules.graphs[graph].in_sight(place, _edge_states(rt, graph))
+
+
+@_impl("edge_state")
+def edge_state(rt: Rt, graph: str, a: str, b: str) -> str:
+    """Of two places no edge with states joins there is no state: the effect stops."""
+    found = rt.game.rules.graphs[graph].edge(a, b)
+    states = _edge_states(rt, graph)
+    key = None if found is None else rt.game.rules.graphs[graph].keys[found]
+    if key is None or key not in states:
+        raise NoOptions(f"no edge with states joins {a} and {b}")
+    return states[key]
+
+
+@_impl("set_edge_state")
+def set_edge_state(rt: Rt, graph: str, a: str, b: str, state: str) -> None:
+    """No log entry, as `set_pointer` and `remember` write none: the pack logs what it means."""
+    spec = rt.game.rules.graphs[graph]
+    found = spec.edge(a, b)
+    if found is None or not spec.edges[found][2].states:
+        raise EngineError("GAME-STATE", f"no edge with states joins `{a}` and `{b}` in the graph `{graph}`")
+    kind = spec.edges[found][2]
+    if state not in kind.states:
+        raise EngineError(
+            "GAME-STATE",
+            f"an edge of kind `{kind.name}` of `{graph}` has no state `{state}`"
+            f" (its states: {', '.join(kind.states)})",
+        )
+    rt.game.state["edges"][graph][spec.keys[found]] = state

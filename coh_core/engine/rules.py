@@ -11,6 +11,7 @@ from coh_core.effects.registry import CONTEXTS, Declarations, signatures
 from coh_core.engine.compile.lowering import Compiler
 from coh_core.engine.compile.model import COMPILED, CompiledBlock, Fn
 from coh_core.engine.flow import Flow, engine_programs
+from coh_core.engine.graphs import Graph, graphs_of
 from coh_core.engine.machine import Program
 from coh_core.engine.runtime import EngineError
 from coh_core.errors import Location
@@ -167,6 +168,9 @@ class Rules:
     pieces_of: dict[str, str] = field(default_factory=dict)  # a kind of entity -> its kind of pieces
     items: dict[str, str] = field(default_factory=dict)  # a counter's name as an item -> its kind
     piles: dict[str, Pile] = field(default_factory=dict)  # the piles, by name, in declaration order
+    graphs: dict[str, Graph] = field(default_factory=dict)  # the graphs, by name, in declaration order
+    # the graphs whose edges' states the state keeps (`state["edges"]`): those with edges with states
+    stateful_graphs: tuple[str, ...] = ()
     roles: dict[str, str] = field(default_factory=dict)  # a pile's role -> the pile
     hand_pile: str | None = None  # the pile of role `hand` (read at every offer: kept at hand)
     setup: dict[str, Any] = field(default_factory=dict)
@@ -368,6 +372,8 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
         for name, entry in (rules.components.get("piles") or {}).items()
     }
     rules.roles = {pile.role: name for name, pile in rules.piles.items() if pile.role is not None}
+    rules.graphs = graphs_of(rules.components)
+    rules.stateful_graphs = tuple(name for name, graph in rules.graphs.items() if graph.stateful)
     rules.hand_pile = rules.roles.get("hand")
     pointers = rules.components.get("pointers") or {}
     rules.pointers = {str(name): Pointer(str(name), str(entry["cycle"])) for name, entry in pointers.items()}

@@ -48,7 +48,7 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
     order = list(shape.order)
     rng = Rng(seed)
     piles = initial_piles(rules, seats, order, rng)
-    return {
+    state: dict[str, Any] = {
         "version": STATE_VERSION,
         "pack": rules.pack.id,
         "seed": seed,
@@ -68,6 +68,9 @@ def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | No
         "memory": {name: _copy(empty) for name, empty in shape.memory},
         "result": None,
     }
+    if rules.stateful_graphs:  # (a pack without edges with states has no `edges`)
+        state["edges"] = {name: rules.graphs[name].initial_states() for name in rules.stateful_graphs}
+    return state
 
 
 class _Shape:

@@ -3,7 +3,7 @@ a record's starting state) must pass before the engine plays from it.
 
 Everything checked is derived from what the pack declares (its players and colours, pointers,
 places, counters and their supplies, piles and the types of their entries, kinds of pieces,
-traits, memory, phases and steps), never from a game's words:
+traits, memory, the states of the edges of its graphs, phases and steps), never from a game's words:
 - the state has the engine's layout, each part holding exactly what the pack declares;
 - references name things that exist (a piece's owner is seated, its place a location...);
 - values are of their declared types and within their declared ranges;
@@ -33,6 +33,7 @@ _KEYS = (
     "order", "locations", "pieces", "counts", "piles", "memory", "result",
 )  # fmt: skip
 _OPTIONAL_KEYS = ("ending",)  # present only once an effect has set it (`end_game`)
+_EDGES = "edges"  # a part of the state only of a pack whose graphs have edges with states
 _PIECE_KEYS = ("owner", "at", "exhausted", "alive", "traits")
 _RNG_STATES = 2**64  # the generator's state is an unsigned 64-bit integer
 MAX_STATE_PROBLEMS = 20  # problems of one state reported at most (an edited state may break everything)
@@ -50,7 +51,7 @@ def state_problems(rules: Rules, state: Any) -> list[StateProblem]:
     """Every way the state breaks the pack's declarations (none for a state the engine reached)."""
     if not isinstance(state, dict):
         return [StateProblem((), f"a state is a mapping, not {_shown(state)}")]
-    found = list(_layout(state))
+    found = list(_layout(rules, state))
     if found:  # the parts below read each other: a part missing or extra would only mislead them
         return found
     # the parts the others are read against: checked first, and the rest only if they hold
@@ -58,18 +59,19 @@ def state_problems(rules: Rules, state: Any) -> list[StateProblem]:
         found += check(rules, state)
         if found:
             return found
-    for check in (_pointers, _flow, _locations, _pieces, _counts, _piles, _memory):
+    for check in (_pointers, _flow, _locations, _pieces, _counts, _piles, _memory, _edges):
         found += check(rules, state)
     # entries of the wrong type, or piles missing, would only be counted wrong
     return found or _components(rules, state)
 
 
-def _layout(state: dict[str, Any]) -> Iterator[StateProblem]:
-    missing = [f"`{key}`" for key in _KEYS if key not in state]
+def _layout(rules: Rules, state: dict[str, Any]) -> Iterator[StateProblem]:
+    keys = (*_KEYS, _EDGES) if rules.stateful_graphs else _KEYS  # (only a pack with edges with states)
+    missing = [f"`{key}`" for key in keys if key not in state]
     if missing:
         yield StateProblem((), f"the state has no {', '.join(missing)}")
     for key in state:
-        if key not in _KEYS and key not in _OPTIONAL_KEYS:
+        if key not in keys and key not in _OPTIONAL_KEYS:
             yield StateProblem((key,), f"`{key}` is no part of a state")
     if "ending" in state and state["ending"] is not True:
         yield StateProblem(
@@ -348,6 +350,31 @@ def _memory(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
         wrong = _type_problem(rules, state, type_name, value)
         if wrong is not None:
             found.append(StateProblem(("memory", name), wrong))
+    return found
+
+
+def _edges(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
+    """Each graph with edges with states has the state of each of them, one its kind declares."""
+    if not rules.stateful_graphs:
+        return []
+    found = list(
+        _same_keys((_EDGES,), state[_EDGES], list(rules.stateful_graphs), "graph with edges with states")
+    )
+    for name in rules.stateful_graphs if not found else ():
+        graph = rules.graphs[name]
+        kinds = {graph.keys[i]: graph.edges[i][2] for i in graph.stateful}
+        given = state[_EDGES][name]
+        problems = list(_same_keys((_EDGES, name), given, list(kinds), "edge with states"))
+        found += problems
+        for key, kind in kinds.items() if not problems else ():
+            if given[key] not in kind.states:
+                found.append(
+                    StateProblem(
+                        (_EDGES, name, key),
+                        f"{_shown(given[key])} is no state of an edge of kind `{kind.name}`"
+                        f" ({', '.join(kind.states)})",
+                    )
+                )
     return found
 
 

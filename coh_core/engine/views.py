@@ -63,6 +63,8 @@ class PlayerView:
             },
             "roles": dict(self._game.rules.roles),
             "memory": self._memory(),
+            # the states of the edges of the pack's graphs: on the table, seen by everyone
+            "edges": {name: dict(edges) for name, edges in state.get("edges", {}).items()},
             "result": state["result"],
             "decision": self.decision,
             "thresholds": thresholds(self._game.rules, state["locations"]),

@@ -428,6 +428,7 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
     yield from _check_pointers(components)
     yield from _check_memory(pack, components)
     yield from _check_pieces(pack, components)
+    yield from _check_graphs(pack, components)
 
 
 def _check_pieces(pack: Pack, components: Section) -> Iterator[Problem]:
@@ -632,6 +633,130 @@ def _memory_verbs(pack: Pack, components: Section, name: str, entry: dict[str, A
                 f"`{name}`'s `{key}` names `{verb}`, which is no verb of the pack or the language"
                 + suggest(verb, sorted(verbs)),
                 _at(components, ("memory", name, key)),
+            )
+
+
+def _check_graphs(pack: Pack, components: Section) -> Iterator[Problem]:
+    """A graph's places are entities of the type it says (GRAPH-OF, GRAPH-PLACE); an edge is of a
+    kind the graph declares (GRAPH-EDGE-KIND), joins two places (GRAPH-EDGE-LOOP) no other edge
+    joins (GRAPH-EDGE-TWICE); a kind's states are each named once and its passable states are
+    some of them (GRAPH-STATES); a line names each place once, every two in a row joined by an
+    edge (GRAPH-LINE)."""
+    graphs = components.data.get("graphs")
+    for name, entry in (graphs if isinstance(graphs, dict) else {}).items():
+        if not isinstance(entry, dict) or not components.doc.is_valid((*components.path, "graphs", name)):
+            continue
+        yield from _check_graph(pack, components, str(name), entry)
+
+
+def _check_graph(pack: Pack, components: Section, name: str, entry: dict[str, Any]) -> Iterator[Problem]:
+    def at(*path: str | int) -> Location:
+        found: Location = _at(components, ("graphs", name, *path))
+        return found
+
+    of = str(entry["of"])
+    types = pack.ref_types()
+    places: set[str] | None = None  # (None: the type is unknown, its places are not checked)
+    if of in types.values():
+        places = {ident for kind, t in types.items() if t == of for ident in pack.entities.get(kind, {})}
+    else:
+        known = sorted(set(types.values()))
+        yield Problem(
+            "GRAPH-OF",
+            f"the places of the graph `{name}` are of `{of}`, which is no type of the pack's entities"
+            + (suggest(of, known) or f" (its types: {', '.join(known)})"),
+            at("of"),
+        )
+    kinds: dict[str, Any] = entry.get("edge_kinds") or {}
+    for kind, spec in kinds.items():
+        yield from _check_edge_kind(name, str(kind), spec, lambda *p, k=kind: at("edge_kinds", k, *p))
+    joined: dict[frozenset[str], int] = {}  # the two places of an edge -> the first edge between them
+    for index, edge in enumerate(entry.get("edges") or []):
+        between = [str(p) for p in edge["between"]]
+        for end, place in enumerate(between):
+            if places is not None and place not in places:
+                yield _graph_place(name, of, place, places, at("edges", index, "between", end))
+        if edge["kind"] not in kinds:
+            yield Problem(
+                "GRAPH-EDGE-KIND",
+                f"an edge of the graph `{name}` is of kind `{edge['kind']}`, which the graph does not"
+                " declare" + (suggest(str(edge["kind"]), kinds) or f" (its kinds: {', '.join(kinds)})"),
+                at("edges", index, "kind"),
+            )
+        pair = frozenset(between)
+        if len(pair) == 1:
+            yield Problem(
+                "GRAPH-EDGE-LOOP",
+                f"an edge of the graph `{name}` joins `{between[0]}` to itself; an edge joins two places",
+                at("edges", index, "between"),
+            )
+        elif pair in joined:
+            yield Problem(
+                "GRAPH-EDGE-TWICE",
+                f"`{between[0]}` and `{between[1]}` are joined twice in the graph `{name}` (edges"
+                f" {joined[pair] + 1} and {index + 1}); edges go both ways, one joins two places",
+                at("edges", index, "between"),
+            )
+        joined.setdefault(pair, index)
+    for index, line in enumerate(entry.get("lines") or []):
+        yield from _check_line(
+            name, of, [str(p) for p in line], places, joined, lambda *p, i=index: at("lines", i, *p)
+        )
+
+
+def _graph_place(name: str, of: str, place: str, places: set[str], where: Location) -> Problem:
+    return Problem(
+        "GRAPH-PLACE",
+        f"the graph `{name}` names `{place}`, which is no {of} of the pack" + suggest(place, sorted(places)),
+        where,
+    )
+
+
+def _check_edge_kind(
+    graph: str, kind: str, spec: dict[str, Any], at: Callable[..., Location]
+) -> Iterator[Problem]:
+    states = [str(s) for s in spec.get("states") or []]
+    for index, state in enumerate(states):
+        if state in states[:index]:
+            yield Problem(
+                "GRAPH-STATES",
+                f"the edges of kind `{kind}` of the graph `{graph}` have the state `{state}` twice",
+                at("states", index),
+            )
+    for index, state in enumerate(spec.get("passable") or []):
+        if str(state) not in states:
+            listed = f"; its states: {', '.join(states)}" if states else "; it has no states"
+            yield Problem(
+                "GRAPH-STATES",
+                f"the edges of kind `{kind}` of the graph `{graph}` are passable in `{state}`, which is"
+                f" not one of their states{listed}" + suggest(str(state), states),
+                at("passable", index),
+            )
+
+
+def _check_line(
+    graph: str,
+    of: str,
+    line: list[str],
+    places: set[str] | None,
+    joined: dict[frozenset[str], int],
+    at: Callable[..., Location],
+) -> Iterator[Problem]:
+    for index, place in enumerate(line):
+        if places is not None and place not in places:
+            yield _graph_place(graph, of, place, places, at(index))
+        elif place in line[:index]:
+            yield Problem(
+                "GRAPH-LINE",
+                f"a line of the graph `{graph}` names `{place}` twice; a line is straight",
+                at(index),
+            )
+        elif index > 0 and frozenset((line[index - 1], place)) not in joined:
+            yield Problem(
+                "GRAPH-LINE",
+                f"a line of the graph `{graph}` goes from `{line[index - 1]}` to `{place}`, which no"
+                " edge joins; every two places in a row of a line are joined by an edge",
+                at(index),
             )
 
 

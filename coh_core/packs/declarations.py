@@ -19,6 +19,7 @@ from coh_core.effects.registry import (
     Declarations,
     EnumSpec,
     EventSpec,
+    GraphSpec,
     PileSpec,
     TraitSpec,
     WindowSpec,
@@ -106,8 +107,21 @@ def _declarations(pack: Pack) -> Declarations:
         memory={
             name: (str(e["doc"]), _memory_type(e, known)) for name, e in _component_entries(pack, "memory")
         },
+        graphs={name: _graph(name, e, pack) for name, e in _component_entries(pack, "graphs")},
         complete=pack.complete or all(name in pack.sections for name in DECLARATION_SECTIONS),
     )
+
+
+def _graph(name: str, entry: dict[str, Any], pack: Pack) -> GraphSpec:
+    """A graph as effects see it: its places of the type it says (one the pack's entities do not
+    make, reported where it is declared: GRAPH-OF, is taken as `any`), the states of its edges."""
+    of = str(entry["of"])
+    states: dict[str, str] = {}
+    for kind, spec in (entry.get("edge_kinds") or {}).items():
+        for state in spec.get("states") or [] if isinstance(spec, dict) else []:
+            states.setdefault(str(state), str(kind))
+    known = of in pack.ref_types().values()
+    return GraphSpec(name, str(entry["doc"]), of if known else "any", states)
 
 
 def _entity_types(pack: Pack) -> dict[str, str]:

@@ -319,9 +319,10 @@ _TOTAL = frozenset(
     {
         "all_characters", "arrives_at", "attacks", "can_activate", "characters", "characters_at",
         "colour_of", "count", "count_of", "cycle", "cycle_from", "distinct", "exhausted", "get",
-        "has_entity_data", "has_items", "is_exhausted", "is_rested", "is_side", "items_at", "keys",
-        "location_of", "locations", "locked", "log_length", "memory", "my_characters",
-        "my_characters_at", "other_locations", "other_players", "owner", "pack_ids", "param", "pile",
+        "has_entity_data", "has_items", "in_sight", "is_exhausted", "is_rested", "is_side", "items_at",
+        "keys", "location_of", "locations", "locked", "log_length", "memory", "my_characters",
+        "my_characters_at", "nearest", "neighbours", "first_steps", "other_locations",
+        "other_players", "owner", "pack_ids", "param", "pile", "within",
         "pile_size", "players", "players_at", "pointer", "random_movement_card", "range", "rested",
         "reversed", "seats", "seats_from", "shuffle", "side_has", "side_is", "size", "sorted", "sum",
         "trait", "traits", "traits_set_since", "values",
