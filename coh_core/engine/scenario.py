@@ -145,6 +145,7 @@ def _given(pack: Pack, doc: YamlDoc) -> Game:
         if name in given:
             state["memory"][name] = copy.deepcopy(given[name])
     _piles(rules, doc, state, given)
+    _edges(rules, doc, state, given)
     _balance_supplies(rules, state, given)
     _memory_needed(pack, doc, rules, state, start)
     _fits_declarations(rules, doc, state, given)
@@ -255,6 +256,30 @@ def _calls(pack: Pack, step: Step) -> set[str]:
     """The names of the procedures and verbs a step's `do` calls."""
     slot = step.run.slot
     return {name for c in pack.effects if slot is not None and c.slot is slot for name in walk_calls(c.tree)}
+
+
+def _edges(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
+    """Under a graph's name, the states of its edges that have states, each edge named by its two
+    ends either way round (`crossroads/church: open`)."""
+    for name in rules.stateful_graphs:
+        for written, value in (given.get(name) or {}).items():
+            key = _edge_key(rules, name, str(written))
+            if key is None:
+                raise EngineError(
+                    "SCENARIO-REF",
+                    f"`{written}` is no edge with states of the graph `{name}`"
+                    + suggest(str(written), sorted(state["edges"][name])),
+                    doc.location(("given", name, written), key=True),
+                )
+            state["edges"][name][key] = value
+
+
+def _edge_key(rules: Rules, graph: str, written: str) -> str | None:
+    """The name the state gives the edge `a/b` (or `b/a`) of a graph, if it has states."""
+    spec = rules.graphs[graph]
+    a, _, b = written.partition("/")
+    index = spec.pairs.get((a, b))
+    return None if index is None or index not in spec.stateful else spec.keys[index]
 
 
 def _memory_needed(
@@ -417,7 +442,13 @@ def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: 
     declares; their places and kinds must be ones the game has."""
     places = set(state["counts"])
     for key, value in given.items():
-        if key in _given_keys() or key in rules.piles or key in rules.pointers or key in rules.memory:
+        if (
+            key in _given_keys()
+            or key in rules.piles
+            or key in rules.pointers
+            or key in rules.memory
+            or key in rules.stateful_graphs
+        ):
             continue
         if key in rules.counters:
             members, what = places, "place (a location, a player at the table or a place of the pack)"
@@ -425,7 +456,15 @@ def _unknown_counters(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: 
             members, what = set(rules.counters), "kind of counter"
         else:
             known = sorted(
-                {*_given_keys(), *rules.counters, *rules.places, *rules.piles, *rules.pointers, *rules.memory}
+                {
+                    *_given_keys(),
+                    *rules.counters,
+                    *rules.places,
+                    *rules.piles,
+                    *rules.pointers,
+                    *rules.memory,
+                    *rules.stateful_graphs,
+                }
             )
             raise EngineError(
                 "SCENARIO-GIVEN",
@@ -662,7 +701,19 @@ def _counter_check(rules: Rules, key: str) -> Check | None:
         return lambda game, expected: (game.state["pointers"][key] == expected, game.state["pointers"][key])
     if key in rules.memory:
         return lambda game, expected: (game.state["memory"][key] == expected, game.state["memory"][key])
+    if key in rules.stateful_graphs:
+        return lambda game, expected: _edges_equal(game, key, expected)
     return None
+
+
+def _edges_equal(game: Game, graph: str, expected: dict[str, Any]) -> tuple[bool, Any]:
+    """The states of the edges named (either way round); None for a name that is no such edge."""
+    states = game.state["edges"][graph]
+    actual = {}
+    for written in expected:
+        key = _edge_key(game.rules, graph, str(written))
+        actual[written] = None if key is None else states[key]
+    return actual == expected, actual
 
 
 def _count(game: Game, place: str, kind: str) -> int | None:
@@ -685,7 +736,15 @@ def _then(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
             rules = game.rules
             known = ", ".join(
                 sorted(
-                    {*CHECKS, *rules.counters, *rules.places, *rules.piles, *rules.pointers, *rules.memory}
+                    {
+                        *CHECKS,
+                        *rules.counters,
+                        *rules.places,
+                        *rules.piles,
+                        *rules.pointers,
+                        *rules.memory,
+                        *rules.stateful_graphs,
+                    }
                 )
             )
             outcome.problems.append(

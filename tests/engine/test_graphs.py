@@ -19,6 +19,7 @@ from coh_core.engine import Game, compiler_for, new_game
 from coh_core.engine.graphs import Graph
 from coh_core.engine.machine import run_sync
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
+from coh_core.engine.scenario import run_file
 from coh_core.engine.state_check import state_problems
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
@@ -288,3 +289,35 @@ def test_the_checker_types_the_places_by_the_graph(graph_pack: Pack, tmp_path: P
         "card",
     )
     assert [f.code for f in findings] == ["EFF-TYPE", "EFF-ENUM"]
+
+
+SCENARIO = """\
+name: a door given open stays open until someone closes it
+players: [red, blue, green]
+given:
+  turn: 1
+  phase: movement_selection
+  board: {church/crossroads: open}
+then:
+  board: {crossroads/church: open, armory/hospital: closed}
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "code"),
+    [
+        ("", "", None),
+        ("board: {church/crossroads: open}", "board: {church/bank: open}", "SCENARIO-REF"),
+        ("board: {church/crossroads: open}", "board: {church/crossroads: ajar}", "SCENARIO-STATE"),
+        ("crossroads/church: open, ", "crossroads/church: closed, ", "SCENARIO-FAILED"),
+    ],
+    ids=["given and checked", "no such edge", "no such state", "checked wrong"],
+)
+def test_a_scenario_gives_and_checks_edge_states_by_the_graph_name(
+    graph_pack: Pack, tmp_path: Path, old: str, new: str, code: str | None
+) -> None:
+    """Under the graph's name, each edge named by its two ends either way round."""
+    path = tmp_path / "doors.yaml"
+    path.write_text(SCENARIO.replace(old, new) if old else SCENARIO, encoding="utf-8")
+    outcome = run_file(graph_pack, path, "doors.yaml")
+    assert [p.code for p in outcome.problems] == ([] if code is None else [code])
