@@ -260,7 +260,7 @@ def _calls(pack: Pack, step: Step) -> set[str]:
 
 def _edges(rules: Rules, doc: YamlDoc, state: dict[str, Any], given: dict[str, Any]) -> None:
     """Under a graph's name, the states of its edges that have states, each edge named by its two
-    ends either way round (`crossroads/church: open`)."""
+    ends either way round (`a/b: open`)."""
     for name in rules.stateful_graphs:
         for written, value in (given.get(name) or {}).items():
             key = _edge_key(rules, name, str(written))
