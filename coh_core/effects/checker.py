@@ -16,7 +16,6 @@ from coh_core.effects.parser import EffectSyntaxError, parse_condition
 from coh_core.effects.registry import (
     CONTEXTS,
     NAME_TYPES,
-    PILE_OWNER_TYPES,
     PLACE_TYPE,
     PLACE_VALUE_TYPES,
     TYPE_VARS,
@@ -1295,7 +1294,7 @@ class Checker:
         if spec is None:
             return None
         if param.endswith("owner"):
-            return PILE_OWNER_TYPES[spec.per] or None
+            return spec.owner or None
         return list_of(spec.of) if param == "entries" else spec.of
 
     def _pile_owners(self, node: ast.Call, sig: Signature, bound: list[tuple[Param, ast.Arg]]) -> None:

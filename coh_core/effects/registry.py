@@ -104,7 +104,8 @@ class PileSpec:
     name: str
     doc: str
     of: str  # the type of its entries
-    per: str  # game, player or location (see PILE_OWNER_TYPES)
+    per: str  # game, player, location, or a kind of pieces (see PILE_OWNER_TYPES)
+    owner: str = ""  # the type of its owners: "" (the game's), player, location, a kind of pieces'
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,19 @@ class Pile:
     role: str | None = None  # hand, played or items: what the engine itself does with it
 
 
+def pile_owners(rules: Rules, per: str, seats: list[str], order: list[str]) -> list[str]:
+    """Whose piles a pile kept `per` this has: "" (the game's), the seats, the locations in
+    resolution order, or every entity of a kind of pieces (by id, dealt or not)."""
+    if per == "game":
+        return [""]
+    if per == "player":
+        return seats
+    if per == "location":
+        return order
+    pieces = (rules.components.get("pieces") or {}).get(per) or {}
+    return sorted(rules.pack.entities.get(str(pieces.get("of")), {}))
+
+
 @dataclass(frozen=True)
 class Pointer:
     """A token the pack declares that points at one entry of a cycle (`components: pointers`)."""

@@ -21,7 +21,7 @@ from coh_core.effects.checker import suggest
 from coh_core.engine.compile.trees import walk_calls
 from coh_core.engine.flow import END, SETUP, in_window
 from coh_core.engine.game import Game, as_action
-from coh_core.engine.rules import Pile, Rules, Step
+from coh_core.engine.rules import Pile, Rules, Step, pile_owners
 from coh_core.engine.runtime import EngineError, IllegalAction
 from coh_core.engine.state import initial_state
 from coh_core.errors import ContentError, Location, Problem, UsageError
@@ -426,6 +426,12 @@ def _unknown_ids(
             if location not in locations:
                 raise unknown((key, location), f"unknown location `{location}`")
     per_player_memory = [name for name, memory in rules.memory.items() if memory.per_player]
+    per_piece = [name for name, pile in rules.piles.items() if pile.per not in ("game", "player", "location")]
+    for key in per_piece:
+        owners = set(pile_owners(rules, rules.piles[key].per, state["players"], state["order"]))
+        for piece in given.get(key) or {}:
+            if piece not in owners:
+                raise unknown((key, piece), f"`{piece}` is no piece whose `{key}` the game keeps")
     for key in ("characters", *per_player, *per_player_memory):
         for player in given.get(key) or {}:
             if player not in state["players"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from coh_core.engine.rng import Rng
-from coh_core.engine.rules import Rules
+from coh_core.engine.rules import Rules, pile_owners
 from coh_core.engine.runtime import EngineError
 
 STATE_VERSION = 5
@@ -128,10 +128,9 @@ def initial_piles(
 ) -> dict[str, dict[str, list[Any]]]:
     """Every pile the pack declares, per owner ("" for a pile of the game): empty, but those that
     start with a list of the components, shuffled if the pack says so (in declaration order)."""
-    owners = {"game": [""], "player": seats, "location": order}
     piles: dict[str, dict[str, list[Any]]] = {}
     for name, pile in rules.piles.items():
-        piles[name] = {owner: [] for owner in owners[pile.per]}
+        piles[name] = {owner: [] for owner in pile_owners(rules, pile.per, seats, order)}
         if pile.start is not None:
             entries = list(rules.components[pile.start])
             if pile.shuffled:

@@ -22,7 +22,7 @@ from typing import Any
 
 from coh_core.effects.registry import type_parts
 from coh_core.engine.flow import END, SETUP
-from coh_core.engine.rules import Rules
+from coh_core.engine.rules import Rules, pile_owners
 from coh_core.engine.state import STATE_VERSION, city_order, pointer_cycle
 from coh_core.limits import MAX_NUMBER, MAX_SEED, MIN_SEED
 from coh_core.packs.declarations import NUMBER_TYPES, number_bounds
@@ -279,10 +279,10 @@ def _counts(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
 def _piles(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
     """Each pile the pack declares, for each of its owners, a list of entries of its type."""
     found = list(_same_keys(("piles",), state["piles"], rules.piles, "pile"))
-    owners = {"game": [""], "player": state["players"], "location": state["order"]}
     for name, pile in rules.piles.items() if not found else ():
         held = state["piles"][name]
-        found += _same_keys(("piles", name), held, owners[pile.per], f"owner of `{name}`")
+        owners = pile_owners(rules, pile.per, state["players"], state["order"])
+        found += _same_keys(("piles", name), held, owners, f"owner of `{name}`")
         for owner, entries in held.items() if isinstance(held, dict) else ():
             path: Path = ("piles", name, owner)
             if not isinstance(entries, list):

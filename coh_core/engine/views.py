@@ -12,6 +12,8 @@ if TYPE_CHECKING:
     from coh_core.engine.game import Game
     from coh_core.engine.rules import Rules
 
+_PLAYER_OWNED = frozenset({"game", "player", "location"})  # piles not kept per piece
+
 
 class PlayerView:
     """A read-only window on the game for one player; everything else stays hidden."""
@@ -85,12 +87,19 @@ class PlayerView:
         """The entries of the piles the player may see (`sees` in the pack's piles): every one's,
         the player's own, or none; of the others the view has only their sizes (`pile_sizes`)."""
         found: dict[str, dict[str, list[Any]]] = {}
+        pieces = self._game.pieces
         for name, piles in self._game.state["piles"].items():
-            sees = self._game.rules.piles[name].sees
+            pile = self._game.rules.piles[name]
+            sees = pile.sees
+            by_piece = pile.per not in _PLAYER_OWNED  # a piece's pile is its owner's to see
             found[name] = {
                 owner: list(held)
                 for owner, held in piles.items()
-                if sees == "everyone" or (sees == "owner" and owner == self.colour)
+                if sees == "everyone"
+                or (
+                    sees == "owner"
+                    and (pieces.get(owner, {}).get("owner") if by_piece else owner) == self.colour
+                )
             }
         return found
 

@@ -490,6 +490,16 @@ def _check_piles(components: Section) -> Iterator[Problem]:
                 _at(components, ("piles", name, "start")),
             )
         role, per = entry.get("role"), entry.get("per", "game")
+        pieces = components.data.get("pieces")
+        kinds = sorted(pieces) if isinstance(pieces, dict) else []
+        if isinstance(per, str) and per not in ("game", "player", "location") and per not in kinds:
+            yield Problem(
+                "COMPONENT-PILE",
+                f"the pile `{name}` is kept per `{per}`: not `game`, `player`, `location` nor a kind of"
+                " pieces the pack declares (`components: pieces`)"
+                + suggest(per, [*kinds, "player", "location"]),
+                _at(components, ("piles", name, "per")),
+            )
         if not isinstance(role, str):
             continue
         if role in roles:

@@ -15,6 +15,7 @@ from typing import Any
 
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import (
+    PILE_OWNER_TYPES,
     TYPES,
     Declarations,
     EnumSpec,
@@ -102,7 +103,7 @@ def _declarations(pack: Pack) -> Declarations:
         windows={name: _window(name, entry, known) for name, entry in _entries(pack, "windows")},
         counters={name: str(entry["doc"]) for name, entry in _component_entries(pack, "counters")},
         places=dict(_component_places(pack)),
-        piles={name: _pile(name, entry, known) for name, entry in _component_entries(pack, "piles")},
+        piles={name: _pile(name, entry, known, pack) for name, entry in _component_entries(pack, "piles")},
         pointers={name: (str(e["doc"]), str(e["type"])) for name, e in _component_entries(pack, "pointers")},
         memory={
             name: (str(e["doc"]), _memory_type(e, known)) for name, e in _component_entries(pack, "memory")
@@ -179,12 +180,16 @@ def trait_types(declared: Declarations) -> list[str]:
     return [*SCALAR_TYPES, *sorted(declared.types)]
 
 
-def _pile(name: str, entry: dict[str, Any], known: Declarations) -> PileSpec:
-    """A pile as effects see it; entries of a type that does not exist (DECL-TYPE) are `any`."""
-    of = str(entry["of"])
-    return PileSpec(
-        name, str(entry["doc"]), of if known.is_known_type(of) else "any", str(entry.get("per", "game"))
-    )
+def _pile(name: str, entry: dict[str, Any], known: Declarations, pack: Pack) -> PileSpec:
+    """A pile as effects see it; entries of a type that does not exist (DECL-TYPE) are `any`, and
+    so are the owners of a pile kept per kind of pieces the pack does not declare (COMPONENT-PILE)."""
+    of, per = str(entry["of"]), str(entry.get("per", "game"))
+    owner = PILE_OWNER_TYPES.get(per)
+    if owner is None:
+        pieces = dict(_component_entries(pack, "pieces")).get(per)
+        kind = pack.kind_declarations().get(str(pieces.get("of"))) if pieces is not None else None
+        owner = str(kind["type"]) if kind is not None else "any"
+    return PileSpec(name, str(entry["doc"]), of if known.is_known_type(of) else "any", per, owner)
 
 
 def _enum(name: str, entry: dict[str, Any]) -> EnumSpec:
