@@ -328,6 +328,7 @@ class TerminalAgent:
             if self.narrator.has(key := f"ui.table.pointer.{pointer}")
         ]
         rows = [" ".join([header, *pointers])]
+        rows.extend("  " + line for line in self._edges(state))
         pieces = state["pieces"][state["piece_roles"]["players"]]
         extra = state.get("extra_places", {})
         for location, place in state["locations"].items():
@@ -364,6 +365,18 @@ class TerminalAgent:
             rows.append(" ".join(own))
         rows.extend(self._secrets(state, drawn))
         return rows
+
+    def _edges(self, state: Mapping[str, Any]) -> list[str]:
+        """The edges of the pack's graphs whose state has a text (`ui.table.edge.<graph>.<state>`,
+        its ends as `a` and `b`), one line each, in the order the pack declares them."""
+        found = []
+        for graph, states in (state.get("edges") or {}).items():
+            for edge, value in states.items():
+                key = f"ui.table.edge.{graph}.{value}"
+                if self.narrator.has(key):
+                    a, _, b = edge.partition("/")
+                    found.append(self.narrator.ui(key, a=a, b=b))
+        return found
 
     def _fires(self, state: Mapping[str, Any], location: str, counter: str) -> str:
         """What the location does once that count there reaches a threshold of its side (the

@@ -361,6 +361,9 @@ _TABLE_TEXTS: dict[str, tuple[str, str | None]] = {
 def _check_table_text(pack: Pack, section: Section, path: Path_) -> Iterator[Problem]:
     """A `table` message names a component of the pack the table can show there."""
     what, _, name = str(path[-1]).rpartition(".")
+    if what.startswith("edge."):
+        yield from _check_edge_text(pack, section, path, what.removeprefix("edge."), name)
+        return
     if what not in _TABLE_TEXTS:
         return  # the schema reports it
     kind, per = _TABLE_TEXTS[what]
@@ -377,6 +380,27 @@ def _check_table_text(pack: Pack, section: Section, path: Path_) -> Iterator[Pro
             + (suggest(name, fitting) or f"; they are: {', '.join(fitting) or 'none'}"),
             section.doc.location((*section.path, *path), key=True),
         )
+
+
+def _check_edge_text(pack: Pack, section: Section, path: Path_, graph: str, state: str) -> Iterator[Problem]:
+    """`edge.<graph>.<state>`: a graph of the pack, and a state one of its kinds of edges has."""
+    graphs = pack.section("components").get("graphs") or {}
+    entry = graphs.get(graph) if isinstance(graphs, dict) else None
+    kinds = entry.get("edge_kinds") if isinstance(entry, dict) else None
+    states = sorted(
+        {str(s) for k in (kinds.values() if isinstance(kinds, dict) else []) if isinstance(k, dict)
+         for s in k.get("states") or []}
+    )  # fmt: skip
+    if entry is None:
+        problem = f"`{path[-1]}`: the table shows the edges of a graph of the pack, and `{graph}` is none"
+        problem += suggest(graph, sorted(graphs) if isinstance(graphs, dict) else [])
+    elif state not in states:
+        problem = f"`{path[-1]}`: no kind of edge of `{graph}` has the state `{state}`" + (
+            suggest(state, states) or f"; the states are: {', '.join(states) or 'none'}"
+        )
+    else:
+        return
+    yield Problem("MSG-TABLE", problem, section.doc.location((*section.path, *path), key=True))
 
 
 def _check_types(section: Section, path: Path_, params: list[str], types: Any) -> Iterator[Problem]:

@@ -6,14 +6,18 @@ check and the players' views."""
 from __future__ import annotations
 
 import itertools
+import json
 import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from coh_core.agents.terminal import TerminalAgent
+from coh_core.cli import main
 from coh_core.effects.parser import parse_effect
 from coh_core.engine import Game, compiler_for, new_game
 from coh_core.engine.graphs import Graph
@@ -21,6 +25,7 @@ from coh_core.engine.machine import run_sync
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
 from coh_core.engine.scenario import run_file
 from coh_core.engine.state_check import state_problems
+from coh_core.narrative import Narrator
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 from coh_core.resources import content_root
@@ -321,3 +326,51 @@ def test_a_scenario_gives_and_checks_edge_states_by_the_graph_name(
     path.write_text(SCENARIO.replace(old, new) if old else SCENARIO, encoding="utf-8")
     outcome = run_file(graph_pack, path, "doors.yaml")
     assert [p.code for p in outcome.problems] == ([] if code is None else [code])
+
+
+TABLE_MESSAGES = """\
+  table:
+    edge.board.open:
+      note: The door between two locations stands open.
+      params: {a: one end, b: the other end}
+      types: {a: location, b: location}
+"""
+TABLE_TEXT = '  ui.table.edge.board.open: "The door between {a} and {b} stands open."\n'
+
+
+def test_the_table_shows_the_edges_whose_state_has_a_text(tmp_path: Path) -> None:
+    """An edge in a state the pack has a table text for is a line of the table (its ends by
+    name); one in a state without a text is not shown."""
+    root = tmp_path / "base"
+    shutil.copytree(content_root() / "base", root)
+    components = root / "components.yaml"
+    components.write_text(components.read_text().replace(MARK, GRAPH + MARK), encoding="utf-8")
+    messages = root / "messages.yaml"
+    messages.write_text(messages.read_text().replace("  table:\n", TABLE_MESSAGES, 1), encoding="utf-8")
+    english = root / "text" / "en.yaml"
+    text = english.read_text()
+    anchor = next(line for line in text.splitlines(keepends=True) if "ui.table.pointer.leader" in line)
+    english.write_text(text.replace(anchor, anchor + TABLE_TEXT, 1), encoding="utf-8")
+    pack = load_pack_checked(root)
+    game = new_game(pack, players=3, seed=1)
+    game.state["edges"]["board"]["crossroads/church"] = "open"
+    rows = TerminalAgent(Narrator(pack)).table(game.view("red").to_json())
+    shown = [row.strip() for row in rows if "door" in row]
+    assert shown == ["The door between Crossroads and Church stands open."]
+
+
+@pytest.mark.parametrize(
+    ("message", "says"),
+    [("edge.bored.open", "`bored` is none; did you mean `board`"), ("edge.board.ajar", "the states are")],
+)
+def test_a_table_text_of_an_edge_names_a_graph_and_a_state(tmp_path: Path, message: str, says: str) -> None:
+    root = tmp_path / "base"
+    shutil.copytree(content_root() / "base", root)
+    components = root / "components.yaml"
+    components.write_text(components.read_text().replace(MARK, GRAPH + MARK), encoding="utf-8")
+    messages = root / "messages.yaml"
+    table = TABLE_MESSAGES.replace("edge.board.open", message)
+    messages.write_text(messages.read_text().replace("  table:\n", table, 1), encoding="utf-8")
+    result = CliRunner().invoke(main, ["validate", str(root), "--format", "json"])
+    found = [p for p in json.loads(result.stdout)["problems"] if p["code"] == "MSG-TABLE"]
+    assert len(found) == 1 and says in found[0]["message"], result.stdout[-2000:]
