@@ -114,7 +114,7 @@ def test_places_are_kept_beside_the_log_and_leave_the_digest_alone() -> None:
 
 def test_a_broken_tie_in_an_attack_vote_does_not_say_the_loser_wins() -> None:
     """3 players, seed 2: the first player breaks a tie at the Bank; the player picked loses a
-    character there (RULES.md: the attack vote's winner loses a character)."""
+    character there (the rules: the attack vote's winner loses a character)."""
     for lang, tie, picked in (
         ("en", "Red breaks the tie at Bank and picks Yellow.", "The Granny (Yellow) dies at Bank."),
         ("es", "Rojo deshace el empate en Banco y elige a Amarillo.", None),
@@ -171,7 +171,7 @@ def test_nobody_becomes_first_player_once_the_game_is_over(lang: str, first_play
 )
 def test_zombies_that_cannot_arrive_are_told_with_the_reason(lang: str, zero: str, none: str) -> None:
     """4 players, seed 1: an invasion card sends zombies to the Church, which already holds as
-    many as a location may (RULES.md: at most 8)."""
+    many as a location may (the rules: at most 8)."""
     lines = _story(4, 1, lang)
     assert not [line for line in lines if zero in line]
     assert none in lines
@@ -179,7 +179,7 @@ def test_zombies_that_cannot_arrive_are_told_with_the_reason(lang: str, zero: st
 
 def test_the_victim_question_does_not_speak_of_a_vote(base_pack: Pack) -> None:
     """At the Crossroads nobody votes: the zombie leader points at the player who loses a
-    character (RULES.md); the question is the same there as after a vote."""
+    character (the rulebooks); the question is the same there as after a vote."""
     words = {"en": "vote", "es": "vota", "it": "vota", "fr": "vote", "de": "Abstimmung"}
     for lang, word in words.items():
         question = Narrator(base_pack, lang).ui("ui.decision.victim", location="crossroads")
@@ -190,7 +190,7 @@ def test_the_victim_question_does_not_speak_of_a_vote(base_pack: Pack) -> None:
 
 
 def _rules_score(game: Game, pack: Pack, player: str) -> dict[str, int]:
-    """A player's points as RULES.md counts them, read from the final state: each living
+    """A player's points as the rules counts them, read from the final state: each living
     character's shown value, each antidote 1, each food token its value, each Canned Food card
     played 1; nothing at all with no living character."""
     values = {c.id: c.data for c in pack.entities_of("character")}
@@ -238,7 +238,7 @@ ROW = re.compile(r"^([* ]) (\d+)\. (\w+): (\d+) points \((.*)\), survivors (\d+)
 @pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 1), (5, 1), (6, 1), (6, 7), (4, 8)])
 def test_the_scoreboard_is_sorted_as_the_rules_rank_players(players: int, seed: int) -> None:
     """Best score first; of equal scores, the most survivors first; equal in both, the same rank
-    (RULES.md: tie, most living characters; still tied, all tied players win)."""
+    (the rules: tie, most living characters; still tied, all tied players win)."""
     lines = _story(players, seed, "en")
     board = _after(lines, "Final scores")
     rows = [ROW.match(line) for line in board[:players]]
@@ -366,7 +366,7 @@ def test_a_character_sent_to_the_overflow_location_is_told_why(
     lang: str, no_room: str, placed: str, moved: tuple[str, str]
 ) -> None:
     """4 players, seed 1: at setup the Teen draws the Water Tower, which is full; later the
-    Teen's movement card says Hospital, which is full (RULES.md: a full location sends the
+    Teen's movement card says Hospital, which is full (the rules: a full location sends the
     character to the Crossroads)."""
     lines = _story(4, 1, lang)
     assert lines[lines.index(no_room) + 1] == placed

@@ -1,4 +1,4 @@
-"""The action windows of RULES.md ruling 15 are pack data: each opens behind a rule parameter.
+"""The action windows of ruling 15 are pack data: each opens behind a rule parameter.
 
 With an overlay that switches one off, the scenario that proves it no longer holds, and the
 way it fails shows which window is gone.
