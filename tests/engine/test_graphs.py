@@ -167,12 +167,17 @@ verbs:
 """
 
 
-@pytest.fixture(scope="module")
-def graph_pack(tmp_path_factory: pytest.TempPathFactory) -> Pack:
-    root = tmp_path_factory.mktemp("graph") / "base"
+def _with_graph(root: Path) -> None:
+    """A copy of the base pack at `root` whose components declare the graph `board`."""
     shutil.copytree(content_root() / "base", root)
     components = root / "components.yaml"
     components.write_text(components.read_text().replace(MARK, GRAPH + MARK), encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def graph_pack(tmp_path_factory: pytest.TempPathFactory) -> Pack:
+    root = tmp_path_factory.mktemp("graph") / "base"
+    _with_graph(root)
     (root / "graph-verbs.yaml").write_text(VERBS, encoding="utf-8")
     manifest = root / "pack.yaml"
     text = manifest.read_text().replace(
@@ -342,9 +347,7 @@ def test_the_table_shows_the_edges_whose_state_has_a_text(tmp_path: Path) -> Non
     """An edge in a state the pack has a table text for is a line of the table (its ends by
     name); one in a state without a text is not shown."""
     root = tmp_path / "base"
-    shutil.copytree(content_root() / "base", root)
-    components = root / "components.yaml"
-    components.write_text(components.read_text().replace(MARK, GRAPH + MARK), encoding="utf-8")
+    _with_graph(root)
     messages = root / "messages.yaml"
     messages.write_text(messages.read_text().replace("  table:\n", TABLE_MESSAGES, 1), encoding="utf-8")
     english = root / "text" / "en.yaml"
@@ -365,9 +368,7 @@ def test_the_table_shows_the_edges_whose_state_has_a_text(tmp_path: Path) -> Non
 )
 def test_a_table_text_of_an_edge_names_a_graph_and_a_state(tmp_path: Path, message: str, says: str) -> None:
     root = tmp_path / "base"
-    shutil.copytree(content_root() / "base", root)
-    components = root / "components.yaml"
-    components.write_text(components.read_text().replace(MARK, GRAPH + MARK), encoding="utf-8")
+    _with_graph(root)
     messages = root / "messages.yaml"
     table = TABLE_MESSAGES.replace("edge.board.open", message)
     messages.write_text(messages.read_text().replace("  table:\n", table, 1), encoding="utf-8")
