@@ -676,6 +676,33 @@ def export_command(pack: Path | None, lang: str | None, rules: tuple[str, ...], 
     _write_output(json.dumps(document, indent=2, ensure_ascii=False) + "\n", output)
 
 
+@main.command(name="schema")
+@_pack_option
+@_rules_option
+@_output_option
+def schema_command(pack: Path | None, rules: tuple[str, ...], output: Path | None) -> None:
+    """The JSON Schema of the pack's content files, made from its declarations: the sections
+    every pack shares, and a list for each kind the pack declares, holding the kind's fields.
+
+    Point an editor at it (a `# yaml-language-server: $schema=...` first line) for completion
+    and checks as you type. It is made even while the pack has problems (a new kind's entities
+    may not validate yet); those are counted on stderr, and `coh validate` lists them. A file
+    given with -o is replaced whole, or left as it was on error.
+    """
+    from coh_core.packs import TRANSLATION_CODES, check_pack
+    from coh_core.packs.pack_schema import schema_of
+    from coh_core.resources import content_root
+
+    loaded, found = check_pack(pack or content_root() / "base", rules)
+    if loaded is None:
+        _print_problems(found, err=True)
+        sys.exit(EXIT_PROBLEMS)
+    _write_output(schema_of(loaded.docs, loaded.id).written(), output)
+    problems = [p for p in found if not p.code.startswith(TRANSLATION_CODES)]
+    if problems:
+        click.echo(f"note: the pack has {len(problems)} problem(s); `coh validate` lists them", err=True)
+
+
 # --- playing ---------------------------------------------------------------------------------
 
 

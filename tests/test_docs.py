@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Any
 
 from coh_core.effects.docs import generate_reference
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.effects_index import pack_verbs
 from coh_core.packs.model import Pack
-from coh_core.resources import schema_path
+from coh_core.packs.pack_schema import schema_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,22 +46,21 @@ def test_reference_documents_every_declaration_of_the_base_pack(base_pack: Pack)
     assert all(f"- `{value}`: " in text for spec in declared.types.values() for value in spec.values)
 
 
-def _definitions() -> dict[str, dict[str, object]]:
-    schema = json.loads(schema_path("content.schema.json").read_text(encoding="utf-8"))
-    return schema["definitions"]  # type: ignore[no-any-return]
+def _schema(pack: Pack) -> dict[str, Any]:
+    return schema_of(pack.docs, pack.id).data
 
 
-# The schema cannot list what a pack declares (an overlay may add more); its examples, which
-# editors offer as completions, are the base pack's.
-def test_schema_event_examples_are_the_base_events(base_pack: Pack) -> None:
-    assert _definitions()["event"]["examples"] == list(declarations_of(base_pack).events)
+# A pack's schema cannot list what the pack declares as the only values (an overlay may add
+# more); it offers them as examples, which editors show as completions.
+def test_schema_event_examples_are_the_pack_events(base_pack: Pack) -> None:
+    assert _schema(base_pack)["definitions"]["event"]["examples"] == list(declarations_of(base_pack).events)
 
 
-def test_schema_window_examples_are_the_base_windows(base_pack: Pack) -> None:
-    assert _definitions()["window"]["examples"] == list(declarations_of(base_pack).windows)
+def test_schema_window_examples_are_the_pack_windows(base_pack: Pack) -> None:
+    assert _schema(base_pack)["definitions"]["window"]["examples"] == list(declarations_of(base_pack).windows)
 
 
 def test_schema_trait_examples_are_base_traits(base_pack: Pack) -> None:
-    character = _definitions()["character"]
-    examples = character["properties"]["traits"]["examples"]  # type: ignore[index]
+    character = _schema(base_pack)["properties"]["characters"]["items"]
+    examples = character["properties"]["traits"]["examples"]
     assert {name for example in examples for name in example} <= set(declarations_of(base_pack).traits)

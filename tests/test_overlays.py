@@ -188,15 +188,23 @@ def test_house_rules_that_add_messages_and_change_the_turn_compose_without_an_or
     assert [o.id for o in french.overlays] == ["rulebook-fr", "hunger"]
 
 
-def _winged_overlay(root: Path, effect: str) -> Path:
-    """An overlay that declares a new trait with one patch and gives it with a card."""
-    overlay = root / "winged"
+def _overlay(root: Path, name: str, files: dict[str, str], texts: str) -> Path:
+    """An overlay on the base pack, `name`, with its content files and its English texts."""
+    overlay = root / name
     (overlay / "text").mkdir(parents=True)
     (overlay / "pack.yaml").write_text(
-        "id: winged\nversion: '1.0.0'\nkind: overlay\nsummary: Wings.\n"
-        "requires: [base]\nfiles: [patches.yaml]\n"
+        f"id: {name}\nversion: '1.0.0'\nkind: overlay\nsummary: A test.\n"
+        f"requires: [base]\nfiles: [{', '.join(files)}]\n"
     )
-    (overlay / "patches.yaml").write_text(
+    for file_name, text in files.items():
+        (overlay / file_name).write_text(text)
+    (overlay / "text" / "en.yaml").write_text(f"locale: en\nmessages:\n  pack.{name}.name: {name}\n{texts}")
+    return overlay
+
+
+def _winged_overlay(root: Path, effect: str) -> Path:
+    """An overlay that declares a new trait with one patch and gives it with a card."""
+    patches = (
         "patches:\n"
         "  - merge: traits\n"
         "    with:\n"
@@ -204,13 +212,11 @@ def _winged_overlay(root: Path, effect: str) -> Path:
         "  - set: action/hideout/effect\n"
         f"    to: {effect}\n"
     )
-    (overlay / "text" / "en.yaml").write_text(
-        "locale: en\nmessages:\n"
-        "  pack.winged.name: Wings\n"
+    texts = (
         "  log.trait_set.wings.true: '{character} grows wings{until}.'\n"
         "  log.trait_set.wings.false: '{character} loses its wings{until}.'\n"
     )
-    return overlay
+    return _overlay(root, "winged", {"patches.yaml": patches}, texts)
 
 
 def test_an_overlay_declares_a_trait_with_one_patch(runner: CliRunner, tmp_path: Path) -> None:
@@ -238,3 +244,61 @@ def test_an_effect_error_in_a_patch_quotes_the_patch(runner: CliRunner, tmp_path
     at = next(i for i, line in enumerate(lines) if "EFF-TYPE" in line)
     assert lines[at + 1].strip() == "to: set_trait(choose(my_characters()), wings, 2, until=end_of_turn)"
     assert lines[at + 2].index("^") == lines[at + 1].index("2, until")
+
+
+def _armed_overlay(root: Path, damage: int = 1, bravery: int = 2) -> Path:
+    """An overlay that adds a kind of entity (weapons, in a file of its own) and a field to the
+    characters, and gives one character a value of it."""
+    patches = (
+        "patches:\n"
+        "  - merge: kinds\n"
+        "    with:\n"
+        "      weapon:\n"
+        "        doc: A weapon lying in the city.\n"
+        "        section: weapons\n"
+        "        type: weapon\n"
+        "        texts: [name]\n"
+        "        fields:\n"
+        "          damage: {type: count, min: 1, max: 3, required: true, doc: Zombies one shot kills.}\n"
+        "          noisy: {type: bool, default: false, doc: Whether a shot draws zombies.}\n"
+        "  - merge: kinds/character/fields\n"
+        "    with:\n"
+        "      bravery: {type: count, max: 3, doc: How brave the character is.}\n"
+        "  - set: character/housewife/bravery\n"
+        f"    to: {bravery}\n"
+    )
+    weapons = "weapons:\n  - id: rifle\n    damage: 2\n    noisy: true\n"
+    weapons += f"  - id: crowbar\n    damage: {damage}\n"
+    texts = "  weapon.rifle.name: Rifle\n  weapon.crowbar.name: Crowbar\n"
+    return _overlay(root, "armed", {"patches.yaml": patches, "weapons.yaml": weapons}, texts)
+
+
+def test_an_overlay_adds_a_kind_of_entity_and_a_field(runner: CliRunner, tmp_path: Path) -> None:
+    overlay = _armed_overlay(tmp_path)
+    pack = load_pack_checked(rules=[str(overlay)])
+    assert sorted(e.id for e in pack.entities_of("weapon")) == ["crowbar", "rifle"]
+    housewife = pack.entity("housewife")
+    assert housewife is not None and housewife.data["bravery"] == 2
+    schema = _json_text(runner, "schema", "--rules", str(overlay))
+    assert list(schema["properties"]["weapons"]["items"]["properties"]) == ["id", "damage", "noisy"]
+    assert "bravery" in schema["properties"]["characters"]["items"]["properties"]
+
+
+def test_the_fields_an_overlay_declares_check_its_values(runner: CliRunner, tmp_path: Path) -> None:
+    overlay = _armed_overlay(tmp_path, damage=4, bravery=5)
+    report = _json(runner, "validate", str(content_root() / "base"), "--rules", str(overlay), code=1)
+    found = sorted((p["code"], Path(p["file"]).name, p["line"]) for p in report["problems"])
+    assert found == [
+        ("SCHEMA-RANGE", "patches.yaml", _line_of(overlay / "patches.yaml", "    to: 5")),
+        ("SCHEMA-RANGE", "weapons.yaml", _line_of(overlay / "weapons.yaml", "    damage: 4")),
+    ]
+
+
+def _line_of(path: Path, text: str) -> int:
+    return path.read_text(encoding="utf-8").splitlines().index(text) + 1
+
+
+def _json_text(runner: CliRunner, *args: str) -> Any:
+    result = runner.invoke(main, list(args))
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)

@@ -12,9 +12,10 @@ from coh_core.packs.blame import Found, blame, found_in
 from coh_core.packs.checks import semantic_problems
 from coh_core.packs.declarations import declarations_kept
 from coh_core.packs.effects_index import compile_effects
-from coh_core.packs.loader import CONTENT_SCHEMA, MANIFEST, PACK_ID, collect, find_pack_roots, load_pack
+from coh_core.packs.loader import MANIFEST, PACK_ID, collect, find_pack_roots, load_pack
 from coh_core.packs.model import Pack
 from coh_core.packs.overlays import ComposedDoc, compose, declare_conflict, order_overlays, overlay_roots
+from coh_core.packs.pack_schema import schema_of
 from coh_core.packs.reuse import Reuse
 from coh_core.packs.schema import validate_document
 from coh_core.resources import content_root
@@ -105,7 +106,7 @@ def _recheck(
     `loaded`: the problems of reading each pack."""
     composed, composition = compose(base, overlays[:applied], patches)
     read = [p for layer in [base, *overlays[:applied]] for p in loaded.get(layer.id, [])]
-    problems = [*read, *composition.problems, *_revalidated(composed), *_checked(composed, reuse)]
+    problems = [*read, *composition.problems, *_revalidated(base, composed), *_checked(composed, reuse)]
     return found_in(problems)
 
 
@@ -129,17 +130,20 @@ def _with_overlays(
             overlays.append(overlay)
     composed, composition = compose(pack, order_overlays(overlays, {pack.id}))
     problems.extend(composition.problems)
-    problems.extend(_revalidated(composed))
+    problems.extend(_revalidated(pack, composed))
     return composed
 
 
-def _revalidated(composed: Pack) -> list[Problem]:
-    """Check again the documents patches changed, and collect the composed pack's entities."""
+def _revalidated(base: Pack, composed: Pack) -> list[Problem]:
+    """Check again the documents patches changed (all of them when the overlays changed the
+    pack's schema) and the overlays' own files, and collect the composed pack's entities."""
     problems: list[Problem] = []
+    schema = schema_of(composed.docs, composed.id)
+    changed = schema != schema_of(base.docs, base.id)
     for doc in composed.docs:
-        if isinstance(doc, ComposedDoc) and doc.touched:
-            doc.clear_invalid()  # found again on the changed data
-            problems.extend(validate_document(doc, CONTENT_SCHEMA))
+        if not isinstance(doc, ComposedDoc) or doc.touched or changed:
+            doc.clear_invalid()  # found again on the changed data, or by the composed schema
+            problems.extend(validate_document(doc, schema))
     problems.extend(collect(composed))
     return problems
 

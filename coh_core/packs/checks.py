@@ -50,7 +50,13 @@ from coh_core.packs.declarations import (
 )
 from coh_core.packs.effects_index import VERB_CONTEXTS
 from coh_core.packs.i18n_check import check_translations, file_form_problems, pack_forms, plural_problems
-from coh_core.packs.kind_checks import check_entity_rules, check_kind_names, check_kinds, check_pack_rules
+from coh_core.packs.kind_checks import (
+    check_entity_rules,
+    check_kind_fields,
+    check_kind_names,
+    check_kinds,
+    check_pack_rules,
+)
 from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -1304,6 +1310,7 @@ _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_messages,
     _check_locations,
     check_kinds,
+    check_kind_fields,
     check_entity_rules,
     _check_flips,
     _check_turn,

@@ -17,6 +17,7 @@ from coh_core.effects.checker import suggest
 from coh_core.effects.registry import signature
 from coh_core.errors import Location, Problem
 from coh_core.packs.declarations import messages_of
+from coh_core.packs.fields import context_of, field_problems
 from coh_core.packs.model import ENGINE_SECTIONS, KINDS_SECTION, SINGLETON_SECTIONS, Entity, Pack
 
 Check = dict[str, Any]
@@ -60,6 +61,42 @@ def check_kinds(pack: Pack) -> Iterator[Problem]:
                 where("section"),
             )
         owners.setdefault(written, name)
+
+
+def check_kind_fields(pack: Pack) -> Iterator[Problem]:
+    """Each declared field says something its type can mean (`KIND-FIELD`); a kind listed by
+    `components` has entities that are ids only, so no fields."""
+    section = pack.sections.get(KINDS_SECTION)
+    if section is None:
+        return
+    context = context_of(pack.kind_declarations(), pack.section("types"))
+    for name, entry in pack.kind_declarations().items():
+        fields = entry.get("fields")
+        if not isinstance(fields, dict):
+            continue
+        base = (*section.path, name, "fields")
+        if "listed" in entry:
+            yield Problem(
+                "KIND-FIELD",
+                f"kind `{name}` is listed by `components`: its entities are ids, and hold no fields",
+                section.doc.location(base, key=True),
+            )
+            continue
+        for field_name, spec in fields.items():
+            if isinstance(spec, dict):
+                for found in field_problems(spec, context):
+                    where = section.doc.location((*base, field_name, *found.path), key=found.key)
+                    said = f"field `{_dotted(field_name, found.path)}` of kind `{name}`: {found.message}"
+                    yield Problem("KIND-FIELD", said, where)
+
+
+def _dotted(field_name: str, path: tuple[str, ...]) -> str:
+    """A field inside records by its names: `doors.state` for (`doors`, fields, state, ...)."""
+    names, at = [field_name], 0
+    while at + 1 < len(path) and path[at] == "fields":
+        names.append(path[at + 1])
+        at += 2
+    return ".".join(names)
 
 
 def check_kind_names(pack: Pack) -> Iterator[Problem]:

@@ -16,15 +16,15 @@ from coh_core.errors import Location, Problem, UsageError
 from coh_core.i18n import LOCALE_PATTERN
 from coh_core.limits import MAX_PACK_BYTES
 from coh_core.packs.model import KINDS_SECTION, SINGLETON_SECTIONS, Entity, Pack, Section
+from coh_core.packs.pack_schema import schema_of
 from coh_core.packs.paths import PathRefused, file_in_pack, path_in_pack, real_path
-from coh_core.packs.schema import validate_document, validator
+from coh_core.packs.schema import validate_document
 from coh_core.packs.yamlsrc import YamlDoc, load_yaml
 from coh_core.resources import content_root
 
 MANIFEST = "pack.yaml"
 PACK_ID = re.compile(r"[a-z][a-z0-9_-]*")  # as pack.schema.json writes it
 PACK_SCHEMA = "pack.schema.json"
-CONTENT_SCHEMA = "content.schema.json"
 TEXT_SCHEMA = "text.schema.json"
 PATCHES = "patches"  # the section of an overlay's changes to the packs below it
 TEXT_DIR = "text"  # where a pack's `<locale>.yaml` text files are found without listing
@@ -119,7 +119,8 @@ def _listed(pack: Pack, key: str) -> list[tuple[Any, str]]:
     return found
 
 
-def _load_listed(pack: Pack, key: str, schema: str) -> tuple[list[tuple[Any, YamlDoc]], list[Problem]]:
+def _load_listed(pack: Pack, key: str, schema: str | None) -> tuple[list[tuple[Any, YamlDoc]], list[Problem]]:
+    """The files the manifest lists under `key`, read, and checked against `schema` if given."""
     loaded: list[tuple[Any, YamlDoc]] = []
     problems: list[Problem] = []
     for manifest_path, relative in _listed(pack, key):
@@ -141,7 +142,8 @@ def _load_listed(pack: Pack, key: str, schema: str) -> tuple[list[tuple[Any, Yam
         if doc is None:
             pack.unloaded.append(relative)
         else:
-            problems.extend(validate_document(doc, schema))
+            if schema is not None:
+                problems.extend(validate_document(doc, schema))
             loaded.append((manifest_path, doc))
     return loaded, problems
 
@@ -164,8 +166,16 @@ def _count_bytes(pack: Pack, path: Path) -> None:
 
 
 def _load_files(pack: Pack) -> list[Problem]:
-    loaded, problems = _load_listed(pack, "files", CONTENT_SCHEMA)
+    """The content files, checked against the schema their pack's declarations make."""
+    loaded, problems = _load_listed(pack, "files", None)
     pack.docs = [doc for _, doc in loaded]
+    # An overlay's kinds are its base's, and an unread file may hold the kinds: then lists of
+    # entities are let through here, and checked where their kinds are known.
+    declared = any(isinstance(doc.data, dict) and KINDS_SECTION in doc.data for doc in pack.docs)
+    open_sections = not declared and (pack.manifest.get("kind") == "overlay" or bool(pack.unloaded))
+    schema = schema_of(pack.docs, pack.id, open_sections)
+    for doc in pack.docs:
+        problems.extend(validate_document(doc, schema))
     return problems
 
 
@@ -257,9 +267,7 @@ def collect(pack: Pack) -> list[Problem]:
                 continue  # a section above; or an overlay's changes, applied when the overlay is used
             elif isinstance(value, list) and _kinds_unknown(pack):
                 continue  # entities of a kind declared below an overlay: found once it is applied
-            else:  # an unknown (misspelt) section: the schema reports it; its content is missing
-                if isinstance(value, list) and section not in SINGLETON_SECTIONS:
-                    problems.extend(_undeclared(pack, doc, section))
+            else:  # a section of no declared kind (misspelt): the schema reports it; its content is missing
                 pack.rejected_sections.append(section)
     problems.extend(_collect_listed(pack, seen))
     return problems
@@ -287,25 +295,6 @@ def _collect_entities(
         if duplicate:
             problems.append(duplicate)
     return problems
-
-
-def _undeclared(pack: Pack, doc: YamlDoc, section: str) -> list[Problem]:
-    """A list of entities of no declared kind: reported unless the declarations failed to load."""
-    declared = pack.sections.get(KINDS_SECTION)
-    partly = declared is not None and len(pack.kind_declarations()) != len(declared.data)
-    if pack.unloaded or partly or KINDS_SECTION in pack.rejected_sections:
-        return []  # the kind may be declared where the pack could not be read
-    schema = validator(CONTENT_SCHEMA).schema
-    if not isinstance(schema, dict) or section not in schema.get("properties", {}):
-        return []  # a key the content schema does not know: reported as such (SCHEMA-UNKNOWN-KEY)
-    return [
-        Problem(
-            "KIND-UNDECLARED",
-            f"section `{section}` lists entities of no kind the pack declares"
-            f" (its `{KINDS_SECTION}` section)",
-            doc.location((section,), key=True),
-        )
-    ]
 
 
 def _register(pack: Pack, entity: Entity, seen: dict[str, Entity], valid: bool = True) -> Problem | None:

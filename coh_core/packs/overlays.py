@@ -26,7 +26,7 @@ from typing import Any
 
 from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem, UsageError
-from coh_core.packs.model import SINGLETON_SECTIONS, Pack
+from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 from coh_core.resources import content_root, installed_content
 
@@ -282,10 +282,20 @@ class Patcher:
         return None
 
     def _section(self, name: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_]:
+        sections: list[str] = []
         for host in self.docs:
             if isinstance(host.data, dict) and isinstance(host.data.get(name), dict):
                 return host, (name,)
-        raise PatchError("OVERLAY-UNKNOWN", f"no section `{name}` in the packs below", doc.location(at))
+            if isinstance(host.data, dict):
+                sections.extend(k for k, v in host.data.items() if isinstance(v, dict))
+        listed_by = {section: kind for kind, section in self.kind_sections.items()}
+        if name in listed_by:
+            hint = f": a patch names an entity by its kind, `{listed_by[name]}/<id>`"
+        else:
+            hint = suggest(name, [*self.kind_sections, *sections])
+        raise PatchError(
+            "OVERLAY-UNKNOWN", f"no section or kind `{name}` in the packs below{hint}", doc.location(at)
+        )
 
     # -- the operations ------------------------------------------------------------------
 
@@ -549,7 +559,7 @@ def compose(base: Pack, overlays: list[Pack], last_patches: int | None = None) -
     for number, overlay in enumerate(overlays, 1):
         patcher.apply(overlay, last_patches if number == len(overlays) else None)
     patcher.result.problems.extend(conflicts(patcher.result, overlays))
-    added = [d for o in overlays for d in o.docs if _adds_content(d, sections)]
+    added = [d for o in overlays for d in o.docs if _adds_content(d)]
     composed = Pack(
         base.id,
         base.root,
@@ -562,8 +572,10 @@ def compose(base: Pack, overlays: list[Pack], last_patches: int | None = None) -
     return composed, patcher.result
 
 
-def _adds_content(doc: YamlDoc, entity_sections: dict[str, str]) -> bool:
-    return isinstance(doc.data, dict) and any(k in doc.data for k in (*entity_sections, *SINGLETON_SECTIONS))
+def _adds_content(doc: YamlDoc) -> bool:
+    """Whether an overlay's file holds more than patches: sections and entities (of kinds below
+    or its own), checked against the composed pack's schema, which names any misspelt one."""
+    return isinstance(doc.data, dict) and any(k != "patches" for k in doc.data)
 
 
 def overlay_roots(names: list[str], content: Path) -> list[Path]:

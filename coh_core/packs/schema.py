@@ -6,7 +6,8 @@ import hashlib
 import json
 import re
 from collections.abc import Iterator
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from coh_core import cache_dir
@@ -20,6 +21,8 @@ from coh_core.resources import schema_path
 if TYPE_CHECKING:
     from jsonschema import Draft7Validator
     from jsonschema.exceptions import ValidationError
+
+CONTENT_SCHEMA = "content.schema.json"  # what every pack's content schema shares
 
 _TYPE_NAMES = {
     "integer": "a whole number",
@@ -82,26 +85,61 @@ def _validator_classes() -> tuple[type[Draft7Validator], type[Draft7Validator]]:
     return bounded, strict
 
 
+@dataclass(frozen=True)
+class Schema:
+    """A schema made for one pack (coh_core.packs.pack_schema): its name, its JSON text (compact:
+    what it is compared and cached by) and the value it writes."""
+
+    name: str
+    text: str
+    data: dict[str, Any] = field(compare=False, repr=False)
+
+    def written(self) -> str:
+        """The schema as a file holds it: indented, one key a line."""
+        return json.dumps(self.data, indent=2, ensure_ascii=False) + "\n"
+
+
+@cache
+def shipped_schema(name: str) -> dict[str, Any]:
+    """The shipped schema `name`, read once."""
+    loaded: dict[str, Any] = json.loads(schema_path(name).read_text(encoding="utf-8"))
+    return loaded
+
+
+def shared_definitions() -> dict[str, Any]:
+    """The definitions every pack's content schema shares (ids, effects, triggers...)."""
+    definitions: dict[str, Any] = shipped_schema(CONTENT_SCHEMA)["definitions"]
+    return definitions
+
+
 @cache
 def validator(name: str, strict_integers: bool = False) -> Draft7Validator:
     """The shipped schema `name`, loaded once; `strict_integers` refuses floats such as 1.0 as integers."""
-    schema = json.loads(schema_path(name).read_text(encoding="utf-8"))
     bounded, strict = _validator_classes()
+    schema = shipped_schema(name)
     return strict(schema) if strict_integers else bounded(schema)
 
 
-def validate_document(doc: YamlDoc, schema_name: str) -> list[Problem]:
-    """Every schema violation of a document, located at the offending key or value.
+@lru_cache(maxsize=16)
+def _made_validator(schema: Schema) -> Draft7Validator:
+    bounded, _ = _validator_classes()
+    return bounded(schema.data)
+
+
+def validate_document(doc: YamlDoc, schema: str | Schema) -> list[Problem]:
+    """Every schema violation of a document, located at the offending key or value; `schema` is
+    a shipped schema's name or a pack's own.
 
     Data found valid before (the same data, schema and validating code) is not checked again:
     see `_known_valid`.
     """
-    known = _known_valid(doc.data, schema_name)
+    known = _known_valid(doc.data, schema)
     if known is not None and cache_dir.has(known):
         return []
     problems = []
     errors = 0
-    for error in validator(schema_name).iter_errors(doc.data):
+    checking = validator(schema) if isinstance(schema, str) else _made_validator(schema)
+    for error in checking.iter_errors(doc.data):
         errors += 1
         found = list(_to_problems(doc, error))
         if found:
@@ -112,7 +150,7 @@ def validate_document(doc: YamlDoc, schema_name: str) -> list[Problem]:
     return sorted(problems, key=lambda p: (p.location.line, p.location.col, p.code))
 
 
-def _known_valid(data: Any, schema_name: str) -> str | None:
+def _known_valid(data: Any, schema: str | Schema) -> str | None:
     """The cache entry that says `data` is valid against the schema: named by a digest of all its
     validity depends on (the data as Python writes it, where 1, 1.0, True and "1" all differ; the
     schema; the code that validates). None when there is no cache, or for self-containing data."""
@@ -124,7 +162,7 @@ def _known_valid(data: Any, schema_name: str) -> str | None:
         return None
     written = repr(data)
     digest = hashlib.sha256()
-    digest.update(_validating(schema_name))
+    digest.update(_validating(schema) if isinstance(schema, str) else _validating_made(schema))
     digest.update(hashlib.sha256(written.encode()).digest())
     return f"schema-valid/{digest.hexdigest()}"
 
@@ -133,9 +171,18 @@ def _known_valid(data: Any, schema_name: str) -> str | None:
 def _validating(schema_name: str) -> bytes:
     """A digest of what else decides whether data is valid: the schema, this module's source, and
     the installed jsonschema (its files' size and time: another version changes them)."""
+    return _validating_bytes(schema_path(schema_name).read_bytes())
+
+
+@lru_cache(maxsize=16)
+def _validating_made(schema: Schema) -> bytes:
+    return _validating_bytes(schema.text.encode())
+
+
+def _validating_bytes(schema: bytes) -> bytes:
     from pathlib import Path
 
-    parts = (schema_path(schema_name).read_bytes(), Path(__file__).read_bytes())
+    parts = (schema, Path(__file__).read_bytes())
     stamp = cache_dir.library_stamp("jsonschema").encode()
     return hashlib.sha256(b"".join(hashlib.sha256(part).digest() for part in (*parts, stamp))).digest()
 

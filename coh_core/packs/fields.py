@@ -1,0 +1,289 @@
+"""The fields a kind of entity declares (`kinds: <kind>: fields:`): their types, and the JSON
+Schema each becomes in the pack's schema (coh_core.packs.pack_schema).
+
+A field's `type` is written as the effect language writes types: a built-in field type
+(`FIELD_TYPES`), an enumeration of the pack's `types`, the type of a kind's ids (a reference to
+an entity of that kind), `record` (a mapping of named `fields`), or `list[T]` of any of them.
+Declarations are read leniently here: whatever cannot be understood becomes "anything" in the
+schema, and `field_problems` reports it (`KIND-FIELD`) where it is written.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from coh_core import cache_dir
+from coh_core.effects.checker import suggest
+from coh_core.packs.schema import shared_definitions
+
+RECORD = "record"
+ENTITY_ID = "id"  # every entity's own field, which no kind declares
+_REF = "#/definitions/"
+
+# The field types every pack has, with the schema of a value of each.
+FIELD_TYPES: dict[str, dict[str, Any]] = {
+    "int": {"type": "integer"},
+    "count": {"type": "integer", "minimum": 0},
+    "bool": {"type": "boolean"},
+    "string": {"type": "string"},
+    "id": {"$ref": _REF + "id"},
+    "name": {"$ref": _REF + "name"},
+    "effect": {"$ref": _REF + "effect"},
+    "condition": {"$ref": _REF + "condition"},
+    "window": {"$ref": _REF + "window"},
+    "event": {"$ref": _REF + "event"},
+    "triggers": {"$ref": _REF + "triggers"},
+    "trait_values": {"$ref": _REF + "trait_values"},
+    RECORD: {"type": "object"},
+}
+_NUMBERS = {"int", "count"}
+_LIST = re.compile(r"list\[(.*)\]")
+
+
+@dataclass(frozen=True)
+class FieldType:
+    """A parsed field type: its innermost type and how many lists it is inside."""
+
+    base: str
+    lists: int = 0
+
+    @property
+    def written(self) -> str:
+        return "list[" * self.lists + self.base + "]" * self.lists
+
+
+def parse_field_type(text: str) -> FieldType | None:
+    """`list[list[location]]` as (location, 2); None when the text is no type."""
+    lists = 0
+    while (found := _LIST.fullmatch(text)) is not None:
+        text, lists = found.group(1), lists + 1
+    return FieldType(text, lists) if re.fullmatch(r"[a-z][a-z0-9_]*", text) else None
+
+
+@dataclass(frozen=True)
+class FieldContext:
+    """What a pack's field types may name besides the built-in ones."""
+
+    enumerations: Mapping[str, list[str]]  # the pack's `types`, by name: their values
+    references: Mapping[str, str]  # the type of a kind's ids: the kind
+
+    def known(self) -> list[str]:
+        return [*FIELD_TYPES, *self.enumerations, *self.references]
+
+
+def context_of(kinds: Mapping[str, Any], types: Mapping[str, Any]) -> FieldContext:
+    """The field types a pack's `kinds` and `types` sections make (as written, not yet checked)."""
+    enumerations: dict[str, list[str]] = {}
+    for name, entry in types.items():
+        values = entry.get("values") if isinstance(entry, dict) else None
+        if isinstance(values, dict):
+            enumerations[str(name)] = [str(v) for v in values]
+    references = {
+        str(entry["type"]): str(kind)
+        for kind, entry in kinds.items()
+        if isinstance(entry, dict) and isinstance(entry.get("type"), str)
+    }
+    return FieldContext(enumerations, references)
+
+
+# -- the schema of a field ----------------------------------------------------------------------
+
+
+def entity_schema(kind: str, entry: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
+    """The schema of one entity of a kind: its `id` and its declared fields, nothing else."""
+    fields = entry.get("fields")
+    record = _record_schema(fields if isinstance(fields, dict) else {}, context)
+    record["properties"] = {ENTITY_ID: {"description": f"The {kind}'s unique id.", "$ref": _REF + "id"}}
+    record["properties"].update(_properties(fields if isinstance(fields, dict) else {}, context))
+    record["required"] = [ENTITY_ID, *record.get("required", [])]
+    if isinstance(entry.get("doc"), str):
+        record["description"] = entry["doc"]
+    return record
+
+
+def _properties(fields: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
+    return {
+        str(name): field_schema(spec, context) if isinstance(spec, dict) else {}
+        for name, spec in fields.items()
+        if name != ENTITY_ID
+    }
+
+
+def _record_schema(fields: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
+    required = [str(n) for n, s in fields.items() if isinstance(s, dict) and s.get("required") is True]
+    schema: dict[str, Any] = {"type": "object", "properties": _properties(fields, context)}
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema
+
+
+def field_schema(spec: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
+    """The schema of one declared field ("anything" where the declaration is not understood)."""
+    written = spec.get("type")
+    parsed = parse_field_type(written) if isinstance(written, str) else None
+    value = _value_schema(parsed.base, spec, context) if parsed else {}
+    for _ in range(parsed.lists if parsed else 0):
+        value = {"type": "array", "items": value}
+    if parsed and parsed.lists:
+        value.update(_list_bounds(spec))  # the outermost list's
+    also = spec.get("also")
+    if isinstance(also, list) and also:
+        value = {"anyOf": [value, {"enum": [w for w in also if isinstance(w, str)]}]}
+    schema: dict[str, Any] = {}
+    if isinstance(spec.get("doc"), str):
+        schema["description"] = spec["doc"]
+    schema.update(value)
+    for key in ("default", "examples"):
+        if key in spec and _plain(spec[key]):  # (a value that holds itself is left out)
+            schema[key] = copy.deepcopy(spec[key])
+    return schema
+
+
+def _value_schema(base: str, spec: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
+    if base == RECORD:
+        fields = spec.get("fields")
+        return _record_schema(fields if isinstance(fields, dict) else {}, context)
+    if base in FIELD_TYPES:
+        schema = dict(FIELD_TYPES[base])
+        if base in _NUMBERS:
+            schema.update(_number_bounds(spec, schema.get("minimum")))
+        values = spec.get("values")
+        if base == "string" and isinstance(values, list):
+            schema["enum"] = [v for v in values if isinstance(v, str)]
+        return schema
+    if base in context.enumerations:
+        return {"type": "string", "enum": list(context.enumerations[base])}
+    if base in context.references:
+        return {"$ref": _REF + "id"}
+    return {}
+
+
+def _number_bounds(spec: Mapping[str, Any], floor: Any) -> dict[str, Any]:
+    bounds: dict[str, Any] = {}
+    low, high = spec.get("min"), spec.get("max")
+    if isinstance(low, int) and not isinstance(low, bool):
+        bounds["minimum"] = max(low, floor) if isinstance(floor, int) else low
+    if isinstance(high, int) and not isinstance(high, bool):
+        bounds["maximum"] = high
+    return bounds
+
+
+def _list_bounds(spec: Mapping[str, Any]) -> dict[str, Any]:
+    bounds: dict[str, Any] = {}
+    least = spec.get("min_items")
+    if isinstance(least, int) and not isinstance(least, bool):
+        bounds["minItems"] = least
+    if spec.get("unique") is True:
+        bounds["uniqueItems"] = True
+    return bounds
+
+
+# -- the checks of a declaration ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FieldProblem:
+    """Something wrong with one field's declaration: the path below the field, whether it is
+    the key, and what is wrong."""
+
+    path: tuple[str, ...]
+    message: str
+    key: bool = False
+
+
+def field_problems(spec: Mapping[str, Any], context: FieldContext) -> Iterator[FieldProblem]:
+    """What is wrong with one field's declaration (its shape was checked by the schema)."""
+    written = spec.get("type")
+    if not isinstance(written, str):
+        return
+    parsed = parse_field_type(written)
+    if parsed is None or parsed.base not in context.known():
+        base = parsed.base if parsed else written
+        yield FieldProblem(
+            ("type",),
+            f"`{written}` is no field type; a field type is one of {', '.join(FIELD_TYPES)}, an"
+            f" enumeration of the pack's `types`, the type of a kind's ids, or `list[T]`"
+            + suggest(base, context.known()),
+        )
+        return
+    yield from _misplaced(spec, parsed)
+    low, high = spec.get("min"), spec.get("max")
+    if isinstance(low, int) and isinstance(high, int) and low > high:
+        yield FieldProblem(("min",), f"`min` {spec['min']} is above `max` {spec['max']}")
+    if "default" in spec and not _fits(spec["default"], spec, context):
+        yield FieldProblem(("default",), f"the default {spec['default']!r} is not a value of the field")
+    fields = spec.get("fields")
+    if parsed.base == RECORD and isinstance(fields, dict):
+        for name, inner in fields.items():
+            if isinstance(inner, dict):
+                for problem in field_problems(inner, context):
+                    yield FieldProblem(("fields", str(name), *problem.path), problem.message, problem.key)
+
+
+def _misplaced(spec: Mapping[str, Any], parsed: FieldType) -> Iterator[FieldProblem]:
+    """Keys that say nothing for the field's type."""
+    fits = {
+        "min": parsed.base in _NUMBERS,
+        "max": parsed.base in _NUMBERS,
+        "values": parsed.base == "string",
+        "fields": parsed.base == RECORD,
+        "min_items": parsed.lists > 0,
+        "unique": parsed.lists > 0,
+    }
+    for key, allowed in fits.items():
+        if key in spec and not allowed:
+            said = f"`{key}` says nothing for a field of type `{parsed.written}`"
+            yield FieldProblem((key,), said, key=True)
+    if parsed.base == RECORD and "fields" not in spec:
+        yield FieldProblem(("type",), "a `record` field needs its `fields`")
+
+
+def _plain(value: Any) -> bool:
+    """Whether JSON can write the value (YAML aliases can make one that holds itself)."""
+    try:
+        json.dumps(value, default=str)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _fits(value: Any, spec: Mapping[str, Any], context: FieldContext) -> bool:
+    """Whether the value is one of the field's, as the pack's schema judges it. A default found
+    to fit before is not judged again (the cache): a validation whose every file is known valid
+    never imports jsonschema."""
+    field = field_schema(spec, context)
+    field.pop("default", None)
+    known = _known_fit(field, value)
+    if known is not None and cache_dir.has(known):
+        return True
+    from jsonschema import Draft7Validator
+
+    fits = bool(Draft7Validator({**field, "definitions": shared_definitions()}).is_valid(value))
+    if fits and known is not None:
+        cache_dir.add(known)
+    return fits
+
+
+def _known_fit(schema: dict[str, Any], value: Any) -> str | None:
+    """The cache entry that says the value fits the field's schema, named by a digest of both as
+    Python writes them (where 1, 1.0, True and "1" differ), of the definitions every pack shares
+    and of the installed jsonschema."""
+    if not cache_dir.enabled() or not _plain(value):
+        return None
+    written = repr((json.dumps(schema, sort_keys=True, default=str), value))
+    return f"field-fits/{hashlib.sha256((written + _judge()).encode()).hexdigest()}"
+
+
+@cache
+def _judge() -> str:
+    """What else decides whether a value fits: the shared definitions and the jsonschema installed."""
+    shared = json.dumps(shared_definitions(), sort_keys=True)
+    return hashlib.sha256(shared.encode()).hexdigest() + cache_dir.library_stamp("jsonschema")

@@ -1,0 +1,106 @@
+"""A pack's own JSON Schema for its content files: the sections every pack shares
+(`schemas/content.schema.json`), and one section for each kind the pack declares, whose entities
+hold exactly the kind's declared fields (coh_core.packs.fields).
+
+The loader validates a pack's files against it; `coh schema` writes it for editors.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from coh_core.packs.fields import context_of, entity_schema
+from coh_core.packs.model import ENGINE_SECTIONS, KINDS_SECTION, SINGLETON_SECTIONS
+from coh_core.packs.schema import CONTENT_SCHEMA, Schema, shipped_schema
+from coh_core.packs.yamlsrc import YamlDoc
+
+TYPES_SECTION = "types"
+PATCHES = "patches"  # an overlay's changes (coh_core.packs.loader.PATCHES)
+_DECLARING = (KINDS_SECTION, TYPES_SECTION, "events", "windows")
+
+
+def schema_of(docs: Iterable[YamlDoc], pack_id: str, open_sections: bool = False) -> Schema:
+    """The content schema of the pack whose files are `docs` (its kinds and types as written).
+    `open_sections`: the pack's kinds are declared by a pack below it (an overlay read alone),
+    so any list of entities is let through, to be checked once the overlay is applied."""
+    # Made once per declarations: each overlay of a validation run is composed on the same base.
+    declared = _declared(docs)
+    if open_sections and not declared:
+        pack_id = "an overlay"  # one schema for every overlay read alone, that declares nothing
+    try:
+        written = json.dumps(declared, default=str)  # in the order written: it is kept
+    except ValueError:  # declarations that hold themselves (YAML aliases): made each time
+        return _schema(pack_schema(declared, pack_id, open_sections), pack_id)
+    return _made(written, pack_id, open_sections)
+
+
+def _schema(data: dict[str, Any], pack_id: str) -> Schema:
+    return Schema(f"{pack_id} content", json.dumps(data, ensure_ascii=False, separators=(",", ":")), data)
+
+
+@lru_cache(maxsize=32)
+def _made(declared: str, pack_id: str, open_sections: bool) -> Schema:
+    return _schema(pack_schema(json.loads(declared), pack_id, open_sections), pack_id)
+
+
+def _declared(docs: Iterable[YamlDoc]) -> dict[str, dict[str, Any]]:
+    """The first of each declaring section in the files (a second is SECTION-DUPLICATE)."""
+    found: dict[str, dict[str, Any]] = {}
+    for doc in docs:
+        if not isinstance(doc.data, dict):
+            continue
+        for section in _DECLARING:
+            value = doc.data.get(section)
+            if isinstance(value, dict):
+                found.setdefault(section, value)
+    return found
+
+
+def pack_schema(
+    declared: Mapping[str, Mapping[str, Any]], pack_id: str, open_sections: bool = False
+) -> dict[str, Any]:
+    """The schema as a JSON value: the shared schema with a section for each kind the pack
+    declares, and the names of its events and windows offered as examples (an editor's
+    completions: an overlay may declare more, so they are not the only values)."""
+    kinds, types = declared.get(KINDS_SECTION, {}), declared.get(TYPES_SECTION, {})
+    shared = shipped_schema(CONTENT_SCHEMA)
+    schema: dict[str, Any] = {
+        "$schema": shared["$schema"],
+        "$id": f"https://coh.invalid/packs/{pack_id}/schema.json",
+        "title": f"coh content file of the {pack_id} pack",
+        "description": (
+            "A content file of the pack, or of an overlay on it: the sections every pack shares"
+            " and one list for each kind of entity the pack declares (its `kinds`). Made by"
+            " `coh schema` from the pack's declarations; edit those, not this file."
+        ),
+    }
+    # shallow copies: the shared schema is read, never changed, and the result is written out
+    schema.update({k: v for k, v in shared.items() if k not in schema})
+    properties: dict[str, Any] = dict(shared["properties"])
+    schema["properties"] = properties
+    schema["definitions"] = definitions = dict(shared["definitions"])
+    context = context_of(kinds, types)
+    for kind, entry in kinds.items():
+        section = entry.get("section") if isinstance(entry, dict) else None
+        if not isinstance(section, str) or section in properties or section in _RESERVED:
+            continue  # a section of its own, or a second claim: KIND-SECTION
+        described = entry.get("doc")
+        said = f": {described}" if isinstance(described, str) else "."
+        properties[section] = {
+            "description": f"The entities of kind `{kind}`{said}",
+            "type": "array",
+            "items": entity_schema(str(kind), entry, context),
+        }
+    for section, definition in (("events", "event"), ("windows", "window")):
+        names = [str(name) for name in declared.get(section, {})]
+        if names:
+            definitions[definition] = {**definitions[definition], "examples": names}
+    if open_sections:
+        schema["additionalProperties"] = {"type": "array"}
+    return schema
+
+
+_RESERVED = {*SINGLETON_SECTIONS, *ENGINE_SECTIONS, PATCHES}

@@ -1,0 +1,162 @@
+"""A pack's schema is made from its declarations: each kind's section holds entities with the
+kind's declared fields, typed as declared; the shipped base schema is the one its declarations
+make, and every shipped content file names the schema it is checked against."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from jsonschema import Draft7Validator
+
+from coh_core.cli import main
+from coh_core.packs.fields import FieldContext, field_schema, parse_field_type
+from coh_core.packs.model import Pack
+from coh_core.packs.pack_schema import schema_of
+from coh_core.packs.schema import shared_definitions
+from coh_core.resources import content_root
+
+CONTEXT = FieldContext(
+    enumerations={"duration": ["end_of_turn", "end_of_game"]}, references={"location": "location"}
+)
+
+# (the field's declaration, a value, whether the value is one of the field's)
+FIELD_VALUES: list[tuple[dict[str, Any], Any, bool]] = [
+    ({"type": "int"}, -3, True),
+    ({"type": "int"}, "3", False),
+    ({"type": "int"}, True, False),
+    ({"type": "int", "min": 1, "max": 6}, 6, True),
+    ({"type": "int", "min": 1, "max": 6}, 0, False),
+    ({"type": "int", "min": 1, "max": 6}, 7, False),
+    ({"type": "count"}, 0, True),
+    ({"type": "count"}, -1, False),
+    ({"type": "count", "min": 2}, 1, False),
+    ({"type": "count", "min": -5}, -1, False),  # a count is never below 0
+    ({"type": "count", "also": ["unlimited"]}, "unlimited", True),
+    ({"type": "count", "also": ["unlimited"]}, "endless", False),
+    ({"type": "bool"}, False, True),
+    ({"type": "bool"}, "no", False),
+    ({"type": "string"}, "anything at all", True),
+    ({"type": "string", "values": ["tower", "corner"]}, "corner", True),
+    ({"type": "string", "values": ["tower", "corner"]}, "street", False),
+    ({"type": "id"}, "water_tower", True),
+    ({"type": "id"}, "Water Tower", False),
+    ({"type": "name"}, "A", True),
+    ({"type": "name"}, "2nd", False),
+    ({"type": "effect"}, "kill_zombies(1, at=here)", True),
+    ({"type": "effect"}, "", False),
+    ({"type": "condition"}, "zombies(here) > 2", True),
+    ({"type": "window"}, "before_attack", True),
+    ({"type": "window"}, "Before Attack", False),
+    ({"type": "triggers"}, [{"event": "turn_start", "do": "gain_food(1)"}], True),
+    ({"type": "triggers"}, [{"event": "turn_start"}], False),
+    ({"type": "trait_values"}, {"votes": 0, "can_move": False}, True),
+    ({"type": "trait_values"}, {"Votes": 0}, False),
+    ({"type": "duration"}, "end_of_turn", True),
+    ({"type": "duration"}, "forever", False),
+    ({"type": "location"}, "church", True),
+    ({"type": "location"}, 3, False),
+    ({"type": "list[count]"}, [1, 0, 2], True),
+    ({"type": "list[count]"}, [1, -1], False),
+    ({"type": "list[count]"}, 1, False),
+    ({"type": "list[location]", "min_items": 1}, [], False),
+    ({"type": "list[location]", "unique": True}, ["church", "church"], False),
+    ({"type": "list[list[location]]"}, [["church"], []], True),
+    ({"type": "list[list[location]]"}, ["church"], False),
+    ({"type": "record", "fields": {"at": {"type": "int", "doc": "d", "required": True}}}, {"at": 2}, True),
+    ({"type": "record", "fields": {"at": {"type": "int", "doc": "d", "required": True}}}, {}, False),
+    ({"type": "record", "fields": {"at": {"type": "int", "doc": "d"}}}, {"at": 2, "to": 3}, False),
+    ({"type": "list[record]", "fields": {"at": {"type": "count", "doc": "d"}}}, [{"at": 1}, {}], True),
+    ({"type": "list[record]", "fields": {"at": {"type": "count", "doc": "d"}}}, [{"at": -1}], False),
+    ({"type": "no_such_type"}, "whatever", True),  # not understood: reported as KIND-FIELD, not here
+]
+
+
+@pytest.mark.parametrize(("declared", "value", "fits"), FIELD_VALUES)
+def test_a_field_takes_the_values_of_its_type(declared: dict[str, Any], value: Any, fits: bool) -> None:
+    schema = {**field_schema({**declared, "doc": "A field."}, CONTEXT), "definitions": shared_definitions()}
+    assert Draft7Validator(schema).is_valid(value) is fits
+
+
+@pytest.mark.parametrize(
+    ("written", "base", "lists"),
+    [("count", "count", 0), ("list[location]", "location", 1), ("list[list[id]]", "id", 2)],
+)
+def test_a_field_type_is_read_as_its_base_inside_lists(written: str, base: str, lists: int) -> None:
+    parsed = parse_field_type(written)
+    assert parsed is not None and (parsed.base, parsed.lists, parsed.written) == (base, lists, written)
+
+
+@pytest.mark.parametrize("written", ["list[count", "List[count]", "list[]", "count]", "2d6"])
+def test_a_malformed_field_type_is_none(written: str) -> None:
+    assert parse_field_type(written) is None
+
+
+def test_an_entity_holds_its_id_and_its_kinds_fields_only(base_pack: Pack) -> None:
+    characters = schema_of(base_pack.docs, base_pack.id).data["properties"]["characters"]["items"]
+    declared = base_pack.kind_declarations()["character"]["fields"]
+    assert list(characters["properties"]) == ["id", *declared]
+    assert characters["additionalProperties"] is False
+    assert characters["required"] == ["id", *(n for n, f in declared.items() if f.get("required"))]
+
+
+def test_every_declared_kind_with_a_section_has_one_in_the_schema(base_pack: Pack) -> None:
+    properties = schema_of(base_pack.docs, base_pack.id).data["properties"]
+    for entry in base_pack.kind_declarations().values():
+        assert ("section" in entry) == (entry.get("section") in properties)
+
+
+def test_the_shipped_base_schema_is_the_one_its_declarations_make(base_pack: Pack) -> None:
+    shipped = (content_root() / "base" / "schema.json").read_text(encoding="utf-8")
+    assert shipped == schema_of(base_pack.docs, base_pack.id).written(), (
+        "content/base/schema.json is out of date: run `coh schema -o content/base/schema.json`"
+    )
+
+
+def test_coh_schema_writes_the_packs_schema(tmp_path: Path, base_pack: Pack) -> None:
+    out = tmp_path / "schema.json"
+    result = CliRunner().invoke(main, ["schema", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text(encoding="utf-8")) == schema_of(base_pack.docs, base_pack.id).data
+
+
+def test_coh_schema_is_made_while_the_pack_has_problems(tmp_path: Path) -> None:
+    pack = tmp_path / "base"
+    _copy_base(pack)
+    characters = pack / "characters.yaml"
+    characters.write_text(characters.read_text(encoding="utf-8").replace("rested: 4", "rested: four", 1))
+    result = CliRunner().invoke(main, ["schema", "--pack", str(pack)])
+    assert result.exit_code == 0
+    assert "characters" in json.loads(result.stdout)["properties"]
+    assert "problem" in result.stderr and "coh validate" in result.stderr
+
+
+def _copy_base(target: Path) -> None:
+    import shutil
+
+    shutil.copytree(content_root() / "base", target)
+
+
+_MODELINE = re.compile(r"# yaml-language-server: \$schema=(\S+)\n")
+
+
+def _shipped_yaml() -> list[Path]:
+    return sorted(p for p in content_root().rglob("*.yaml") if p.is_file())
+
+
+@pytest.mark.parametrize("path", _shipped_yaml(), ids=lambda p: str(p.relative_to(content_root())))
+def test_every_shipped_file_names_a_schema_that_exists(path: Path) -> None:
+    found = _MODELINE.match(path.read_text(encoding="utf-8"))
+    assert found is not None, f"{path} has no yaml-language-server modeline"
+    named = (path.parent / found.group(1)).resolve()
+    assert named.is_file(), named
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if path.name != "pack.yaml" and path.parent.name not in {"text", "scenarios"}:
+        # a content file: its pack's schema, made from the declarations it is checked against
+        assert named == (content_root() / "base" / "schema.json").resolve(), path
+        assert isinstance(data, dict)
