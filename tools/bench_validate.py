@@ -8,7 +8,8 @@ trees, the YAML files read, the data already found valid by the schemas) and wit
 (COH_NO_CACHE=1). Besides the wall-clock times, the median processor time (user + system) of
 each command: on a busy machine it moves less than the wall clock. check-jsonschema takes one
 schema per run, so validating the same files takes one run per schema; both the run for
-the content files alone and the sum of all runs are shown.
+the content files alone (against the base game's schema, content/base/schema.json, which every
+shipped content file names) and the sum of all runs are shown.
 
     pip install '.[dev]'          # brings check-jsonschema
     python tools/bench_validate.py --runs 15
@@ -32,6 +33,12 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
 SCHEMAS = ROOT / "schemas"
+CONTENT_SCHEMA = "content"  # the content files' group: checked against the base game's own schema
+SCHEMA_FILES = {
+    "pack.schema.json": SCHEMAS / "pack.schema.json",
+    CONTENT_SCHEMA: CONTENT / "base" / "schema.json",
+    "text.schema.json": SCHEMAS / "text.schema.json",
+}
 
 
 CPU: dict[str, list[float]] = {}  # the processor time (user + system) of each run, by command
@@ -59,15 +66,11 @@ def _time(command: list[str], runs: int, env: dict[str, str] | None = None) -> l
 
 def _files_by_schema() -> dict[str, list[str]]:
     """The shipped files grouped by the schema each one declares in its manifest role."""
-    groups: dict[str, list[str]] = {
-        "pack.schema.json": [],
-        "content.schema.json": [],
-        "text.schema.json": [],
-    }
+    groups: dict[str, list[str]] = {name: [] for name in SCHEMA_FILES}
     for manifest in sorted(CONTENT.glob("*/pack.yaml")):
         data = yaml.safe_load(manifest.read_text())
         groups["pack.schema.json"].append(str(manifest))
-        groups["content.schema.json"].extend(str(manifest.parent / f) for f in data["files"])
+        groups[CONTENT_SCHEMA].extend(str(manifest.parent / f) for f in data["files"])
         listed = {str(manifest.parent / f) for f in (data.get("text") or {}).values()}
         found = {str(p) for p in (manifest.parent / "text").glob("*.yaml")}  # text files need no listing
         groups["text.schema.json"].extend(sorted(listed | found))
@@ -93,7 +96,8 @@ def main() -> None:
     base_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     uncached = base_env | {"COH_NO_CACHE": "1"}
     checks = {
-        schema: [checker, "--schemafile", str(SCHEMAS / schema), *files] for schema, files in groups.items()
+        schema: [checker, "--schemafile", str(SCHEMA_FILES[schema]), *files]
+        for schema, files in groups.items()
     }
     _time([coh, "validate"], 2, base_env)  # warm the OS file cache and fill coh's cache once
     _time([coh, "validate"], 1, uncached)
@@ -109,7 +113,7 @@ def main() -> None:
     total = [sum(runs) for runs in zip(*per_schema.values(), strict=True)]
     coh_cpu, uncached_cpu, *schema_cpu = CPU.values()
     total_cpu = [sum(runs) for runs in zip(*schema_cpu, strict=True)]
-    content_cpu = schema_cpu[list(checks).index("content.schema.json")]
+    content_cpu = schema_cpu[list(checks).index(CONTENT_SCHEMA)]
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}, "
@@ -119,7 +123,7 @@ def main() -> None:
     print("|---|---|---|---|")
     print(_row("`coh validate` (schema + effects + references + text), with its cache", coh_times, coh_cpu))
     print(_row("`COH_NO_CACHE=1 coh validate` (no cache)", uncached_times, uncached_cpu))
-    content = per_schema["content.schema.json"]
+    content = per_schema[CONTENT_SCHEMA]
     print(_row("`check-jsonschema` content files only", content, content_cpu))
     print(_row(f"`check-jsonschema` all files ({len(per_schema)} runs, one per schema)", total, total_cpu))
     ratio = statistics.median(coh_times) / statistics.median(content)
