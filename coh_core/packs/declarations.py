@@ -30,6 +30,7 @@ from coh_core.effects.registry import (
 from coh_core.errors import Location, Problem
 from coh_core.limits import MAX_NUMBER
 from coh_core.messages import DeclaredMessages, declared_messages
+from coh_core.packs.fields import context_of, field_values
 from coh_core.packs.model import Entity, Pack, Section
 from coh_core.packs.reuse import written
 from coh_core.packs.yamlsrc import Path_
@@ -359,26 +360,29 @@ def _check_names(
 
 
 def check_references(pack: Pack) -> Iterator[Problem]:
-    """Windows of powers and cards, events of triggers and traits of characters are declared.
+    """What entities name in fields of the declared types exists: windows, events of triggers,
+    traits and their values, and entities of a kind (a field typed with the kind's ids).
 
-    Each kind is checked once its section is loaded, or when the whole pack is (then a missing
+    Each is checked once its section is loaded, or when the whole pack is (then a missing
     section declares nothing): what a part that failed to load declares is not known.
     """
     declared = declarations_of(pack)
     loaded = {name for name in DECLARATION_SECTIONS if name in pack.sections or pack.complete}
-    for character in pack.entities_of("character"):
-        if "windows" in loaded:
-            yield from _declared(character, ("power", "window"), declared.windows, "window")
-        if "events" in loaded:
-            yield from _trigger_events(character, ("triggers",), declared)
-        if "traits" in loaded:
-            yield from _character_traits(character, declared)
-    for action in pack.entities_of("action") if "windows" in loaded else ():
-        yield from _declared(action, ("window",), declared.windows, "window")
-    for location in pack.entities_of("location") if "events" in loaded else ():
-        for index, side in enumerate(location.data.get("sides") or []):
-            if isinstance(side, dict):
-                yield from _trigger_events(location, ("sides", index, "triggers"), declared)
+    kinds = pack.kind_declarations()
+    of_type = context_of(kinds, {}).references
+    for kind, entry in kinds.items():
+        for entity in pack.entities_of(kind):
+            for path, base, value in field_values(entity.data, entry.get("fields")):
+                if base == "window" and "windows" in loaded:
+                    yield from _declared(entity, path, declared.windows, "window")
+                elif base == "event" and "events" in loaded:
+                    yield from _declared(entity, path, declared.events, "event")
+                elif base == "triggers" and "events" in loaded:
+                    yield from _trigger_events(entity, path, declared)
+                elif base == "trait_values" and "traits" in loaded:
+                    yield from _traits(entity, path, declared)
+                elif base in of_type and pack.complete and isinstance(value, str):
+                    yield from _declared(entity, path, pack.entities.get(of_type[base], {}), of_type[base])
     turn = pack.sections.get("turn")
     if turn is not None and "events" in loaded:
         yield from _trigger_events(turn, ("triggers",), declared)
@@ -414,16 +418,17 @@ def _trigger_events(holder: Entity | Section, path: Path_, declared: Declaration
         yield from _declared(holder, (*path, index, "event"), declared.events, "event")
 
 
-def _character_traits(character: Entity, declared: Declarations) -> Iterator[Problem]:
-    traits = character.data.get("traits")
-    for name, value in (traits or {}).items() if isinstance(traits, dict) else ():
-        path = ("traits", name)
+def _traits(holder: Entity, at: Path_, declared: Declarations) -> Iterator[Problem]:
+    """Trait values an entity is given: each of a declared trait, of its type and in its bounds."""
+    traits = _value(holder, at)
+    for name, value in traits.items() if isinstance(traits, dict) else ():
+        path = (*at, name)
         trait = declared.traits.get(str(name))
         if trait is None:
             message = f"unknown trait `{name}`" + suggest(str(name), declared.traits)
-            yield Problem("REF-UNDEF", message, _where(character, path, key=True))
-        elif not _trapped(character, path):  # a YAML 1.1 trap is reported once, as such
-            yield from trait_value_problems(trait, value, declared, _where(character, path))
+            yield Problem("REF-UNDEF", message, _where(holder, path, key=True))
+        elif not _trapped(holder, path):  # a YAML 1.1 trap is reported once, as such
+            yield from trait_value_problems(trait, value, declared, _where(holder, path))
 
 
 def _trapped(holder: Entity | Section, path: Path_) -> bool:

@@ -186,6 +186,36 @@ def _list_bounds(spec: Mapping[str, Any]) -> dict[str, Any]:
     return bounds
 
 
+# -- the values an entity holds ----------------------------------------------------------------
+
+
+def field_values(data: Mapping[str, Any], fields: Any) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:
+    """Every value an entity (or a record) holds in its declared fields, inside lists and records:
+    its path below the entity, its field's base type and the value. Values of fields that are
+    not declared, or not of the declared shape (the schema reports them), are left out."""
+    if not isinstance(fields, dict):
+        return
+    for name, spec in fields.items():
+        written = spec.get("type") if isinstance(spec, dict) else None
+        parsed = parse_field_type(written) if isinstance(written, str) else None
+        if parsed is not None and name in data:
+            yield from _held((str(name),), data[name], parsed.base, parsed.lists, spec)
+
+
+def _held(
+    path: tuple[str | int, ...], value: Any, base: str, lists: int, spec: Mapping[str, Any]
+) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:
+    if lists:
+        for index, item in enumerate(value if isinstance(value, list) else []):
+            yield from _held((*path, index), item, base, lists - 1, spec)
+    elif base == RECORD:
+        if isinstance(value, dict):
+            for inner, at, held in field_values(value, spec.get("fields")):
+                yield (*path, *inner), at, held
+    else:
+        yield path, base, value
+
+
 # -- the checks of a declaration ---------------------------------------------------------------
 
 
