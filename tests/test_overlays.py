@@ -246,7 +246,7 @@ def test_an_effect_error_in_a_patch_quotes_the_patch(runner: CliRunner, tmp_path
     assert lines[at + 2].index("^") == lines[at + 1].index("2, until")
 
 
-def _armed_overlay(root: Path, damage: int = 1, bravery: int = 2) -> Path:
+def _armed_overlay(root: Path, damage: int = 1, bravery: int = 2, on_hit: str = "draw_cards(1)") -> Path:
     """An overlay that adds a kind of entity (weapons, in a file of its own) and a field to the
     characters, and gives one character a value of it."""
     patches = (
@@ -261,13 +261,14 @@ def _armed_overlay(root: Path, damage: int = 1, bravery: int = 2) -> Path:
         "        fields:\n"
         "          damage: {type: count, min: 1, max: 3, required: true, doc: Zombies one shot kills.}\n"
         "          noisy: {type: bool, default: false, doc: Whether a shot draws zombies.}\n"
+        "          on_hit: {type: effect, context: card, doc: What a hit does besides the kill.}\n"
         "  - merge: kinds/character/fields\n"
         "    with:\n"
         "      bravery: {type: count, max: 3, doc: How brave the character is.}\n"
         "  - set: character/housewife/bravery\n"
         f"    to: {bravery}\n"
     )
-    weapons = "weapons:\n  - id: rifle\n    damage: 2\n    noisy: true\n"
+    weapons = f"weapons:\n  - id: rifle\n    damage: 2\n    noisy: true\n    on_hit: {on_hit}\n"
     weapons += f"  - id: crowbar\n    damage: {damage}\n"
     texts = "  weapon.rifle.name: Rifle\n  weapon.crowbar.name: Crowbar\n"
     return _overlay(root, "armed", {"patches.yaml": patches, "weapons.yaml": weapons}, texts)
@@ -280,7 +281,7 @@ def test_an_overlay_adds_a_kind_of_entity_and_a_field(runner: CliRunner, tmp_pat
     housewife = pack.entity("housewife")
     assert housewife is not None and housewife.data["bravery"] == 2
     schema = _json_text(runner, "schema", "--rules", str(overlay))
-    assert list(schema["properties"]["weapons"]["items"]["properties"]) == ["id", "damage", "noisy"]
+    assert list(schema["properties"]["weapons"]["items"]["properties"]) == ["id", "damage", "noisy", "on_hit"]
     assert "bravery" in schema["properties"]["characters"]["items"]["properties"]
 
 
@@ -302,3 +303,13 @@ def _json_text(runner: CliRunner, *args: str) -> Any:
     result = runner.invoke(main, list(args))
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)
+
+
+def test_the_effects_of_a_new_kind_are_checked_in_their_context(runner: CliRunner, tmp_path: Path) -> None:
+    overlay = _armed_overlay(tmp_path, on_hit="draw_crads(1)")
+    report = _json(runner, "validate", str(content_root() / "base"), "--rules", str(overlay), code=1)
+    found = [(p["code"], Path(p["file"]).name, p["line"]) for p in report["problems"]]
+    assert found == [
+        ("EFF-UNKNOWN-VERB", "weapons.yaml", _line_of(overlay / "weapons.yaml", "    on_hit: draw_crads(1)"))
+    ]
+

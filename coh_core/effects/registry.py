@@ -673,6 +673,9 @@ _procedure(
 )
 
 
+# The contexts of the bodies of the verbs a pack defines (their parameters are their names).
+VERB_CONTEXTS = frozenset({"verb", "selector", "asking_selector"})
+
 CONTEXTS: dict[str, ContextSpec] = {
     spec.name: spec
     for spec in (

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from coh_core.effects import ast
+from coh_core.effects.registry import VERB_CONTEXTS
 from coh_core.engine.compile.lowering import Compiler
 from coh_core.engine.compile.model import PackVerb
 from coh_core.engine.game import PASS, Game
@@ -12,7 +13,7 @@ from coh_core.engine.library import IMPLS
 from coh_core.engine.rules import Rules, build_rules
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction
 from coh_core.engine.state import initial_state
-from coh_core.packs.effects_index import VERB_CONTEXTS, symbols_of
+from coh_core.packs.effects_index import symbols_of
 from coh_core.packs.model import Pack
 
 __all__ = [

@@ -15,6 +15,7 @@ from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import (
     TYPES,
+    VERB_CONTEXTS,
     Declarations,
     is_key_type,
     map_types,
@@ -48,7 +49,6 @@ from coh_core.packs.declarations import (
     number_bounds,
     value_hint,
 )
-from coh_core.packs.effects_index import VERB_CONTEXTS
 from coh_core.packs.i18n_check import check_translations, file_form_problems, pack_forms, plural_problems
 from coh_core.packs.kind_checks import (
     check_entity_rules,

@@ -15,9 +15,9 @@ from collections.abc import Iterator, Mapping
 
 from coh_core.effects import ast
 from coh_core.effects.calls import Reach, calls_by_count, calls_of, chain, reach
+from coh_core.effects.registry import VERB_CONTEXTS
 from coh_core.errors import Location, Problem
 from coh_core.limits import MAX_VERB_NESTING, MAX_WORK
-from coh_core.packs.effects_index import VERB_CONTEXTS
 from coh_core.packs.model import CompiledEffect, Pack
 
 

@@ -9,6 +9,8 @@ from typing import Any
 from coh_core.effects.checker import Checker, Finding, Symbols, names_some_context_binds, shown
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.effects.registry import (
+    CONTEXTS,
+    VERB_CONTEXTS,
     Declarations,
     Kind,
     Param,
@@ -19,13 +21,11 @@ from coh_core.effects.registry import (
 )
 from coh_core.errors import Location, Problem
 from coh_core.packs.declarations import declarations_of, messages_of
+from coh_core.packs.fields import EFFECT_TYPES, RECORD, field_type
 from coh_core.packs.model import CompiledEffect, EffectSlot, Entity, Pack
 from coh_core.packs.pack_data import field_types, section_types
 from coh_core.packs.reuse import EffectChecks, SymbolsChecks
 from coh_core.packs.yamlsrc import Path_, YamlDoc
-
-# The contexts of the bodies of the verbs a pack defines.
-VERB_CONTEXTS = frozenset({"verb", "selector", "asking_selector"})
 
 
 def symbols_of(pack: Pack) -> Symbols:
@@ -117,14 +117,13 @@ def verb_params(entity: Entity, declared: Declarations) -> tuple[Param, ...] | N
 
 
 def effect_slots(pack: Pack, declared: Declarations | None = None) -> Iterator[EffectSlot]:
-    """Every effect and condition text of the pack, with the context and names it is checked with."""
+    """Every effect and condition text of the pack, with the context and names it is checked with:
+    those of the entities (found by their kinds' declared fields), the turn's and the verbs'."""
     declared = declared or declarations_of(pack)
-    for entity in pack.entities_of("character"):
-        yield from _character_slots(entity, declared)
-    for entity in pack.entities_of("action"):
-        yield from _card_slots(entity, declared)
-    for entity in pack.entities_of("location"):
-        yield from _location_slots(entity, declared)
+    for kind, entry in pack.kind_declarations().items():
+        for entity in pack.entities_of(kind):
+            fields = entry.get("fields")
+            yield from _record_slots(entity.id, entity.doc, entity.path, entity.data, fields, declared)
     turn = pack.sections.get("turn")
     if turn is not None:
         yield from _turn_slots(turn.doc, turn.path, turn.data, declared)
@@ -134,6 +133,70 @@ def effect_slots(pack: Pack, declared: Declarations | None = None) -> Iterator[E
         body = entity.data.get("do")
         context = verb_context(entity)
         yield from _slot(entity.id, entity.doc, (*entity.path, "do"), body, "effect", context, names)
+
+
+def _record_slots(
+    owner: str, doc: YamlDoc, path: Path_, data: dict[str, Any], fields: Any, declared: Declarations
+) -> Iterator[EffectSlot]:
+    """The effects of an entity or a record, by its declared fields: an `effect` or `condition`
+    field in its `context`, with the names of the record's window (its field typed `window`, or
+    that field's default) if it has one; `triggers` in theirs; records and lists of records
+    inside, each item of a list named by its first `id` or `name` field (`<id>/<name>`)."""
+    if not isinstance(fields, dict):
+        return
+    names = _record_window_names(data, fields, declared)
+    for name, spec in fields.items():
+        parsed = field_type(spec)
+        value = data.get(name)
+        if parsed is None or value is None:
+            continue
+        context = spec.get("context")
+        context = context if context in CONTEXTS and context not in VERB_CONTEXTS else None  # else KIND-FIELD
+        at = (*path, str(name))
+        if parsed.base in EFFECT_TYPES and isinstance(context, str):
+            for item_at, text in _items(at, value, parsed.lists):
+                yield from _slot(owner, doc, item_at, text, parsed.base, context, names)
+        elif parsed.lists == 0 and parsed.base == "triggers" and isinstance(context, str):
+            yield from _triggers(owner, doc, at, value, context, declared)
+        elif parsed.base == RECORD and parsed.lists == 0 and isinstance(value, dict):
+            yield from _record_slots(owner, doc, at, value, spec.get("fields"), declared)
+        elif parsed.base == RECORD and parsed.lists == 1 and isinstance(value, list):
+            named_by = _item_name_field(spec.get("fields"))
+            for index, item in enumerate(value):
+                if isinstance(item, dict):
+                    item_owner = f"{owner}/{item.get(named_by)}" if named_by else owner
+                    yield from _record_slots(
+                        item_owner, doc, (*at, index), item, spec.get("fields"), declared
+                    )
+
+
+def _items(path: Path_, value: Any, lists: int) -> Iterator[tuple[Path_, Any]]:
+    """The values inside `lists` nested lists, each with its path."""
+    if lists == 0:
+        yield path, value
+        return
+    for index, item in enumerate(value if isinstance(value, list) else []):
+        yield from _items((*path, index), item, lists - 1)
+
+
+def _record_window_names(
+    data: dict[str, Any], fields: dict[str, Any], declared: Declarations
+) -> tuple[dict[str, str], bool]:
+    """The names a record's window binds, if it has a field typed `window` (its value or default)."""
+    for name, spec in fields.items():
+        parsed = field_type(spec)
+        if parsed is not None and parsed.lists == 0 and parsed.base == "window":
+            return _window_names(data.get(name, spec.get("default")), declared)
+    return {}, False
+
+
+def _item_name_field(fields: Any) -> str | None:
+    """The field that names an item of a list of records: its first typed `id` or `name`."""
+    for name, spec in (fields or {}).items() if isinstance(fields, dict) else ():
+        parsed = field_type(spec)
+        if parsed is not None and parsed.lists == 0 and parsed.base in ("id", "name"):
+            return str(name)
+    return None
 
 
 def _slot(
@@ -174,60 +237,6 @@ def _triggers(
         base = (*path, index)
         yield from _slot(owner, doc, (*base, "if"), trigger.get("if"), "condition", context, names)
         yield from _slot(owner, doc, (*base, "do"), trigger.get("do"), "effect", context, names)
-
-
-def _playable_slots(
-    owner: str, doc: YamlDoc, path: Path_, holder: dict[str, Any], context: str, declared: Declarations
-) -> Iterator[EffectSlot]:
-    """The `if`, `cost` and `effect` of a power or a card, checked with its window's names."""
-    names = _window_names(holder.get("window", "anytime"), declared)
-    for key, entry in (("if", "condition"), ("cost", "effect"), ("effect", "effect")):
-        yield from _slot(owner, doc, (*path, key), holder.get(key), entry, context, names)
-
-
-def _character_slots(entity: Entity, declared: Declarations) -> Iterator[EffectSlot]:
-    power = entity.data.get("power")
-    if isinstance(power, dict):
-        yield from _playable_slots(entity.id, entity.doc, (*entity.path, "power"), power, "power", declared)
-    triggers = entity.data.get("triggers")
-    path = (*entity.path, "triggers")
-    yield from _triggers(entity.id, entity.doc, path, triggers, "character_trigger", declared)
-
-
-def _card_slots(entity: Entity, declared: Declarations) -> Iterator[EffectSlot]:
-    yield from _playable_slots(entity.id, entity.doc, entity.path, entity.data, "card", declared)
-
-
-def _location_slots(entity: Entity, declared: Declarations) -> Iterator[EffectSlot]:
-    sides = entity.data.get("sides")
-    if not isinstance(sides, list):
-        return
-    for index, side in enumerate(sides):
-        if not isinstance(side, dict):
-            continue
-        base = (*entity.path, "sides", index)
-        owner = f"{entity.id}/{side.get('side')}"
-        activation = side.get("activation")
-        if isinstance(activation, dict):
-            for key in ("cost", "effect"):
-                yield from _slot(
-                    owner,
-                    entity.doc,
-                    (*base, "activation", key),
-                    activation.get(key),
-                    "effect",
-                    "activation",
-                )
-        yield from _slot(
-            owner,
-            entity.doc,
-            (*base, "attack_if"),
-            side.get("attack_if"),
-            "condition",
-            "attack_condition",
-        )
-        triggers = side.get("triggers")
-        yield from _triggers(owner, entity.doc, (*base, "triggers"), triggers, "location_trigger", declared)
 
 
 def _steps(doc: YamlDoc, path: Path_, steps: Any, context: str) -> Iterator[EffectSlot]:

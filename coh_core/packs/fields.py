@@ -21,6 +21,7 @@ from typing import Any
 
 from coh_core import cache_dir
 from coh_core.effects.checker import suggest
+from coh_core.effects.registry import CONTEXTS, VERB_CONTEXTS
 from coh_core.packs.schema import shared_definitions
 
 RECORD = "record"
@@ -44,6 +45,8 @@ FIELD_TYPES: dict[str, dict[str, Any]] = {
     RECORD: {"type": "object"},
 }
 _NUMBERS = {"int", "count"}
+EFFECT_TYPES = ("effect", "condition")  # a field's text in the effect language
+CHECKED_IN_A_CONTEXT = (*EFFECT_TYPES, "triggers")  # fields whose effects need a `context`
 _LIST = re.compile(r"list\[(.*)\]")
 
 
@@ -65,6 +68,12 @@ def parse_field_type(text: str) -> FieldType | None:
     while (found := _LIST.fullmatch(text)) is not None:
         text, lists = found.group(1), lists + 1
     return FieldType(text, lists) if re.fullmatch(r"[a-z][a-z0-9_]*", text) else None
+
+
+def field_type(spec: Any) -> FieldType | None:
+    """The parsed type of a field's declaration (None when it has no type that parses)."""
+    written = spec.get("type") if isinstance(spec, dict) else None
+    return parse_field_type(written) if isinstance(written, str) else None
 
 
 @dataclass(frozen=True)
@@ -245,6 +254,7 @@ def field_problems(spec: Mapping[str, Any], context: FieldContext) -> Iterator[F
         )
         return
     yield from _misplaced(spec, parsed)
+    yield from _context_problems(spec, parsed)
     low, high = spec.get("min"), spec.get("max")
     if isinstance(low, int) and isinstance(high, int) and low > high:
         yield FieldProblem(("min",), f"`min` {spec['min']} is above `max` {spec['max']}")
@@ -283,6 +293,32 @@ def _plain(value: Any) -> bool:
     except (TypeError, ValueError):
         return False
     return True
+
+
+def _context_problems(spec: Mapping[str, Any], parsed: FieldType) -> Iterator[FieldProblem]:
+    """A field of effects names the context they are checked in, one of the engine's."""
+    context = spec.get("context")
+    if parsed.base not in CHECKED_IN_A_CONTEXT:
+        if context is not None:
+            said = f"`context` says nothing for a field of type `{parsed.written}`"
+            yield FieldProblem(("context",), said, key=True)
+        return
+    contexts = entity_contexts()
+    if context is None:
+        yield FieldProblem(
+            ("type",),
+            f"a field of type `{parsed.written}` needs the `context` its effects are checked in: one of"
+            f" {', '.join(contexts)}",
+        )
+    elif isinstance(context, str) and context not in contexts:
+        yield FieldProblem(
+            ("context",), f"no context `{context}`; one of {', '.join(contexts)}" + suggest(context, contexts)
+        )
+
+
+def entity_contexts() -> list[str]:
+    """The contexts an entity's effects may be checked in: the engine's, but a verb's own."""
+    return [name for name in CONTEXTS if name not in VERB_CONTEXTS]
 
 
 def _fits(value: Any, spec: Mapping[str, Any], context: FieldContext) -> bool:

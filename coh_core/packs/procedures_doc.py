@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from coh_core.effects import ast
-from coh_core.effects.registry import Kind, signature
+from coh_core.effects.registry import VERB_CONTEXTS, Kind, signature
 from coh_core.packs.declarations import declarations_of
-from coh_core.packs.effects_index import VERB_CONTEXTS, pack_verbs
+from coh_core.packs.effects_index import pack_verbs
 from coh_core.packs.model import CompiledEffect, Pack
 
 _HEADER = """\
