@@ -313,3 +313,15 @@ def test_the_effects_of_a_new_kind_are_checked_in_their_context(runner: CliRunne
         ("EFF-UNKNOWN-VERB", "weapons.yaml", _line_of(overlay / "weapons.yaml", "    on_hit: draw_crads(1)"))
     ]
 
+
+def test_a_new_kind_is_listed_and_shown_by_its_fields(runner: CliRunner, tmp_path: Path) -> None:
+    overlay = _armed_overlay(tmp_path)
+    listed = runner.invoke(main, ["list", "weapons", "--rules", str(overlay)])
+    assert listed.exit_code == 0, listed.output
+    rows = [line.split() for line in listed.output.splitlines()]
+    assert rows[0] == ["ID", "NAME", "damage", "noisy"]  # the effect is shown by `coh show`
+    assert rows[2:] == [["rifle", "Rifle", "2", "true"], ["crowbar", "Crowbar", "1", "false"]]  # a default
+    shown = runner.invoke(main, ["show", "rifle", "--rules", str(overlay)])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.splitlines()[0].startswith("Rifle  (weapon `rifle`, ")
+    assert shown.output.splitlines()[2:] == ["  damage: 2", "  noisy: true", "  on_hit: draw_cards(1)"]

@@ -13,6 +13,7 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.printer import format_effect, format_expr
 from coh_core.narrative import Narrator, Verbatim
+from coh_core.packs.fields import CHECKED_IN_A_CONTEXT, EFFECT_TYPES, RECORD, field_type
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 
 Rows = list[list[str]]
@@ -32,12 +33,9 @@ def _head(narrator: Narrator, *columns: str) -> list[str]:
 
 
 def list_sections(pack: Pack) -> list[str]:
-    """What `coh list` takes: the section of each kind the pack declares a listing for."""
-    found = []
-    for entry in pack.kind_declarations().values():
-        if isinstance(entry.get("section"), str) and ("render" in entry or "list" in entry):
-            found.append(str(entry["section"]))
-    return found
+    """What `coh list` takes: the section of each kind the pack declares (listed as its `list`
+    or `render` says, else by its declared fields)."""
+    return [str(e["section"]) for e in pack.kind_declarations().values() if isinstance(e.get("section"), str)]
 
 
 def list_rows(
@@ -52,11 +50,59 @@ def list_rows(
     if render is not None:
         head, rows = _RENDERERS[str(render)](narrator, records, declared)
         return head, rows, records, _footer(narrator, section, str(render), records)
+    if "list" not in declared:
+        return (*_field_rows(narrator, records, declared), records, _field_footer(narrator, section, records))
     listing = declared["list"]
     columns = listing["columns"]
     head = [narrator.ui(str(c["head"])) for c in columns]
     rows = [[str(display(narrator, c["value"], r)) for c in columns] for r in records]
     return head, rows, records, ui(narrator, str(listing["footer"]), count=len(records))
+
+
+def shown_fields(declared: dict[str, Any]) -> list[str]:
+    """The fields a kind without a listing of its own shows, in order: those whose values are
+    words or numbers, or lists of them (records and effects are shown by `coh show`)."""
+    fields = declared.get("fields")
+    shown = []
+    for name, spec in fields.items() if isinstance(fields, dict) else ():
+        parsed = field_type(spec)
+        if parsed is not None and parsed.base not in _NOT_IN_A_CELL:
+            shown.append(str(name))
+    return shown
+
+
+_NOT_IN_A_CELL = frozenset({RECORD, *CHECKED_IN_A_CONTEXT, "trait_values"})
+
+
+def _field_rows(
+    narrator: Narrator, records: list[dict[str, Any]], declared: dict[str, Any]
+) -> tuple[list[str], Rows]:
+    """The id, the name and each shown field (its default where an entity leaves it out); the
+    field's name heads its column, as the pack writes it."""
+    fields = shown_fields(declared)
+    specs = declared.get("fields") or {}
+    head = [*_head(narrator, "id", "name"), *fields]
+    rows = [
+        [r["id"], r["name"], *(_cell(r.get(f, specs[f].get("default"))) for f in fields)] for r in records
+    ]
+    return head, rows
+
+
+def _cell(value: Any) -> str:
+    """A field's value as a pack writes it: lists joined, true and false in lower case."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return ", ".join(_cell(v) for v in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json_like(value)
+
+
+def _field_footer(narrator: Narrator, section: str, records: list[dict[str, Any]]) -> str:
+    """The pack's footer for the section if it has one (`ui.list.footer.<section>`), else none."""
+    key = f"ui.list.footer.{section}"
+    return ui(narrator, key, count=len(records)) if narrator.has(key) else ""
 
 
 def _footer(narrator: Narrator, section: str, render: str, records: list[dict[str, Any]]) -> str:
@@ -229,7 +275,8 @@ def show_entity(
     }
     declared = pack.kind_declarations().get(entity.kind, {})
     page = _Page(narrator, entity, compiled, declared)
-    kind = narrator.ui(str(declared.get("label") or f"ui.kind.{entity.kind}"))
+    label = str(declared.get("label") or f"ui.kind.{entity.kind}")
+    kind = narrator.ui(label) if narrator.has(label) else entity.kind  # the kind as the pack names it
     lines = [
         ui(narrator, "ui.show.header", name=record["name"], kind=kind, id=entity.id, file=entity.location)
     ]
@@ -288,14 +335,44 @@ class _Page:
         return builder() if builder else self.declared_lines()
 
     def declared_lines(self) -> Lines:
-        """The lines the kind's `show` declares, each filled from the entity's data."""
+        """The lines the kind's `show` declares, each filled from the entity's data; without
+        them, each field the entity gives, and its effects."""
         data = self.entity.data
-        lines = [
-            "  " + str(display(self.narrator, line, data))
-            for line in self.declared.get("show") or []
-            if "when" not in line or _shown(data, str(line["when"]))
-        ]
+        if "show" not in self.declared:
+            lines = self.field_lines(data, self.declared.get("fields"), (), "  ")
+        else:
+            lines = [
+                "  " + str(display(self.narrator, line, data))
+                for line in self.declared.get("show") or []
+                if "when" not in line or _shown(data, str(line["when"]))
+            ]
         return ["", *lines] if lines else []
+
+    def field_lines(self, data: dict[str, Any], fields: Any, path: tuple[Any, ...], indent: str) -> Lines:
+        """`name: value` for each declared field the data gives, effects pretty-printed, records
+        and lists of records indented below their name."""
+        lines: Lines = []
+        for name, spec in fields.items() if isinstance(fields, dict) else ():
+            parsed, value = field_type(spec), data.get(name)
+            if parsed is None or value is None:
+                continue
+            at = (*path, name)
+            if parsed.base in EFFECT_TYPES and parsed.lists == 0:
+                lines.extend(self.effect(str(name), at, indent))
+            elif parsed.base == "triggers":
+                lines.extend(self.triggers(at, value, indent))
+            elif parsed.base == RECORD and isinstance(value, dict):
+                lines.append(f"{indent}{name}:")
+                lines.extend(self.field_lines(value, spec.get("fields"), at, indent + "  "))
+            elif parsed.base == RECORD and isinstance(value, list):
+                for index, item in enumerate(value):
+                    lines.append(f"{indent}{name} {index + 1}:")
+                    lines.extend(self.field_lines(item, spec.get("fields"), (*at, index), indent + "  "))
+            else:
+                lines.append(
+                    f"{indent}{name}: {_cell(value) if not isinstance(value, dict) else json_like(value)}"
+                )
+        return lines
 
     def character(self) -> Lines:
         data = self.entity.data
