@@ -73,6 +73,12 @@ FIELD_VALUES: list[tuple[dict[str, Any], Any, bool]] = [
     ({"type": "record", "fields": {"at": {"type": "int", "doc": "d"}}}, {"at": 2, "to": 3}, False),
     ({"type": "list[record]", "fields": {"at": {"type": "count", "doc": "d"}}}, [{"at": 1}, {}], True),
     ({"type": "list[record]", "fields": {"at": {"type": "count", "doc": "d"}}}, [{"at": -1}], False),
+    ({"type": "map[id, name]"}, {"church": "A", "bank": "B"}, True),
+    ({"type": "map[id, name]"}, {"Church": "A"}, False),
+    ({"type": "map[id, name]"}, {"church": "2nd"}, False),
+    ({"type": "map[location, list[count]]"}, {"church": [1, 2]}, True),
+    ({"type": "map[location, list[count]]"}, {"church": [-1]}, False),
+    ({"type": "list[map[id, count]]", "min_items": 1}, [], False),
     ({"type": "no_such_type"}, "whatever", True),  # not understood: reported as KIND-FIELD, not here
 ]
 
@@ -85,14 +91,28 @@ def test_a_field_takes_the_values_of_its_type(declared: dict[str, Any], value: A
 
 @pytest.mark.parametrize(
     ("written", "base", "lists"),
-    [("count", "count", 0), ("list[location]", "location", 1), ("list[list[id]]", "id", 2)],
+    [
+        ("count", "count", 0),
+        ("list[location]", "location", 1),
+        ("list[list[id]]", "id", 2),
+        ("map[id, name]", "map", 0),
+    ],
 )
 def test_a_field_type_is_read_as_its_base_inside_lists(written: str, base: str, lists: int) -> None:
     parsed = parse_field_type(written)
     assert parsed is not None and (parsed.base, parsed.lists, parsed.written) == (base, lists, written)
 
 
-@pytest.mark.parametrize("written", ["list[count", "List[count]", "list[]", "count]", "2d6"])
+def test_a_map_type_is_read_as_its_keys_and_values() -> None:
+    parsed = parse_field_type("list[map[location, list[count]]]")
+    assert parsed is not None and (parsed.base, parsed.lists, parsed.key) == ("map", 1, "location")
+    assert parsed.value is not None and (parsed.value.base, parsed.value.lists) == ("count", 1)
+    assert parsed.written == "list[map[location, list[count]]]"
+
+
+@pytest.mark.parametrize(
+    "written", ["list[count", "List[count]", "list[]", "count]", "2d6", "map[id]", "map[, id]"]
+)
 def test_a_malformed_field_type_is_none(written: str) -> None:
     assert parse_field_type(written) is None
 

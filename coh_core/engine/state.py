@@ -33,8 +33,9 @@ def city_order(rules: Rules) -> list[str]:
     by_slot: dict[str, list[str]] = {}
     for location, slot in rules.slots.items():
         by_slot.setdefault(slot, []).append(location)
-    corners = [str(c) for c in rules.setup["city"]["corners"]]
-    numbering = rules.setup["numbering"]
+    city = rules.setup.get("city") or {}  # a game without a city has no order of locations
+    corners = [str(c) for c in city.get("corners") or []]
+    numbering = rules.setup.get("numbering") or {}
     order: list[tuple[int, str]] = []
     for slot, numbers in numbering.items():
         placed = corners if slot == "corner" else sorted(by_slot.get(slot, []))
@@ -81,7 +82,7 @@ class _Shape:
 
     def __init__(self, rules: Rules):
         self.order = tuple(city_order(rules))
-        sides = rules.setup["city"]["sides"]  # every location's starting side (CITY-LAYOUT)
+        sides = (rules.setup.get("city") or {}).get("sides") or {}  # every location's (CITY-LAYOUT)
         self.sides = tuple((location, str(sides[location])) for location in self.order)
         self.places = tuple(rules.places)  # places the pack names, besides locations and players
         self.zero = dict.fromkeys(rules.counters, 0)  # a place's counts: none of any kind

@@ -56,8 +56,9 @@ from coh_core.packs.kind_checks import (
     check_kind_names,
     check_kinds,
     check_pack_rules,
+    check_section_fields,
 )
-from coh_core.packs.model import SINGLETON_SECTIONS, Entity, Pack, Section
+from coh_core.packs.model import OPTIONAL_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -434,7 +435,7 @@ def _check_types(section: Section, path: Path_, params: list[str], types: Any) -
 def _check_sections(pack: Pack) -> Iterator[Problem]:
     """A base pack defines every singleton section somewhere in its files."""
     for name in SINGLETON_SECTIONS:
-        if name not in pack.sections:
+        if name not in pack.sections and name not in OPTIONAL_SECTIONS:
             yield Problem(
                 "SECTION-MISSING", f"the pack has no `{name}` section", pack.manifest_doc.location(())
             )
@@ -446,7 +447,7 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
         return
     yield from _refs(pack, components, "movement_cards", "location")
     movement = set(components.data.get("movement_cards") or [])
-    for location in pack.entities_of("location"):
+    for location in pack.entities_of("location") if "movement_cards" in components.data else ():
         if location.id not in movement:
             yield Problem(
                 "MOVEMENT-CARDS",
@@ -810,7 +811,8 @@ def _check_setup(pack: Pack) -> Iterator[Problem]:
     if setup is None:
         return
     yield from _check_player_counts(pack, setup)
-    yield from _check_city(pack, setup)
+    if "city" in setup.data or "numbering" in setup.data:  # a game with a city (its `section_fields`)
+        yield from _check_city(pack, setup)
     overflow = _ref_problem(
         pack, setup, ("overflow_location",), setup.data.get("overflow_location"), "location"
     )
@@ -1021,8 +1023,10 @@ def _check_flips(pack: Pack) -> Iterator[Problem]:
 
 
 def _check_hours(pack: Pack) -> Iterator[Problem]:
+    """A game whose setup lists the hours played (its `section_fields`) plays one a turn."""
     played = pack.section("setup").get("hours")
-    yield from _check_turns_and_hours(pack, played if isinstance(played, list) else [])
+    if isinstance(played, list):
+        yield from _check_turns_and_hours(pack, played)
 
 
 def _check_turns_and_hours(pack: Pack, played: list[Any]) -> Iterator[Problem]:
@@ -1311,6 +1315,7 @@ _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_locations,
     check_kinds,
     check_kind_fields,
+    check_section_fields,
     check_entity_rules,
     _check_flips,
     _check_turn,

@@ -372,8 +372,13 @@ def check_references(pack: Pack) -> Iterator[Problem]:
     of_type = context_of(kinds, {}).references
     for kind, entry in kinds.items():
         for entity in pack.entities_of(kind):
-            for path, base, value in field_values(entity.data, entry.get("fields")):
-                if base == "window" and "windows" in loaded:
+            for path, base, value, is_key in field_values(entity.data, entry.get("fields")):
+                if is_key:
+                    if base in of_type and pack.complete and isinstance(value, str):
+                        yield from _declared(
+                            entity, path, pack.entities.get(of_type[base], {}), of_type[base], key=True
+                        )
+                elif base == "window" and "windows" in loaded:
                     yield from _declared(entity, path, declared.windows, "window")
                 elif base == "event" and "events" in loaded:
                     yield from _declared(entity, path, declared.events, "event")
@@ -405,11 +410,13 @@ def _where(holder: Entity | Section, path: Path_, key: bool = False) -> Location
 
 
 def _declared(
-    holder: Entity | Section, path: Path_, known: Mapping[str, Any], what: str
+    holder: Entity | Section, path: Path_, known: Mapping[str, Any], what: str, key: bool = False
 ) -> Iterator[Problem]:
-    value = _value(holder, path)
+    """REF-UNDEF for a name of no `what` the pack has: the value at `path`, or (`key`) its key."""
+    value = path[-1] if key else _value(holder, path)
     if isinstance(value, str) and value not in known:
-        yield Problem("REF-UNDEF", f"unknown {what} `{value}`" + suggest(value, known), _where(holder, path))
+        where = _where(holder, path, key=key)
+        yield Problem("REF-UNDEF", f"unknown {what} `{value}`" + suggest(value, known), where)
 
 
 def _trigger_events(holder: Entity | Section, path: Path_, declared: Declarations) -> Iterator[Problem]:

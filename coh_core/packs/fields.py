@@ -48,25 +48,41 @@ _NUMBERS = {"int", "count"}
 EFFECT_TYPES = ("effect", "condition")  # a field's text in the effect language
 CHECKED_IN_A_CONTEXT = (*EFFECT_TYPES, "triggers")  # fields whose effects need a `context`
 _LIST = re.compile(r"list\[(.*)\]")
+_MAP = re.compile(r"map\[(.*)\]")
+MAP = "map"
+MAP_KEYS = ("id", "name", "string")  # besides enumerations and kinds' ids: what a key may be
+_NOT_IN_A_MAP = frozenset({RECORD, *CHECKED_IN_A_CONTEXT, "trait_values"})  # what a map's values are not
 
 
 @dataclass(frozen=True)
 class FieldType:
-    """A parsed field type: its innermost type and how many lists it is inside."""
+    """A parsed field type: its innermost type and how many lists it is inside; for a map
+    (`map[location, name]`), the type of its keys and of its values."""
 
     base: str
     lists: int = 0
+    key: str | None = None
+    value: FieldType | None = None
 
     @property
     def written(self) -> str:
-        return "list[" * self.lists + self.base + "]" * self.lists
+        inner = f"{MAP}[{self.key}, {self.value.written}]" if self.value is not None else self.base
+        return "list[" * self.lists + inner + "]" * self.lists
 
 
 def parse_field_type(text: str) -> FieldType | None:
-    """`list[list[location]]` as (location, 2); None when the text is no type."""
+    """`list[list[location]]` as (location, 2), `map[location, name]` as a map of names by
+    location; None when the text is no type."""
     lists = 0
+    text = text.strip()
     while (found := _LIST.fullmatch(text)) is not None:
-        text, lists = found.group(1), lists + 1
+        text, lists = found.group(1).strip(), lists + 1
+    if (found := _MAP.fullmatch(text)) is not None:
+        key, comma, rest = found.group(1).partition(",")
+        value = parse_field_type(rest) if comma else None
+        if value is None or not re.fullmatch(r"[a-z][a-z0-9_]*", key.strip()):
+            return None
+        return FieldType(MAP, lists, key.strip(), value)
     return FieldType(text, lists) if re.fullmatch(r"[a-z][a-z0-9_]*", text) else None
 
 
@@ -108,7 +124,7 @@ def context_of(kinds: Mapping[str, Any], types: Mapping[str, Any]) -> FieldConte
 def entity_schema(kind: str, entry: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
     """The schema of one entity of a kind: its `id` and its declared fields, nothing else."""
     fields = entry.get("fields")
-    record = _record_schema(fields if isinstance(fields, dict) else {}, context)
+    record = record_schema(fields if isinstance(fields, dict) else {}, context)
     record["properties"] = {ENTITY_ID: {"description": f"The {kind}'s unique id.", "$ref": _REF + "id"}}
     record["properties"].update(_properties(fields if isinstance(fields, dict) else {}, context))
     record["required"] = [ENTITY_ID, *record.get("required", [])]
@@ -125,7 +141,7 @@ def _properties(fields: Mapping[str, Any], context: FieldContext) -> dict[str, A
     }
 
 
-def _record_schema(fields: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
+def record_schema(fields: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
     required = [str(n) for n, s in fields.items() if isinstance(s, dict) and s.get("required") is True]
     schema: dict[str, Any] = {"type": "object", "properties": _properties(fields, context)}
     if required:
@@ -138,7 +154,10 @@ def field_schema(spec: Mapping[str, Any], context: FieldContext) -> dict[str, An
     """The schema of one declared field ("anything" where the declaration is not understood)."""
     written = spec.get("type")
     parsed = parse_field_type(written) if isinstance(written, str) else None
-    value = _value_schema(parsed.base, spec, context) if parsed else {}
+    if parsed is not None and parsed.base == MAP:
+        value = _map_schema(parsed, spec, context)
+    else:
+        value = _value_schema(parsed.base, spec, context) if parsed else {}
     for _ in range(parsed.lists if parsed else 0):
         value = {"type": "array", "items": value}
     if parsed and parsed.lists:
@@ -156,10 +175,22 @@ def field_schema(spec: Mapping[str, Any], context: FieldContext) -> dict[str, An
     return schema
 
 
+def _map_schema(parsed: FieldType, spec: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
+    """A mapping of values by keys: keys as the key type writes them, values of the value type."""
+    assert parsed.key is not None and parsed.value is not None
+    keys = _value_schema(parsed.key, {}, context)
+    values = _value_schema(parsed.value.base, spec, context) if parsed.value.base != MAP else {}
+    if parsed.value.base == MAP:
+        values = _map_schema(parsed.value, spec, context)
+    for _ in range(parsed.value.lists):
+        values = {"type": "array", "items": values}
+    return {"type": "object", "propertyNames": keys, "additionalProperties": values}
+
+
 def _value_schema(base: str, spec: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
     if base == RECORD:
         fields = spec.get("fields")
-        return _record_schema(fields if isinstance(fields, dict) else {}, context)
+        return record_schema(fields if isinstance(fields, dict) else {}, context)
     if base in FIELD_TYPES:
         schema = dict(FIELD_TYPES[base])
         if base in _NUMBERS:
@@ -198,31 +229,39 @@ def _list_bounds(spec: Mapping[str, Any]) -> dict[str, Any]:
 # -- the values an entity holds ----------------------------------------------------------------
 
 
-def field_values(data: Mapping[str, Any], fields: Any) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:
-    """Every value an entity (or a record) holds in its declared fields, inside lists and records:
-    its path below the entity, its field's base type and the value. Values of fields that are
-    not declared, or not of the declared shape (the schema reports them), are left out."""
+Held = tuple[tuple[str | int, ...], str, Any, bool]  # path, base type, value, whether a map's key
+
+
+def field_values(data: Mapping[str, Any], fields: Any) -> Iterator[Held]:
+    """Every value an entity (or a record) holds in its declared fields, inside lists, maps and
+    records: its path below the entity, its field's base type, the value, and whether it is a
+    map's key (then the path is the key's). Values of fields that are not declared, or not of the
+    declared shape (the schema reports them), are left out."""
     if not isinstance(fields, dict):
         return
     for name, spec in fields.items():
-        written = spec.get("type") if isinstance(spec, dict) else None
-        parsed = parse_field_type(written) if isinstance(written, str) else None
+        parsed = field_type(spec)
         if parsed is not None and name in data:
-            yield from _held((str(name),), data[name], parsed.base, parsed.lists, spec)
+            yield from _held((str(name),), data[name], parsed, spec)
 
 
 def _held(
-    path: tuple[str | int, ...], value: Any, base: str, lists: int, spec: Mapping[str, Any]
-) -> Iterator[tuple[tuple[str | int, ...], str, Any]]:
-    if lists:
+    path: tuple[str | int, ...], value: Any, parsed: FieldType, spec: Mapping[str, Any]
+) -> Iterator[Held]:
+    if parsed.lists:
+        inner = FieldType(parsed.base, parsed.lists - 1, parsed.key, parsed.value)
         for index, item in enumerate(value if isinstance(value, list) else []):
-            yield from _held((*path, index), item, base, lists - 1, spec)
-    elif base == RECORD:
+            yield from _held((*path, index), item, inner, spec)
+    elif parsed.value is not None:
+        for key, item in value.items() if isinstance(value, dict) else ():
+            yield (*path, key), str(parsed.key), key, True
+            yield from _held((*path, key), item, parsed.value, spec)
+    elif parsed.base == RECORD:
         if isinstance(value, dict):
-            for inner, at, held in field_values(value, spec.get("fields")):
-                yield (*path, *inner), at, held
+            for inner_path, base, held, is_key in field_values(value, spec.get("fields")):
+                yield (*path, *inner_path), base, held, is_key
     else:
-        yield path, base, value
+        yield path, parsed.base, value, False
 
 
 # -- the checks of a declaration ---------------------------------------------------------------
@@ -244,13 +283,14 @@ def field_problems(spec: Mapping[str, Any], context: FieldContext) -> Iterator[F
     if not isinstance(written, str):
         return
     parsed = parse_field_type(written)
-    if parsed is None or parsed.base not in context.known():
-        base = parsed.base if parsed else written
+    unknown = _unknown_part(parsed, context) if parsed is not None else written
+    if parsed is None or unknown is not None:
         yield FieldProblem(
             ("type",),
             f"`{written}` is no field type; a field type is one of {', '.join(FIELD_TYPES)}, an"
-            f" enumeration of the pack's `types`, the type of a kind's ids, or `list[T]`"
-            + suggest(base, context.known()),
+            f" enumeration of the pack's `types`, the type of a kind's ids, `list[T]` or `map[K, T]`"
+            f" (K: {', '.join(MAP_KEYS)}, an enumeration or a kind's ids)"
+            + suggest(str(unknown), context.known()),
         )
         return
     yield from _misplaced(spec, parsed)
@@ -268,8 +308,22 @@ def field_problems(spec: Mapping[str, Any], context: FieldContext) -> Iterator[F
                     yield FieldProblem(("fields", str(name), *problem.path), problem.message, problem.key)
 
 
-def _misplaced(spec: Mapping[str, Any], parsed: FieldType) -> Iterator[FieldProblem]:
-    """Keys that say nothing for the field's type."""
+def _unknown_part(parsed: FieldType, context: FieldContext) -> str | None:
+    """The name in a parsed type that is no type (or no type a map's keys can have), if any."""
+    if parsed.value is None:
+        return None if parsed.base in context.known() else parsed.base
+    keys = (*MAP_KEYS, *context.enumerations, *context.references)
+    return parsed.key if parsed.key not in keys else _unknown_part(parsed.value, context)
+
+
+def _innermost(parsed: FieldType) -> FieldType:
+    """A map's values' type, inside maps of maps; else the type itself."""
+    return _innermost(parsed.value) if parsed.value is not None else parsed
+
+
+def _misplaced(spec: Mapping[str, Any], written: FieldType) -> Iterator[FieldProblem]:
+    """Keys that say nothing for the field's type (for a map: its values' type, but its lists)."""
+    parsed = FieldType(_innermost(written).base, written.lists)
     fits = {
         "min": parsed.base in _NUMBERS,
         "max": parsed.base in _NUMBERS,
@@ -280,9 +334,12 @@ def _misplaced(spec: Mapping[str, Any], parsed: FieldType) -> Iterator[FieldProb
     }
     for key, allowed in fits.items():
         if key in spec and not allowed:
-            said = f"`{key}` says nothing for a field of type `{parsed.written}`"
+            said = f"`{key}` says nothing for a field of type `{written.written}`"
             yield FieldProblem((key,), said, key=True)
-    if parsed.base == RECORD and "fields" not in spec:
+    if written.value is not None and parsed.base in _NOT_IN_A_MAP:
+        said = f"a map holds plain values, not `{parsed.base}`: use a list of records with a key field"
+        yield FieldProblem(("type",), said)
+    elif parsed.base == RECORD and "fields" not in spec:
         yield FieldProblem(("type",), "a `record` field needs its `fields`")
 
 

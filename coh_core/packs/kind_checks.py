@@ -18,7 +18,15 @@ from coh_core.effects.registry import signature
 from coh_core.errors import Location, Problem
 from coh_core.packs.declarations import messages_of
 from coh_core.packs.fields import context_of, field_problems
-from coh_core.packs.model import ENGINE_SECTIONS, KINDS_SECTION, SINGLETON_SECTIONS, Entity, Pack
+from coh_core.packs.model import (
+    ENGINE_SECTIONS,
+    KINDS_SECTION,
+    SECTION_FIELDS,
+    SINGLETON_SECTIONS,
+    Entity,
+    Pack,
+)
+from coh_core.packs.pack_schema import shared_fields
 
 Check = dict[str, Any]
 _PATCHES = "patches"  # an overlay's changes (coh_core.packs.loader.PATCHES)
@@ -88,6 +96,27 @@ def check_kind_fields(pack: Pack) -> Iterator[Problem]:
                     where = section.doc.location((*base, field_name, *found.path), key=found.key)
                     said = f"field `{_dotted(field_name, found.path)}` of kind `{name}`: {found.message}"
                     yield Problem("KIND-FIELD", said, where)
+
+
+def check_section_fields(pack: Pack) -> Iterator[Problem]:
+    """The fields a pack adds to the shared sections say something they can mean, and are none
+    the section has of its own (`SECTION-FIELD`)."""
+    section = pack.sections.get(SECTION_FIELDS)
+    if section is None:
+        return
+    context = context_of(pack.kind_declarations(), pack.section("types"))
+    own = shared_fields()
+    for name, fields in section.data.items():
+        for field_name, spec in fields.items() if isinstance(fields, dict) else ():
+            base = (*section.path, name, field_name)
+            if field_name in own.get(str(name), ()):
+                said = f"`{field_name}` is a field every pack's `{name}` has: name yours otherwise"
+                yield Problem("SECTION-FIELD", said, section.doc.location(base, key=True))
+                continue
+            for found in field_problems(spec, context) if isinstance(spec, dict) else ():
+                where = section.doc.location((*base, *found.path), key=found.key)
+                said = f"field `{_dotted(str(field_name), found.path)}` of `{name}`: {found.message}"
+                yield Problem("SECTION-FIELD", said, where)
 
 
 def _dotted(field_name: str, path: tuple[str, ...]) -> str:

@@ -14,6 +14,10 @@ from coh_core.packs.yamlsrc import Path_, YamlDoc
 # Every other kind is declared by the pack (its `kinds` section: see `Pack.entity_kinds`).
 ENGINE_SECTIONS: dict[str, str] = {"verbs": "verb"}
 KINDS_SECTION = "kinds"
+# The fields a pack adds to the sections every pack has (`setup`, `components`), and the columns
+# of its table by number of players: optional, as is every field it declares.
+SECTION_FIELDS = "section_fields"
+OPTIONAL_SECTIONS = (SECTION_FIELDS,)
 # Sections that appear once per pack (`types` to `windows`: see coh_core.packs.declarations).
 SINGLETON_SECTIONS = (
     "components",
@@ -22,6 +26,7 @@ SINGLETON_SECTIONS = (
     "params",
     "messages",
     KINDS_SECTION,
+    SECTION_FIELDS,
     "types",
     "traits",
     "events",

@@ -12,14 +12,14 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from coh_core.packs.fields import context_of, entity_schema
-from coh_core.packs.model import ENGINE_SECTIONS, KINDS_SECTION, SINGLETON_SECTIONS
+from coh_core.packs.fields import FieldContext, context_of, entity_schema, record_schema
+from coh_core.packs.model import ENGINE_SECTIONS, KINDS_SECTION, SECTION_FIELDS, SINGLETON_SECTIONS
 from coh_core.packs.schema import CONTENT_SCHEMA, Schema, shipped_schema
 from coh_core.packs.yamlsrc import YamlDoc
 
 TYPES_SECTION = "types"
 PATCHES = "patches"  # an overlay's changes (coh_core.packs.loader.PATCHES)
-_DECLARING = (KINDS_SECTION, TYPES_SECTION, "events", "windows")
+_DECLARING = (KINDS_SECTION, TYPES_SECTION, SECTION_FIELDS, "events", "windows")
 
 
 def schema_of(docs: Iterable[YamlDoc], pack_id: str, open_sections: bool = False) -> Schema:
@@ -94,6 +94,7 @@ def pack_schema(
             "type": "array",
             "items": entity_schema(str(kind), entry, context),
         }
+    _add_section_fields(definitions, declared.get(SECTION_FIELDS, {}), context)
     for section, definition in (("events", "event"), ("windows", "window")):
         names = [str(name) for name in declared.get(section, {})]
         if names:
@@ -104,3 +105,47 @@ def pack_schema(
 
 
 _RESERVED = {*SINGLETON_SECTIONS, *ENGINE_SECTIONS, PATCHES}
+_PLAYER_TABLE = "per_player_count"  # the setup's table by number of players (its columns: rows')
+
+
+def shared_fields() -> dict[str, tuple[str, ...]]:
+    """The fields every pack's `setup`, `components` and player table have of their own."""
+    definitions = shipped_schema(CONTENT_SCHEMA)["definitions"]
+    table = definitions["setup"]["properties"][_PLAYER_TABLE]["items"]
+    return {
+        "setup": tuple(definitions["setup"]["properties"]),
+        "components": tuple(definitions["components"]["properties"]),
+        _PLAYER_TABLE: tuple(table["properties"]),
+    }
+
+
+def _add_section_fields(
+    definitions: dict[str, Any], declared: Mapping[str, Any], context: FieldContext
+) -> None:
+    """The fields the pack adds to `setup` and `components`, and the columns of the player table
+    (a field every pack has keeps its own schema: SECTION-FIELD)."""
+    for section in ("setup", "components"):
+        fields = declared.get(section)
+        if isinstance(fields, dict):
+            definitions[section] = _with_fields(definitions[section], fields, context)
+    columns = declared.get(_PLAYER_TABLE)
+    if isinstance(columns, dict):
+        setup = dict(definitions["setup"])
+        properties = dict(setup["properties"])
+        table = dict(properties[_PLAYER_TABLE])
+        table["items"] = _with_fields(table["items"], columns, context)
+        properties[_PLAYER_TABLE] = table
+        setup["properties"] = properties
+        definitions["setup"] = setup
+
+
+def _with_fields(shared: dict[str, Any], fields: Mapping[str, Any], context: FieldContext) -> dict[str, Any]:
+    """A shared record's schema with the declared fields added (never replacing its own)."""
+    added = record_schema(fields, context)
+    own = shared.get("properties", {})
+    properties = {**own, **{name: spec for name, spec in added["properties"].items() if name not in own}}
+    required = [
+        *shared.get("required", []),
+        *(r for r in added.get("required", []) if r not in shared.get("properties", {})),
+    ]
+    return {**shared, "properties": properties, **({"required": required} if required else {})}
