@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from jsonschema import Draft7Validator
 
 from coh_core.cli import main
-from coh_core.packs.fields import FieldContext, field_schema, parse_field_type
+from coh_core.packs.fields import FieldContext, field_problems, field_schema, parse_field_type
 from coh_core.packs.model import Pack
 from coh_core.packs.pack_schema import schema_of
 from coh_core.packs.schema import shared_definitions
@@ -180,3 +182,47 @@ def test_every_shipped_file_names_a_schema_that_exists(path: Path) -> None:
         # a content file: its pack's schema, made from the declarations it is checked against
         assert named == (content_root() / "base" / "schema.json").resolve(), path
         assert isinstance(data, dict)
+
+
+# -- any declaration, however wrong, makes a schema and located problems, never a crash -----------
+
+_TYPE_WORDS = ["int", "count", "bool", "string", "id", "name", "effect", "triggers", "record", "location",
+               "duration", "nope", "list[", "map[", "]", ", ", "[", "Int", ""]  # fmt: skip
+_ANY_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+def _declarations(depth: int = 2) -> st.SearchStrategy[dict[str, Any]]:
+    attributes = {
+        "type": st.lists(st.sampled_from(_TYPE_WORDS), min_size=1, max_size=5).map("".join),
+        "doc": st.just("A field."),
+        "required": st.booleans(),
+        "default": _ANY_VALUE,
+        "min": st.integers(-3, 3),
+        "max": st.integers(-3, 3),
+        "values": st.lists(st.text(min_size=1, max_size=3), max_size=3),
+        "also": st.lists(st.text(min_size=1, max_size=3), max_size=2),
+        "min_items": st.integers(0, 3),
+        "unique": st.booleans(),
+        "context": st.sampled_from(["power", "card", "pwer", "verb"]),
+        "examples": st.lists(_ANY_VALUE, max_size=2),
+    }
+    if depth:
+        attributes["fields"] = st.dictionaries(
+            st.sampled_from(["a", "b", "id"]), st.deferred(lambda: _declarations(depth - 1)), max_size=2
+        )
+    return st.fixed_dictionaries(
+        {"type": attributes.pop("type"), "doc": attributes.pop("doc")}, optional=attributes
+    )
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_declarations())
+def test_any_field_declaration_makes_a_valid_schema_and_located_problems(declared: dict[str, Any]) -> None:
+    schema = {**field_schema(declared, CONTEXT), "definitions": shared_definitions()}
+    Draft7Validator.check_schema(schema)  # a schema jsonschema accepts, whatever was declared
+    for problem in field_problems(declared, CONTEXT):
+        assert problem.message and problem.path and all(isinstance(part, str) for part in problem.path)
