@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -66,3 +68,15 @@ def played_record(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     result = CliRunner().invoke(main, ["play", *args])
     assert result.exit_code == 0, result.output
     return path.read_bytes()
+
+
+@pytest.fixture()
+def default_ctrl_c() -> Iterator[None]:
+    """For a test that raises SIGINT in this process: Ctrl-C does what Python does by default
+    (KeyboardInterrupt), as in a terminal, even where the tests were started with SIGINT ignored
+    (a background job of a shell without job control: Python then leaves it ignored)."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -361,6 +361,7 @@ def test_an_error_in_the_block_moves_nothing_and_leaves_nothing(
     assert _entries(tmp_path) == before
 
 
+@pytest.mark.usefixtures("default_ctrl_c")
 @pytest.mark.parametrize("exists", [True, False], ids=["an existing folder", "a new folder"])
 def test_ctrl_c_while_the_files_are_moved_in_comes_after_them(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, exists: bool
@@ -385,6 +386,7 @@ def test_ctrl_c_while_the_files_are_moved_in_comes_after_them(
     assert _entries(tmp_path) == {"out": "/", "out/a.txt": "new\n", "out/b.txt": "new\n"}
 
 
+@pytest.mark.usefixtures("default_ctrl_c")
 def test_ctrl_c_as_the_private_folder_is_made_leaves_none(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -400,6 +402,7 @@ def test_ctrl_c_as_the_private_folder_is_made_leaves_none(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.usefixtures("default_ctrl_c")
 def test_a_signal_held_back_is_acted_on_after_the_block() -> None:
     steps: list[str] = []
     with pytest.raises(KeyboardInterrupt):

@@ -134,6 +134,7 @@ def test_a_new_report_replaces_the_old_one_and_leaves_the_other_files(
     assert (out / "report.md").stat().st_mode & 0o777 == 0o600  # the replaced file's permissions
 
 
+@pytest.mark.usefixtures("default_ctrl_c")
 @pytest.mark.parametrize("new", [False, True], ids=["into a folder", "as a new folder"])
 @pytest.mark.parametrize(
     ("number", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["INT", "TERM"]
@@ -171,7 +172,10 @@ def test_a_signal_while_the_files_are_moved_in_comes_after_them(
 # --- real signals, to a real command with worker processes -----------------------------------
 
 ANNOUNCED = """
-import os, pathlib, sys
+import os, pathlib, signal, sys
+# as a command started at a terminal (a background job of a shell without job control would
+# start with Ctrl-C ignored, and a command keeps it so)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from coh_core.sim import games
 play = games.play_task
 def announced(task):  # each game leaves a file as it starts: the test knows the games have begun
