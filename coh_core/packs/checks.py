@@ -445,15 +445,6 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
     components = pack.sections.get("components")
     if components is None:
         return
-    yield from _refs(pack, components, "movement_cards", "location")
-    movement = set(components.data.get("movement_cards") or [])
-    for location in pack.entities_of("location") if "movement_cards" in components.data else ():
-        if location.id not in movement:
-            yield Problem(
-                "MOVEMENT-CARDS",
-                f"no movement card leads to location `{location.id}`",
-                _at(components, ("movement_cards",)),
-            )
     yield from _check_counters(pack, components)
     yield from _check_piles(components)
     yield from _check_pointers(components)
@@ -871,8 +862,6 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
     yield from _check_player_range(pack, setup, low, high)
     rows, twice = _player_rows(setup)
     yield from twice
-    characters = len(pack.entities_of("character"))
-    cards = sum(_count(e) for e in pack.entities_of("action"))
     movement = pack.section("components").get("movement_cards")
     places = len(movement) if isinstance(movement, list) else None  # one card per character placed
     colours = len(pack.colours()) or high
@@ -885,26 +874,12 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
             )
             continue
         index, row = rows[count]
-        need_characters = count * int(row.get("characters", 0))
-        need_cards = count * int(row.get("action_cards", 0))
         dealt = int(row.get("characters", 0))
         if places is not None and dealt > places:
             yield Problem(
                 "SETUP-SUPPLY",
                 f"each of {count} players places {dealt} characters by drawing movement cards;"
                 f" a player has {places}",
-                _at(setup, ("per_player_count", index)),
-            )
-        if need_characters > characters:
-            yield Problem(
-                "SETUP-SUPPLY",
-                f"{count} players need {need_characters} characters; the pack has {characters}",
-                _at(setup, ("per_player_count", index)),
-            )
-        if need_cards > cards:
-            yield Problem(
-                "SETUP-SUPPLY",
-                f"{count} players need {need_cards} action cards; the pack has {cards}",
                 _at(setup, ("per_player_count", index)),
             )
 

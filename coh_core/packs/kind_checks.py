@@ -29,6 +29,7 @@ from coh_core.packs.model import (
 from coh_core.packs.pack_schema import shared_fields
 
 Check = dict[str, Any]
+PLAYER_TABLE = "per_player_count"  # setup's table by number of players (coh_core.packs.pack_data)
 _PATCHES = "patches"  # an overlay's changes (coh_core.packs.loader.PATCHES)
 
 
@@ -205,6 +206,9 @@ def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], st
             continue  # a section missing (SECTION-MISSING) names nothing
         if key in check and not isinstance(values.get(str(check[key])), kind):
             yield (key,), f"`{check[key]}` is no {_WHAT[key]} of `{where}`" + suggest(str(check[key]), values)
+    rows = [r for r in setup.get(PLAYER_TABLE) or [] if isinstance(r, dict)]
+    if "dealt" in check and "setup" in pack.sections and not any(check["dealt"] in r for r in rows):
+        yield ("dealt",), f"`{check['dealt']}` is no column of setup's `{PLAYER_TABLE}`"
     for index, name in enumerate(check.get("needs") or []):
         if name not in setup and "setup" in pack.sections:
             yield ("needs", index), f"`{name}` is no value of `setup`" + suggest(str(name), setup)
@@ -408,8 +412,52 @@ def _listed_once(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
             yield Problem("REF-KIND", f"`{value}` is a {other.kind}, but a {kind} is needed", at)
         else:
             yield Problem("REF-UNDEF", f"unknown {kind} `{value}`" + suggest(str(value), ids), at)
-    if sorted(map(str, listed)) != ids:
-        yield Problem(check.get("code", "DATA-LIST"), f"`{name}` must list every {kind} exactly once", where)
+    missing = [i for i in ids if i not in listed]
+    twice = sorted({str(v) for v in listed if listed.count(v) > 1})
+    if missing or twice:
+        said = "; ".join(
+            part
+            for part in (
+                f"it lacks {', '.join(f'`{m}`' for m in missing)}" if missing else "",
+                f"it names {', '.join(f'`{t}`' for t in twice)} more than once" if twice else "",
+            )
+            if part
+        )
+        yield Problem(
+            check.get("code", "DATA-LIST"), f"`{name}` must list every {kind} exactly once: {said}", where
+        )
+
+
+def _dealt(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """Each row of the player table deals no more entities of the kind (copies counted) than the
+    pack has: its number of players times its value in the column the check names."""
+    column = str(check["dealt"])
+    setup = pack.sections.get("setup")
+    copies = pack.kind_declarations()[kind].get("copies")
+    entities = pack.entities_of(kind)
+    supply = sum(_copies(e, copies) for e in entities) if isinstance(copies, str) else len(entities)
+    seen: set[Any] = set()
+    for index, row in enumerate(setup.data.get(PLAYER_TABLE) or [] if setup is not None else []):
+        if not isinstance(row, dict) or row.get("players") in seen:
+            continue  # a second row for a number of players: SETUP-TABLE
+        seen.add(row.get("players"))
+        players, each = row.get("players"), row.get(column)
+        if (
+            isinstance(players, int)
+            and isinstance(each, int)
+            and players * each > supply
+            and setup is not None
+        ):
+            yield Problem(
+                check.get("code", "DATA-SUPPLY"),
+                f"{players} players need {players * each} {column.replace('_', ' ')}; the pack has {supply}",
+                setup.doc.location((*setup.path, PLAYER_TABLE, index)),
+            )
+
+
+def _copies(entity: Entity, field: str) -> int:
+    count = entity.data.get(field, 1)
+    return count if isinstance(count, int) and not isinstance(count, bool) else 0
 
 
 def _symbol(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
@@ -461,4 +509,5 @@ _PACK_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {
     "among": _among,
     "per_value": _per_value,
     "listed_once": _listed_once,
+    "dealt": _dealt,
 }
