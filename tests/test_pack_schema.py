@@ -113,7 +113,18 @@ def test_a_map_type_is_read_as_its_keys_and_values() -> None:
 
 
 @pytest.mark.parametrize(
-    "written", ["list[count", "List[count]", "list[]", "count]", "2d6", "map[id]", "map[, id]"]
+    "written",
+    [
+        "list[count",
+        "List[count]",
+        "list[]",
+        "count]",
+        "2d6",
+        "map[id]",
+        "map[, id]",
+        "map[id, " * 5000 + "id",
+    ],
+    ids=["unclosed", "capital", "empty", "unopened", "digit", "map of nothing", "map without key", "deep"],
 )
 def test_a_malformed_field_type_is_none(written: str) -> None:
     assert parse_field_type(written) is None

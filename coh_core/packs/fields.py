@@ -3,9 +3,11 @@ Schema each becomes in the pack's schema (coh_core.packs.pack_schema).
 
 A field's `type` is written as the effect language writes types: a built-in field type
 (`FIELD_TYPES`), an enumeration of the pack's `types`, the type of a kind's ids (a reference to
-an entity of that kind), `record` (a mapping of named `fields`), or `list[T]` of any of them.
-Declarations are read leniently here: whatever cannot be understood becomes "anything" in the
-schema, and `field_problems` reports it (`KIND-FIELD`) where it is written.
+an entity of that kind), `record` (a mapping of named `fields`), `list[T]` of any of them, or
+`map[K, T]`. The same declarations give the fields a pack adds to the shared sections
+(`section_fields`). Declarations are read leniently here: whatever cannot be understood becomes
+"anything" in the schema, and `field_problems` reports it (`KIND-FIELD`, `SECTION-FIELD`) where
+it is written.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from functools import cache
 from typing import Any
 
 from coh_core import cache_dir
-from coh_core.effects.checker import suggest
+from coh_core.effects.checker import shown, suggest
 from coh_core.effects.registry import CONTEXTS, VERB_CONTEXTS
 from coh_core.packs.schema import shared_definitions
 
@@ -50,6 +52,7 @@ CHECKED_IN_A_CONTEXT = (*EFFECT_TYPES, "triggers")  # fields whose effects need 
 _LIST = re.compile(r"list\[(.*)\]")
 _MAP = re.compile(r"map\[(.*)\]")
 MAP = "map"
+MAX_TYPE_NESTING = 16  # lists and maps inside each other
 MAP_KEYS = ("id", "name", "string")  # besides enumerations and kinds' ids: what a key may be
 _NOT_IN_A_MAP = frozenset({RECORD, *CHECKED_IN_A_CONTEXT, "trait_values"})  # what a map's values are not
 
@@ -73,6 +76,8 @@ class FieldType:
 def parse_field_type(text: str) -> FieldType | None:
     """`list[list[location]]` as (location, 2), `map[location, name]` as a map of names by
     location; None when the text is no type."""
+    if text.count("[") > MAX_TYPE_NESTING:
+        return None  # (a hostile pack's thousands of brackets would run the parser out of stack)
     lists = 0
     text = text.strip()
     while (found := _LIST.fullmatch(text)) is not None:
@@ -282,12 +287,16 @@ def field_problems(spec: Mapping[str, Any], context: FieldContext) -> Iterator[F
     written = spec.get("type")
     if not isinstance(written, str):
         return
+    if written.count("[") > MAX_TYPE_NESTING:
+        said = f"`{shown(written)}` nests lists and maps more than {MAX_TYPE_NESTING} deep"
+        yield FieldProblem(("type",), said)
+        return
     parsed = parse_field_type(written)
     unknown = _unknown_part(parsed, context) if parsed is not None else written
     if parsed is None or unknown is not None:
         yield FieldProblem(
             ("type",),
-            f"`{written}` is no field type; a field type is one of {', '.join(FIELD_TYPES)}, an"
+            f"`{shown(written)}` is no field type; a field type is one of {', '.join(FIELD_TYPES)}, an"
             f" enumeration of the pack's `types`, the type of a kind's ids, `list[T]` or `map[K, T]`"
             f" (K: {', '.join(MAP_KEYS)}, an enumeration or a kind's ids)"
             + suggest(str(unknown), context.known()),
