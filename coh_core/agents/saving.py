@@ -222,6 +222,9 @@ def _played_again(pack: Pack, doc: Mapping[str, Any], position: Mapping[str, Any
         where = line.at(("game", "start"))
         raise refuse("SAVE-GAME", "a game `coh play` saves begins at the setup, not at a `start`", where)
     history, pending = position.get("history"), position.get("decision")
+    if pending is not None and not isinstance(pending, dict):
+        where = line.at(("game", "decision"))
+        raise refuse("SAVE-GAME", f"{echo(pending)} is not a decision waiting for answers, nor null", where)
     answers = [*(history if isinstance(history, list) else [None]), (pending or {}).get("answers", {})]
     game = new_game(pack, players=len(state["players"]), seed=doc["seed"], colours=list(state["players"]))
     for index, given in enumerate(answers):
