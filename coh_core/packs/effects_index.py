@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from coh_core.effects.checker import Checker, Finding, Symbols, names_some_context_binds, shown
@@ -21,7 +21,7 @@ from coh_core.effects.registry import (
 )
 from coh_core.errors import Location, Problem
 from coh_core.packs.declarations import declarations_of, messages_of
-from coh_core.packs.fields import EFFECT_TYPES, RECORD, field_type
+from coh_core.packs.fields import EFFECT_TYPES, RECORD, FieldType, field_type
 from coh_core.packs.model import CompiledEffect, EffectSlot, Entity, Pack
 from coh_core.packs.pack_data import field_types, section_types
 from coh_core.packs.reuse import EffectChecks, SymbolsChecks
@@ -120,10 +120,11 @@ def effect_slots(pack: Pack, declared: Declarations | None = None) -> Iterator[E
     """Every effect and condition text of the pack, with the context and names it is checked with:
     those of the entities (found by their kinds' declared fields), the turn's and the verbs'."""
     declared = declared or declarations_of(pack)
+    plans: dict[int, _Plan] = {}  # (the fields of a kind are read once, not once per entity)
     for kind, entry in pack.kind_declarations().items():
+        plan = _plan(entry.get("fields"), plans)
         for entity in pack.entities_of(kind):
-            fields = entry.get("fields")
-            yield from _record_slots(entity.id, entity.doc, entity.path, entity.data, fields, declared)
+            yield from _record_slots(entity.id, entity.doc, entity.path, entity.data, plan, declared)
     turn = pack.sections.get("turn")
     if turn is not None:
         yield from _turn_slots(turn.doc, turn.path, turn.data, declared)
@@ -135,39 +136,79 @@ def effect_slots(pack: Pack, declared: Declarations | None = None) -> Iterator[E
         yield from _slot(entity.id, entity.doc, (*entity.path, "do"), body, "effect", context, names)
 
 
+@dataclass(frozen=True)
+class _Step:
+    """One declared field that holds effects, or records that may: what to do with its value."""
+
+    name: str
+    parsed: FieldType
+    context: str | None = None  # for effects and triggers
+    inner: _Plan | None = None  # for records
+    named_by: str | None = None  # for a list of records: the field naming each item
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """Where the effects of a record with these declared fields are, in the fields' order; and its
+    window field with that field's default, if it has one."""
+
+    steps: tuple[_Step, ...]
+    window: tuple[str, Any] | None
+
+
+def _plan(fields: Any, plans: dict[int, _Plan]) -> _Plan:
+    found = plans.get(id(fields))
+    if found is not None:
+        return found
+    steps: list[_Step] = []
+    window: tuple[str, Any] | None = None
+    for name, spec in fields.items() if isinstance(fields, dict) else ():
+        parsed = field_type(spec)
+        if parsed is None:
+            continue
+        context = spec.get("context")
+        known = context if context in CONTEXTS and context not in VERB_CONTEXTS else None  # else KIND-FIELD
+        if parsed.base == "window" and parsed.lists == 0 and window is None:
+            window = (str(name), spec.get("default"))
+        elif known is not None and (
+            parsed.base in EFFECT_TYPES or (parsed.base == "triggers" and not parsed.lists)
+        ):
+            steps.append(_Step(str(name), parsed, context=known))
+        elif parsed.base == RECORD and parsed.lists <= 1:
+            inner = spec.get("fields")
+            named_by = _item_name_field(inner) if parsed.lists else None
+            steps.append(_Step(str(name), parsed, inner=_plan(inner, plans), named_by=named_by))
+    plans[id(fields)] = made = _Plan(tuple(steps), window)
+    return made
+
+
 def _record_slots(
-    owner: str, doc: YamlDoc, path: Path_, data: dict[str, Any], fields: Any, declared: Declarations
+    owner: str, doc: YamlDoc, path: Path_, data: dict[str, Any], plan: _Plan, declared: Declarations
 ) -> Iterator[EffectSlot]:
     """The effects of an entity or a record, by its declared fields: an `effect` or `condition`
     field in its `context`, with the names of the record's window (its field typed `window`, or
     that field's default) if it has one; `triggers` in theirs; records and lists of records
     inside, each item of a list named by its first `id` or `name` field (`<id>/<name>`)."""
-    if not isinstance(fields, dict):
-        return
-    names = _record_window_names(data, fields, declared)
-    for name, spec in fields.items():
-        parsed = field_type(spec)
-        value = data.get(name)
-        if parsed is None or value is None:
+    names: tuple[dict[str, str], bool] = ({}, False)
+    if plan.window is not None:
+        names = _window_names(data.get(plan.window[0], plan.window[1]), declared)
+    for step in plan.steps:
+        value = data.get(step.name)
+        if value is None:
             continue
-        context = spec.get("context")
-        context = context if context in CONTEXTS and context not in VERB_CONTEXTS else None  # else KIND-FIELD
-        at = (*path, str(name))
-        if parsed.base in EFFECT_TYPES and isinstance(context, str):
-            for item_at, text in _items(at, value, parsed.lists):
-                yield from _slot(owner, doc, item_at, text, parsed.base, context, names)
-        elif parsed.lists == 0 and parsed.base == "triggers" and isinstance(context, str):
-            yield from _triggers(owner, doc, at, value, context, declared)
-        elif parsed.base == RECORD and parsed.lists == 0 and isinstance(value, dict):
-            yield from _record_slots(owner, doc, at, value, spec.get("fields"), declared)
-        elif parsed.base == RECORD and parsed.lists == 1 and isinstance(value, list):
-            named_by = _item_name_field(spec.get("fields"))
+        at = (*path, step.name)
+        if step.inner is None and step.context is not None and step.parsed.base == "triggers":
+            yield from _triggers(owner, doc, at, value, step.context, declared)
+        elif step.inner is None and step.context is not None:
+            for item_at, text in _items(at, value, step.parsed.lists):
+                yield from _slot(owner, doc, item_at, text, step.parsed.base, step.context, names)
+        elif step.inner is not None and not step.parsed.lists and isinstance(value, dict):
+            yield from _record_slots(owner, doc, at, value, step.inner, declared)
+        elif step.inner is not None and isinstance(value, list):
             for index, item in enumerate(value):
                 if isinstance(item, dict):
-                    item_owner = f"{owner}/{item.get(named_by)}" if named_by else owner
-                    yield from _record_slots(
-                        item_owner, doc, (*at, index), item, spec.get("fields"), declared
-                    )
+                    item_owner = f"{owner}/{item.get(step.named_by)}" if step.named_by else owner
+                    yield from _record_slots(item_owner, doc, (*at, index), item, step.inner, declared)
 
 
 def _items(path: Path_, value: Any, lists: int) -> Iterator[tuple[Path_, Any]]:
@@ -177,17 +218,6 @@ def _items(path: Path_, value: Any, lists: int) -> Iterator[tuple[Path_, Any]]:
         return
     for index, item in enumerate(value if isinstance(value, list) else []):
         yield from _items((*path, index), item, lists - 1)
-
-
-def _record_window_names(
-    data: dict[str, Any], fields: dict[str, Any], declared: Declarations
-) -> tuple[dict[str, str], bool]:
-    """The names a record's window binds, if it has a field typed `window` (its value or default)."""
-    for name, spec in fields.items():
-        parsed = field_type(spec)
-        if parsed is not None and parsed.lists == 0 and parsed.base == "window":
-            return _window_names(data.get(name, spec.get("default")), declared)
-    return {}, False
 
 
 def _item_name_field(fields: Any) -> str | None:

@@ -18,7 +18,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from coh_core import cache_dir
@@ -73,6 +73,7 @@ class FieldType:
         return "list[" * self.lists + inner + "]" * self.lists
 
 
+@lru_cache(maxsize=4096)
 def parse_field_type(text: str) -> FieldType | None:
     """`list[list[location]]` as (location, 2), `map[location, name]` as a map of names by
     location; None when the text is no type."""
@@ -388,30 +389,40 @@ def entity_contexts() -> list[str]:
 
 
 def _fits(value: Any, spec: Mapping[str, Any], context: FieldContext) -> bool:
-    """Whether the value is one of the field's, as the pack's schema judges it. A default found
-    to fit before is not judged again (the cache): a validation whose every file is known valid
-    never imports jsonschema."""
+    """Whether the value is one of the field's, as the pack's schema judges it."""
     field = field_schema(spec, context)
     field.pop("default", None)
-    known = _known_fit(field, value)
-    if known is not None and cache_dir.has(known):
-        return True
-    from jsonschema import Draft7Validator
+    if not _plain(value):
+        return _judged(field, value)
+    # as Python writes them, where 1, 1.0, True and "1" differ
+    written = repr((json.dumps(field, sort_keys=True, default=str), value))
+    found = _FITS.get(written)
+    if found is None:  # each overlay of a validation run repeats the base pack's declarations
+        if len(_FITS) > 4096:
+            _FITS.clear()
+        found = _FITS[written] = _known_or_judged(written, field, value)
+    return found
 
-    fits = bool(Draft7Validator({**field, "definitions": shared_definitions()}).is_valid(value))
-    if fits and known is not None:
+
+_FITS: dict[str, bool] = {}  # the fits judged in this process
+
+
+def _known_or_judged(written: str, field: dict[str, Any], value: Any) -> bool:
+    """A fit found before (the cache) is not judged again: a validation whose every file is known
+    valid never imports jsonschema."""
+    known = f"field-fits/{hashlib.sha256((written + _judge()).encode()).hexdigest()}"
+    if cache_dir.enabled() and cache_dir.has(known):
+        return True
+    fits = _judged(field, value)
+    if fits and cache_dir.enabled():
         cache_dir.add(known)
     return fits
 
 
-def _known_fit(schema: dict[str, Any], value: Any) -> str | None:
-    """The cache entry that says the value fits the field's schema, named by a digest of both as
-    Python writes them (where 1, 1.0, True and "1" differ), of the definitions every pack shares
-    and of the installed jsonschema."""
-    if not cache_dir.enabled() or not _plain(value):
-        return None
-    written = repr((json.dumps(schema, sort_keys=True, default=str), value))
-    return f"field-fits/{hashlib.sha256((written + _judge()).encode()).hexdigest()}"
+def _judged(field: dict[str, Any], value: Any) -> bool:
+    from jsonschema import Draft7Validator
+
+    return bool(Draft7Validator({**field, "definitions": shared_definitions()}).is_valid(value))
 
 
 @cache

@@ -7,15 +7,17 @@ The loader validates a pack's files against it; `coh schema` writes it for edito
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from coh_core.packs.fields import FieldContext, context_of, entity_schema, record_schema
 from coh_core.packs.model import ENGINE_SECTIONS, KINDS_SECTION, SECTION_FIELDS, SINGLETON_SECTIONS
 from coh_core.packs.schema import CONTENT_SCHEMA, Schema, shipped_schema
 from coh_core.packs.yamlsrc import YamlDoc
+from coh_core.resources import schema_path
 
 TYPES_SECTION = "types"
 PATCHES = "patches"  # an overlay's changes (coh_core.packs.loader.PATCHES)
@@ -32,18 +34,36 @@ def schema_of(docs: Iterable[YamlDoc], pack_id: str, open_sections: bool = False
         pack_id = "an overlay"  # one schema for every overlay read alone, that declares nothing
     try:
         written = json.dumps(declared, default=str)  # in the order written: it is kept
-    except ValueError:  # declarations that hold themselves (YAML aliases): made each time
-        return _schema(pack_schema(declared, pack_id, open_sections), pack_id)
+    except ValueError:  # declarations that hold themselves (YAML aliases): never the same twice
+        return Schema(
+            f"{pack_id} content", f"{id(declared)}", lambda: pack_schema(declared, pack_id, open_sections)
+        )
     return _made(written, pack_id, open_sections)
-
-
-def _schema(data: dict[str, Any], pack_id: str) -> Schema:
-    return Schema(f"{pack_id} content", json.dumps(data, ensure_ascii=False, separators=(",", ":")), data)
 
 
 @lru_cache(maxsize=32)
 def _made(declared: str, pack_id: str, open_sections: bool) -> Schema:
-    return _schema(pack_schema(json.loads(declared), pack_id, open_sections), pack_id)
+    """The schema of these declarations, named by a digest of them and of what makes a schema of
+    them (the shared schema, this module and the field language's)."""
+    made_from = f"{pack_id}\0{open_sections}\0{declared}\0{_maker()}"
+    stamp = hashlib.sha256(made_from.encode()).hexdigest()
+    return Schema(
+        f"{pack_id} content", stamp, lambda: pack_schema(json.loads(declared), pack_id, open_sections)
+    )
+
+
+@cache
+def _maker() -> str:
+    from pathlib import Path
+
+    from coh_core.packs import fields
+
+    parts = (
+        schema_path(CONTENT_SCHEMA).read_bytes(),
+        Path(__file__).read_bytes(),
+        Path(fields.__file__).read_bytes(),
+    )
+    return hashlib.sha256(b"".join(hashlib.sha256(part).digest() for part in parts)).hexdigest()
 
 
 def _declared(docs: Iterable[YamlDoc]) -> dict[str, dict[str, Any]]:

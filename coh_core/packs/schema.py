@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from coh_core import cache_dir
@@ -87,12 +87,17 @@ def _validator_classes() -> tuple[type[Draft7Validator], type[Draft7Validator]]:
 
 @dataclass(frozen=True)
 class Schema:
-    """A schema made for one pack (coh_core.packs.pack_schema): its name, its JSON text (compact:
-    what it is compared and cached by) and the value it writes."""
+    """A schema made for one pack (coh_core.packs.pack_schema): its name, and a digest of all it
+    is made from (compared and cached by); its value is made when first asked for, so that a
+    validation whose every file is known valid never makes it."""
 
     name: str
-    text: str
-    data: dict[str, Any] = field(compare=False, repr=False)
+    stamp: str
+    make: Callable[[], dict[str, Any]] = field(compare=False, repr=False)
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        return self.make()
 
     def written(self) -> str:
         """The schema as a file holds it: indented, one key a line."""
@@ -153,8 +158,9 @@ def validate_document(doc: YamlDoc, schema: str | Schema) -> list[Problem]:
 def _known_valid(data: Any, schema: str | Schema) -> str | None:
     """The cache entry that says `data` is valid against the schema: named by a digest of all its
     validity depends on (the data as Python writes it, where 1, 1.0, True and "1" all differ; the
-    schema; the code that validates). None when there is no cache, or for self-containing data."""
-    if not cache_dir.enabled():
+    schema; the code that validates). None when there is no cache, for self-containing data, or
+    for a schema that has no stamp (made of declarations that contain themselves)."""
+    if not cache_dir.enabled() or (isinstance(schema, Schema) and not schema.stamp):
         return None
     try:  # json refuses a value that contains itself, which repr would write ambiguously
         json.dumps(data, default=str)
@@ -176,7 +182,7 @@ def _validating(schema_name: str) -> bytes:
 
 @lru_cache(maxsize=16)
 def _validating_made(schema: Schema) -> bytes:
-    return _validating_bytes(schema.text.encode())
+    return _validating_bytes(schema.stamp.encode())
 
 
 def _validating_bytes(schema: bytes) -> bytes:
