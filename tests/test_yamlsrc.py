@@ -39,6 +39,20 @@ def test_problems(text: str, expected: list[tuple[str, int, int]]) -> None:
     assert _codes(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        ("f: {type: list[count], doc: x}\n", '"list[count]"'),
+        ("f: {type: map[id, name]}\n", '"map[id, name]"'),
+    ],
+)
+def test_a_bracket_inside_braces_asks_for_quotes(text: str, quoted: str) -> None:
+    """`{type: list[count]}`: YAML reads the bracket as a list's start; the error shows the quoted value."""
+    _, problems = parse_yaml(text, "t.yaml")
+    assert [p.code for p in problems] == ["YAML-SYNTAX"]
+    assert f"written in quotes: {quoted}" in problems[0].message
+
+
 # Plain scalars that YAML readers take for something other than they look like: what is
 # written, the code, and words the message must hold (what YAML 1.1 reads it as, the quoted
 # form to write for the text, and the plain number to write for a number when there is one).

@@ -319,7 +319,29 @@ def _syntax_problem(exc: yaml.MarkedYAMLError, display: str, text: str) -> Probl
             _caret(bad_line, tab_col),
         )
     context = f" ({exc.context})" if exc.context else ""
+    if "expected ',' or '}'" in problem and bad_line[col - 1 : col] == "[":
+        # `{type: list[count]}`: inside braces, YAML reads the bracket as the start of a list
+        value = _bracketed(bad_line, _word_start(bad_line, col - 1), col - 1)
+        context += f'; inside `{{...}}` a value with brackets is written in quotes: "{value}"'
     return Problem("YAML-SYNTAX", f"{problem}{context}", Location(display, line, col), _caret(bad_line, col))
+
+
+def _bracketed(line_text: str, start: int, bracket: int) -> str:
+    """The text from `start` to the bracket that closes the one at `bracket` (or the line's end)."""
+    depth = 0
+    for index in range(bracket, len(line_text)):
+        depth += {"[": 1, "]": -1}.get(line_text[index], 0)
+        if depth == 0:
+            return line_text[start : index + 1]
+    return line_text[start:].rstrip()
+
+
+def _word_start(line_text: str, at: int) -> int:
+    """Where the word that ends at `at` begins (`list` of `list[count]`)."""
+    start = at
+    while start > 0 and (line_text[start - 1].isalnum() or line_text[start - 1] == "_"):
+        start -= 1
+    return start
 
 
 def _caret(line_text: str, col: int) -> str:
