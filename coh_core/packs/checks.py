@@ -792,11 +792,6 @@ def _check_line(
             )
 
 
-def _count(entity: Entity) -> int:
-    count = entity.data.get("count", 0)
-    return count if isinstance(count, int) else 0
-
-
 def _check_setup(pack: Pack) -> Iterator[Problem]:
     setup = pack.sections.get("setup")
     if setup is None:

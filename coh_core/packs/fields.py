@@ -54,7 +54,8 @@ _MAP = re.compile(r"map\[(.*)\]")
 MAP = "map"
 MAX_TYPE_NESTING = 16  # lists and maps inside each other
 MAP_KEYS = ("id", "name", "string")  # besides enumerations and kinds' ids: what a key may be
-_NOT_IN_A_MAP = frozenset({RECORD, *CHECKED_IN_A_CONTEXT, "trait_values"})  # what a map's values are not
+# the types whose values are no plain word or number: not a map's values, not a listing's cell
+NOT_PLAIN = frozenset({RECORD, *CHECKED_IN_A_CONTEXT, "trait_values"})
 
 
 @dataclass(frozen=True)
@@ -346,7 +347,7 @@ def _misplaced(spec: Mapping[str, Any], written: FieldType) -> Iterator[FieldPro
         if key in spec and not allowed:
             said = f"`{key}` says nothing for a field of type `{written.written}`"
             yield FieldProblem((key,), said, key=True)
-    if written.value is not None and parsed.base in _NOT_IN_A_MAP:
+    if written.value is not None and parsed.base in NOT_PLAIN:
         said = f"a map holds plain values, not `{parsed.base}`: use a list of records with a key field"
         yield FieldProblem(("type",), said)
     elif parsed.base == RECORD and "fields" not in spec:

@@ -26,10 +26,10 @@ from coh_core.packs.model import (
     Entity,
     Pack,
 )
+from coh_core.packs.pack_data import PLAYER_TABLE
 from coh_core.packs.pack_schema import shared_fields
 
 Check = dict[str, Any]
-PLAYER_TABLE = "per_player_count"  # setup's table by number of players (coh_core.packs.pack_data)
 _PATCHES = "patches"  # an overlay's changes (coh_core.packs.loader.PATCHES)
 
 
@@ -437,7 +437,8 @@ def _dealt(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
     entities = pack.entities_of(kind)
     supply = sum(_copies(e, copies) for e in entities) if isinstance(copies, str) else len(entities)
     seen: set[Any] = set()
-    for index, row in enumerate(setup.data.get(PLAYER_TABLE) or [] if setup is not None else []):
+    rows = setup.data.get(PLAYER_TABLE) if setup is not None else None
+    for index, row in enumerate(rows if isinstance(rows, list) else []):
         if not isinstance(row, dict) or row.get("players") in seen:
             continue  # a second row for a number of players: SETUP-TABLE
         seen.add(row.get("players"))

@@ -13,7 +13,7 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.printer import format_effect, format_expr
 from coh_core.narrative import Narrator, Verbatim
-from coh_core.packs.fields import CHECKED_IN_A_CONTEXT, EFFECT_TYPES, RECORD, field_type
+from coh_core.packs.fields import EFFECT_TYPES, NOT_PLAIN, RECORD, field_type
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 
 Rows = list[list[str]]
@@ -66,12 +66,9 @@ def shown_fields(declared: dict[str, Any]) -> list[str]:
     shown = []
     for name, spec in fields.items() if isinstance(fields, dict) else ():
         parsed = field_type(spec)
-        if parsed is not None and parsed.base not in _NOT_IN_A_CELL:
+        if parsed is not None and parsed.base not in NOT_PLAIN:
             shown.append(str(name))
     return shown
-
-
-_NOT_IN_A_CELL = frozenset({RECORD, *CHECKED_IN_A_CONTEXT, "trait_values"})
 
 
 def _field_rows(

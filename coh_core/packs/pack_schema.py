@@ -15,6 +15,7 @@ from typing import Any
 
 from coh_core.packs.fields import FieldContext, context_of, entity_schema, record_schema
 from coh_core.packs.model import ENGINE_SECTIONS, KINDS_SECTION, SECTION_FIELDS, SINGLETON_SECTIONS
+from coh_core.packs.pack_data import PLAYER_TABLE
 from coh_core.packs.schema import CONTENT_SCHEMA, Schema, shipped_schema
 from coh_core.packs.yamlsrc import YamlDoc
 from coh_core.resources import schema_path
@@ -34,10 +35,8 @@ def schema_of(docs: Iterable[YamlDoc], pack_id: str, open_sections: bool = False
         pack_id = "an overlay"  # one schema for every overlay read alone, that declares nothing
     try:
         written = json.dumps(declared, default=str)  # in the order written: it is kept
-    except ValueError:  # declarations that hold themselves (YAML aliases): never the same twice
-        return Schema(
-            f"{pack_id} content", f"{id(declared)}", lambda: pack_schema(declared, pack_id, open_sections)
-        )
+    except ValueError:  # declarations that hold themselves (YAML aliases): no stamp, never cached
+        return Schema(f"{pack_id} content", "", lambda: pack_schema(declared, pack_id, open_sections))
     return _made(written, pack_id, open_sections)
 
 
@@ -125,17 +124,16 @@ def pack_schema(
 
 
 _RESERVED = {*SINGLETON_SECTIONS, *ENGINE_SECTIONS, PATCHES}
-_PLAYER_TABLE = "per_player_count"  # the setup's table by number of players (its columns: rows')
 
 
 def shared_fields() -> dict[str, tuple[str, ...]]:
     """The fields every pack's `setup`, `components` and player table have of their own."""
     definitions = shipped_schema(CONTENT_SCHEMA)["definitions"]
-    table = definitions["setup"]["properties"][_PLAYER_TABLE]["items"]
+    table = definitions["setup"]["properties"][PLAYER_TABLE]["items"]
     return {
         "setup": tuple(definitions["setup"]["properties"]),
         "components": tuple(definitions["components"]["properties"]),
-        _PLAYER_TABLE: tuple(table["properties"]),
+        PLAYER_TABLE: tuple(table["properties"]),
     }
 
 
@@ -148,13 +146,13 @@ def _add_section_fields(
         fields = declared.get(section)
         if isinstance(fields, dict):
             definitions[section] = _with_fields(definitions[section], fields, context)
-    columns = declared.get(_PLAYER_TABLE)
+    columns = declared.get(PLAYER_TABLE)
     if isinstance(columns, dict):
         setup = dict(definitions["setup"])
         properties = dict(setup["properties"])
-        table = dict(properties[_PLAYER_TABLE])
+        table = dict(properties[PLAYER_TABLE])
         table["items"] = _with_fields(table["items"], columns, context)
-        properties[_PLAYER_TABLE] = table
+        properties[PLAYER_TABLE] = table
         setup["properties"] = properties
         definitions["setup"] = setup
 
