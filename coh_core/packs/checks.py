@@ -59,6 +59,7 @@ from coh_core.packs.kind_checks import (
     check_section_fields,
 )
 from coh_core.packs.model import OPTIONAL_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
+from coh_core.packs.roles import PlaceSide, kind_roles, place_sides, places_of, role_of, sides_by_name
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -95,12 +96,9 @@ def _refs(pack: Pack, section: Section, key: str, kind: str) -> Iterator[Problem
             yield found
 
 
-def _sides(location: Entity) -> dict[str, dict[str, Any]]:
-    return {
-        str(side["side"]): side
-        for side in location.data.get("sides", []) or []
-        if isinstance(side, dict) and "side" in side
-    }
+def _sides(pack: Pack, location: Entity) -> dict[str, dict[str, Any]]:
+    """A place's sides by name, as the pack writes them."""
+    return {name: side.data for name, side in sides_by_name(pack, location).items()}
 
 
 # -- rule parameters -----------------------------------------------------------------
@@ -546,7 +544,7 @@ def _check_counters(pack: Pack, components: Section) -> Iterator[Problem]:
     places = components.data.get("places")
     places = places if isinstance(places, dict) else {}
     taken = {
-        **{e.id: "a location" for e in pack.entities_of("location")},
+        **{e.id: "a location" for e in places_of(pack)},
         **dict.fromkeys(pack.colours(), "a colour"),
     }
     for place in places:
@@ -915,7 +913,7 @@ def _check_city_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iter
             if found:
                 yield found
             continue
-        options = _sides(location)
+        options = _sides(pack, location)
         if side not in options or options[side].get("state_of"):
             playable = [s for s, d in options.items() if not d.get("state_of")]
             yield Problem(
@@ -937,26 +935,27 @@ def _check_city_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iter
 
 
 def _check_locations(pack: Pack) -> Iterator[Problem]:
-    for location in pack.entities_of("location"):
-        sides = _sides(location)
-        counts = Counter(str(s.get("side")) for s in location.data.get("sides", []) if isinstance(s, dict))
-        for index, side in enumerate(location.data.get("sides", []) or []):
-            if not isinstance(side, dict):
-                continue
-            name = str(side.get("side"))
-            path = (*location.path, "sides", index)
-            if counts[name] > 1:
+    """No place has two sides of one name; a side that is a state of others names sides of its place."""
+    by_place: dict[str, list[PlaceSide]] = {}
+    for side in place_sides(pack):
+        by_place.setdefault(side.place.id, []).append(side)
+    for sides in by_place.values():
+        names = {side.name for side in sides}
+        counts = Counter(side.name for side in sides)
+        for side in sides:
+            location = side.place
+            if counts[side.name] > 1:
                 yield Problem(
                     "ID-DUPLICATE",
-                    f"location `{location.id}` has two sides named `{name}`",
-                    location.doc.location((*path, "side")),
+                    f"location `{location.id}` has two sides named `{side.name}`",
+                    location.doc.location((*side.path, side.roles.name)),
                 )
-            for parent_index, parent in enumerate(side.get("state_of", []) or []):
-                if parent not in sides or parent == name:
+            for parent_index, parent in enumerate(side.data.get("state_of", []) or []):
+                if parent not in names or parent == side.name:
                     yield Problem(
                         "REF-UNDEF",
-                        f"`{parent}` is not another side of `{location.id}`" + suggest(str(parent), sides),
-                        location.doc.location((*path, "state_of", parent_index)),
+                        f"`{parent}` is not another side of `{location.id}`" + suggest(str(parent), names),
+                        location.doc.location((*side.path, "state_of", parent_index)),
                     )
 
 
@@ -965,15 +964,19 @@ def _check_flips(pack: Pack) -> Iterator[Problem]:
 
     A name that is no side of any location has already been reported by the checker.
     """
-    known_sides = {name for location in pack.entities_of("location") for name in _sides(location)}
+    declared = declarations_of(pack)
+    by_place: dict[str, set[str]] = {}
+    for side in place_sides(pack, declared):
+        by_place.setdefault(side.place.id, set()).add(side.name)
+    known_sides = set().union(*by_place.values())
     for compiled in pack.effects:
         slot = compiled.slot
-        if slot.context != "location_trigger":
+        if role_of(slot.context, declared) != "place_trigger":
             continue
         location = pack.entity(slot.owner.split("/")[0])
-        if location is None:
+        if location is None or location.id not in by_place:
             continue
-        names = _sides(location)
+        names = by_place[location.id]
         for call in ast.calls(compiled.tree):
             args = [a.value for a in call.args]
             if (
@@ -1057,7 +1060,8 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         yield f"pack.{layer.id}.name", None, ("pack", layer.id)
     for character in pack.entities_of("character"):
         yield from _keys(character, "name", "power")
-        if character.data.get("traits") or character.data.get("triggers"):
+        roles = kind_roles(pack.kind_declarations()[character.kind].get("fields"), declarations_of(pack))
+        if any(character.data.get(f) for f in (roles.traits, roles.triggers and roles.triggers.field) if f):
             yield from _keys(character, "disadvantage")
     for action in pack.entities_of("action"):
         yield from _keys(action, "name", "text")
@@ -1068,8 +1072,8 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
     for location in pack.entities_of("location"):
         yield from _keys(location, "name")
         special = [str(f) for f in kinds.get(location.kind, {}).get("special_text_for") or []]
-        for name, side in _sides(location).items():
-            yield from _side_keys(location, name, side, special)
+        for side in sides_by_name(pack, location).values():
+            yield from _side_keys(side, special)
     yield from _turn_keys(pack)
     declared = declarations_of(pack)
     engine = engine_texts(declared)
@@ -1094,16 +1098,15 @@ def _keys(entity: Entity, *fields: str) -> Iterator[tuple[str, Entity | None, Pa
         yield f"{entity.kind}.{entity.id}.{field}", entity, ()
 
 
-def _side_keys(
-    location: Entity, name: str, side: dict[str, Any], special: list[str]
-) -> Iterator[tuple[str, Entity | None, Path_]]:
+def _side_keys(side: PlaceSide, special: list[str]) -> Iterator[tuple[str, Entity | None, Path_]]:
     fields = ["name", "attack"]
-    if side.get("activation") or side.get("triggers"):
+    acts = (side.roles.ability, side.roles.triggers)
+    if any(side.data.get(role.field) for role in acts if role is not None):
         fields.append("effect")
-    if any(side.get(k) for k in special):  # the fields the kind declares ask for a `special` text
+    if any(side.data.get(k) for k in special):  # the fields the kind declares ask for a `special` text
         fields.append("special")
     for field in fields:
-        yield f"location.{location.id}.{name}.{field}", location, ()
+        yield f"location.{side.place.id}.{side.name}.{field}", side.place, ()
 
 
 def _turn_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:

@@ -31,6 +31,7 @@ SINGLETON_SECTIONS = (
     "traits",
     "events",
     "windows",
+    "contexts",
 )
 
 
