@@ -4,6 +4,7 @@ ability, condition and triggers."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 
@@ -108,3 +109,50 @@ def test_renamed_fields_play_the_same_games(
         assert game.over
         digests.append(game.digest())
     assert digests[0] == digests[1]
+
+
+# The base pack's traits the engine reads (by their roles), and new names for them.
+TRAIT_NAMES = {
+    "hidden": "cloaked",
+    "ignores_capacity": "squeezes_in",
+    "flip_locked": "stuck",
+    "pays_by_exhausting": "tires",
+}
+
+
+@pytest.fixture(scope="module")
+def renamed_traits(tmp_path_factory: pytest.TempPathFactory) -> Pack:
+    """The base pack with the traits of the engine's roles renamed, wherever their names are written."""
+    root = tmp_path_factory.mktemp("traits") / "base"
+    shutil.copytree(content_root() / "base", root)
+    word = re.compile(r"(?<!role: )\b(" + "|".join(TRAIT_NAMES) + r")\b")  # (a role keeps its name)
+    for path in root.rglob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        path.write_text(word.sub(lambda m: TRAIT_NAMES[m[1]], text), encoding="utf-8")
+    return load_ruleset(root)
+
+
+def test_the_engine_finds_its_traits_by_their_roles(renamed_traits: Pack) -> None:
+    roles = {t.role: name for name, t in declarations_of(renamed_traits).traits.items() if t.role}
+    assert roles == {
+        "unselectable": "cloaked",
+        "extra_place": "squeezes_in",
+        "side_locked": "stuck",
+        "pays_by_exhausting": "tires",
+    }
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 5), (4, 6), (5, 7), (6, 8)])
+def test_renamed_traits_play_the_same_games(
+    renamed_traits: Pack, base_pack: Pack, players: int, seed: int
+) -> None:
+    """A trait's name is in the state (pieces' traits) and log: the games are the same, read
+    with the old names."""
+    games = []
+    for pack in (base_pack, renamed_traits):
+        game = new_game(pack, players=players, seed=seed)
+        play_out(game, {c: RandomAgent(seed * 31 + i) for i, c in enumerate(game.players)})
+        games.append(json.dumps([game.state, game.log], sort_keys=True))
+    back = re.compile(r"\b(" + "|".join(TRAIT_NAMES.values()) + r")\b")
+    names = {new: old for old, new in TRAIT_NAMES.items()}
+    assert back.sub(lambda m: names[m[1]], games[1]) == games[0]

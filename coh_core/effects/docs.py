@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from coh_core.effects.registry import (
     ENGINE_CONTEXTS,
     ROLES,
+    TRAIT_ROLES,
     TYPES,
     Declarations,
     Kind,
@@ -214,13 +215,29 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
         ),
         _section(
             "Traits (`traits`; `traits:` of characters, `set_trait`)",
-            _table(
-                ("trait", "type", "default", "meaning"),
-                [
-                    (f"`{t.name}`", _trait_type(t), _default(t.default), t.doc)
-                    for t in declared.traits.values()
-                ],
-            ),
+            [
+                *_table(
+                    ("trait", "type", "default", "role", "meaning"),
+                    [
+                        (
+                            f"`{t.name}`",
+                            _trait_type(t),
+                            _default(t.default),
+                            f"`{t.role}`" if t.role else "",
+                            t.doc,
+                        )
+                        for t in declared.traits.values()
+                    ],
+                ),
+                "",
+                "A trait with a `role` is one the engine itself reads; without a trait of a role, every"
+                " piece takes the role's neutral value: "
+                + "; ".join(
+                    f"`{role}` ({doc}; {'yes' if neutral else 'no'} without one)"
+                    for role, (neutral, doc) in TRAIT_ROLES.items()
+                )
+                + ".",
+            ],
         ),
         _section(
             "Enumerations (`types`)",

@@ -90,6 +90,7 @@ class TraitSpec:
     low: int | None = None  # the bounds of the values characters are given (numbers only)
     high: int | None = None
     quiet: bool = False  # its changes are logged but not told (no text of its own)
+    role: str | None = None  # what the engine itself does with it (`TRAIT_ROLES`)
 
     @property
     def count(self) -> bool:
@@ -676,6 +677,16 @@ _procedure(
 
 # The contexts of the bodies of the verbs a pack defines (their parameters are their names).
 VERB_CONTEXTS = frozenset({"verb", "selector", "asking_selector"})
+
+# What the engine itself does with a yes/no trait of a piece, by role, and the value it takes
+# for every piece in a pack whose traits play no such role. A pack gives a role to one of its
+# traits (`role:` in `traits`); the engine reads no trait by name.
+TRAIT_ROLES: dict[str, tuple[bool, str]] = {
+    "unselectable": (False, "a verb aimed at the piece alone, such as `kill_character`, leaves it be"),
+    "extra_place": (False, "the piece may enter a full place, taking a place of its own beside the capacity"),
+    "side_locked": (False, "the piece is never rested or exhausted again"),
+    "pays_by_exhausting": (True, "exhausting the piece may pay a price"),
+}
 
 # What the engine does with an effect written in an entity, by role: when it runs it and which
 # names it binds. A pack names the contexts of its entities' fields (`contexts:` in its

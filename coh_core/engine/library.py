@@ -200,7 +200,7 @@ def _restable(rt: Rt, character: Any) -> bool:
 
 
 def _exhaustible(rt: Rt, character: Any) -> bool:
-    if rt.paying and not rt.game.trait(character, "pays_by_exhausting"):
+    if rt.paying and not rt.game.pays_by_exhausting(character):
         return False
     return rt.game._can_flip(character, exhaust=True)
 

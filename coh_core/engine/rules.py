@@ -177,6 +177,7 @@ class Rules:
     memory: dict[str, Memory] = field(default_factory=dict)  # by name
     turn_memory: tuple[str, ...] = ()  # the memory forgotten at the end of each turn
     memory_roles: dict[str, str] = field(default_factory=dict)  # a memory's role -> the memory
+    trait_roles: dict[str, str] = field(default_factory=dict)  # a trait's role -> the trait
     piece_kinds: dict[str, PieceKind] = field(default_factory=dict)  # kinds of pieces, by name
     piece_roles: dict[str, str] = field(default_factory=dict)  # a kind of pieces' role -> the kind
     pieces_of: dict[str, str] = field(default_factory=dict)  # a kind of entity -> its kind of pieces
@@ -408,6 +409,7 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)
+    rules.trait_roles = {t.role: name for name, t in rules.declared.traits.items() if t.role is not None}
     builder = _Builder(pack, compiler, rules.declared)
     _pieces(rules, builder)
     _cards(rules, builder)
