@@ -127,6 +127,8 @@ ENGINE_TYPES: dict[str, str] = {
     "score": "int",
     "living": "int",
     "until": "duration",
+    "keys": "text",
+    "asked": "text",
 }
 
 # Log entries the engine writes whatever the game: key -> placeholders.
@@ -225,6 +227,13 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.play.hand_over": ("player",),  # hotseat: the screen between two humans' questions
     "ui.phase.setup": (),  # the phases outside the pack's turn: setup and the end of the game
     "ui.phase.end": (),
+    # the answers' menus (`coh_core.agents.terminal`)
+    "ui.table.menu.hint": (),
+    "ui.table.menu.prompt.back": (),
+    "ui.table.menu.unknown": ("keys",),
+    "ui.table.menu.help": (),
+    "ui.table.menu.no_such": ("asked",),
+    "ui.table.menu.shortened": (),
 }
 
 # `coh list`, `coh show` and the `coh validate` summary.
@@ -401,6 +410,25 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
     "ui.table.character.exhausted": (
         "An exhausted character in a location's line.",
         {"character": "the character", "player": "its player"},
+    ),
+    "ui.table.menu.hint": (
+        "Shown once to each human, before their first question: how to answer and ask about things.",
+        {},
+    ),
+    "ui.table.menu.prompt.back": ("As `ui.prompt`, in a sub-menu, where `<` goes back.", {}),
+    "ui.table.menu.unknown": (
+        "The typed text is none of the menu's keys.",
+        {"keys": 'the menu\'s keys, as "p, pl, g"'},
+    ),
+    "ui.table.menu.help": ("After `?`: how to answer; the player's hand with its texts follows.", {}),
+    "ui.table.menu.no_such": (
+        "After `? something` that is no key and no name of the pack.",
+        {"asked": "what was typed after the question mark"},
+    ),
+    "ui.table.menu.shortened": (
+        "At the end of the table's first line when the table is shortened to leave the question on a"
+        " small screen (the others' pieces counted, long lines cut): `?` shows it whole.",
+        {},
     ),
     "ui.phase.setup": ("The phase shown in the table's header during the setup.", {}),
     "ui.phase.end": ("The phase shown in the table's header once the game is over.", {}),

@@ -279,9 +279,11 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
         key = GROUPS[group] + message_id
         if key in engine or key in seen:
             owner = "the engine" if key in engine else f"`{seen[key]}`"
+            reword = " (to reword the engine's, write its text without declaring it)" if key in engine else ""
             yield Problem(
                 "MSG-DUPLICATE",
-                f"`{message_id}` has the text `{key}`, which {owner} already declares; name it otherwise",
+                f"`{message_id}` has the text `{key}`, which {owner} already declares; name it otherwise"
+                + reword,
                 section.doc.location((*section.path, *path), key=True),
             )
         seen.setdefault(key, f"{group}/{message_id}")
