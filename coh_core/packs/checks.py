@@ -799,11 +799,12 @@ def _check_setup(pack: Pack) -> Iterator[Problem]:
     yield from _check_player_counts(pack, setup)
     if "city" in setup.data or "numbering" in setup.data:  # a game with a city (its `section_fields`)
         yield from _check_city(pack, setup)
-    overflow = _ref_problem(
-        pack, setup, ("overflow_location",), setup.data.get("overflow_location"), "location"
-    )
-    if overflow:
-        yield overflow
+    if "overflow_location" in setup.data:  # a game whose pieces may find a location full
+        overflow = _ref_problem(
+            pack, setup, ("overflow_location",), setup.data["overflow_location"], "location"
+        )
+        if overflow:
+            yield overflow
 
 
 def _check_player_range(pack: Pack, setup: Section, low: int, high: int) -> Iterator[Problem]:
