@@ -330,7 +330,8 @@ class TerminalAgent:
         ]
         rows = [" ".join([header, *pointers])]
         rows.extend("  " + line for line in self._edges(state))
-        pieces = state["pieces"][state["piece_roles"]["players"]]
+        role = state["piece_roles"].get("players")  # a game may have no pieces on its places
+        pieces = state["pieces"][role] if role is not None else {}
         extra = state.get("extra_places", {})
         for location, place in state["locations"].items():
             present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
