@@ -128,15 +128,10 @@ class TerminalAgent:
             return rows
         self.whole = rows
         rows = self.table(state, drawn, counted=True)
-        note = (
-            self.narrator.ui("ui.table.menu.shortened")
-            if self.narrator.has("ui.table.menu.shortened")
-            else ""
-        )
+        note = self.narrator.ui("ui.table.menu.shortened")
         if screen_rows([f"{rows[0]} {note}", *rows[1:]], width) + below > height:
-            rows = [cut(row, width - (len(note) + 1 if i == 0 and note else 0)) for i, row in enumerate(rows)]
-        if note:
-            rows[0] = f"{rows[0]} {note}"
+            rows = [cut(row, width - (len(note) + 1 if i == 0 else 0)) for i, row in enumerate(rows)]
+        rows[0] = f"{rows[0]} {note}"
         return rows
 
     def _rows_below(self, question: str, menu: list[Entry]) -> int:

@@ -55,8 +55,8 @@ def template(pack: Pack, locale: str, declared: DeclaredMessages | None = None) 
         if not isinstance(entry, dict) or "text" not in entry:
             entry = {"text": text, "source": source_hash(text)}
         message = declared.texts.get(key)
-        lines.extend(_note_lines(message) if message is not None else _entity_note_lines(key))
-        lines.extend(_entry_lines(key, entry))
+        lines.extend(note_lines(message) if message is not None else _entity_note_lines(key))
+        lines.extend(entry_lines(key, entry))
     return "\n".join(lines) + "\n"
 
 
@@ -67,7 +67,7 @@ def _section_comments(text: str) -> list[tuple[int, str]]:
     ]
 
 
-def _note_lines(message: Message) -> list[str]:
+def note_lines(message: Message) -> list[str]:
     """A message's note and what each placeholder holds, as comments above its entry."""
     lines = [f"  # {line}" for line in _wrapped(message.note, _NOTE_WIDTH)]
     for name, holds in message.holds.items():
@@ -94,17 +94,17 @@ def _wrapped(text: str, width: int, indent: str = "") -> list[str]:
     return textwrap.wrap(" ".join(text.split()), width, subsequent_indent=indent)
 
 
-def _entry_lines(key: str, entry: dict[str, Any]) -> list[str]:
-    lines = [f"  {key}:", f"    text: {_flow(entry['text'])}", f'    source: "{entry.get("source", "")}"']
+def entry_lines(key: str, entry: dict[str, Any]) -> list[str]:
+    lines = [f"  {key}:", f"    text: {flow(entry['text'])}", f'    source: "{entry.get("source", "")}"']
     if entry.get("same"):
         lines.append("    same: true")
     forms = forms_of(entry)
     if forms:
-        lines.append(f"    forms: {_flow(forms)}")
+        lines.append(f"    forms: {flow(forms)}")
     return lines
 
 
-def _flow(value: Any) -> str:
+def flow(value: Any) -> str:
     """A text as a YAML flow value: a double-quoted string, or a mapping of them."""
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()) + "}"
