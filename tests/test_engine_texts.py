@@ -8,13 +8,18 @@ A key is looked up in the pack's texts along the locale's fallback chain (`fr-CA
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
 import shutil
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
+import yaml
+from click.testing import CliRunner
 
+from coh_core.cli import main
 from coh_core.i18n import SOURCE_LOCALE, source_hash
 from coh_core.messages import engine_texts, fill
 from coh_core.narrative import Narrator
@@ -156,3 +161,114 @@ def test_a_key_neither_has_shows_raw(pebbles_copy: Path) -> None:
     narrator = Narrator(_loaded(pebbles_copy), SOURCE_LOCALE)
     assert narrator.ui("ui.winners", players=["red"]) == "[ui.winners] players=Red"
     assert narrator.ui("ui.nothing.of.the.kind") == "[ui.nothing.of.the.kind]"
+
+
+# --- what coh validate and coh i18n say of them ----------------------------------------------
+
+
+def _problems(runner: CliRunner, *args: str) -> list[dict[str, Any]]:
+    result = runner.invoke(main, [*args, "--format", "json"])
+    found: list[dict[str, Any]] = json.loads(result.output).get("problems", [])
+    return found
+
+
+def _i18n(runner: CliRunner, pack: Path, locale: str) -> dict[str, Any]:
+    result = runner.invoke(main, ["i18n", "check", "--pack", str(pack), "--lang", locale, "--format", "json"])
+    report: dict[str, Any] = json.loads(result.output)["locales"][0]
+    return report
+
+
+def test_a_game_writes_only_the_engine_keys_coh_has_no_text_for(
+    runner: CliRunner, pebbles_copy: Path
+) -> None:
+    english = pebbles_copy / "text" / "en.yaml"
+    text = english.read_text(encoding="utf-8")
+    english.write_text(text[: text.index("  # The scoreboard")], encoding="utf-8")
+    found = _problems(runner, "validate", str(pebbles_copy))
+    assert {p["code"] for p in found} == {"TEXT-MISSING"}
+    assert {p["message"].split("`")[1] for p in found} == {
+        "log.part.score_part",
+        "ui.scoreboard.row",
+        "ui.scoreboard.tie",
+        "ui.scoreboard.tie.shared",
+        "ui.scoreboard.title",
+        "ui.winners",
+    }
+
+
+def test_a_games_text_for_an_engine_key_has_its_placeholders(runner: CliRunner, pebbles_copy: Path) -> None:
+    _append(pebbles_copy / "text" / "en.yaml", '  ui.play.hand_over: "Pass the terminal to {someone}."\n')
+    found = _problems(runner, "validate", str(pebbles_copy))
+    assert [(p["code"], p["message"].split("`")[1]) for p in found] == [
+        ("TEXT-PLACEHOLDER", "ui.play.hand_over")
+    ]
+
+
+def _reworded(key: str, text: str, source: str) -> str:
+    return f'  {key}:\n    text: "{text}"\n    source: "{source}"\n'
+
+
+ENGLISH_PROMPT = source_hash("Your choice")
+HAND_OVER = source_hash("Pass the terminal to {player}, who presses Enter.")
+
+
+@pytest.mark.parametrize(
+    ("entry", "codes"),
+    [
+        (_reworded("ui.prompt", "Escoge", ENGLISH_PROMPT), []),
+        (_reworded("ui.prompt", "Escoge", "00000000"), ["I18N-STALE"]),  # the engine's English changed since
+        (_reworded("ui.play.hand_over", "Pasa el terminal.", HAND_OVER), ["I18N-PLACEHOLDER"]),
+        (_reworded("ui.prompto", "Escoge", ENGLISH_PROMPT), ["I18N-EXTRA"]),  # no text of the game's or coh's
+    ],
+    ids=["current", "stale", "placeholders", "unknown"],
+)
+def test_a_translation_may_reword_the_engines_text_alone(
+    runner: CliRunner, pebbles_copy: Path, entry: str, codes: list[str]
+) -> None:
+    """Without its own English, against the engine's; not counted among the game's texts."""
+    _append(pebbles_copy / "text" / "es.yaml", entry)
+    report = _i18n(runner, pebbles_copy, "es")
+    assert [p["code"] for p in report["problems"]] == codes
+    assert (report["entries"], report["translated"]) == (18, 18)
+
+
+def test_a_language_coh_does_not_speak_is_translated_by_the_game(
+    runner: CliRunner, pebbles_copy: Path
+) -> None:
+    """In Portuguese, coh's texts would show in English: the game's file must carry them."""
+    spanish = (pebbles_copy / "text" / "es.yaml").read_text(encoding="utf-8")
+    (pebbles_copy / "text" / "pt.yaml").write_text(spanish.replace("locale: es", "locale: pt"), "utf-8")
+    report = _i18n(runner, pebbles_copy, "pt")
+    missing = [p["message"].split("`")[1] for p in report["problems"] if p["code"] == "I18N-MISSING"]
+    assert missing == list(engine_english())
+    assert (report["entries"], report["translated"]) == (18 + len(engine_english()), 18)
+    written = runner.invoke(main, ["i18n", "template", "pt", "--pack", str(pebbles_copy)]).stdout
+    entries = yaml.safe_load(written)["messages"]
+    assert {k: entries[k] for k in engine_english()} == {
+        k: {"text": v, "source": source_hash(v)} for k, v in engine_english().items()
+    }
+
+
+def test_the_template_shows_the_engines_texts_commented_out(runner: CliRunner, pebbles_copy: Path) -> None:
+    """A translator sees coh's words in their language, under their notes, to reword any."""
+    _append(pebbles_copy / "text" / "es.yaml", _reworded("ui.prompt", "Escoge", ENGLISH_PROMPT))
+    written = runner.invoke(main, ["i18n", "template", "es", "--pack", str(pebbles_copy)]).stdout
+    entries = yaml.safe_load(written)["messages"]
+    assert set(entries) - set(_loaded(pebbles_copy).own_messages("en")) == {"ui.prompt"}  # the one kept
+    assert entries["ui.prompt"] == {"text": "Escoge", "source": ENGLISH_PROMPT}
+    spanish = engine_messages("es")["ui.table.menu.hint"]
+    assert f'  # ui.table.menu.hint:\n  #   text: "{spanish}"\n' in written
+
+
+def test_the_template_of_a_game_that_rewords_them_all_has_no_part_for_them(base_pack: Pack) -> None:
+    from coh_core.packs.i18n_files import template
+
+    assert all(key in base_pack.own_messages("en") for key in engine_english())
+    assert "coh's own texts" not in template(base_pack, "nl")
+
+
+def test_a_reworded_engine_text_is_stamped(runner: CliRunner, pebbles_copy: Path) -> None:
+    _append(pebbles_copy / "text" / "es.yaml", _reworded("ui.prompt", "Escoge", "00000000"))
+    result = runner.invoke(main, ["i18n", "stamp", "es", "ui.prompt", "--pack", str(pebbles_copy)])
+    assert result.exit_code == 0, result.output
+    assert _i18n(runner, pebbles_copy, "es")["problems"] == []
