@@ -6,12 +6,15 @@ table text its rules use, with the placeholders of its text, their types (`parse
 value is shown) and notes for translators. Declared here are
 only the messages of the engine itself, whatever the game: a turn begins, an effect finds
 nothing to act on, a player leaves the game, the game is over, the `choose` primitive's
-question and answer, the play command's table and scoreboard, and the CLI's own strings.
+question and answer, the play command's table, menus and scoreboard, and the CLI's own strings.
 
-Each key has a text in every language pack, under `log.<key>` for the log and as is for `ui.`
-keys, and that text uses exactly the declared placeholders: `coh validate` checks both
-(TEXT-MISSING, TEXT-UNKNOWN, TEXT-PLACEHOLDER), `coh_core.narrative` renders them, and
-`coh i18n template` writes each note above the entry it explains.
+A message's text is under `log.<key>` for the log and as is for `ui.` keys, and uses exactly
+the declared placeholders (`coh validate`: TEXT-MISSING, TEXT-UNKNOWN, TEXT-PLACEHOLDER). The
+pack writes those of its own messages; coh writes the engine's (`coh_core/text/<locale>.yaml`,
+see `coh_core.packs.engine_texts`) but those named after the pack's declarations and the
+scoreboard's, and a pack's text for an engine key rewords coh's. `coh_core.narrative` renders
+them, and `coh i18n template` (and `tools/engine_texts.py`, for coh's own files) writes each
+note above the entry it explains.
 """
 
 from __future__ import annotations
