@@ -49,7 +49,14 @@ from coh_core.packs.declarations import (
     number_bounds,
     value_hint,
 )
-from coh_core.packs.i18n_check import check_translations, file_form_problems, pack_forms, plural_problems
+from coh_core.packs.engine_texts import engine_english, engine_pack
+from coh_core.packs.i18n_check import (
+    check_locale,
+    check_translations,
+    file_form_problems,
+    pack_forms,
+    plural_problems,
+)
 from coh_core.packs.kind_checks import (
     check_entity_rules,
     check_kind_fields,
@@ -279,9 +286,11 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
         key = GROUPS[group] + message_id
         if key in engine or key in seen:
             owner = "the engine" if key in engine else f"`{seen[key]}`"
+            reword = " (to reword the engine's, write its text without declaring it)" if key in engine else ""
             yield Problem(
                 "MSG-DUPLICATE",
-                f"`{message_id}` has the text `{key}`, which {owner} already declares; name it otherwise",
+                f"`{message_id}` has the text `{key}`, which {owner} already declares; name it otherwise"
+                + reword,
                 section.doc.location((*section.path, *path), key=True),
             )
         seen.setdefault(key, f"{group}/{message_id}")
@@ -797,11 +806,12 @@ def _check_setup(pack: Pack) -> Iterator[Problem]:
     yield from _check_player_counts(pack, setup)
     if "city" in setup.data or "numbering" in setup.data:  # a game with a city (its `section_fields`)
         yield from _check_city(pack, setup)
-    overflow = _ref_problem(
-        pack, setup, ("overflow_location",), setup.data.get("overflow_location"), "location"
-    )
-    if overflow:
-        yield overflow
+    if "overflow_location" in setup.data:  # a game whose pieces may find a location full
+        overflow = _ref_problem(
+            pack, setup, ("overflow_location",), setup.data["overflow_location"], "location"
+        )
+        if overflow:
+            yield overflow
 
 
 def _check_player_range(pack: Pack, setup: Section, low: int, high: int) -> Iterator[Problem]:
@@ -1081,10 +1091,13 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         if GROUPS[group] + message_id not in engine:
             yield GROUPS[group] + message_id, None, ("messages", group, message_id)
     if pack.manifest.get("kind", "base") == "base":
-        # A game that stands on its own is narrated and played with these.
+        # A game that stands on its own is narrated and played with these: those the engine has no
+        # text for (the pack's words: its traits' changes, durations, windows; its results).
         origins = _trait_text_origins(declared)
+        defaults = engine_english()
         for key in engine:
-            yield key, None, origins.get(key, ())
+            if key not in defaults:
+                yield key, None, origins.get(key, ())
 
 
 def _trait_text_origins(declared: Declarations) -> dict[str, Path_]:
@@ -1170,6 +1183,30 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
                 )
         yield from _check_placeholders(doc, own, declared)
         yield from file_form_problems(doc, layer.entries("en"), pack_forms(pack, "en"))
+
+
+def check_engine_texts() -> Iterator[Problem]:
+    """coh's own texts (`coh_core/text`), as a pack's are checked: each English text words a
+    message the engine declares, with exactly its placeholders; each translation has every
+    English text, current and sound."""
+    pack = engine_pack()
+    if pack is None:
+        yield Problem("TEXT-MISSING", "coh has no English text of its own", Location("coh_core/text/en.yaml"))
+        return
+    declared = messages_of(pack, Declarations())
+    english = pack.text[SOURCE_LOCALE]
+    own = pack.own_messages(SOURCE_LOCALE)
+    for key in own:
+        if key not in declared.texts:
+            yield Problem(
+                "TEXT-UNKNOWN",
+                f"text `{key}` is no message the engine declares" + suggest(key, declared.texts),
+                english.location(("messages", key), key=True),
+            )
+    yield from _check_placeholders(english, own, declared)
+    for locale in pack.text:
+        if locale != SOURCE_LOCALE:
+            yield from check_locale(pack, locale, declared).problems
 
 
 def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -> Location:
@@ -1274,7 +1311,7 @@ def _braced(names: Iterable[str]) -> str:
 
 
 def _is_optional_key(key: str, declared: DeclaredMessages) -> bool:
-    # Engine and UI texts are known to every pack, and required of base packs.
+    # The engine's texts are known to every pack: a pack's text for one rewords it.
     return (key.startswith("pack.") and key.endswith(".summary")) or key in declared.texts
 
 
