@@ -415,8 +415,9 @@ _selector(
 _selector(
     "entity_data(entity: any, key: data_key) -> any",
     "A field of the pack's entry for an entity of one of its kinds (`entity_data(card, count)`),"
-    " typed as it is written in every entry of that kind; an entry"
-    " without that field has nothing there, and the effect stops, as with the first of nothing. A"
+    " typed as its kind declares it (else as it is written in every entry of that kind), with the"
+    " field's declared default where the entry leaves it out; an entry without a field of no"
+    " default has nothing there, and the effect stops, as with the first of nothing. A"
     " field of records (`entity_data(place, sides)`) gives records whose fields it reads in turn"
     " (`entity_data(side, capacity)`).",
 )

@@ -17,7 +17,7 @@ from coh_core.engine.runtime import EngineError
 from coh_core.errors import Location
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import CompiledEffect, Entity, Pack
-from coh_core.packs.pack_data import ids_of_type
+from coh_core.packs.pack_data import entries_with_defaults, ids_of_type
 from coh_core.packs.roles import KindRoles, Role, StateRoles, kind_roles
 from coh_core.packs.yamlsrc import Path_
 
@@ -414,9 +414,7 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     _pieces(rules, builder)
     _cards(rules, builder)
     _locations(rules, builder)
-    rules.entries = {
-        ident: entity.data for by_id in pack.entities.values() for ident, entity in by_id.items()
-    }
+    rules.entries = entries_with_defaults(pack)
     rules.ids = ids_of_type(pack)
     _turn(rules, builder)
     rules.programs = {**compiler.programs, **engine_programs()}
