@@ -2,12 +2,12 @@
 
 The field of an entity has the type its kind declares (`_declared_fields`), and the declared
 default where the entry leaves it out (`entries_with_defaults`). What no declaration types (the
-sections' keys, a field typed `id`) has the type of its value as it is written: a number is `int`, `true`/`false` a `bool`, the id of one of the pack's entities the
-type of that entity (`location`, `character`...), a list of one of those a list of it. Other
+sections' keys, a field typed `id`, a kind without `fields`) has the type of its value as it is
+written: a number is `int`, `true`/`false` a `bool`, the id of one of the pack's entities the
+type of that entity (`location`, `character`...), a list of one of those a list of it; other
 values (mappings, text that names nothing, lists of mixed things) cannot be read by effects.
-The field of an entity has the type its value has in every entity of that kind that has it.
-A field whose values are records (mappings: a location's `sides`, each `{side: A, capacity: 2, ...}`)
-is read as records of a type named after the field (`location.sides`, a list of them for a list),
+A field whose values are records (a location's `sides`, each `{side: A, capacity: 2, ...}`) is
+read as records of a type named after the field (`location.sides`, a list of them for a list),
 whose fields `entity_data` reads in turn (`entity_data(side, capacity)`), typed the same way.
 
 Of a section, the columns of a table with one row per number of players (`per_player_count`
