@@ -621,6 +621,12 @@ _selector(
     value_type_from="graph",
 )
 _selector(
+    "joined(graph: graph, place: any) -> list[any]",
+    "The places joined to a place by an edge, whatever its state (a closed door's other side"
+    " too), in the order the graph declares its edges.",
+    value_type_from="graph",
+)
+_selector(
     "distance(graph: graph, from: any, to: any) -> count",
     "How many steps across passable edges the nearest way from one place to another takes (0 to"
     " itself); a place that cannot be reached has no distance, and the effect stops (as with"

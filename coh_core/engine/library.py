@@ -709,6 +709,11 @@ def neighbours(rt: Rt, graph: str, place: str) -> list[str]:
     return rt.game.rules.graphs[graph].neighbours(place, _edge_states(rt, graph))
 
 
+@_impl("joined")
+def joined(rt: Rt, graph: str, place: str) -> list[str]:
+    return rt.game.rules.graphs[graph].joined(place)
+
+
 @_impl("distance")
 def distance(rt: Rt, graph: str, source: str, to: str) -> int:
     """Out of reach, there is no distance: the effect stops, as with the first of nothing."""
