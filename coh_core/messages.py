@@ -6,12 +6,15 @@ table text its rules use, with the placeholders of its text, their types (`parse
 value is shown) and notes for translators. Declared here are
 only the messages of the engine itself, whatever the game: a turn begins, an effect finds
 nothing to act on, a player leaves the game, the game is over, the `choose` primitive's
-question and answer, the play command's table and scoreboard, and the CLI's own strings.
+question and answer, the play command's table, menus and scoreboard, and the CLI's own strings.
 
-Each key has a text in every language pack, under `log.<key>` for the log and as is for `ui.`
-keys, and that text uses exactly the declared placeholders: `coh validate` checks both
-(TEXT-MISSING, TEXT-UNKNOWN, TEXT-PLACEHOLDER), `coh_core.narrative` renders them, and
-`coh i18n template` writes each note above the entry it explains.
+A message's text is under `log.<key>` for the log and as is for `ui.` keys, and uses exactly
+the declared placeholders (`coh validate`: TEXT-MISSING, TEXT-UNKNOWN, TEXT-PLACEHOLDER). The
+pack writes those of its own messages; coh writes the engine's (`coh_core/text/<locale>.yaml`,
+see `coh_core.packs.engine_texts`) but those named after the pack's declarations and the
+scoreboard's, and a pack's text for an engine key rewords coh's. `coh_core.narrative` renders
+them, and `coh i18n template` (and `tools/engine_texts.py`, for coh's own files) writes each
+note above the entry it explains.
 """
 
 from __future__ import annotations
@@ -127,6 +130,8 @@ ENGINE_TYPES: dict[str, str] = {
     "score": "int",
     "living": "int",
     "until": "duration",
+    "keys": "text",
+    "asked": "text",
 }
 
 # Log entries the engine writes whatever the game: key -> placeholders.
@@ -225,6 +230,13 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.play.hand_over": ("player",),  # hotseat: the screen between two humans' questions
     "ui.phase.setup": (),  # the phases outside the pack's turn: setup and the end of the game
     "ui.phase.end": (),
+    # the answers' menus (`coh_core.agents.terminal`)
+    "ui.table.menu.hint": (),
+    "ui.table.menu.prompt.back": (),
+    "ui.table.menu.unknown": ("keys",),
+    "ui.table.menu.help": (),
+    "ui.table.menu.no_such": ("asked",),
+    "ui.table.menu.shortened": (),
 }
 
 # `coh list`, `coh show` and the `coh validate` summary.
@@ -401,6 +413,25 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
     "ui.table.character.exhausted": (
         "An exhausted character in a location's line.",
         {"character": "the character", "player": "its player"},
+    ),
+    "ui.table.menu.hint": (
+        "Shown once to each human, before their first question: how to answer and ask about things.",
+        {},
+    ),
+    "ui.table.menu.prompt.back": ("As `ui.prompt`, in a sub-menu, where `<` goes back.", {}),
+    "ui.table.menu.unknown": (
+        "The typed text is none of the menu's keys.",
+        {"keys": 'the menu\'s keys, as "p, pl, g"'},
+    ),
+    "ui.table.menu.help": ("After `?`: how to answer; the player's hand with its texts follows.", {}),
+    "ui.table.menu.no_such": (
+        "After `? something` that is no key and no name of the pack.",
+        {"asked": "what was typed after the question mark"},
+    ),
+    "ui.table.menu.shortened": (
+        "At the end of the table's first line when the table is shortened to leave the question on a"
+        " small screen (the others' pieces counted, long lines cut): `?` shows it whole.",
+        {},
     ),
     "ui.phase.setup": ("The phase shown in the table's header during the setup.", {}),
     "ui.phase.end": ("The phase shown in the table's header once the game is over.", {}),

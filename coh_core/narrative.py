@@ -4,7 +4,9 @@ The engine writes `{"key", "turn", "params", "to"?}` entries and no text (DESIGN
 principle 8). Parameters are rendered by the type their message declares for them (`types:` in
 the pack's `messages`, `ENGINE_TYPES` for the engine's: players, characters, cards... become
 their names in the pack's text, see `_BY_TYPE`) and put into the message `log.<key>`.
-Rendering never fails: an unknown id shows as itself, a missing message as `[key] params`.
+A key is looked up in the pack's texts along the locale's fallback chain, then in the engine's own
+(`coh_core.packs.engine_texts`) along the same chain. Rendering never fails: an unknown id shows
+as itself, a message neither has as `[key] params`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from coh_core.messages import (
     parse_type,
 )
 from coh_core.packs.declarations import declarations_of
+from coh_core.packs.engine_texts import engine_chain
 from coh_core.packs.model import Pack
 
 Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
@@ -40,7 +43,8 @@ class Verbatim(str):
 
 
 class Narrator:
-    """Renders log entries and UI strings from a pack's text (English fills any gaps)."""
+    """Renders log entries and UI strings from a pack's text, then the engine's own (in the
+    locale's fallback chain each: English fills any gaps)."""
 
     def __init__(self, pack: Pack, locale: str = SOURCE_LOCALE) -> None:
         self.pack = pack
@@ -51,7 +55,8 @@ class Narrator:
         self.kinds = (_PLAYER_KIND, *pack.entity_kinds())  # what an id of no declared type may be
         self.by_type = {**_BY_TYPE, **{ref: _named(kind) for kind, ref in pack.ref_types().items()}}
         self.renderers: dict[PlaceholderType, Renderer] = {}
-        self.messages: dict[str, Text] = {}
+        # The engine's own texts underneath: a text of the pack, in any language of the chain, wins.
+        self.messages: dict[str, Text] = {k: v for k, v in engine_chain(locale).items() if _usable(v)}
         self.forms: dict[str, dict[str, str]] = {}  # a name's grammatical forms, in its text's language
         for step in reversed(fallback_chain(locale)):  # English first, the most specific last
             texts = {k: v for k, v in pack.messages(step).items() if _usable(v)}

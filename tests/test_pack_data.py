@@ -4,10 +4,12 @@ values as the pack writes them and checked before play."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from coh_core import load_ruleset
 from coh_core.effects.checker import check_effect
 from coh_core.effects.parser import parse_effect
 from coh_core.engine import new_game
@@ -52,6 +54,12 @@ def _read(pack: Pack, source: str, players: int = 4) -> Any:
         ("let x = [entity_data(m, to) for m in entity_data(@two_am_a, moves)]", [6]),
         ("let x = [has_entity_data(d, cards) for d in entity_data(@one_am_a, airdrops)]", [False, True]),
         ("let x = [has_entity_data(c, leader) for c in [@midnight_a, @one_am_a]]", [False, True]),
+        # a field is typed as its kind declares it: a text with its words too
+        ("let x = entity_data(@midnight_a, provenance)", "invented"),
+        ('let x = entity_data(@water_tower, slot) == "tower"', True),
+        # a field an entry leaves out reads its declared default (the Bank's sides say nothing of locks)
+        ("let x = [entity_data(s, locked) for s in entity_data(@bank, sides)]", [False, False]),
+        ("let x = has_entity_data(first(entity_data(@bank, sides)), closed)", True),
     ],
 )
 def test_effects_read_the_pack_data_typed_as_written(base_pack: Pack, source: str, value: Any) -> None:
@@ -84,7 +92,7 @@ def test_a_field_an_entry_lacks_stops_the_effect(base_pack: Pack) -> None:
         ("let x = pack_data(setup, city)", "EFF-TYPE", "cannot be read by effects"),
         ('let x = pack_data("setup", hours)', "EFF-TYPE", "is a bare name"),
         ("let x = entity_data(@bank, zombies)", "EFF-ENUM", "an entry of `location` has no `zombies`"),
-        ("let x = entity_data(first(pack_ids(invasion)), provenance)", "EFF-TYPE", "cannot be read"),
+        ("let x = entity_data(@bank, slot) + 1", "EFF-TYPE", "string"),
         ("let x = has_entity_data(@one_am_a, leadr)", "EFF-ENUM", "did you mean `leader`"),
         (
             "let x = entity_data(first(entity_data(@two_am_a, moves)), count)",
@@ -108,3 +116,16 @@ def test_the_checker_types_and_reports_reads_of_the_pack(
     found = _codes(base_pack, source)
     assert [c for c, _ in found] == [code], found
     assert words in found[0][1]
+
+
+def test_a_declared_field_no_entry_writes_is_read_as_declared(base_copy: Path) -> None:
+    """A field the kind declares is typed by its declaration, not by the entries that write it:
+    with its default, an entry that leaves it out reads the default."""
+    declarations = base_copy / "declarations.yaml"
+    text = declarations.read_text(encoding="utf-8")
+    anchor = "          locked: {type: bool, default: false, doc: Nobody can leave this location.}\n"
+    assert anchor in text
+    added = "          noise: {type: count, default: 2, doc: Zombies the side draws in.}\n"
+    declarations.write_text(text.replace(anchor, anchor + added), encoding="utf-8")
+    pack = load_ruleset(base_copy)
+    assert _read(pack, "let x = [entity_data(s, noise) + 1 for s in entity_data(@bank, sides)]") == [3, 3]

@@ -64,6 +64,23 @@ verbs:
       let place = choose(among)
       add_zombies(1, at=place)
       return place
+  - id: crowd_the_quietest
+    params:
+      among: list[location]
+    doc: Two zombies where `quietest` says (a verb that calls it, defined before it).
+    do: |
+      let place = quietest(among)
+      add_zombies(2, at=place)
+  - id: quietest
+    params:
+      among: list[location]
+    returns: location
+    asks: true
+    doc: The first of the locations with the fewest zombies (marked as asking, it asks nothing).
+    do: |
+      let place = first(among)
+      for other in among { if zombies(other) < zombies(place) { let place = other } }
+      return place
   - id: top_up
     params: {at: location}
     doc: Add zombies up to 4, or stop at once when there are some already.
@@ -175,6 +192,14 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             "{}",
             ["{red: [play, alarm]}", "{red: [choose, church]}"],
             ["zombies: {church: 3, bank: 0, hospital: 2}"],
+        ),
+        (
+            "a selector marked as asking whose body asks nothing still gives its value",
+            "alarm",
+            "crowd_the_quietest([@bank, @church])",
+            "{bank: 1}",
+            ["{red: [play, alarm]}"],
+            ["zombies: {church: 2, bank: 1}"],
         ),
         (
             "return leaves a pack verb early",

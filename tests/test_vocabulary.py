@@ -1,7 +1,8 @@
 """`coh_core` names no game (issue 11): no City of Horror concept and no id of the base pack in any
-of its Python files, code, strings or docstrings alike. The words are those of
-`tools/vocabulary.py`: the issue's (zombie, antidote, food, leader, invasion, airdrop, explosion)
-and every id the base pack defines (characters, cards, locations, invasion cards, components)."""
+of its Python files, code, strings or docstrings alike, nor in its own texts (`coh_core/text`). The
+words are those of `tools/vocabulary.py`: the issue's (zombie, antidote, food, leader, invasion,
+airdrop, explosion) and every id the base pack defines (characters, cards, locations, invasion
+cards, components)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ from types import ModuleType
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINE_FILES = sorted((ROOT / "coh_core").rglob("*.py"))
+# The engine's Python, and its own texts (`coh_core/text`), which every game may show.
+ENGINE_FILES = sorted([*(ROOT / "coh_core").rglob("*.py"), *(ROOT / "coh_core" / "text").glob("*.yaml")])
 
 
 def _vocabulary() -> ModuleType:
@@ -45,6 +47,7 @@ def test_every_engine_module_is_read() -> None:
     """The files above are the whole package, its subpackages included."""
     names = {p.relative_to(ROOT).as_posix() for p in ENGINE_FILES}
     assert {"coh_core/cli.py", "coh_core/engine/game.py", "coh_core/packs/checks.py"} <= names
+    assert {f"coh_core/text/{locale}.yaml" for locale in ("en", "es", "it", "fr", "de")} <= names
     assert len(names) > 40
 
 

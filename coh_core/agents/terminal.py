@@ -36,6 +36,7 @@ from coh_core.i18n import text_forms
 from coh_core.limits import MAX_ANSWER_CHARS
 from coh_core.messages import placeholders
 from coh_core.narrative import Narrator, Verbatim
+from coh_core.packs.roles import place_side
 
 Action = tuple[Any, ...]
 _ASCII_DIGITS = frozenset("0123456789")
@@ -127,15 +128,10 @@ class TerminalAgent:
             return rows
         self.whole = rows
         rows = self.table(state, drawn, counted=True)
-        note = (
-            self.narrator.ui("ui.table.menu.shortened")
-            if self.narrator.has("ui.table.menu.shortened")
-            else ""
-        )
+        note = self.narrator.ui("ui.table.menu.shortened")
         if screen_rows([f"{rows[0]} {note}", *rows[1:]], width) + below > height:
-            rows = [cut(row, width - (len(note) + 1 if i == 0 and note else 0)) for i, row in enumerate(rows)]
-        if note:
-            rows[0] = f"{rows[0]} {note}"
+            rows = [cut(row, width - (len(note) + 1 if i == 0 else 0)) for i, row in enumerate(rows)]
+        rows[0] = f"{rows[0]} {note}"
         return rows
 
     def _rows_below(self, question: str, menu: list[Entry]) -> int:
@@ -329,7 +325,8 @@ class TerminalAgent:
         ]
         rows = [" ".join([header, *pointers])]
         rows.extend("  " + line for line in self._edges(state))
-        pieces = state["pieces"][state["piece_roles"]["players"]]
+        role = state["piece_roles"].get("players")  # a game may have no pieces on its places
+        pieces = state["pieces"][role] if role is not None else {}
         extra = state.get("extra_places", {})
         for location, place in state["locations"].items():
             present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
@@ -398,11 +395,8 @@ class TerminalAgent:
         words = self.narrator.render("side", side, {"location": location})
         if not self.narrator.has("ui.table.room"):
             return Verbatim(words)
-        entity = self.narrator.pack.entity(location)
-        sides = entity.data.get("sides", []) if entity is not None else []
-        capacity = next(
-            (s.get("capacity") for s in sides if isinstance(s, Mapping) and s.get("side") == side), None
-        )
+        written = place_side(self.narrator.pack, location, side)
+        capacity = written.data.get("capacity") if written is not None else None
         shown = Verbatim(str(capacity) if isinstance(capacity, int) else NO_LIMIT)
         ordinary = present - extra
         if extra and self.narrator.has("ui.table.room.extra"):

@@ -114,6 +114,11 @@ class Game:
         self._out_memory = rules.memory_roles.get("out_of_game")  # the players out, if the pack keeps them
         self._loser_memory = rules.memory_roles.get("last_to_lose")  # who last lost a piece, if kept
         self._items = tuple(rules.items.items())  # (a counter's name as an item, its kind): `gifts`
+        # the traits that play the engine's roles (`TRAIT_ROLES`), if the pack has them
+        self._unselectable = rules.trait_roles.get("unselectable")
+        self._extra_place = rules.trait_roles.get("extra_place")
+        self._side_locked = rules.trait_roles.get("side_locked")
+        self._pays_by_exhausting = rules.trait_roles.get("pays_by_exhausting")
         # `window_options`' gifts, per giver: per card, per item, the actions (for `_gifts_seated`)
         self._gifts: dict[str, tuple[dict[str, list[Action]], dict[str, list[Action]]]] = {}
         self._gifts_seated: list[str] | None = None
@@ -433,7 +438,8 @@ class Game:
 
     def selectable(self, character: str) -> bool:
         ch = self.pieces[character]
-        return bool(ch["alive"]) and not self.trait(character, "hidden")
+        hidden = self._unselectable
+        return bool(ch["alive"]) and not (hidden is not None and self.trait(character, hidden))
 
     def has_room(self, character: str, location: str) -> bool:
         side = self.side(location)
@@ -446,9 +452,10 @@ class Game:
         return len(ordinary) < int(side.capacity)
 
     def holds_extra_place(self, character: str) -> bool:
-        """Whether the character has (or would take) a place of its own, beside the location's
-        capacity (ruling 13): the `ignores_capacity` trait."""
-        return bool(self.trait(character, "ignores_capacity"))
+        """Whether the piece has (or would take) a place of its own, beside the place's capacity:
+        the trait of role `extra_place`."""
+        extra = self._extra_place
+        return extra is not None and bool(self.trait(character, extra))
 
     # --- changing the state ----------------------------------------------------------------
 
@@ -625,7 +632,7 @@ class Game:
             for character in mine:
                 ch = chars[character]
                 # (`_can_flip(character, exhaust=True)`, written out)
-                if not ch["alive"] or ch["exhausted"] or self.trait(character, "flip_locked"):
+                if not ch["alive"] or ch["exhausted"] or self.side_locked(character):
                     continue
                 env = {**names, "self": character, "here": ch["at"], "me": colour}
                 if self._could(powers[character], env, colour, rt):
@@ -816,7 +823,17 @@ class Game:
 
     def _can_flip(self, character: str, exhaust: bool) -> bool:
         ch = self.pieces[character]
-        return ch["alive"] and ch["exhausted"] != exhaust and not self.trait(character, "flip_locked")
+        return ch["alive"] and ch["exhausted"] != exhaust and not self.side_locked(character)
+
+    def side_locked(self, character: str) -> bool:
+        """Whether the piece's side may never change (the trait of role `side_locked`)."""
+        locked = self._side_locked
+        return locked is not None and bool(self.trait(character, locked))
+
+    def pays_by_exhausting(self, character: str) -> bool:
+        """Whether exhausting the piece may pay a price (the trait of role `pays_by_exhausting`)."""
+        pays = self._pays_by_exhausting
+        return pays is None or bool(self.trait(character, pays))
 
     def card_played(self, colour: str, kind: str) -> str:
         """A card leaves the hand for the discard pile; its play is pending until no one cancels it."""

@@ -98,6 +98,10 @@ class Graph:
         closed = self._config(states)[0]
         return [other for other, edge in self.adjacent.get(place, ()) if edge not in closed]
 
+    def joined(self, place: str) -> list[str]:
+        """The places joined to `place` by an edge, passable or not, in the order of the edges."""
+        return [other for other, _ in self.adjacent.get(place, ())]
+
     def distances(self, source: str, states: Mapping[str, str]) -> dict[str, int]:
         """The number of steps to every place `source` reaches across passable edges (itself 0);
         shared: never changed by its reader."""

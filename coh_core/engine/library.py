@@ -200,7 +200,7 @@ def _restable(rt: Rt, character: Any) -> bool:
 
 
 def _exhaustible(rt: Rt, character: Any) -> bool:
-    if rt.paying and not rt.game.trait(character, "pays_by_exhausting"):
+    if rt.paying and not rt.game.pays_by_exhausting(character):
         return False
     return rt.game._can_flip(character, exhaust=True)
 
@@ -707,6 +707,11 @@ def _edge_states(rt: Rt, graph: str) -> dict[str, str]:
 @_impl("neighbours")
 def neighbours(rt: Rt, graph: str, place: str) -> list[str]:
     return rt.game.rules.graphs[graph].neighbours(place, _edge_states(rt, graph))
+
+
+@_impl("joined")
+def joined(rt: Rt, graph: str, place: str) -> list[str]:
+    return rt.game.rules.graphs[graph].joined(place)
 
 
 @_impl("distance")

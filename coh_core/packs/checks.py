@@ -49,7 +49,14 @@ from coh_core.packs.declarations import (
     number_bounds,
     value_hint,
 )
-from coh_core.packs.i18n_check import check_translations, file_form_problems, pack_forms, plural_problems
+from coh_core.packs.engine_texts import engine_english, engine_pack
+from coh_core.packs.i18n_check import (
+    check_locale,
+    check_translations,
+    file_form_problems,
+    pack_forms,
+    plural_problems,
+)
 from coh_core.packs.kind_checks import (
     check_entity_rules,
     check_kind_fields,
@@ -59,6 +66,7 @@ from coh_core.packs.kind_checks import (
     check_section_fields,
 )
 from coh_core.packs.model import OPTIONAL_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
+from coh_core.packs.roles import PlaceSide, kind_roles, place_sides, places_of, role_of, sides_by_name
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -95,12 +103,9 @@ def _refs(pack: Pack, section: Section, key: str, kind: str) -> Iterator[Problem
             yield found
 
 
-def _sides(location: Entity) -> dict[str, dict[str, Any]]:
-    return {
-        str(side["side"]): side
-        for side in location.data.get("sides", []) or []
-        if isinstance(side, dict) and "side" in side
-    }
+def _sides(pack: Pack, location: Entity) -> dict[str, dict[str, Any]]:
+    """A place's sides by name, as the pack writes them."""
+    return {name: side.data for name, side in sides_by_name(pack, location).items()}
 
 
 # -- rule parameters -----------------------------------------------------------------
@@ -281,9 +286,11 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
         key = GROUPS[group] + message_id
         if key in engine or key in seen:
             owner = "the engine" if key in engine else f"`{seen[key]}`"
+            reword = " (to reword the engine's, write its text without declaring it)" if key in engine else ""
             yield Problem(
                 "MSG-DUPLICATE",
-                f"`{message_id}` has the text `{key}`, which {owner} already declares; name it otherwise",
+                f"`{message_id}` has the text `{key}`, which {owner} already declares; name it otherwise"
+                + reword,
                 section.doc.location((*section.path, *path), key=True),
             )
         seen.setdefault(key, f"{group}/{message_id}")
@@ -546,7 +553,7 @@ def _check_counters(pack: Pack, components: Section) -> Iterator[Problem]:
     places = components.data.get("places")
     places = places if isinstance(places, dict) else {}
     taken = {
-        **{e.id: "a location" for e in pack.entities_of("location")},
+        **{e.id: "a location" for e in places_of(pack)},
         **dict.fromkeys(pack.colours(), "a colour"),
     }
     for place in places:
@@ -799,11 +806,12 @@ def _check_setup(pack: Pack) -> Iterator[Problem]:
     yield from _check_player_counts(pack, setup)
     if "city" in setup.data or "numbering" in setup.data:  # a game with a city (its `section_fields`)
         yield from _check_city(pack, setup)
-    overflow = _ref_problem(
-        pack, setup, ("overflow_location",), setup.data.get("overflow_location"), "location"
-    )
-    if overflow:
-        yield overflow
+    if "overflow_location" in setup.data:  # a game whose pieces may find a location full
+        overflow = _ref_problem(
+            pack, setup, ("overflow_location",), setup.data["overflow_location"], "location"
+        )
+        if overflow:
+            yield overflow
 
 
 def _check_player_range(pack: Pack, setup: Section, low: int, high: int) -> Iterator[Problem]:
@@ -915,7 +923,7 @@ def _check_city_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iter
             if found:
                 yield found
             continue
-        options = _sides(location)
+        options = _sides(pack, location)
         if side not in options or options[side].get("state_of"):
             playable = [s for s, d in options.items() if not d.get("state_of")]
             yield Problem(
@@ -937,26 +945,27 @@ def _check_city_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iter
 
 
 def _check_locations(pack: Pack) -> Iterator[Problem]:
-    for location in pack.entities_of("location"):
-        sides = _sides(location)
-        counts = Counter(str(s.get("side")) for s in location.data.get("sides", []) if isinstance(s, dict))
-        for index, side in enumerate(location.data.get("sides", []) or []):
-            if not isinstance(side, dict):
-                continue
-            name = str(side.get("side"))
-            path = (*location.path, "sides", index)
-            if counts[name] > 1:
+    """No place has two sides of one name; a side that is a state of others names sides of its place."""
+    by_place: dict[str, list[PlaceSide]] = {}
+    for side in place_sides(pack):
+        by_place.setdefault(side.place.id, []).append(side)
+    for sides in by_place.values():
+        names = {side.name for side in sides}
+        counts = Counter(side.name for side in sides)
+        for side in sides:
+            location = side.place
+            if counts[side.name] > 1:
                 yield Problem(
                     "ID-DUPLICATE",
-                    f"location `{location.id}` has two sides named `{name}`",
-                    location.doc.location((*path, "side")),
+                    f"location `{location.id}` has two sides named `{side.name}`",
+                    location.doc.location((*side.path, side.roles.name)),
                 )
-            for parent_index, parent in enumerate(side.get("state_of", []) or []):
-                if parent not in sides or parent == name:
+            for parent_index, parent in enumerate(side.data.get("state_of", []) or []):
+                if parent not in names or parent == side.name:
                     yield Problem(
                         "REF-UNDEF",
-                        f"`{parent}` is not another side of `{location.id}`" + suggest(str(parent), sides),
-                        location.doc.location((*path, "state_of", parent_index)),
+                        f"`{parent}` is not another side of `{location.id}`" + suggest(str(parent), names),
+                        location.doc.location((*side.path, "state_of", parent_index)),
                     )
 
 
@@ -965,15 +974,19 @@ def _check_flips(pack: Pack) -> Iterator[Problem]:
 
     A name that is no side of any location has already been reported by the checker.
     """
-    known_sides = {name for location in pack.entities_of("location") for name in _sides(location)}
+    declared = declarations_of(pack)
+    by_place: dict[str, set[str]] = {}
+    for side in place_sides(pack, declared):
+        by_place.setdefault(side.place.id, set()).add(side.name)
+    known_sides = set().union(*by_place.values())
     for compiled in pack.effects:
         slot = compiled.slot
-        if slot.context != "location_trigger":
+        if role_of(slot.context, declared) != "place_trigger":
             continue
         location = pack.entity(slot.owner.split("/")[0])
-        if location is None:
+        if location is None or location.id not in by_place:
             continue
-        names = _sides(location)
+        names = by_place[location.id]
         for call in ast.calls(compiled.tree):
             args = [a.value for a in call.args]
             if (
@@ -1057,7 +1070,8 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         yield f"pack.{layer.id}.name", None, ("pack", layer.id)
     for character in pack.entities_of("character"):
         yield from _keys(character, "name", "power")
-        if character.data.get("traits") or character.data.get("triggers"):
+        roles = kind_roles(pack.kind_declarations()[character.kind].get("fields"), declarations_of(pack))
+        if any(character.data.get(f) for f in (roles.traits, roles.triggers and roles.triggers.field) if f):
             yield from _keys(character, "disadvantage")
     for action in pack.entities_of("action"):
         yield from _keys(action, "name", "text")
@@ -1068,8 +1082,8 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
     for location in pack.entities_of("location"):
         yield from _keys(location, "name")
         special = [str(f) for f in kinds.get(location.kind, {}).get("special_text_for") or []]
-        for name, side in _sides(location).items():
-            yield from _side_keys(location, name, side, special)
+        for side in sides_by_name(pack, location).values():
+            yield from _side_keys(side, special)
     yield from _turn_keys(pack)
     declared = declarations_of(pack)
     engine = engine_texts(declared)
@@ -1077,10 +1091,13 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         if GROUPS[group] + message_id not in engine:
             yield GROUPS[group] + message_id, None, ("messages", group, message_id)
     if pack.manifest.get("kind", "base") == "base":
-        # A game that stands on its own is narrated and played with these.
+        # A game that stands on its own is narrated and played with these: those the engine has no
+        # text for (the pack's words: its traits' changes, durations, windows; its results).
         origins = _trait_text_origins(declared)
+        defaults = engine_english()
         for key in engine:
-            yield key, None, origins.get(key, ())
+            if key not in defaults:
+                yield key, None, origins.get(key, ())
 
 
 def _trait_text_origins(declared: Declarations) -> dict[str, Path_]:
@@ -1094,16 +1111,15 @@ def _keys(entity: Entity, *fields: str) -> Iterator[tuple[str, Entity | None, Pa
         yield f"{entity.kind}.{entity.id}.{field}", entity, ()
 
 
-def _side_keys(
-    location: Entity, name: str, side: dict[str, Any], special: list[str]
-) -> Iterator[tuple[str, Entity | None, Path_]]:
+def _side_keys(side: PlaceSide, special: list[str]) -> Iterator[tuple[str, Entity | None, Path_]]:
     fields = ["name", "attack"]
-    if side.get("activation") or side.get("triggers"):
+    acts = (side.roles.ability, side.roles.triggers)
+    if any(side.data.get(role.field) for role in acts if role is not None):
         fields.append("effect")
-    if any(side.get(k) for k in special):  # the fields the kind declares ask for a `special` text
+    if any(side.data.get(k) for k in special):  # the fields the kind declares ask for a `special` text
         fields.append("special")
     for field in fields:
-        yield f"location.{location.id}.{name}.{field}", location, ()
+        yield f"location.{side.place.id}.{side.name}.{field}", side.place, ()
 
 
 def _turn_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:
@@ -1167,6 +1183,30 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
                 )
         yield from _check_placeholders(doc, own, declared)
         yield from file_form_problems(doc, layer.entries("en"), pack_forms(pack, "en"))
+
+
+def check_engine_texts() -> Iterator[Problem]:
+    """coh's own texts (`coh_core/text`), as a pack's are checked: each English text words a
+    message the engine declares, with exactly its placeholders; each translation has every
+    English text, current and sound."""
+    pack = engine_pack()
+    if pack is None:
+        yield Problem("TEXT-MISSING", "coh has no English text of its own", Location("coh_core/text/en.yaml"))
+        return
+    declared = messages_of(pack, Declarations())
+    english = pack.text[SOURCE_LOCALE]
+    own = pack.own_messages(SOURCE_LOCALE)
+    for key in own:
+        if key not in declared.texts:
+            yield Problem(
+                "TEXT-UNKNOWN",
+                f"text `{key}` is no message the engine declares" + suggest(key, declared.texts),
+                english.location(("messages", key), key=True),
+            )
+    yield from _check_placeholders(english, own, declared)
+    for locale in pack.text:
+        if locale != SOURCE_LOCALE:
+            yield from check_locale(pack, locale, declared).problems
 
 
 def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -> Location:
@@ -1271,7 +1311,7 @@ def _braced(names: Iterable[str]) -> str:
 
 
 def _is_optional_key(key: str, declared: DeclaredMessages) -> bool:
-    # Engine and UI texts are known to every pack, and required of base packs.
+    # The engine's texts are known to every pack: a pack's text for one rewords it.
     return (key.startswith("pack.") and key.endswith(".summary")) or key in declared.texts
 
 

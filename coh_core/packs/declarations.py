@@ -16,7 +16,10 @@ from typing import Any
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import (
     PILE_OWNER_TYPES,
+    ROLES,
+    TRAIT_ROLES,
     TYPES,
+    ContextSpec,
     Declarations,
     EnumSpec,
     EventSpec,
@@ -110,6 +113,11 @@ def _declarations(pack: Pack) -> Declarations:
             name: (str(e["doc"]), _memory_type(e, known)) for name, e in _component_entries(pack, "memory")
         },
         graphs={name: _graph(name, e, pack) for name, e in _component_entries(pack, "graphs")},
+        contexts={
+            name: _context(name, entry)
+            for name, entry in _entries(pack, "contexts")
+            if entry["role"] in ROLES
+        },
         complete=pack.complete or all(name in pack.sections for name in DECLARATION_SECTIONS),
     )
 
@@ -208,6 +216,15 @@ def _trait(name: str, entry: dict[str, Any], known: Declarations) -> TraitSpec:
         entry.get("min"),
         entry.get("max"),
         entry.get("quiet") is True,
+        str(entry["role"]) if entry.get("role") in TRAIT_ROLES else None,
+    )
+
+
+def _context(name: str, entry: dict[str, Any]) -> ContextSpec:
+    """A context the pack names: its doc, and the names and rules of the engine's role it plays."""
+    role = ROLES[str(entry["role"])]
+    return ContextSpec(
+        name, str(entry.get("doc") or role.doc), dict(role.bindings), role.procedures_allowed, role.name
     )
 
 
@@ -268,6 +285,8 @@ def check_declarations(pack: Pack) -> Iterator[Problem]:
     yield from _check_types(pack)
     for name, entry in _entries(pack, "traits"):
         yield from _check_trait(pack.sections["traits"], name, entry, declared)
+    if "traits" in pack.sections:
+        yield from _check_trait_roles(pack.sections["traits"], declared)
     for section_name in ("events", "windows"):
         for name, entry in _entries(pack, section_name):
             yield from _check_names(pack.sections[section_name], name, entry, declared)
@@ -319,6 +338,24 @@ def _check_trait(
         )
     trait = declared.traits[name]
     yield from trait_value_problems(trait, entry["default"], declared, _at(section, name, "default"))
+
+
+def _check_trait_roles(section: Section, declared: Declarations) -> Iterator[Problem]:
+    """A trait the engine reads for a role is yes/no, and no two traits play one role."""
+    holder: dict[str, str] = {}
+    for trait in declared.traits.values():
+        if trait.role is None:
+            continue
+        if trait.type not in ("bool", "any"):
+            said = (
+                f"trait `{trait.name}` plays the role `{trait.role}`, which is yes or no: its type is `bool`"
+            )
+            yield Problem("DECL-ROLE", said, _at(section, trait.name, "role"))
+        elif trait.role in holder:
+            said = f"traits `{holder[trait.role]}` and `{trait.name}` both play the role `{trait.role}`"
+            yield Problem("DECL-ROLE", said, _at(section, trait.name, "role"))
+        else:
+            holder[trait.role] = trait.name
 
 
 def trait_value_problems(

@@ -8,6 +8,11 @@ forms on a text that is no name, a form no name declares, a name lacking a form 
 other names have). Coverage is the share of English entries translated and
 up to date. A regional file (`fr-CA`) next to its language's file (`fr`) only overrides:
 what it lacks falls back, so it is never reported missing.
+
+coh's own texts (`coh_core.packs.engine_texts`) are no pack's to translate: an entry for one of
+their keys that the pack's English does not reword rewords coh's in that language, checked
+against coh's English and not counted. In a language coh has no texts in, a game (not an
+overlay) carries them itself: each is then an entry like its own.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from coh_core.i18n import (
 )
 from coh_core.messages import DeclaredMessages, placeholder_forms, placeholders
 from coh_core.packs.declarations import messages_of
+from coh_core.packs.engine_texts import engine_doc, engine_english, engine_speaks
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import YamlDoc
 
@@ -265,11 +271,13 @@ def _plurals(declared: DeclaredMessages) -> frozenset[tuple[str, str]]:
 def _check_locale(pack: Pack, locale: str, declared: DeclaredMessages) -> LocaleReport:
     doc = pack.text[locale]
     english = pack.own_messages(SOURCE_LOCALE)
+    engine = {k: v for k, v in engine_english().items() if k not in english}  # the pack may reword
     entries = pack.entries(locale)
     language = locale.split("-")[0]
     regional = language != locale and language in pack.text
+    needed = engine_needs(pack, locale, english)
     where = doc.location(("messages",), key=True)
-    report = LocaleReport(pack.id, locale, doc.path, len(english), 0, regional, where)
+    report = LocaleReport(pack.id, locale, doc.path, len(english) + len(needed), 0, regional, where)
     order = list(english)
     unsound = 0
     for index, key in enumerate(order):
@@ -283,18 +291,54 @@ def _check_locale(pack: Pack, locale: str, declared: DeclaredMessages) -> Locale
             unsound += 1
         else:
             report.translated += 1
+    for key in needed:
+        if key not in entries:
+            if not regional:
+                report.problems.append(_engine_missing(doc, key, locale))
+        elif not any(p.code in _UNTRANSLATED for p in _engine_entry(doc, key, entries, locale, declared)):
+            report.translated += 1
     for key in entries:
-        if key not in english:
+        if key in engine:  # rewords the engine's text in this language
+            report.problems.extend(_engine_entry(doc, key, entries, locale, declared))
+        elif key not in english:
             report.problems.append(
                 Problem(
                     "I18N-EXTRA",
-                    f"`{key}` is not an English text of pack `{pack.id}`" + suggest(key, english),
+                    f"`{key}` is not an English text of pack `{pack.id}` nor one of coh's own"
+                    + suggest(key, [*english, *engine]),
                     doc.location(("messages", key), key=True),
                 )
             )
     if regional:  # entries it lacks come from its language's file
         report.translated = report.total - unsound
     return report
+
+
+def engine_needs(pack: Pack, locale: str, english: Mapping[str, Any]) -> list[str]:
+    """The engine's texts a game must translate itself into a language coh has no texts in (its
+    own English rewords none of them); none for an overlay, or a language coh speaks."""
+    if pack.manifest.get("kind", "base") != "base" or engine_speaks(locale):
+        return []
+    return [key for key in engine_english() if key not in english]
+
+
+def _engine_entry(
+    doc: YamlDoc, key: str, entries: Mapping[str, Any], locale: str, declared: DeclaredMessages
+) -> list[Problem]:
+    """A pack's text for one of the engine's keys, against the engine's English."""
+    english = engine_english()[key]
+    return list(_check_entry(doc, key, english, entries[key], locale, declared.plural_param(key)))
+
+
+def _engine_missing(doc: YamlDoc, key: str, locale: str) -> Problem:
+    english = engine_doc(SOURCE_LOCALE)
+    at = english.location(("messages", key), key=True) if english is not None else "coh_core/text/en.yaml"
+    return Problem(
+        "I18N-MISSING",
+        f"no {locale} text for coh's own `{key}` (coh has no {locale.split('-')[0]} texts; English at"
+        f" {at}): add it, or it shows in English (`coh i18n template {locale}` lists them)",
+        _end_of(doc),
+    )
 
 
 def form_problems(

@@ -4,7 +4,9 @@
 and, above each declared message, its note for translators (where it appears, what each
 placeholder holds): entries the file already has are kept as they are, the others get the
 English text (to be translated; `coh i18n check` reports them as untranslated until then) and
-its source hash.
+its source hash. coh's own texts follow, those the pack's English does not reword: each
+commented out with coh's text in that language (uncommented, it rewords it), or, in a language
+coh has no texts in, to translate as the pack's are.
 `stamp` records, after a translator has revised stale entries, that they now translate the
 current English: it rewrites only their `source:` values, leaving the rest of the file alone.
 """
@@ -21,12 +23,15 @@ from coh_core.errors import UsageError
 from coh_core.i18n import NAME_SUFFIX, SOURCE_LOCALE, forms_of, source_hash
 from coh_core.messages import DeclaredMessages, Message
 from coh_core.packs.declarations import messages_of
+from coh_core.packs.engine_texts import engine_chain, engine_english
+from coh_core.packs.i18n_check import engine_needs
 from coh_core.packs.loader import TEXT_DIR
 from coh_core.packs.model import Pack
 from coh_core.packs.paths import PathRefused, file_in_pack
 
 _COMMENT = re.compile(r"^  #")
 _NOTE_WIDTH = 92  # columns of a note's text, after its indentation
+_ENGINE_PART = "coh's own texts"
 _SOURCE_VALUE = re.compile(r"(source:\s*)(\"[^\"]*\"|'[^']*'|[^\s#,}]+)")
 
 
@@ -55,9 +60,50 @@ def template(pack: Pack, locale: str, declared: DeclaredMessages | None = None) 
         if not isinstance(entry, dict) or "text" not in entry:
             entry = {"text": text, "source": source_hash(text)}
         message = declared.texts.get(key)
-        lines.extend(_note_lines(message) if message is not None else _entity_note_lines(key))
-        lines.extend(_entry_lines(key, entry))
+        lines.extend(note_lines(message) if message is not None else _entity_note_lines(key))
+        lines.extend(entry_lines(key, entry))
+    lines.extend(_engine_part(pack, locale, english, existing, declared))
     return "\n".join(lines) + "\n"
+
+
+def _engine_part(
+    pack: Pack, locale: str, english: dict[str, Any], existing: dict[str, Any], declared: DeclaredMessages
+) -> list[str]:
+    """The engine's texts the pack's English does not reword, after the pack's own: for a game,
+    each commented out with coh's text in this language (uncommented, it rewords it), or to
+    translate if coh has none in it; for an overlay, only those its file already rewords."""
+    keys = [key for key in engine_english() if key not in english]
+    needed = set(engine_needs(pack, locale, english))
+    game = pack.manifest.get("kind", "base") == "base"
+    if not keys or (not game and not any(key in existing for key in keys)):
+        return []
+    language = locale.split("-")[0]
+    lines = [f"  # -- {_ENGINE_PART} ".ljust(_NOTE_WIDTH, "-")]
+    if needed:
+        about = f"coh has no {language} texts of its own: translate these too, or they show in English."
+    else:
+        about = (
+            f"coh words these in {language} for every game: to word one otherwise in this one,"
+            " uncomment its key and the lines below it (remove their `# `) and change its text."
+        )
+    lines.extend(f"  # {line}" for line in _wrapped(about, _NOTE_WIDTH))
+    theirs = engine_chain(locale)
+    for key in keys:
+        message = declared.texts.get(key)
+        if key not in existing and key not in needed and not game:
+            continue
+        lines.append("")  # apart: the notes are comments, as the entries left out are
+        lines.extend(note_lines(message) if message is not None else [])
+        source = source_hash(engine_english()[key])
+        if key in existing and isinstance(existing[key], dict) and "text" in existing[key]:
+            lines.extend(entry_lines(key, existing[key]))
+        elif key in needed:
+            lines.extend(entry_lines(key, {"text": engine_english()[key], "source": source}))
+        else:
+            same = {"same": True} if theirs[key] == engine_english()[key] else {}
+            entry = {"text": theirs[key], "source": source, **same}
+            lines.extend(f"  # {line[2:]}" for line in entry_lines(key, entry))
+    return lines
 
 
 def _section_comments(text: str) -> list[tuple[int, str]]:
@@ -67,7 +113,7 @@ def _section_comments(text: str) -> list[tuple[int, str]]:
     ]
 
 
-def _note_lines(message: Message) -> list[str]:
+def note_lines(message: Message) -> list[str]:
     """A message's note and what each placeholder holds, as comments above its entry."""
     lines = [f"  # {line}" for line in _wrapped(message.note, _NOTE_WIDTH)]
     for name, holds in message.holds.items():
@@ -94,17 +140,17 @@ def _wrapped(text: str, width: int, indent: str = "") -> list[str]:
     return textwrap.wrap(" ".join(text.split()), width, subsequent_indent=indent)
 
 
-def _entry_lines(key: str, entry: dict[str, Any]) -> list[str]:
-    lines = [f"  {key}:", f"    text: {_flow(entry['text'])}", f'    source: "{entry.get("source", "")}"']
+def entry_lines(key: str, entry: dict[str, Any]) -> list[str]:
+    lines = [f"  {key}:", f"    text: {flow(entry['text'])}", f'    source: "{entry.get("source", "")}"']
     if entry.get("same"):
         lines.append("    same: true")
     forms = forms_of(entry)
     if forms:
-        lines.append(f"    forms: {_flow(forms)}")
+        lines.append(f"    forms: {flow(forms)}")
     return lines
 
 
-def _flow(value: Any) -> str:
+def flow(value: Any) -> str:
     """A text as a YAML flow value: a double-quoted string, or a mapping of them."""
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {json.dumps(v, ensure_ascii=False)}" for k, v in value.items()) + "}"
@@ -116,7 +162,8 @@ def stamp(pack: Pack, locale: str, keys: list[str]) -> list[str]:
     if locale == SOURCE_LOCALE or locale not in pack.text:
         raise UsageError(f"pack `{pack.id}` has no {locale} translation to stamp", code="I18N-LANG")
     doc = pack.text[locale]
-    english, entries = pack.own_messages(SOURCE_LOCALE), pack.entries(locale)
+    english = {**engine_english(), **pack.own_messages(SOURCE_LOCALE)}  # an entry may reword coh's own
+    entries = pack.entries(locale)
     unknown = [k for k in keys if k not in entries or k not in english]
     if unknown:
         raise UsageError(f"no {locale} entry `{unknown[0]}` to stamp", code="I18N-KEY")

@@ -17,7 +17,7 @@ KINDS_SECTION = "kinds"
 # The fields a pack adds to the sections every pack has (`setup`, `components`), and the columns
 # of its table by number of players: optional, as is every field it declares.
 SECTION_FIELDS = "section_fields"
-OPTIONAL_SECTIONS = (SECTION_FIELDS,)
+OPTIONAL_SECTIONS = (SECTION_FIELDS, "contexts")  # a game may use the engine's roles as contexts
 # Sections that appear once per pack (`types` to `windows`: see coh_core.packs.declarations).
 SINGLETON_SECTIONS = (
     "components",
@@ -31,6 +31,7 @@ SINGLETON_SECTIONS = (
     "traits",
     "events",
     "windows",
+    "contexts",
 )
 
 

@@ -1,12 +1,13 @@
 """The pack's data as effects read it: `pack_data`, `entity_data` and `pack_ids`.
 
-A value of a pack is fixed once the pack is loaded, so its type is the one of the value as it is
+The field of an entity has the type its kind declares (`_declared_fields`), and the declared
+default where the entry leaves it out (`entries_with_defaults`). What no declaration types (the
+sections' keys, a field typed `id`, a kind without `fields`) has the type of its value as it is
 written: a number is `int`, `true`/`false` a `bool`, the id of one of the pack's entities the
-type of that entity (`location`, `character`...), a list of one of those a list of it. Other
+type of that entity (`location`, `character`...), a list of one of those a list of it; other
 values (mappings, text that names nothing, lists of mixed things) cannot be read by effects.
-The field of an entity has the type its value has in every entity of that kind that has it.
-A field whose values are records (mappings: a location's `sides`, each `{side: A, capacity: 2, ...}`)
-is read as records of a type named after the field (`location.sides`, a list of them for a list),
+A field whose values are records (a location's `sides`, each `{side: A, capacity: 2, ...}`) is
+read as records of a type named after the field (`location.sides`, a list of them for a list),
 whose fields `entity_data` reads in turn (`entity_data(side, capacity)`), typed the same way.
 
 Of a section, the columns of a table with one row per number of players (`per_player_count`
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from coh_core.packs.fields import RECORD, FieldContext, context_of, field_type
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -88,11 +90,60 @@ def section_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, st
 
 def field_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, str]]:
     """Per type of entity (`location`, `character`...) and of record inside one (`location.sides`),
-    the type of each field its entries have."""
+    the type of each field its entries have: as its kind declares it (`fields`), else as the
+    values written say."""
     found: dict[str, dict[str, str]] = {}
+    kinds = pack.kind_declarations()
+    context = context_of(kinds, pack.section("types"))
     for kind, type_name in pack.ref_types().items():
         _record_fields(type_name, [(e.doc, e.path, e.data) for e in pack.entities_of(kind)], refs, found)
+        fields = kinds.get(kind, {}).get("fields")
+        if isinstance(fields, dict):
+            _declared_fields(type_name, fields, context, found)
     return found
+
+
+def _declared_fields(
+    type_name: str, fields: Mapping[str, Any], context: FieldContext, found: dict[str, dict[str, str]]
+) -> None:
+    """The fields a kind (or a record field) declares, typed as effects read them, into `found`;
+    a declared `id` keeps the type its values give it (the id of an entity of some kind)."""
+    own = found.setdefault(type_name, {})
+    for name, spec in fields.items():
+        parsed = field_type(spec)
+        if parsed is None or parsed.lists > 1 or parsed.value is not None:
+            own.setdefault(str(name), UNREADABLE)
+            continue
+        if parsed.base == RECORD:
+            record_type = f"{type_name}.{name}"
+            own[str(name)] = f"list[{record_type}]" if parsed.lists else record_type
+            inner = spec.get("fields")
+            _declared_fields(record_type, inner if isinstance(inner, dict) else {}, context, found)
+            continue
+        read = _READ_AS.get(parsed.base) or (
+            parsed.base if parsed.base in context.enumerations or parsed.base in context.references else None
+        )
+        if read is None:  # an `id`: as its values say
+            own.setdefault(str(name), "any")
+        else:
+            own[str(name)] = f"list[{read}]" if parsed.lists and read != UNREADABLE else read
+
+
+# How effects read a value of a declared field type (`coh_core.packs.fields`); an enumeration or a
+# kind's ids as themselves, an `id` as the type of the entity it names.
+_READ_AS = {
+    "int": "int",
+    "count": "int",
+    "bool": "bool",
+    "string": "string",
+    "name": "string",
+    "window": "window_name",
+    "event": "event_name",
+    "effect": UNREADABLE,
+    "condition": UNREADABLE,
+    "triggers": UNREADABLE,
+    "trait_values": UNREADABLE,
+}
 
 
 Record = tuple[YamlDoc, Path_, dict[str, Any]]  # a record, and where it is written
@@ -157,3 +208,47 @@ def _copy(value: Any) -> Any:
 def ids_of_type(pack: Pack) -> dict[str, list[str]]:
     """Per type of entity, the ids of the pack's entities of that type, sorted."""
     return {type_name: sorted(pack.entities.get(kind, {})) for kind, type_name in pack.ref_types().items()}
+
+
+def entries_with_defaults(pack: Pack) -> dict[str, dict[str, Any]]:
+    """Every entity's data by id, as `entity_data` reads it: with the declared defaults of the
+    fields it leaves out (in the records inside it too). An entity without a field of no
+    default still lacks it (`has_entity_data`)."""
+    kinds = pack.kind_declarations()
+    found: dict[str, dict[str, Any]] = {}
+    for kind, by_id in pack.entities.items():
+        fields = kinds.get(kind, {}).get("fields")
+        for ident, entity in by_id.items():
+            found[ident] = _filled(entity.data, fields) if isinstance(fields, dict) else entity.data
+    return found
+
+
+def _filled(data: dict[str, Any], fields: Mapping[str, Any]) -> dict[str, Any]:
+    """A record with the defaults of the declared fields it leaves out; the data itself when it
+    leaves none out (most do: a copy only where one is needed)."""
+    filled = data
+    for name, spec in fields.items():
+        if not isinstance(spec, dict):
+            continue
+        value = data.get(name, _ABSENT)
+        if value is _ABSENT and "default" in spec:
+            value = _copy(spec["default"])
+        inner = spec.get("fields")
+        if isinstance(inner, dict) and value is not _ABSENT:
+            value = _filled_records(value, inner)
+        if value is not _ABSENT and value is not data.get(name, _ABSENT):
+            filled = dict(filled) if filled is data else filled
+            filled[name] = value
+    return filled
+
+
+def _filled_records(value: Any, fields: Mapping[str, Any]) -> Any:
+    if isinstance(value, dict):
+        return _filled(value, fields)
+    if isinstance(value, list):
+        items = [_filled(item, fields) if isinstance(item, dict) else item for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    return value
+
+
+_ABSENT = object()

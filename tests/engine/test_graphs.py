@@ -203,9 +203,10 @@ def test_the_primitives_read_the_graph_from_effects(graph_pack: Pack) -> None:
         " let w = within(board, @bank, 1); let s = in_sight(board, @bank);"
         " let t = in_sight(board, @water_tower); let f = steps_to(@bank, @hospital);"
         " let e = nearest(board, @bank, [@water_tower, @church, @hospital]);"
-        " let z = edge_state(board, @church, @crossroads)",
+        " let z = edge_state(board, @church, @crossroads); let j = joined(board, @crossroads)",
     )
     assert found["n"] == ["bank", "hospital", "water_tower"]  # the door to the church is closed
+    assert found["j"] == ["bank", "church", "hospital", "water_tower"]  # every edge, the door's too
     assert found["d"] == 2
     assert found["w"] == ["bank", "crossroads"]
     assert found["s"] == ["bank", "crossroads"]  # the closed door: the church beyond it is not seen
