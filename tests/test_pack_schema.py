@@ -18,6 +18,7 @@ from jsonschema import Draft7Validator
 
 from coh_core.cli import main
 from coh_core.packs.fields import FieldContext, field_problems, field_schema, parse_field_type
+from coh_core.packs.loader import load_pack
 from coh_core.packs.model import Pack
 from coh_core.packs.overlays import shipped_overlays_of, shipped_packs
 from coh_core.packs.pack_schema import schema_of
@@ -145,10 +146,14 @@ def test_every_declared_kind_with_a_section_has_one_in_the_schema(base_pack: Pac
         assert ("section" in entry) == (entry.get("section") in properties)
 
 
-def test_the_shipped_base_schema_is_the_one_its_declarations_make(base_pack: Pack) -> None:
-    shipped = (content_root() / "base" / "schema.json").read_text(encoding="utf-8")
-    assert shipped == schema_of(base_pack.docs, base_pack.id).written(), (
-        "content/base/schema.json is out of date: run `coh schema -o content/base/schema.json`"
+@pytest.mark.parametrize("game", shipped_packs(content_root(), "base"))
+def test_each_shipped_games_schema_is_the_one_its_declarations_make(game: str) -> None:
+    pack, _ = load_pack(content_root() / game)
+    assert pack is not None
+    shipped = (content_root() / game / "schema.json").read_text(encoding="utf-8")
+    assert shipped == schema_of(pack.docs, pack.id).written(), (
+        f"content/{game}/schema.json is out of date: run"
+        f" `coh schema --pack content/{game} -o content/{game}/schema.json`"
     )
 
 
