@@ -215,7 +215,7 @@ def play(pack: Pack, players: int, seed: int, agents: str, names: Mapping[str, s
     result = game.state["result"]
     return Played(
         scores=[result["scores"][colour] for colour in game.players],
-        living=[result["living"][colour] for colour in game.players],
+        living=[values[colour] for values in result["tie_breaks"].values() for colour in game.players],
         winners=[seats[colour] for colour in result["winners"]],
         decisions=len(trace),
         trace=_translated(trace, names),

@@ -17,7 +17,10 @@ KINDS_SECTION = "kinds"
 # The fields a pack adds to the sections every pack has (`setup`, `components`), and the columns
 # of its table by number of players: optional, as is every field it declares.
 SECTION_FIELDS = "section_fields"
-OPTIONAL_SECTIONS = (SECTION_FIELDS,)
+# What a game comes to: a ranking, a team's win or loss, or both (see coh_core.packs.results);
+# a pack that declares none sets no result.
+RESULT_SECTION = "result"
+OPTIONAL_SECTIONS = (SECTION_FIELDS, RESULT_SECTION)
 # Sections that appear once per pack (`types` to `windows`: see coh_core.packs.declarations).
 SINGLETON_SECTIONS = (
     "components",
@@ -31,6 +34,7 @@ SINGLETON_SECTIONS = (
     "traits",
     "events",
     "windows",
+    RESULT_SECTION,
 )
 
 
