@@ -36,6 +36,7 @@ from coh_core.effects.checker import Symbols, check_condition, check_effect
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.engine import EngineError, Game, new_game, rules_for
 from coh_core.engine.compile.where import runtime_message
+from coh_core.engine.record import RECORD_FORMAT
 from coh_core.errors import ContentError
 from coh_core.limits import MAX_ANSWER_CHARS, MAX_OPTIONS
 from coh_core.packs import load_pack_checked
@@ -519,7 +520,7 @@ def test_the_end_of_the_input_ends_the_game_cleanly(tmp_path: Path, fmt: str) ->
     if fmt == "json":
         assert [p["code"] for p in json.loads(result.stdout)["problems"]] == ["PLAY-INPUT-ENDED"]
     lines = _record(log)  # the decisions so far, without an end line
-    assert lines[0]["coh_record"] == 1 and len(lines) >= 4
+    assert lines[0]["coh_record"] == RECORD_FORMAT and len(lines) >= 4
     assert all(set(line) == {"answers"} for line in lines[1:])
 
 

@@ -503,9 +503,18 @@ _verb(
 )
 
 _verb(
-    "set_result(scores: map[player, int], living: map[player, int], winners: list[player])",
-    "The game's result: every player's score and living characters, and the winners (the game's"
-    " `result`, which the scoreboard shows and a record keeps; no log entry: the pack writes one).",
+    "set_ranking(scores: map[player, int], winners: list[player], tie_breaks: list[map[player, int]] = [])",
+    "The game's ranking, in a pack that declares one (`result: {kind: ranking}` or `both`): every"
+    " player's score, the winners, and each player's value of every tie-break the pack declares, in"
+    " their order (the game's `result`, which the scoreboard shows and a record keeps; no log"
+    " entry: the pack writes one). In a pack of another result, or given other than one value per"
+    " declared tie-break, it stops the game (`RESULT-KIND`, `RESULT-TIE-BREAKS`).",
+)
+_verb(
+    "set_team_result(won: bool)",
+    "Whether the players, all together, won, in a pack that declares a team result (`result:"
+    " {kind: team}` or `both`): every seat wins or loses with the team. In a pack of another result"
+    " it stops the game (`RESULT-KIND`).",
 )
 
 _verb(

@@ -24,6 +24,7 @@ from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
 from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
 from coh_core.packs.pack_data import section_value
+from coh_core.packs.results import RANKING_VERB, TEAM_VERB, ResultSpec, result_kind_fault, tie_breaks_fault
 
 IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
@@ -594,9 +595,35 @@ def end_game(rt: Rt) -> None:
         state["ending"] = True  # (only once it is asked for: other games' states keep their layout)
 
 
-@_impl("set_result")
-def set_result(rt: Rt, scores: dict[str, int], living: dict[str, int], winners: list[str]) -> None:
-    rt.game.state["result"] = {"scores": dict(scores), "living": dict(living), "winners": list(winners)}
+@_impl("set_ranking")
+def set_ranking(rt: Rt, scores: dict[str, int], winners: list[str], tie_breaks: list[dict[str, int]]) -> None:
+    """The ranking part of the result: the scores, the values of each declared tie-break (by its
+    id, in the declared order) and the winners."""
+    declared = _declared_result(rt, RANKING_VERB)
+    if len(tie_breaks) != len(declared.tie_breaks):
+        raise EngineError("RESULT-TIE-BREAKS", tie_breaks_fault(len(tie_breaks), declared))
+    ranking = {
+        "scores": dict(scores),
+        "tie_breaks": {t.id: dict(values) for t, values in zip(declared.tie_breaks, tie_breaks, strict=True)},
+        "winners": list(winners),
+    }
+    rt.game.state["result"] = {**(rt.game.state["result"] or {}), **ranking}
+
+
+@_impl("set_team_result")
+def set_team_result(rt: Rt, won: bool) -> None:
+    """The team part of the result: whether the players, all together, won."""
+    _declared_result(rt, TEAM_VERB)
+    rt.game.state["result"] = {**(rt.game.state["result"] or {}), "won": bool(won)}
+
+
+def _declared_result(rt: Rt, verb: str) -> ResultSpec:
+    """The pack's result, if it has the part `verb` sets; else the game stops (RESULT-KIND)."""
+    declared = rt.game.rules.result
+    fault = result_kind_fault(verb, declared)
+    if fault is not None or declared is None:
+        raise EngineError("RESULT-KIND", fault or verb)
+    return declared
 
 
 # --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------

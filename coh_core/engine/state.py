@@ -8,7 +8,13 @@ from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Rules, pile_owners
 from coh_core.engine.runtime import EngineError
 
-STATE_VERSION = 5
+STATE_VERSION = 6  # 6: the result in the shape the pack declares (coh_core.packs.results)
+
+
+def older_layout(version: Any) -> str:
+    """What to add where a state's layout version is refused: an older coh's states are not read."""
+    older = type(version) is int and version < STATE_VERSION
+    return " (an older coh's state, which this coh no longer reads)" if older else ""
 
 
 def seat_colours(rules: Rules, players: int, colours: list[str] | None) -> list[str]:

@@ -23,7 +23,7 @@ from typing import Any
 from coh_core.effects.registry import type_parts
 from coh_core.engine.flow import END, SETUP
 from coh_core.engine.rules import Rules, pile_owners
-from coh_core.engine.state import STATE_VERSION, city_order, pointer_cycle
+from coh_core.engine.state import STATE_VERSION, city_order, older_layout, pointer_cycle
 from coh_core.limits import MAX_NUMBER, MAX_SEED, MIN_SEED
 from coh_core.packs.declarations import NUMBER_TYPES, number_bounds
 
@@ -83,7 +83,11 @@ def _header(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
     found: list[StateProblem] = []
     if state["version"] != STATE_VERSION:
         found.append(
-            StateProblem(("version",), f"layout version {_shown(state['version'])}, not {STATE_VERSION}")
+            StateProblem(
+                ("version",),
+                f"layout version {_shown(state['version'])}{older_layout(state['version'])},"
+                f" not {STATE_VERSION}",
+            )
         )
     if state["pack"] != rules.pack.id:
         found.append(

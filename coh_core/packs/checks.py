@@ -65,7 +65,8 @@ from coh_core.packs.kind_checks import (
     check_pack_rules,
     check_section_fields,
 )
-from coh_core.packs.model import OPTIONAL_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
+from coh_core.packs.model import OPTIONAL_SECTIONS, RESULT_SECTION, SINGLETON_SECTIONS, Entity, Pack, Section
+from coh_core.packs.results import check_result, tie_break_texts
 from coh_core.packs.roles import PlaceSide, kind_roles, place_sides, places_of, role_of, sides_by_name
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -1085,6 +1086,8 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         for side in sides_by_name(pack, location).values():
             yield from _side_keys(side, special)
     yield from _turn_keys(pack)
+    for key, at in tie_break_texts(pack):
+        yield key, None, at
     declared = declarations_of(pack)
     engine = engine_texts(declared)
     for group, message_id, _ in declarations(pack.section("messages")):
@@ -1213,8 +1216,8 @@ def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -
     """Where a missing text is needed: its entity, its phase or step, or the pack's manifest."""
     if entity is not None:
         return entity.doc.location((*entity.path, "id"))
-    if at[:1] == ("turn",) and "turn" in pack.sections:
-        return pack.sections["turn"].doc.location(at)
+    if at[:1] in (("turn",), (RESULT_SECTION,)) and at[0] in pack.sections:
+        return pack.sections[str(at[0])].doc.location(at)
     if at[:1] in (("messages",), ("traits",)) and at[0] in pack.sections:
         return pack.sections[str(at[0])].doc.location(at, key=True)
     if at[:1] == ("pack",):
@@ -1338,5 +1341,6 @@ _PACK_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_hours,
     check_kind_names,
     check_pack_rules,
+    check_result,
     _check_texts,
 ]
