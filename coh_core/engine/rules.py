@@ -160,7 +160,6 @@ class Rules:
     cards: dict[str, Playable] = field(default_factory=dict)
     card_counts: dict[str, int] = field(default_factory=dict)
     sides: dict[tuple[str, str], Side] = field(default_factory=dict)
-    slots: dict[str, str] = field(default_factory=dict)  # location -> tower/corner/centre
     setup_steps: tuple[Step, ...] = ()
     phases: tuple[Phase, ...] = ()
     end_steps: tuple[Step, ...] = ()
@@ -440,7 +439,6 @@ def _cards(rules: Rules, builder: _Builder) -> None:
 
 def _locations(rules: Rules, builder: _Builder) -> None:
     for entity in builder.pack.entities_of("location"):
-        rules.slots[entity.id] = str(entity.data["slot"])
         for index, data in enumerate(entity.data["sides"]):
             rules.sides[(entity.id, str(data["side"]))] = _side(builder, entity, index, data)
 

@@ -58,7 +58,15 @@ from coh_core.packs.kind_checks import (
     check_pack_rules,
     check_section_fields,
 )
-from coh_core.packs.model import OPTIONAL_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
+from coh_core.packs.model import (
+    BOARD,
+    LOCATION_KIND,
+    OPTIONAL_SECTIONS,
+    SINGLETON_SECTIONS,
+    Entity,
+    Pack,
+    Section,
+)
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -797,8 +805,7 @@ def _check_setup(pack: Pack) -> Iterator[Problem]:
     if setup is None:
         return
     yield from _check_player_counts(pack, setup)
-    if "city" in setup.data or "numbering" in setup.data:  # a game with a city (its `section_fields`)
-        yield from _check_city(pack, setup)
+    yield from _check_board(pack, setup)
     overflow = _ref_problem(
         pack, setup, ("overflow_location",), setup.data.get("overflow_location"), "location"
     )
@@ -879,39 +886,45 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
             )
 
 
-def _check_city(pack: Pack, setup: Section) -> Iterator[Problem]:
-    city = setup.data.get("city") or {}
-    corners = city.get("corners") or []
-    for index, corner in enumerate(corners):
-        found = _ref_problem(pack, setup, ("city", "corners", index), corner, "location")
+def _check_board(pack: Pack, setup: Section) -> Iterator[Problem]:
+    """The board holds every location once, in its order (`locations`), each with a side it can
+    start on (`sides`)."""
+    locations = pack.entities.get(LOCATION_KIND, {})
+    board = setup.data.get(BOARD)
+    if not isinstance(board, dict):
+        if locations:
+            yield Problem(
+                "SETUP-BOARD",
+                f"the pack has locations ({', '.join(f'`{i}`' for i in locations)}) but `setup` has no"
+                " `board` to lay them out: add `board: {locations: [...], sides: {...}}`",
+                _at(setup, ()),
+            )
+        return
+    listed = board.get("locations")
+    placed: list[Any] = listed if isinstance(listed, list) else []
+    for index, value in enumerate(placed):
+        found = _ref_problem(pack, setup, (BOARD, "locations", index), value, LOCATION_KIND)
         if found:
             yield found
-    slots = Counter(str(e.data.get("slot")) for e in pack.entities_of("location"))
-    numbering = setup.data.get("numbering") or {}
-    for slot, count in slots.items():
-        numbers = numbering.get(slot) or []
-        if len(numbers) != count:
-            yield Problem(
-                "CITY-LAYOUT",
-                f"{count} location(s) have slot `{slot}` but the numbering gives {len(numbers)} number(s)",
-                _at(setup, ("numbering",)),
-            )
-    corner_ids = sorted(e.id for e in pack.entities_of("location") if e.data.get("slot") == "corner")
-    if sorted(map(str, corners)) != corner_ids:
+    missing = [i for i in locations if i not in placed]
+    if missing:
         yield Problem(
-            "CITY-LAYOUT",
-            f"the layout must list each corner location once: {', '.join(corner_ids)}",
-            _at(setup, ("city", "corners")),
+            "SETUP-BOARD",
+            f"the board must hold every location once: it lacks {', '.join(f'`{m}`' for m in missing)}",
+            _at(setup, (BOARD, "locations")),
         )
-    yield from _check_city_sides(pack, setup, city.get("sides") or {})
+    sides = board.get("sides")
+    yield from _check_board_sides(pack, setup, sides if isinstance(sides, dict) else {})
 
 
-def _check_city_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iterator[Problem]:
-    locations = pack.entities.get("location", {})
+def _check_board_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iterator[Problem]:
+    """Each location starts on one of its sides that is no state of another, and each has one."""
+    locations = pack.entities.get(LOCATION_KIND, {})
+    path = (BOARD, "sides")
     for location_id, side in sides.items():
         location = locations.get(location_id)
         if location is None:
-            found = _ref_problem(pack, setup, ("city", "sides", location_id), location_id, "location")
+            found = _ref_problem(pack, setup, (*path, location_id), location_id, LOCATION_KIND)
             if found:
                 yield found
             continue
@@ -922,15 +935,11 @@ def _check_city_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iter
                 "REF-UNDEF",
                 f"`{side}` is not a side `{location_id}` can start on; one of "
                 f"{', '.join(playable)}" + suggest(str(side), playable),
-                _at(setup, ("city", "sides", location_id)),
+                _at(setup, (*path, location_id)),
             )
     for location_id in locations:
         if location_id not in sides:
-            yield Problem(
-                "CITY-LAYOUT",
-                f"no starting side for location `{location_id}`",
-                _at(setup, ("city", "sides")),
-            )
+            yield Problem("SETUP-BOARD", f"no starting side for location `{location_id}`", _at(setup, path))
 
 
 # -- entities -----------------------------------------------------------------------

@@ -19,12 +19,14 @@ from coh_core.errors import Location, Problem
 from coh_core.packs.declarations import messages_of
 from coh_core.packs.fields import context_of, field_problems
 from coh_core.packs.model import (
+    BOARD,
     ENGINE_SECTIONS,
     KINDS_SECTION,
     SECTION_FIELDS,
     SINGLETON_SECTIONS,
     Entity,
     Pack,
+    Section,
 )
 from coh_core.packs.pack_data import PLAYER_TABLE
 from coh_core.packs.pack_schema import shared_fields
@@ -394,6 +396,62 @@ def _per_value(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
             )
 
 
+def _on_board(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """Each entity of the kind on the board (`setup.board.locations`, numbered from 1) is at a
+    number that the mapping of `setup` named by `numbers_of` gives the value of its field
+    `on_board`; each number the mapping gives is a place on the board, and is given once."""
+    setup = pack.sections.get("setup")
+    name = str(check["numbers_of"])
+    mapping, board = pack.section("setup").get(name), pack.section("setup").get(BOARD)
+    placed = board.get("locations") if isinstance(board, dict) else None
+    if setup is None or not isinstance(mapping, dict) or not isinstance(placed, list):
+        return  # no mapping (KIND-CHECK) or no board (SETUP-BOARD)
+    code = check.get("code", "DATA-BOARD")
+    given: dict[int, str] = {}  # each number, the value of the field it is given to
+    twice: set[int] = set()  # numbers given to two values: their places are not judged
+    for value, numbers in mapping.items():
+        for index, number in enumerate(numbers if isinstance(numbers, list) else []):
+            if not isinstance(number, int) or isinstance(number, bool):
+                continue  # (the schema's)
+            where = setup.doc.location((*setup.path, name, value, index))
+            if number in given:
+                said = f"to `{given[number]}` and to `{value}`; a place holds one location"
+                yield Problem(code, f"setup's `{name}` gives the number {number} {said}", where)
+                twice.add(number)
+            elif not 1 <= number <= len(placed):
+                said = f"the board has {len(placed)} places, numbered 1 to {len(placed)}"
+                yield Problem(code, f"setup's `{name}` gives `{value}` the number {number}; {said}", where)
+            given.setdefault(number, str(value))
+    yield from _board_places(pack, kind, check, setup, placed, given, twice)
+
+
+def _board_places(
+    pack: Pack,
+    kind: str,
+    check: Check,
+    setup: Section,
+    placed: list[Any],
+    given: dict[int, str],
+    twice: set[int],
+) -> Iterator[Problem]:
+    """Each entity of the kind on the board has the value of its field its number is given (a
+    number given twice is reported as such, not at its place)."""
+    name, field, code = str(check["numbers_of"]), str(check["on_board"]), check.get("code", "DATA-BOARD")
+    entities = {e.id: e for e in pack.entities_of(kind)}
+    for index, entity_id in enumerate(placed):
+        entity = entities.get(entity_id) if isinstance(entity_id, str) else None
+        if entity is None or index + 1 in twice:
+            continue  # not an entity of the kind (SETUP-BOARD, REF-*), or a number given twice
+        number, wanted, has = index + 1, given.get(index + 1), entity.data.get(field)
+        where = setup.doc.location((*setup.path, BOARD, "locations", index))
+        place = f"`{entity_id}` is at place {number} of the board (`{BOARD}.locations`)"
+        if wanted is None:
+            yield Problem(code, f"{place}, a number setup's `{name}` gives no `{field}`", where)
+        elif has != wanted:
+            said = f"the number setup's `{name}` gives `{field}: {wanted}`; its own `{field}` is `{has}`"
+            yield Problem(code, f"{place}, {said}", where)
+
+
 def _listed_once(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
     """A list of `components` names every entity of the kind exactly once (and nothing else)."""
     name = str(check["listed_once"])
@@ -511,4 +569,5 @@ _PACK_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {
     "per_value": _per_value,
     "listed_once": _listed_once,
     "dealt": _dealt,
+    "on_board": _on_board,
 }

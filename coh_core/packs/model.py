@@ -18,6 +18,10 @@ KINDS_SECTION = "kinds"
 # of its table by number of players: optional, as is every field it declares.
 SECTION_FIELDS = "section_fields"
 OPTIONAL_SECTIONS = (SECTION_FIELDS,)
+# `setup`'s board: every location once, in the board's order (`locations`), and the side each
+# starts on (`sides`); the entities on it are those of the kind `LOCATION_KIND`.
+BOARD = "board"
+LOCATION_KIND = "location"
 # Sections that appear once per pack (`types` to `windows`: see coh_core.packs.declarations).
 SINGLETON_SECTIONS = (
     "components",
