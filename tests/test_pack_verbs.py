@@ -64,6 +64,14 @@ verbs:
       let place = choose(among)
       add_zombies(1, at=place)
       return place
+  - id: louder
+    params: {at: location}
+    returns: location
+    asks: true
+    doc: Zombies pour in at a location without a question (it changes the game); the location.
+    do: |
+      add_zombies(1, at=at)
+      return at
   - id: top_up
     params: {at: location}
     doc: Add zombies up to 4, or stop at once when there are some already.
@@ -175,6 +183,16 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             "{}",
             ["{red: [play, alarm]}", "{red: [choose, church]}"],
             ["zombies: {church: 3, bank: 0, hospital: 2}"],
+        ),
+        (
+            "a selector of the pack that may ask but asks nothing gives its value, in the dry run"
+            " that offers the card too",
+            "alarm",
+            "let start = choose(locations_with_zombies()); add_zombies(2, at=louder(start))"
+            " for place in [@church, @hospital] { add_zombies(1, at=louder(place)) }",
+            "{bank: 1}",
+            ["{red: [play, alarm]}"],  # (the only location with zombies is taken without asking)
+            ["zombies: {bank: 4, church: 2, hospital: 2}"],
         ),
         (
             "return leaves a pack verb early",

@@ -806,11 +806,6 @@ def _check_setup(pack: Pack) -> Iterator[Problem]:
         return
     yield from _check_player_counts(pack, setup)
     yield from _check_board(pack, setup)
-    overflow = _ref_problem(
-        pack, setup, ("overflow_location",), setup.data.get("overflow_location"), "location"
-    )
-    if overflow:
-        yield overflow
 
 
 def _check_player_range(pack: Pack, setup: Section, low: int, high: int) -> Iterator[Problem]:

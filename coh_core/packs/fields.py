@@ -206,10 +206,10 @@ def _value_schema(base: str, spec: Mapping[str, Any], context: FieldContext) -> 
         if base == "string" and isinstance(values, list):
             schema["enum"] = [v for v in values if isinstance(v, str)]
         return schema
+    if base in context.references:  # (an enumeration named like a kind's type is DECL-DUPLICATE)
+        return {"$ref": _REF + "id"}
     if base in context.enumerations:
         return {"type": "string", "enum": list(context.enumerations[base])}
-    if base in context.references:
-        return {"$ref": _REF + "id"}
     return {}
 
 

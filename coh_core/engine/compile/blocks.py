@@ -415,11 +415,14 @@ class _BlockWriter:
         if not callee.asks:  # it runs at once, when its frames could not reach the bound
             lines.append(f"if len(frames) < {MAX_FRAMES - callee.nesting}:")
             if callee.direct is None:
-                lines.append(f"    run_sync({k}.program, rt, names)")
+                lines.append(f"    value = run_sync({k}.program, rt, names)")
             else:  # (as run_sync runs it)
                 self.names[f"{k}_direct"] = callee.direct
-                lines += ["    rt.env = names", f"    {k}_direct(rt)"]
-            lines += ["    rt.env = env", "    return None"]
+                lines += ["    rt.env = names", f"    value = {k}_direct(rt)"]
+            lines.append("    rt.env = env")
+            if op.ret is not None:  # a selector declared to ask whose body does not: its value
+                lines.append(f"    env[{op.ret!r}] = value")
+            lines.append("    return None")
         lines += [f"frames.append(Frame({k}.program, rt, names, {op.ret!r}))", "return SWITCH"]
         return lines
 

@@ -174,8 +174,10 @@ class _CallVerb(Op):
             _verbs_too_deep()
         program = self.program
         if not program.asks and len(frames) + program.nesting < MAX_FRAMES:
-            run_sync(program, rt, env)
+            value = run_sync(program, rt, env)
             rt.env = frame.env
+            if self.ret is not None:  # a selector declared to ask whose body does not: its value
+                frame.env[self.ret] = value
             return None
         frames.append(Frame(program, rt, env, self.ret))
         return SWITCH
