@@ -859,8 +859,6 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
     yield from _check_player_range(pack, setup, low, high)
     rows, twice = _player_rows(setup)
     yield from twice
-    movement = pack.section("components").get("movement_cards")
-    places = len(movement) if isinstance(movement, list) else None  # one card per character placed
     colours = len(pack.colours()) or high
     for count in range(low, min(high, colours) + 1):  # more players than colours: reported above
         if count not in rows:
@@ -868,16 +866,6 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
                 "SETUP-TABLE",
                 f"no setup row for {count} players, which `players` allows ({low} to {high})",
                 _at(setup, ("per_player_count",)),
-            )
-            continue
-        index, row = rows[count]
-        dealt = int(row.get("characters", 0))
-        if places is not None and dealt > places:
-            yield Problem(
-                "SETUP-SUPPLY",
-                f"each of {count} players places {dealt} characters by drawing movement cards;"
-                f" a player has {places}",
-                _at(setup, ("per_player_count", index)),
             )
 
 
@@ -994,33 +982,6 @@ def _check_flips(pack: Pack) -> Iterator[Problem]:
                     f"`{location.id}` has no side `{args[1].name}`" + suggest(args[1].name, names),
                     slot.doc.offset_in_scalar(slot.path, args[1].span.start),
                 )
-
-
-def _check_hours(pack: Pack) -> Iterator[Problem]:
-    """A game whose setup lists the hours played (its `section_fields`) plays one a turn."""
-    played = pack.section("setup").get("hours")
-    if isinstance(played, list):
-        yield from _check_turns_and_hours(pack, played)
-
-
-def _check_turns_and_hours(pack: Pack, played: list[Any]) -> Iterator[Problem]:
-    """Each turn plays one hour of the setup: as many hours played as there are turns."""
-    params, setup = pack.sections.get("params"), pack.sections.get("setup")
-    turns = pack.section("params").get("turns")
-    if (
-        params is None
-        or setup is None
-        or not isinstance(turns, dict)
-        or not isinstance(turns.get("value"), int)
-    ):
-        return
-    if len(played) != turns["value"]:
-        yield Problem(
-            "SETUP-HOURS",
-            f"the game has {turns['value']} turns (`params.turns`) but `setup.hours` lists {len(played)}"
-            " hours; each turn reveals the card of one hour",
-            _at(setup, ("hours",)),
-        )
 
 
 # -- turn structure ------------------------------------------------------------------------
@@ -1299,7 +1260,6 @@ _PACK_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_sections,
     _check_components,
     _check_setup,
-    _check_hours,
     check_kind_names,
     check_pack_rules,
     _check_texts,

@@ -202,6 +202,8 @@ def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], st
         ("numbers_of", setup, "setup", dict),
         ("entries", setup, "setup", list),
         ("equals", setup, "setup", (int, str)),
+        ("items_of", setup, "setup", list),
+        ("each_at_most", components, "components", list),
     ]
     for key, values, where, kind in wanted:
         if where not in pack.sections:
@@ -217,14 +219,29 @@ def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], st
     verb = check.get("verb")
     if "symbol" in check and not (signature(str(verb)) or pack.entity(str(verb))):
         yield ("verb",), f"no verb `{verb}`"
-    for key, partner in (("less", "than"), ("than", "less")):
+    params = pack.section("params")
+    if "as_many_as" in check and "params" in pack.sections and check["as_many_as"] not in params:
+        name = str(check["as_many_as"])
+        yield ("as_many_as",), f"`{name}` is no rule parameter of `params`" + suggest(name, params)
+    for key, (partner, what) in _PARTNERS.items():
         if key in check and partner not in check:
-            yield (key,), f"`{key}` goes with `{partner}`: the field it is compared with"
+            yield (key,), f"`{key}` goes with `{partner}`: {what}"
+
+
+# The keys of a check that go with another: that key, and what it names.
+_PARTNERS = {
+    "less": ("than", "the field it is compared with"),
+    "than": ("less", "the field compared with it"),
+    "as_many_as": ("items_of", "the list of `setup` whose values are counted"),
+    "items_of": ("as_many_as", "the rule parameter they are counted against"),
+}
 
 
 _WHAT = {
     "total": "number",
     "listed_once": "list",
+    "items_of": "list",
+    "each_at_most": "list",
     "numbers_of": "mapping of numbers",
     "entries": "list",
     "equals": "value",
@@ -452,6 +469,24 @@ def _board_places(
             yield Problem(code, f"{place}, {said}", where)
 
 
+def _as_many_as(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """A list of `setup` (`items_of`) holds as many values as a rule parameter's value says (one
+    hour played for each of the game's turns)."""
+    param, name = str(check["as_many_as"]), str(check.get("items_of"))
+    declared = pack.section("params").get(param)
+    wanted = declared.get("value") if isinstance(declared, dict) else None
+    listed, where = pack.section("setup").get(name), _setup_at(pack, name)
+    if not isinstance(wanted, int) or isinstance(wanted, bool) or not isinstance(listed, list):
+        return  # a parameter or a list the pack lacks (KIND-CHECK), or a value the schema reports
+    if len(listed) != wanted and where is not None:
+        yield Problem(
+            check.get("code", "DATA-LENGTH"),
+            f"setup's `{name}` lists {len(listed)} values but the rule parameter `{param}` is {wanted}"
+            f" (`params.{param}`): one value is needed for each",
+            where,
+        )
+
+
 def _listed_once(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
     """A list of `components` names every entity of the kind exactly once (and nothing else)."""
     name = str(check["listed_once"])
@@ -494,6 +529,7 @@ def _dealt(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
     copies = pack.kind_declarations()[kind].get("copies")
     entities = pack.entities_of(kind)
     supply = sum(_copies(e, copies) for e in entities) if isinstance(copies, str) else len(entities)
+    bound = _each_at_most(pack, check)
     seen: set[Any] = set()
     rows = setup.data.get(PLAYER_TABLE) if setup is not None else None
     for index, row in enumerate(rows if isinstance(rows, list) else []):
@@ -501,17 +537,30 @@ def _dealt(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
             continue  # a second row for a number of players: SETUP-TABLE
         seen.add(row.get("players"))
         players, each = row.get("players"), row.get(column)
-        if (
-            isinstance(players, int)
-            and isinstance(each, int)
-            and players * each > supply
-            and setup is not None
-        ):
+        if not isinstance(players, int) or not isinstance(each, int) or setup is None:
+            continue
+        where = setup.doc.location((*setup.path, PLAYER_TABLE, index))
+        if players * each > supply:
             yield Problem(
                 check.get("code", "DATA-SUPPLY"),
                 f"{players} players need {players * each} {column.replace('_', ' ')}; the pack has {supply}",
-                setup.doc.location((*setup.path, PLAYER_TABLE, index)),
+                where,
             )
+        elif bound is not None and each > len(bound[1]):
+            yield Problem(
+                check.get("code", "DATA-SUPPLY"),
+                f"each of {players} players is dealt {each} {column.replace('_', ' ')}, more than the"
+                f" {len(bound[1])} `{bound[0]}` each player has",
+                where,
+            )
+
+
+def _each_at_most(pack: Pack, check: Check) -> tuple[str, list[Any]] | None:
+    """The list of `components` a `dealt` check's `each_at_most` names, by its name: no player is
+    dealt more than it holds (None without one, or when it is no list: KIND-CHECK)."""
+    name = check.get("each_at_most")
+    listed = pack.section("components").get(str(name)) if name is not None else None
+    return (str(name), listed) if isinstance(listed, list) else None
 
 
 def _copies(entity: Entity, field: str) -> int:
@@ -570,4 +619,5 @@ _PACK_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {
     "listed_once": _listed_once,
     "dealt": _dealt,
     "on_board": _on_board,
+    "as_many_as": _as_many_as,
 }
