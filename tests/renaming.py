@@ -327,6 +327,8 @@ def _rename_kinds(data: dict[str, Any], kind_names: Mapping[str, str]) -> None:
     """Rename, in place, the kinds the `kinds` section declares (their labels are text keys: kept)."""
     if isinstance(data.get("kinds"), dict):
         data["kinds"] = {kind_names.get(kind, kind): entry for kind, entry in data["kinds"].items()}
+    for entry in (data.get("components", {}).get("pieces") or {}).values():
+        entry["of"] = kind_names.get(entry["of"], entry["of"])
 
 
 def text_key(key: str, names: Mapping[str, str]) -> str:

@@ -36,6 +36,7 @@ from coh_core.i18n import text_forms
 from coh_core.limits import MAX_ANSWER_CHARS
 from coh_core.messages import placeholders
 from coh_core.narrative import Narrator, Verbatim
+from coh_core.packs.roles import place_side
 
 Action = tuple[Any, ...]
 _ASCII_DIGITS = frozenset("0123456789")
@@ -398,11 +399,8 @@ class TerminalAgent:
         words = self.narrator.render("side", side, {"location": location})
         if not self.narrator.has("ui.table.room"):
             return Verbatim(words)
-        entity = self.narrator.pack.entity(location)
-        sides = entity.data.get("sides", []) if entity is not None else []
-        capacity = next(
-            (s.get("capacity") for s in sides if isinstance(s, Mapping) and s.get("side") == side), None
-        )
+        written = place_side(self.narrator.pack, location, side)
+        capacity = written.data.get("capacity") if written is not None else None
         shown = Verbatim(str(capacity) if isinstance(capacity, int) else NO_LIMIT)
         ordinary = present - extra
         if extra and self.narrator.has("ui.table.room.extra"):

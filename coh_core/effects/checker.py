@@ -26,6 +26,7 @@ from coh_core.effects.registry import (
     PileSpec,
     Signature,
     asking_selectors,
+    context_spec,
     element_type,
     is_key_type,
     map_of,
@@ -192,7 +193,9 @@ class Checker:
         lenient: bool = False,
         returns: str | None = None,
     ):
-        spec = CONTEXTS[context]
+        spec = context_spec(context, symbols.declared)
+        if spec is None:  # (a field's unknown context is KIND-FIELD: its effects are not checked)
+            raise ValueError(f"no context {context!r}")
         self.returns = returns  # in a selector the pack defines: the type its `return` gives
         self.symbols = symbols
         self.lenient = lenient  # names of an unknown window or event are not reported
@@ -1436,6 +1439,7 @@ def names_some_context_binds(declared: Declarations) -> dict[str, str]:
     names a default may read, typed as the places that call it give them."""
     found: dict[str, str] = {}
     bindings: list[Mapping[str, str]] = [spec.bindings for spec in CONTEXTS.values()]
+    bindings += [spec.bindings for spec in declared.contexts.values()]
     bindings += [spec.bindings for spec in declared.events.values()]
     bindings += [spec.bindings for spec in declared.windows.values()]
     for names in bindings:

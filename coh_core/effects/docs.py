@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from coh_core.effects.registry import CONTEXTS, TYPES, Declarations, Kind, Signature, TraitSpec, signatures
+from coh_core.effects.registry import (
+    ENGINE_CONTEXTS,
+    ROLES,
+    TYPES,
+    Declarations,
+    Kind,
+    Signature,
+    TraitSpec,
+    signatures,
+)
 from coh_core.limits import (
     CASCADE_LIMIT,
     MAX_DECISIONS,
@@ -77,6 +86,14 @@ of the pack's `messages` section, given each of its placeholders by name and not
 """
 
 
+_ROLES_INTRO = """\
+The effects written in a pack's entities (a field of type `effect`, `condition` or `triggers`)
+are in a context the field names (`context:`): one the pack declares in its `contexts`, each
+playing one of these roles, or a role by its own name. The role says when the engine runs the
+effect and which names it binds: a record with an `effect` field of an ability's or a card's role
+is what a player uses (with its `window`, `if` and `cost`), a list of records holding a place's
+ability, condition or triggers is the place's sides."""
+
 _NAMES_BOUND = """\
 Besides these, a trigger has the names its event binds, and a card or power those of its window
 (`events` and `windows` of the pack); `let`, `for` and a list or map built with `for` bind names
@@ -138,7 +155,14 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
             [
                 *_table(
                     ("context", "where", "names"),
-                    [(f"`{c.name}`", c.doc, _bindings(c.bindings)) for c in CONTEXTS.values()],
+                    [(f"`{c.name}`", c.doc, _bindings(c.bindings)) for c in ENGINE_CONTEXTS.values()],
+                ),
+                "",
+                _ROLES_INTRO,
+                "",
+                *_table(
+                    ("role", "what the engine does with it", "names"),
+                    [(f"`{c.name}`", c.doc, _bindings(c.bindings)) for c in ROLES.values()],
                 ),
                 "",
                 _NAMES_BOUND,
@@ -159,6 +183,13 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
                 "They are written in the effect language in the pack (the base pack's procedures of the"
                 " turn structure among them: content/base/procedures-*.yaml); an overlay may patch them.",
             ],
+        ),
+        _section(
+            "Contexts of the entities' effects (`contexts`; `context:` of a field)",
+            _table(
+                ("context", "role", "where"),
+                [(f"`{c.name}`", f"`{c.role}`", c.doc) for c in declared.contexts.values()],
+            ),
         ),
         _section(
             "Timing windows (`windows`; `window:` of powers and cards)",
@@ -217,8 +248,8 @@ _ASKS = " It may ask and change the game (`asks: true`)."
 _DECLARED_INTRO = """## Declared by the base pack
 
 The sections below are not built into coh: the base pack defines its verbs in `verbs`
-sections and declares the rest in content/base/declarations.yaml (sections `types`,
-`traits`, `events`, `windows`); another pack or an overlay may declare others. Effects write
+sections and declares the rest in content/base/declarations.yaml (sections `contexts`,
+`types`, `traits`, `events`, `windows`); another pack or an overlay may declare others. Effects write
 an enumeration's values as plain names (`until=end_of_turn`); `trait` is the built-in type
 whose values are the pack's traits.
 """

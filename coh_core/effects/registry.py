@@ -126,6 +126,7 @@ class ContextSpec:
     doc: str
     bindings: dict[str, str]
     procedures_allowed: bool = False
+    role: str = ""  # of a context a pack declares: the engine's role it plays ("": the engine's own)
 
 
 # --- declarations -----------------------------------------------------------------
@@ -673,27 +674,39 @@ _procedure(
 # The contexts of the bodies of the verbs a pack defines (their parameters are their names).
 VERB_CONTEXTS = frozenset({"verb", "selector", "asking_selector"})
 
-CONTEXTS: dict[str, ContextSpec] = {
+# What the engine does with an effect written in an entity, by role: when it runs it and which
+# names it binds. A pack names the contexts of its entities' fields (`contexts:` in its
+# declarations, each with one of these roles), or uses a role's name as a context.
+ROLES: dict[str, ContextSpec] = {
     spec.name: spec
     for spec in (
         ContextSpec(
-            "power",
-            "a character's power (using it exhausts the character)",
+            "piece_ability",
+            "an ability of a piece, used by its owner in a window (using it exhausts the piece)",
             {"self": "character", "here": "location", "me": "player"},
         ),
         ContextSpec(
-            "character_trigger",
-            "a character's trigger",
+            "piece_trigger",
+            "an automatic effect of a piece",
             {"self": "character", "here": "location", "me": "player"},
         ),
-        ContextSpec("card", "an action card's cost or effect", {"me": "player"}),
+        ContextSpec("card", "a card's condition, cost or effect, played from a hand", {"me": "player"}),
         ContextSpec(
-            "activation",
-            "a location's effect, used by a player present",
+            "place_ability",
+            "an ability of a place's side, used by a player who has a piece there",
             {"here": "location", "me": "player"},
         ),
-        ContextSpec("location_trigger", "a location side's trigger", {"here": "location"}),
-        ContextSpec("attack_condition", "a location side's attack condition", {"here": "location"}),
+        ContextSpec("place_trigger", "an automatic effect of a place's side", {"here": "location"}),
+        ContextSpec(
+            "place_condition", "a condition of a place's side (`attacks(at)` reads it)", {"here": "location"}
+        ),
+    )
+}
+
+# The engine's own contexts: the turn structure's and the bodies of the pack's verbs.
+ENGINE_CONTEXTS: dict[str, ContextSpec] = {
+    spec.name: spec
+    for spec in (
         ContextSpec("step", "a step of the turn structure", {}, procedures_allowed=True),
         ContextSpec(
             "location_step",
@@ -722,6 +735,15 @@ CONTEXTS: dict[str, ContextSpec] = {
     )
 }
 
+# Every context the engine knows by name: its own and the roles.
+CONTEXTS: dict[str, ContextSpec] = {**ENGINE_CONTEXTS, **ROLES}
+
+
+def context_spec(name: str, declared: Declarations) -> ContextSpec | None:
+    """The context of that name: one the pack declares, else the engine's (None: neither)."""
+    return declared.contexts.get(name) or CONTEXTS.get(name)
+
+
 # Built-in types and what their values are. `list[T]` is a list of T, `map[K, V]` a map from
 # keys of type K to values of type V; `T`, `K` and `V` are type variables of the signatures.
 TYPES: dict[str, str] = {
@@ -748,6 +770,8 @@ TYPES: dict[str, str] = {
     "string": 'a text in double quotes (`"..."`)',
     "any": "a value whose type another parameter fixes",
 }
+# The built-in type of the board's places: a kind whose ids are of it has places with states.
+LOCATION_TYPE = "location"
 # Parameters whose argument is a bare name that is never read as a variable (`param(turns)`).
 NAME_TYPES = frozenset({"param", "pack_section", "data_key", "entity_type"})
 # The built-in types whose values are the traits, events and windows a pack declares.
@@ -852,6 +876,9 @@ class Declarations:
     # name -> (what it is, the type of its whole value: of a value of each player, a map by player)
     memory: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     graphs: Mapping[str, GraphSpec] = field(default_factory=dict)  # a graph's name -> its declaration
+    contexts: Mapping[str, ContextSpec] = field(
+        default_factory=dict
+    )  # contexts of entities' effects, by name
     # The types of `@id`s the pack's kinds of entities make (beside the built-in ones) -> what they are.
     entity_types: Mapping[str, str] = field(default_factory=dict)
     # False when a section of them failed to load: a name not found may be declared there.

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coh_core.effects import ast
-from coh_core.effects.registry import CONTEXTS, Declarations, signatures
+from coh_core.effects.registry import LOCATION_TYPE, Declarations, context_spec, signatures
 from coh_core.engine.compile.lowering import Compiler
 from coh_core.engine.compile.model import COMPILED, CompiledBlock, Fn
 from coh_core.engine.flow import Flow, engine_programs
@@ -18,6 +18,7 @@ from coh_core.errors import Location
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 from coh_core.packs.pack_data import ids_of_type
+from coh_core.packs.roles import KindRoles, Role, StateRoles, kind_roles
 from coh_core.packs.yamlsrc import Path_
 
 _UNKNOWN = object()  # not found in a cache (where None is a value)
@@ -154,7 +155,7 @@ class Phase:
 @dataclass
 class Rules:
     pack: Pack
-    characters: dict[str, dict[str, Any]] = field(default_factory=dict)
+    trait_values: dict[str, dict[str, Any]] = field(default_factory=dict)  # a piece's own, by its id
     powers: dict[str, Playable] = field(default_factory=dict)
     character_triggers: dict[str, tuple[Trigger, ...]] = field(default_factory=dict)
     cards: dict[str, Playable] = field(default_factory=dict)
@@ -242,7 +243,7 @@ class Rules:
         found = self._trait_defaults.get((character, trait), _UNKNOWN)
         if found is not _UNKNOWN:
             return found
-        own = self.characters[character].get("traits") or {}
+        own = self.trait_values.get(character) or {}
         if trait in own:
             found = own[trait]
         else:
@@ -320,10 +321,17 @@ class _Builder:
         assert not isinstance(found.tree, ast.Block)
         return self.compiler.condition(found.tree, found.slot, names | _extra(found))
 
+    def names(self, context: str) -> frozenset[str]:
+        """The names an effect of the context may read without binding them."""
+        spec = context_spec(context, self.declared)
+        if spec is None:  # (a field's unknown context is KIND-FIELD: the pack does not load)
+            raise EngineError("ENGINE-DECLARATION", f"the pack declares no context `{context}`")
+        return frozenset(spec.bindings)
+
     def playable(
         self, owner: str, holder: Entity | Any, path: Path_, data: dict[str, Any], context: str
     ) -> Playable:
-        names = _names(context)
+        names = self.names(context)
         return Playable(
             owner,
             str(data.get("window", "anytime")),
@@ -338,7 +346,7 @@ class _Builder:
         found: list[Trigger] = []
         for index, trigger in enumerate(data or []):
             base = (*path, index)
-            names = _names(context) | frozenset(self.declared.events[trigger["event"]].bindings)
+            names = self.names(context) | frozenset(self.declared.events[trigger["event"]].bindings)
             effect = self.block(holder, (*base, "do"), names)
             if effect is None:
                 raise EngineError("ENGINE-UNCOMPILED", f"the trigger {owner}#{index} has no compiled effect")
@@ -346,10 +354,6 @@ class _Builder:
             after = trigger.get("timing") == "after_action"
             found.append(Trigger(owner, trigger["event"], condition, effect, after))
         return tuple(found)
-
-
-def _names(context: str) -> frozenset[str]:
-    return frozenset(CONTEXTS[context].bindings)
 
 
 def _extra(found: CompiledEffect) -> frozenset[str]:
@@ -404,7 +408,7 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)
     builder = _Builder(pack, compiler, rules.declared)
-    _characters(rules, builder)
+    _pieces(rules, builder)
     _cards(rules, builder)
     _locations(rules, builder)
     rules.entries = {
@@ -418,50 +422,86 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     return rules
 
 
-def _characters(rules: Rules, builder: _Builder) -> None:
-    for entity in builder.pack.entities_of("character"):
-        rules.characters[entity.id] = entity.data
-        power = entity.data.get("power")
-        if isinstance(power, dict):
-            rules.powers[entity.id] = builder.playable(
-                entity.id, entity, (*entity.path, "power"), power, "power"
+def _roles(builder: _Builder, kind: str) -> KindRoles:
+    return kind_roles(builder.pack.kind_declarations().get(kind, {}).get("fields"), builder.declared)
+
+
+def _pieces(rules: Rules, builder: _Builder) -> None:
+    """Each piece's own trait values, ability and triggers (by the roles of its kind's fields)."""
+    for kind in dict.fromkeys(k.of for k in rules.piece_kinds.values()):
+        roles = _roles(builder, kind)
+        for entity in builder.pack.entities_of(kind):
+            data = entity.data
+            own = data.get(roles.traits) if roles.traits is not None else None
+            rules.trait_values[entity.id] = own if isinstance(own, dict) else {}
+            ability = data.get(roles.ability.field) if roles.ability is not None else None
+            if roles.ability is not None and isinstance(ability, dict):
+                at = (*entity.path, roles.ability.field)
+                rules.powers[entity.id] = builder.playable(
+                    entity.id, entity, at, ability, roles.ability.context
+                )
+            rules.character_triggers[entity.id] = _triggers_of(
+                builder, entity.id, entity, entity.path, data, roles.triggers
             )
-        rules.character_triggers[entity.id] = builder.triggers(
-            entity.id, entity, (*entity.path, "triggers"), entity.data.get("triggers"), "character_trigger"
-        )
+
+
+def _triggers_of(
+    builder: _Builder, owner: str, holder: Entity, path: Path_, data: dict[str, Any], role: Role | None
+) -> tuple[Trigger, ...]:
+    if role is None:
+        return ()
+    return builder.triggers(owner, holder, (*path, role.field), data.get(role.field), role.context)
 
 
 def _cards(rules: Rules, builder: _Builder) -> None:
-    for entity in builder.pack.entities_of("action"):
-        rules.cards[entity.id] = builder.playable(entity.id, entity, entity.path, entity.data, "card")
-        rules.card_counts[entity.id] = int(entity.data.get("count", 1))
+    """The kinds whose entities are themselves playable (from a hand), with their copies."""
+    for kind, declared in builder.pack.kind_declarations().items():
+        context = _roles(builder, kind).playable
+        if context is None:
+            continue
+        copies = declared.get("copies")
+        for entity in builder.pack.entities_of(kind):
+            rules.cards[entity.id] = builder.playable(entity.id, entity, entity.path, entity.data, context)
+            rules.card_counts[entity.id] = int(entity.data.get(copies, 1)) if isinstance(copies, str) else 1
 
 
 def _locations(rules: Rules, builder: _Builder) -> None:
-    for entity in builder.pack.entities_of("location"):
-        for index, data in enumerate(entity.data["sides"]):
-            rules.sides[(entity.id, str(data["side"]))] = _side(builder, entity, index, data)
+    """The places of the kinds whose ids are locations, each with its states (sides)."""
+    for kind, declared in builder.pack.kind_declarations().items():
+        if declared.get("type") != LOCATION_TYPE:
+            continue
+        states = _roles(builder, kind).states
+        for entity in builder.pack.entities_of(kind):
+            if states is None:
+                continue
+            for index, data in enumerate(entity.data.get(states.field) or []):
+                side = _side(builder, entity, (*entity.path, states.field, index), data, states)
+                rules.sides[(entity.id, side.name)] = side
 
 
-def _side(builder: _Builder, entity: Entity, index: int, data: dict[str, Any]) -> Side:
-    base = (*entity.path, "sides", index)
-    owner = f"{entity.id}/{data['side']}"
-    activation = data.get("activation")
+def _side(builder: _Builder, entity: Entity, base: Path_, data: dict[str, Any], roles: StateRoles) -> Side:
+    name = str(data[roles.name])
+    owner = f"{entity.id}/{name}"
+    activation = data.get(roles.ability.field) if roles.ability is not None else None
     capacity = data.get("capacity")
     return Side(
         location=entity.id,
-        name=str(data["side"]),
+        name=name,
         data=data,
         capacity=capacity if isinstance(capacity, int) else None,
         closed=bool(data.get("closed", False)),
         locked=bool(data.get("locked", False)),
-        activation=builder.playable(owner, entity, (*base, "activation"), activation, "activation")
-        if isinstance(activation, dict)
+        activation=builder.playable(
+            owner, entity, (*base, roles.ability.field), activation, roles.ability.context
+        )
+        if roles.ability is not None and isinstance(activation, dict)
         else None,
-        attack_if=builder.condition(entity, (*base, "attack_if"), _names("attack_condition")),
-        triggers=builder.triggers(
-            owner, entity, (*base, "triggers"), data.get("triggers"), "location_trigger"
-        ),
+        attack_if=builder.condition(
+            entity, (*base, roles.condition.field), builder.names(roles.condition.context)
+        )
+        if roles.condition is not None
+        else None,
+        triggers=_triggers_of(builder, owner, entity, base, data, roles.triggers),
     )
 
 
@@ -488,7 +528,7 @@ def _steps(
 ) -> tuple[Step, ...]:
     found: list[Step] = []
     for index, step in enumerate(steps or []):
-        run = builder.block(section, (*path, index, "do"), _names(context))
+        run = builder.block(section, (*path, index, "do"), builder.names(context))
         if run is None:
             raise EngineError("ENGINE-UNCOMPILED", f"the step {group}.{step['id']} has no compiled effect")
         found.append(Step(step["id"], f"step.{group}.{step['id']}.name", run, step.get("required") is True))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from coh_core.effects import ast
+from coh_core.packs.roles import place_sides
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
@@ -212,18 +213,19 @@ def find_thresholds(rules: Rules) -> dict[tuple[str, str], tuple[Threshold, ...]
     }
     reader = _CountReader(set(rules.counters), params, bodies)
     found: dict[tuple[str, str], tuple[Threshold, ...]] = {}
-    for entity in pack.entities_of("location"):
-        for index, side in enumerate(entity.data.get("sides") or []):
-            held = []
-            for position, trigger in enumerate(side.get("triggers") or []):
-                path = (*entity.path, "sides", index, "triggers", position, "if")
-                tree = trees.get((id(entity.doc), path))
-                reached = reader.threshold(tree) if tree is not None else None
-                if reached is not None:
-                    counter, at = reached
-                    held.append(Threshold(str(side["side"]), counter, at, str(trigger["event"]), position))
-            if held:
-                found[(entity.id, str(side["side"]))] = tuple(held)
+    for side in place_sides(pack, rules.declared):
+        triggers = side.roles.triggers
+        if triggers is None:
+            continue
+        held = []
+        for position, trigger in enumerate(side.data.get(triggers.field) or []):
+            tree = trees.get((id(side.place.doc), (*side.path, triggers.field, position, "if")))
+            reached = reader.threshold(tree) if tree is not None else None
+            if reached is not None:
+                counter, at = reached
+                held.append(Threshold(side.name, counter, at, str(trigger["event"]), position))
+        if held:
+            found[(side.place.id, side.name)] = tuple(held)
     return found
 
 

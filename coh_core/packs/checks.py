@@ -60,13 +60,13 @@ from coh_core.packs.kind_checks import (
 )
 from coh_core.packs.model import (
     BOARD,
-    LOCATION_KIND,
     OPTIONAL_SECTIONS,
     SINGLETON_SECTIONS,
     Entity,
     Pack,
     Section,
 )
+from coh_core.packs.roles import PlaceSide, kind_roles, place_sides, places_of, role_of, sides_by_name
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -103,12 +103,9 @@ def _refs(pack: Pack, section: Section, key: str, kind: str) -> Iterator[Problem
             yield found
 
 
-def _sides(location: Entity) -> dict[str, dict[str, Any]]:
-    return {
-        str(side["side"]): side
-        for side in location.data.get("sides", []) or []
-        if isinstance(side, dict) and "side" in side
-    }
+def _sides(pack: Pack, location: Entity) -> dict[str, dict[str, Any]]:
+    """A place's sides by name, as the pack writes them."""
+    return {name: side.data for name, side in sides_by_name(pack, location).items()}
 
 
 # -- rule parameters -----------------------------------------------------------------
@@ -554,7 +551,7 @@ def _check_counters(pack: Pack, components: Section) -> Iterator[Problem]:
     places = components.data.get("places")
     places = places if isinstance(places, dict) else {}
     taken = {
-        **{e.id: "a location" for e in pack.entities_of("location")},
+        **{e.id: "a location" for e in places_of(pack)},
         **dict.fromkeys(pack.colours(), "a colour"),
     }
     for place in places:
@@ -870,15 +867,15 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
 
 
 def _check_board(pack: Pack, setup: Section) -> Iterator[Problem]:
-    """The board holds every location once, in its order (`locations`), each with a side it can
-    start on (`sides`)."""
-    locations = pack.entities.get(LOCATION_KIND, {})
+    """The board holds every place (an entity of a kind whose ids are locations) once, in its
+    order (`locations`), each with a side it can start on (`sides`)."""
+    places = {entity.id: entity for entity in places_of(pack)}
     board = setup.data.get(BOARD)
     if not isinstance(board, dict):
-        if locations:
+        if places:
             yield Problem(
                 "SETUP-BOARD",
-                f"the pack has locations ({', '.join(f'`{i}`' for i in locations)}) but `setup` has no"
+                f"the pack has locations ({', '.join(f'`{i}`' for i in places)}) but `setup` has no"
                 " `board` to lay them out: add `board: {locations: [...], sides: {...}}`",
                 _at(setup, ()),
             )
@@ -886,10 +883,8 @@ def _check_board(pack: Pack, setup: Section) -> Iterator[Problem]:
     listed = board.get("locations")
     placed: list[Any] = listed if isinstance(listed, list) else []
     for index, value in enumerate(placed):
-        found = _ref_problem(pack, setup, (BOARD, "locations", index), value, LOCATION_KIND)
-        if found:
-            yield found
-    missing = [i for i in locations if i not in placed]
+        yield from _place_problem(pack, setup, (BOARD, "locations", index), value, places)
+    missing = [i for i in places if i not in placed]
     if missing:
         yield Problem(
             "SETUP-BOARD",
@@ -897,58 +892,73 @@ def _check_board(pack: Pack, setup: Section) -> Iterator[Problem]:
             _at(setup, (BOARD, "locations")),
         )
     sides = board.get("sides")
-    yield from _check_board_sides(pack, setup, sides if isinstance(sides, dict) else {})
+    yield from _check_board_sides(pack, setup, sides if isinstance(sides, dict) else {}, places)
 
 
-def _check_board_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iterator[Problem]:
-    """Each location starts on one of its sides that is no state of another, and each has one."""
-    locations = pack.entities.get(LOCATION_KIND, {})
+def _place_problem(
+    pack: Pack, setup: Section, path: Path_, value: Any, places: dict[str, Entity]
+) -> Iterator[Problem]:
+    """A problem if `value` is no place's id (REF-KIND: another entity's; REF-UNDEF: nothing's)."""
+    if isinstance(value, str) and value in places:
+        return
+    other = pack.entity(value) if isinstance(value, str) else None
+    if other is not None:
+        yield Problem("REF-KIND", f"`{value}` is a {other.kind}, but a location is needed", _at(setup, path))
+    else:
+        yield Problem(
+            "REF-UNDEF", f"unknown location `{value}`" + suggest(str(value), places), _at(setup, path)
+        )
+
+
+def _check_board_sides(
+    pack: Pack, setup: Section, sides: dict[str, Any], places: dict[str, Entity]
+) -> Iterator[Problem]:
+    """Each place starts on one of its sides that is no state of another, and each has one."""
     path = (BOARD, "sides")
-    for location_id, side in sides.items():
-        location = locations.get(location_id)
-        if location is None:
-            found = _ref_problem(pack, setup, (*path, location_id), location_id, LOCATION_KIND)
-            if found:
-                yield found
+    for place_id, side in sides.items():
+        place = places.get(place_id)
+        if place is None:
+            yield from _place_problem(pack, setup, (*path, place_id), place_id, places)
             continue
-        options = _sides(location)
+        options = _sides(pack, place)
         if side not in options or options[side].get("state_of"):
             playable = [s for s, d in options.items() if not d.get("state_of")]
             yield Problem(
                 "REF-UNDEF",
-                f"`{side}` is not a side `{location_id}` can start on; one of "
+                f"`{side}` is not a side `{place_id}` can start on; one of "
                 f"{', '.join(playable)}" + suggest(str(side), playable),
-                _at(setup, (*path, location_id)),
+                _at(setup, (*path, place_id)),
             )
-    for location_id in locations:
-        if location_id not in sides:
-            yield Problem("SETUP-BOARD", f"no starting side for location `{location_id}`", _at(setup, path))
+    for place_id in places:
+        if place_id not in sides:
+            yield Problem("SETUP-BOARD", f"no starting side for location `{place_id}`", _at(setup, path))
 
 
 # -- entities -----------------------------------------------------------------------
 
 
 def _check_locations(pack: Pack) -> Iterator[Problem]:
-    for location in pack.entities_of("location"):
-        sides = _sides(location)
-        counts = Counter(str(s.get("side")) for s in location.data.get("sides", []) if isinstance(s, dict))
-        for index, side in enumerate(location.data.get("sides", []) or []):
-            if not isinstance(side, dict):
-                continue
-            name = str(side.get("side"))
-            path = (*location.path, "sides", index)
-            if counts[name] > 1:
+    """No place has two sides of one name; a side that is a state of others names sides of its place."""
+    by_place: dict[str, list[PlaceSide]] = {}
+    for side in place_sides(pack):
+        by_place.setdefault(side.place.id, []).append(side)
+    for sides in by_place.values():
+        names = {side.name for side in sides}
+        counts = Counter(side.name for side in sides)
+        for side in sides:
+            location = side.place
+            if counts[side.name] > 1:
                 yield Problem(
                     "ID-DUPLICATE",
-                    f"location `{location.id}` has two sides named `{name}`",
-                    location.doc.location((*path, "side")),
+                    f"location `{location.id}` has two sides named `{side.name}`",
+                    location.doc.location((*side.path, side.roles.name)),
                 )
-            for parent_index, parent in enumerate(side.get("state_of", []) or []):
-                if parent not in sides or parent == name:
+            for parent_index, parent in enumerate(side.data.get("state_of", []) or []):
+                if parent not in names or parent == side.name:
                     yield Problem(
                         "REF-UNDEF",
-                        f"`{parent}` is not another side of `{location.id}`" + suggest(str(parent), sides),
-                        location.doc.location((*path, "state_of", parent_index)),
+                        f"`{parent}` is not another side of `{location.id}`" + suggest(str(parent), names),
+                        location.doc.location((*side.path, "state_of", parent_index)),
                     )
 
 
@@ -957,15 +967,19 @@ def _check_flips(pack: Pack) -> Iterator[Problem]:
 
     A name that is no side of any location has already been reported by the checker.
     """
-    known_sides = {name for location in pack.entities_of("location") for name in _sides(location)}
+    declared = declarations_of(pack)
+    by_place: dict[str, set[str]] = {}
+    for side in place_sides(pack, declared):
+        by_place.setdefault(side.place.id, set()).add(side.name)
+    known_sides = set().union(*by_place.values())
     for compiled in pack.effects:
         slot = compiled.slot
-        if slot.context != "location_trigger":
+        if role_of(slot.context, declared) != "place_trigger":
             continue
         location = pack.entity(slot.owner.split("/")[0])
-        if location is None:
+        if location is None or location.id not in by_place:
             continue
-        names = _sides(location)
+        names = by_place[location.id]
         for call in ast.calls(compiled.tree):
             args = [a.value for a in call.args]
             if (
@@ -1022,7 +1036,8 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         yield f"pack.{layer.id}.name", None, ("pack", layer.id)
     for character in pack.entities_of("character"):
         yield from _keys(character, "name", "power")
-        if character.data.get("traits") or character.data.get("triggers"):
+        roles = kind_roles(pack.kind_declarations()[character.kind].get("fields"), declarations_of(pack))
+        if any(character.data.get(f) for f in (roles.traits, roles.triggers and roles.triggers.field) if f):
             yield from _keys(character, "disadvantage")
     for action in pack.entities_of("action"):
         yield from _keys(action, "name", "text")
@@ -1033,8 +1048,8 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
     for location in pack.entities_of("location"):
         yield from _keys(location, "name")
         special = [str(f) for f in kinds.get(location.kind, {}).get("special_text_for") or []]
-        for name, side in _sides(location).items():
-            yield from _side_keys(location, name, side, special)
+        for side in sides_by_name(pack, location).values():
+            yield from _side_keys(side, special)
     yield from _turn_keys(pack)
     declared = declarations_of(pack)
     engine = engine_texts(declared)
@@ -1059,16 +1074,15 @@ def _keys(entity: Entity, *fields: str) -> Iterator[tuple[str, Entity | None, Pa
         yield f"{entity.kind}.{entity.id}.{field}", entity, ()
 
 
-def _side_keys(
-    location: Entity, name: str, side: dict[str, Any], special: list[str]
-) -> Iterator[tuple[str, Entity | None, Path_]]:
+def _side_keys(side: PlaceSide, special: list[str]) -> Iterator[tuple[str, Entity | None, Path_]]:
     fields = ["name", "attack"]
-    if side.get("activation") or side.get("triggers"):
+    acts = (side.roles.ability, side.roles.triggers)
+    if any(side.data.get(role.field) for role in acts if role is not None):
         fields.append("effect")
-    if any(side.get(k) for k in special):  # the fields the kind declares ask for a `special` text
+    if any(side.data.get(k) for k in special):  # the fields the kind declares ask for a `special` text
         fields.append("special")
     for field in fields:
-        yield f"location.{location.id}.{name}.{field}", location, ()
+        yield f"location.{side.place.id}.{side.name}.{field}", side.place, ()
 
 
 def _turn_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:

@@ -16,7 +16,9 @@ from typing import Any
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import (
     PILE_OWNER_TYPES,
+    ROLES,
     TYPES,
+    ContextSpec,
     Declarations,
     EnumSpec,
     EventSpec,
@@ -110,6 +112,11 @@ def _declarations(pack: Pack) -> Declarations:
             name: (str(e["doc"]), _memory_type(e, known)) for name, e in _component_entries(pack, "memory")
         },
         graphs={name: _graph(name, e, pack) for name, e in _component_entries(pack, "graphs")},
+        contexts={
+            name: _context(name, entry)
+            for name, entry in _entries(pack, "contexts")
+            if entry["role"] in ROLES
+        },
         complete=pack.complete or all(name in pack.sections for name in DECLARATION_SECTIONS),
     )
 
@@ -208,6 +215,14 @@ def _trait(name: str, entry: dict[str, Any], known: Declarations) -> TraitSpec:
         entry.get("min"),
         entry.get("max"),
         entry.get("quiet") is True,
+    )
+
+
+def _context(name: str, entry: dict[str, Any]) -> ContextSpec:
+    """A context the pack names: its doc, and the names and rules of the engine's role it plays."""
+    role = ROLES[str(entry["role"])]
+    return ContextSpec(
+        name, str(entry.get("doc") or role.doc), dict(role.bindings), role.procedures_allowed, role.name
     )
 
 

@@ -25,6 +25,7 @@ from coh_core.packs.fields import EFFECT_TYPES, RECORD, FieldType, field_type
 from coh_core.packs.model import CompiledEffect, EffectSlot, Entity, Pack
 from coh_core.packs.pack_data import field_types, section_types
 from coh_core.packs.reuse import EffectChecks, SymbolsChecks
+from coh_core.packs.roles import place_sides
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -36,12 +37,7 @@ def symbols_of(pack: Pack) -> Symbols:
         for entity_id in by_id
         if kind in ref_types
     }
-    sides = {
-        str(side.get("side"))
-        for location in pack.entities_of("location")
-        for side in location.data.get("sides", []) or []
-        if isinstance(side, dict)
-    }
+    sides = {side.name for side in place_sides(pack)}
     params = {
         str(name): str(param["type"])
         for name, param in pack.section("params").items()
@@ -122,7 +118,7 @@ def effect_slots(pack: Pack, declared: Declarations | None = None) -> Iterator[E
     declared = declared or declarations_of(pack)
     plans: dict[int, _Plan] = {}  # (the fields of a kind are read once, not once per entity)
     for kind, entry in pack.kind_declarations().items():
-        plan = _plan(entry.get("fields"), plans)
+        plan = _plan(entry.get("fields"), plans, declared)
         for entity in pack.entities_of(kind):
             yield from _record_slots(entity.id, entity.doc, entity.path, entity.data, plan, declared)
     turn = pack.sections.get("turn")
@@ -134,6 +130,11 @@ def effect_slots(pack: Pack, declared: Declarations | None = None) -> Iterator[E
         body = entity.data.get("do")
         context = verb_context(entity)
         yield from _slot(entity.id, entity.doc, (*entity.path, "do"), body, "effect", context, names)
+
+
+def _entity_context(name: str, declared: Declarations) -> bool:
+    """Whether an entity's effects may be checked in that context (not in a verb's own)."""
+    return name in declared.contexts or (name in CONTEXTS and name not in VERB_CONTEXTS)
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ class _Plan:
     window: tuple[str, Any] | None
 
 
-def _plan(fields: Any, plans: dict[int, _Plan]) -> _Plan:
+def _plan(fields: Any, plans: dict[int, _Plan], declared: Declarations) -> _Plan:
     found = plans.get(id(fields))
     if found is not None:
         return found
@@ -167,7 +168,9 @@ def _plan(fields: Any, plans: dict[int, _Plan]) -> _Plan:
         if parsed is None:
             continue
         context = spec.get("context")
-        known = context if context in CONTEXTS and context not in VERB_CONTEXTS else None  # else KIND-FIELD
+        known = (
+            context if isinstance(context, str) and _entity_context(context, declared) else None
+        )  # else KIND-FIELD
         if parsed.base == "window" and parsed.lists == 0 and window is None:
             window = (str(name), spec.get("default"))
         elif known is not None and (
@@ -177,7 +180,7 @@ def _plan(fields: Any, plans: dict[int, _Plan]) -> _Plan:
         elif parsed.base == RECORD and parsed.lists <= 1:
             inner = spec.get("fields")
             named_by = _item_name_field(inner) if parsed.lists else None
-            steps.append(_Step(str(name), parsed, inner=_plan(inner, plans), named_by=named_by))
+            steps.append(_Step(str(name), parsed, inner=_plan(inner, plans, declared), named_by=named_by))
     plans[id(fields)] = made = _Plan(tuple(steps), window)
     return made
 

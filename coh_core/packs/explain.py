@@ -16,7 +16,18 @@ from coh_core.packs.effects_index import pack_verbs
 from coh_core.packs.model import CompiledEffect, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
-SECTIONS = ("turn", "setup", "components", "params", "messages", "types", "traits", "events", "windows")
+SECTIONS = (
+    "turn",
+    "setup",
+    "components",
+    "params",
+    "messages",
+    "types",
+    "traits",
+    "events",
+    "windows",
+    "contexts",
+)
 
 
 @dataclass(frozen=True)

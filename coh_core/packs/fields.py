@@ -16,7 +16,7 @@ import copy
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
@@ -105,13 +105,18 @@ class FieldContext:
 
     enumerations: Mapping[str, list[str]]  # the pack's `types`, by name: their values
     references: Mapping[str, str]  # the type of a kind's ids: the kind
+    contexts: tuple[str, ...] | None = ()  # the contexts the pack declares; None: not known (rejected)
 
     def known(self) -> list[str]:
         return [*FIELD_TYPES, *self.enumerations, *self.references]
 
 
-def context_of(kinds: Mapping[str, Any], types: Mapping[str, Any]) -> FieldContext:
-    """The field types a pack's `kinds` and `types` sections make (as written, not yet checked)."""
+def context_of(
+    kinds: Mapping[str, Any], types: Mapping[str, Any], contexts: Mapping[str, Any] | None = None
+) -> FieldContext:
+    # (`contexts` None: the section is there but was rejected, so any name may be declared in it)
+    """The field types a pack's `kinds` and `types` sections make, and the contexts its `contexts`
+    section names (as written, not yet checked)."""
     enumerations: dict[str, list[str]] = {}
     for name, entry in types.items():
         values = entry.get("values") if isinstance(entry, dict) else None
@@ -122,7 +127,8 @@ def context_of(kinds: Mapping[str, Any], types: Mapping[str, Any]) -> FieldConte
         for kind, entry in kinds.items()
         if isinstance(entry, dict) and isinstance(entry.get("type"), str)
     }
-    return FieldContext(enumerations, references)
+    declared = None if contexts is None else tuple(str(name) for name in contexts)
+    return FieldContext(enumerations, references, declared)
 
 
 # -- the schema of a field ----------------------------------------------------------------------
@@ -305,7 +311,7 @@ def field_problems(spec: Mapping[str, Any], context: FieldContext) -> Iterator[F
         )
         return
     yield from _misplaced(spec, parsed)
-    yield from _context_problems(spec, parsed)
+    yield from _context_problems(spec, parsed, context.contexts)
     low, high = spec.get("min"), spec.get("max")
     if isinstance(low, int) and isinstance(high, int) and low > high:
         yield FieldProblem(("min",), f"`min` {spec['min']} is above `max` {spec['max']}")
@@ -363,30 +369,34 @@ def _plain(value: Any) -> bool:
     return True
 
 
-def _context_problems(spec: Mapping[str, Any], parsed: FieldType) -> Iterator[FieldProblem]:
-    """A field of effects names the context they are checked in, one of the engine's."""
+def _context_problems(
+    spec: Mapping[str, Any], parsed: FieldType, declared: tuple[str, ...] | None
+) -> Iterator[FieldProblem]:
+    """A field of effects names the context they are checked in: one the pack declares, or one of
+    the engine's."""
     context = spec.get("context")
     if parsed.base not in CHECKED_IN_A_CONTEXT:
         if context is not None:
             said = f"`context` says nothing for a field of type `{parsed.written}`"
             yield FieldProblem(("context",), said, key=True)
         return
-    contexts = entity_contexts()
+    contexts = entity_contexts(declared or ())
     if context is None:
         yield FieldProblem(
             ("type",),
             f"a field of type `{parsed.written}` needs the `context` its effects are checked in: one of"
             f" {', '.join(contexts)}",
         )
-    elif isinstance(context, str) and context not in contexts:
+    elif isinstance(context, str) and context not in contexts and declared is not None:
         yield FieldProblem(
             ("context",), f"no context `{context}`; one of {', '.join(contexts)}" + suggest(context, contexts)
         )
 
 
-def entity_contexts() -> list[str]:
-    """The contexts an entity's effects may be checked in: the engine's, but a verb's own."""
-    return [name for name in CONTEXTS if name not in VERB_CONTEXTS]
+def entity_contexts(declared: Iterable[str] = ()) -> list[str]:
+    """The contexts an entity's effects may be checked in: those the pack declares, and the
+    engine's roles and own contexts but a verb's."""
+    return list(dict.fromkeys([*declared, *(name for name in CONTEXTS if name not in VERB_CONTEXTS)]))
 
 
 def _fits(value: Any, spec: Mapping[str, Any], context: FieldContext) -> bool:

@@ -80,7 +80,7 @@ def check_kind_fields(pack: Pack) -> Iterator[Problem]:
     section = pack.sections.get(KINDS_SECTION)
     if section is None:
         return
-    context = context_of(pack.kind_declarations(), pack.section("types"))
+    context = context_of(pack.kind_declarations(), pack.section("types"), _contexts(pack))
     for name, entry in pack.kind_declarations().items():
         fields = entry.get("fields")
         if not isinstance(fields, dict):
@@ -107,7 +107,7 @@ def check_section_fields(pack: Pack) -> Iterator[Problem]:
     section = pack.sections.get(SECTION_FIELDS)
     if section is None:
         return
-    context = context_of(pack.kind_declarations(), pack.section("types"))
+    context = context_of(pack.kind_declarations(), pack.section("types"), _contexts(pack))
     own = shared_fields()
     for name, fields in section.data.items():
         for field_name, spec in fields.items() if isinstance(fields, dict) else ():
@@ -621,3 +621,8 @@ _PACK_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {
     "on_board": _on_board,
     "as_many_as": _as_many_as,
 }
+
+
+def _contexts(pack: Pack) -> dict[str, Any] | None:
+    """The contexts the pack declares; None when its section of them was rejected (reported)."""
+    return None if "contexts" in pack.rejected_sections else pack.section("contexts")

@@ -18,10 +18,9 @@ KINDS_SECTION = "kinds"
 # of its table by number of players: optional, as is every field it declares.
 SECTION_FIELDS = "section_fields"
 OPTIONAL_SECTIONS = (SECTION_FIELDS,)
-# `setup`'s board: every location once, in the board's order (`locations`), and the side each
-# starts on (`sides`); the entities on it are those of the kind `LOCATION_KIND`.
+# `setup`'s board: every place (an entity of a kind whose ids are locations) once, in the board's
+# order (`locations`), and the side each starts on (`sides`).
 BOARD = "board"
-LOCATION_KIND = "location"
 # Sections that appear once per pack (`types` to `windows`: see coh_core.packs.declarations).
 SINGLETON_SECTIONS = (
     "components",
@@ -35,6 +34,7 @@ SINGLETON_SECTIONS = (
     "traits",
     "events",
     "windows",
+    "contexts",
 )
 
 

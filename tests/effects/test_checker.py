@@ -69,14 +69,14 @@ def test_checker_findings(case: dict[str, Any], symbols: Symbols, declared: Decl
 
 
 def test_messages_suggest_the_nearest_name(symbols: Symbols) -> None:
-    findings = check_effect(parse_effect("kil_zombies(2, at=here)"), symbols, "power")
+    findings = check_effect(parse_effect("kil_zombies(2, at=here)"), symbols, "piece_ability")
     assert findings[0].message == "unknown verb `kil_zombies`; did you mean `kill_zombies`?"
 
 
 def test_enumerations_and_traits_are_the_packs() -> None:
     """A pack that declares no traits and no `duration` has none: the values are reported as such."""
     bare = Symbols(declared=Declarations())
-    findings = check_effect(parse_effect("set_trait(self, hidden, true, until=end_of_turn)"), bare, "power")
+    findings = check_effect(parse_effect("set_trait(self, hidden, true, until=end_of_turn)"), bare, "piece_ability")
     assert [(f.code, f.span.col, f.message) for f in findings] == [
         ("EFF-ENUM", 17, "`hidden` is not a trait: the pack declares no trait"),
         (
@@ -90,12 +90,12 @@ def test_enumerations_and_traits_are_the_packs() -> None:
 def test_values_are_not_reported_while_declarations_failed_to_load() -> None:
     partial = Symbols(declared=Declarations(complete=False))
     effect = parse_effect("set_trait(self, hidden, true, until=end_of_turn)")
-    assert check_effect(effect, partial, "power") == []
+    assert check_effect(effect, partial, "piece_ability") == []
 
 
 def test_a_misspelt_value_suggests_the_declared_one(symbols: Symbols) -> None:
     findings = check_effect(
-        parse_effect("set_trait(self, hidden, true, until=end_of_trun)"), symbols, "power"
+        parse_effect("set_trait(self, hidden, true, until=end_of_trun)"), symbols, "piece_ability"
     )
     assert findings[0].message == (
         "`end_of_trun` is not a duration; one of: end_of_game, end_of_turn, leaves_location;"
@@ -198,8 +198,8 @@ def test_a_value_of_two_enumerations_must_be_written_where_one_is_expected(
     }
     both = replace(declared, types={**declared.types, **shared})
     symbols = Symbols({}, verbs=pack_verbs(base_pack, both), declared=both)
-    [finding] = check_effect(parse_effect("let w = clear; no_effect()"), symbols, "power")
+    [finding] = check_effect(parse_effect("let w = clear; no_effect()"), symbols, "piece_ability")
     assert (finding.code, finding.span.col) == ("EFF-AMBIGUOUS-NAME", 9)
     assert "`verdict`, `weather`" in finding.message
     typed = parse_condition("clear == x")
-    assert check_condition(typed, symbols, "power", {"x": "weather"}) == []
+    assert check_condition(typed, symbols, "piece_ability", {"x": "weather"}) == []

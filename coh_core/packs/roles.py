@@ -1,0 +1,203 @@
+"""What the engine plays of a kind's entities, found by the roles of the contexts of its fields.
+
+A pack declares its kinds' fields (`kinds:`) and the contexts their effects are written in
+(`contexts:`, each playing one of the engine's roles: `coh_core.effects.registry.ROLES`). The
+engine reads no field by a name the pack chose: it looks for
+
+- a **playable**: a record (or the entity itself) with an `effect` field in a context of role
+  `piece_ability`, `card` or `place_ability`, and optionally `window`, `if` and `cost` (the
+  engine's names for when, whether and at what price it is used);
+- **triggers**: a field of type `triggers`;
+- **trait values**: a field of type `trait_values` (a piece's own values of the pack's traits);
+- **states** (a place's sides): a list of records holding a playable, a condition of role
+  `place_condition` or triggers, each named by its first `id`/`name` field, with the engine's
+  `capacity`, `closed` and `locked` (how many pieces fit, counts as full, nobody leaves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from coh_core.effects.registry import LOCATION_TYPE, ROLES, Declarations, context_spec
+from coh_core.packs.declarations import declarations_of
+from coh_core.packs.fields import RECORD, field_type
+from coh_core.packs.model import Entity, Pack
+from coh_core.packs.yamlsrc import Path_
+
+PLAYABLE_ROLES = frozenset({"piece_ability", "card", "place_ability"})
+PLAYABLE_EFFECT = "effect"  # the field of a playable record that holds what it does
+
+
+@dataclass(frozen=True)
+class Role:
+    """A field the engine plays, and the context its effects are written in."""
+
+    field: str
+    context: str
+
+
+@dataclass(frozen=True)
+class StateRoles:
+    """What the engine plays of each state of a place (one item of its list of states)."""
+
+    field: str  # the list of states
+    name: str  # the field that names a state
+    ability: Role | None = None  # a playable record
+    condition: Role | None = None  # a condition of role `place_condition`
+    triggers: Role | None = None
+
+
+@dataclass(frozen=True)
+class KindRoles:
+    """What the engine plays of the entities of one kind."""
+
+    playable: str | None = None  # the context, when the entity itself is a playable (a card)
+    ability: Role | None = None  # a record field that is a playable (a piece's ability)
+    triggers: Role | None = None
+    traits: str | None = None  # the field of its own trait values
+    states: StateRoles | None = None
+
+
+UNKNOWN_ROLE = "?"  # of a context nobody declares (KIND-FIELD): taken as meaning whichever fits
+
+
+def role_of(context: Any, declared: Declarations) -> str:
+    """The engine's role of a context: "" for none (an engine context of its own, no context),
+    `UNKNOWN_ROLE` for a name nobody declares (reported once, so that what the field was meant for
+    is not reported again as missing)."""
+    if not isinstance(context, str):
+        return ""
+    spec = context_spec(context, declared)
+    if spec is None:
+        return UNKNOWN_ROLE
+    return spec.role or (spec.name if spec.name in ROLES else "")
+
+
+def kind_roles(fields: Any, declared: Declarations) -> KindRoles:
+    """The roles of a kind's declared fields (fields without a known role are the pack's own)."""
+    record = _record_roles(fields, declared)
+    states: StateRoles | None = None
+    for name, spec in _fields(fields):
+        parsed = field_type(spec)
+        if parsed is not None and parsed.base == RECORD and parsed.lists == 1:
+            inner = _record_roles(spec.get("fields"), declared)
+            if _holds_state_roles(inner):
+                states = _state_roles(name, spec.get("fields"), inner)
+                break
+    return KindRoles(record.playable, record.ability, record.triggers, record.traits, states)
+
+
+@dataclass(frozen=True)
+class _RecordRoles:
+    playable: str | None = None
+    triggers: Role | None = None
+    traits: str | None = None
+    condition: Role | None = None
+    ability: Role | None = None
+
+
+def _record_roles(fields: Any, declared: Declarations) -> _RecordRoles:
+    """The roles of the fields of one record: the record itself a playable, its triggers, its
+    trait values, its condition of a place, and a playable record inside it."""
+    playable: str | None = None
+    triggers: Role | None = None
+    traits: str | None = None
+    condition: Role | None = None
+    ability: Role | None = None
+    for name, spec in _fields(fields):
+        parsed = field_type(spec)
+        if parsed is None or parsed.lists:
+            continue
+        role = role_of(spec.get("context"), declared)
+        if name == PLAYABLE_EFFECT and parsed.base == "effect" and role in (*PLAYABLE_ROLES, UNKNOWN_ROLE):
+            playable = str(spec["context"])
+        elif parsed.base == "triggers" and role and triggers is None:
+            triggers = Role(name, str(spec["context"]))
+        elif parsed.base == "trait_values" and traits is None:
+            traits = name
+        elif parsed.base == "condition" and role in ("place_condition", UNKNOWN_ROLE) and condition is None:
+            condition = Role(name, str(spec["context"]))
+        elif parsed.base == RECORD and ability is None:
+            inner = _record_roles(spec.get("fields"), declared).playable
+            if inner is not None:
+                ability = Role(name, inner)
+    return _RecordRoles(playable, triggers, traits, condition, ability)
+
+
+def _holds_state_roles(roles: _RecordRoles) -> bool:
+    return roles.ability is not None or roles.condition is not None or roles.triggers is not None
+
+
+def _state_roles(field: str, fields: Any, roles: _RecordRoles) -> StateRoles:
+    named_by = next((name for name, spec in _fields(fields) if _is_name(spec)), "")
+    return StateRoles(field, named_by, roles.ability, roles.condition, roles.triggers)
+
+
+def _is_name(spec: Mapping[str, Any]) -> bool:
+    parsed = field_type(spec)
+    return parsed is not None and parsed.lists == 0 and parsed.base in ("id", "name")
+
+
+def _fields(fields: Any) -> list[tuple[str, Mapping[str, Any]]]:
+    return [(str(k), v) for k, v in fields.items() if isinstance(v, dict)] if isinstance(fields, dict) else []
+
+
+# -- the places of a pack ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlaceSide:
+    """One side (state) of a place, as a pack writes it."""
+
+    place: Entity
+    index: int  # its position in the place's list of states
+    name: str
+    data: dict[str, Any]
+    roles: StateRoles
+
+    @property
+    def path(self) -> Path_:
+        return (*self.place.path, self.roles.field, self.index)
+
+
+def place_kinds(pack: Pack) -> list[str]:
+    """The kinds whose entities are the board's places (their ids are of the type `location`)."""
+    return [kind for kind, entry in pack.kind_declarations().items() if entry.get("type") == LOCATION_TYPE]
+
+
+def places_of(pack: Pack) -> list[Entity]:
+    return [entity for kind in place_kinds(pack) for entity in pack.entities_of(kind)]
+
+
+def place_sides(pack: Pack, declared: Declarations | None = None) -> Iterator[PlaceSide]:
+    """Every side of every place, in the pack's order (a side without its name is left out)."""
+    declared = declared if declared is not None else declarations_of(pack)
+    for kind in place_kinds(pack):
+        states = kind_roles(pack.kind_declarations()[kind].get("fields"), declared).states
+        if states is None:
+            continue
+        for place in pack.entities_of(kind):
+            yield from sides_of(place, states)
+
+
+def sides_of(place: Entity, states: StateRoles) -> Iterator[PlaceSide]:
+    listed = place.data.get(states.field)
+    for index, data in enumerate(listed if isinstance(listed, list) else []):
+        if isinstance(data, dict) and states.name in data:
+            yield PlaceSide(place, index, str(data[states.name]), data, states)
+
+
+def sides_by_name(pack: Pack, place: Entity) -> dict[str, PlaceSide]:
+    """A place's sides by name, as the pack writes them ({}: no place, or a place without sides)."""
+    if place.kind not in place_kinds(pack):
+        return {}
+    states = kind_roles(pack.kind_declarations()[place.kind].get("fields"), declarations_of(pack)).states
+    return {} if states is None else {side.name: side for side in sides_of(place, states)}
+
+
+def place_side(pack: Pack, place: str, name: str) -> PlaceSide | None:
+    """The side of that name of a place, as the pack writes it (None: no such place or side)."""
+    entity = pack.entity(place)
+    return sides_by_name(pack, entity).get(name) if entity is not None else None
