@@ -76,7 +76,9 @@ def test_messages_suggest_the_nearest_name(symbols: Symbols) -> None:
 def test_enumerations_and_traits_are_the_packs() -> None:
     """A pack that declares no traits and no `duration` has none: the values are reported as such."""
     bare = Symbols(declared=Declarations())
-    findings = check_effect(parse_effect("set_trait(self, hidden, true, until=end_of_turn)"), bare, "piece_ability")
+    findings = check_effect(
+        parse_effect("set_trait(self, hidden, true, until=end_of_turn)"), bare, "piece_ability"
+    )
     assert [(f.code, f.span.col, f.message) for f in findings] == [
         ("EFF-ENUM", 17, "`hidden` is not a trait: the pack declares no trait"),
         (
