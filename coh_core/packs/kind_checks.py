@@ -175,21 +175,39 @@ def _texts_named(entry: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, 
     for index, column in enumerate(listing.get("columns") or []):
         yield ("list", "columns", index, "head"), str(column["head"]), []
         yield from _value_texts(column["value"], ("list", "columns", index, "value"))
-    if "footer" in listing:
-        yield ("list", "footer"), str(listing["footer"]), ["count"]
-    for index, line in enumerate(entry.get("show") or []):
-        yield from _value_texts(line, ("show", index))
+    footer = listing.get("footer")
+    if isinstance(footer, dict):
+        yield from _value_texts(footer, ("list", "footer"))
+    elif footer is not None:
+        yield ("list", "footer"), str(footer), ["count"]
+    yield from _lines_texts(entry.get("show") or [], ("show",))
+
+
+def _lines_texts(
+    lines: list[Any], path: tuple[Any, ...]
+) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
+    """The texts the lines of `show` print, those of the lines of each item (`each`) too."""
+    for index, line in enumerate(lines):
+        if isinstance(line, dict):
+            yield from _value_texts(line, (*path, index))
+            yield from _lines_texts(line.get("lines") or [], (*path, index, "lines"))
 
 
 def _value_texts(
     spec: dict[str, Any], path: tuple[Any, ...]
 ) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
+    """The texts a value prints: its own, and those of the values it is made of."""
     if "text" in spec and "{" not in str(spec["text"]):
         yield (*path, "text"), str(spec["text"]), list(spec.get("fill") or {})
     for name, sub in (spec.get("fill") or {}).items():
         yield from _value_texts(sub, (*path, "fill", name))
-    if isinstance(spec.get("item"), dict):
-        yield from _value_texts(spec["item"], (*path, "item"))
+    for key in ("item", "or"):
+        if isinstance(spec.get(key), dict):
+            yield from _value_texts(spec[key], (*path, key))
+    for index, part in enumerate(spec.get("join") or []):
+        yield from _value_texts(part, (*path, "join", index))
+    for value, sub in (spec.get("cases") or {}).items():
+        yield from _value_texts(sub, (*path, "cases", value))
 
 
 def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], str]]:
