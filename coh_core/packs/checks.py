@@ -49,6 +49,7 @@ from coh_core.packs.declarations import (
     number_bounds,
     value_hint,
 )
+from coh_core.packs.fields import field_texts
 from coh_core.packs.i18n_check import check_translations, file_form_problems, pack_forms, plural_problems
 from coh_core.packs.kind_checks import (
     check_entity_rules,
@@ -66,7 +67,7 @@ from coh_core.packs.model import (
     Pack,
     Section,
 )
-from coh_core.packs.roles import PlaceSide, kind_roles, place_sides, places_of, role_of, sides_by_name
+from coh_core.packs.roles import PlaceSide, place_sides, places_of, role_of, sides_by_name
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -1034,22 +1035,10 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
     """Every English message key the pack's entities need, with the entity that needs it."""
     for layer in [pack, *pack.overlays]:
         yield f"pack.{layer.id}.name", None, ("pack", layer.id)
-    for character in pack.entities_of("character"):
-        yield from _keys(character, "name", "power")
-        roles = kind_roles(pack.kind_declarations()[character.kind].get("fields"), declarations_of(pack))
-        if any(character.data.get(f) for f in (roles.traits, roles.triggers and roles.triggers.field) if f):
-            yield from _keys(character, "disadvantage")
-    for action in pack.entities_of("action"):
-        yield from _keys(action, "name", "text")
-    kinds = pack.kind_declarations()
-    for kind, entry in kinds.items():
+    for kind, entry in pack.kind_declarations().items():
         for entity in pack.entities_of(kind):
             yield from _keys(entity, *map(str, entry.get("texts") or []))
-    for location in pack.entities_of("location"):
-        yield from _keys(location, "name")
-        special = [str(f) for f in kinds.get(location.kind, {}).get("special_text_for") or []]
-        for side in sides_by_name(pack, location).values():
-            yield from _side_keys(side, special)
+            yield from _keys(entity, *field_texts(entity.data, entry.get("fields")))
     yield from _turn_keys(pack)
     declared = declarations_of(pack)
     engine = engine_texts(declared)
@@ -1072,17 +1061,6 @@ def _trait_text_origins(declared: Declarations) -> dict[str, Path_]:
 def _keys(entity: Entity, *fields: str) -> Iterator[tuple[str, Entity | None, Path_]]:
     for field in fields:
         yield f"{entity.kind}.{entity.id}.{field}", entity, ()
-
-
-def _side_keys(side: PlaceSide, special: list[str]) -> Iterator[tuple[str, Entity | None, Path_]]:
-    fields = ["name", "attack"]
-    acts = (side.roles.ability, side.roles.triggers)
-    if any(side.data.get(role.field) for role in acts if role is not None):
-        fields.append("effect")
-    if any(side.data.get(k) for k in special):  # the fields the kind declares ask for a `special` text
-        fields.append("special")
-    for field in fields:
-        yield f"location.{side.place.id}.{side.name}.{field}", side.place, ()
 
 
 def _turn_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:

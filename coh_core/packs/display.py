@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from coh_core.narrative import Narrator, Verbatim
+from coh_core.packs.fields import is_set
 
 Spec = Mapping[str, Any]
 
@@ -112,11 +113,7 @@ def shown(data: Any, when: Any) -> bool:
     """Whether data has one of the fields `when` names (one, or a list), set: present, and no
     empty list, mapping or text, nor false."""
     names = when if isinstance(when, list) else [when]
-    return isinstance(data, Mapping) and any(_set(data.get(str(name))) for name in names)
-
-
-def _set(value: Any) -> bool:
-    return value is not None and value is not False and value not in ([], {}, "")
+    return isinstance(data, Mapping) and any(is_set(data.get(str(name))) for name in names)
 
 
 def _field(data: Any, name: str, fields: Any) -> Any:

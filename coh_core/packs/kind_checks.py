@@ -116,6 +116,9 @@ def check_section_fields(pack: Pack) -> Iterator[Problem]:
                 said = f"`{field_name}` is a field every pack's `{name}` has: name yours otherwise"
                 yield Problem("SECTION-FIELD", said, section.doc.location(base, key=True))
                 continue
+            if isinstance(spec, dict) and "text" in spec:
+                said = f"`text` says nothing for a field of `{name}`: an entity's field asks for its texts"
+                yield Problem("SECTION-FIELD", said, section.doc.location((*base, "text"), key=True))
             for found in field_problems(spec, context) if isinstance(spec, dict) else ():
                 where = section.doc.location((*base, *found.path), key=found.key)
                 said = f"field `{_dotted(str(field_name), found.path)}` of `{name}`: {found.message}"

@@ -15,7 +15,7 @@ from coh_core.effects import ast
 from coh_core.effects.printer import format_effect, format_expr
 from coh_core.narrative import Narrator
 from coh_core.packs.display import NOTHING, Display, cell, json_like, shown, ui
-from coh_core.packs.fields import EFFECT_TYPES, NOT_PLAIN, RECORD, field_type
+from coh_core.packs.fields import EFFECT_TYPES, NOT_PLAIN, RECORD, field_type, naming_field
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 
 Rows = list[list[str]]
@@ -271,7 +271,7 @@ def _label(entity: Entity, compiled: CompiledEffect, pack: Pack) -> str:
         spec = fields.get(part) if isinstance(fields, Mapping) and isinstance(part, str) else None
         value = data.get(part) if isinstance(data, Mapping) and isinstance(part, str) else None
         item = _item(value, tail[at + 1] if at + 1 < len(tail) else None)
-        named = _naming_field(spec)
+        named = naming_field(spec)
         if item is not None and named is not None and named in item:
             words.append(f"{named} {item[named]}")
             data, fields, at = item, spec.get("fields") if spec is not None else None, at + 2
@@ -286,20 +286,6 @@ def _item(value: Any, index: Any) -> Mapping[str, Any] | None:
     if isinstance(value, list) and isinstance(index, int) and 0 <= index < len(value):
         found = value[index]
         return found if isinstance(found, Mapping) else None
-    return None
-
-
-def _naming_field(spec: Any) -> str | None:
-    """Of a field that holds a list of records, the first field of type `id` or `name` they
-    declare: what names each item."""
-    parsed = field_type(spec)
-    if parsed is None or parsed.base != RECORD or parsed.lists != 1:
-        return None
-    inner = spec.get("fields")
-    for name, field in inner.items() if isinstance(inner, Mapping) else ():
-        found = field_type(field)
-        if found is not None and found.lists == 0 and found.base in ("id", "name"):
-            return str(name)
     return None
 
 
