@@ -13,7 +13,7 @@ the game: `id017_location`. What is renamed:
   food tokens...), its pointers (the first player, the leader), what the game remembers
   (`memory`: the movement cards chosen...) and its kinds of pieces (`pieces`: the characters);
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
-  the city's corners and sides, the overflow location), `@id` references and the bare names given
+  the board's locations and sides, the overflow location), `@id` references and the bare names given
   for parameters of type `side`, `counter`, `place`, `pile`, `pointer` or `memory` in effect
   text, and the keys of the text files (`character.<id>.name`, `location.<id>.<side>.effect`,
   `step.<phase>.<step>.name`, `tie_break.<id>.name`...), in every language.
@@ -201,11 +201,11 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
     setup = data.get("setup", {})
     if "overflow_location" in setup:
         setup["overflow_location"] = new(setup["overflow_location"])
-    city = setup.get("city", {})
-    if "corners" in city:
-        city["corners"] = [new(c) for c in city["corners"]]
-    if "sides" in city:
-        city["sides"] = {new(loc): new(side) for loc, side in city["sides"].items()}
+    board = setup.get("board", {})
+    if "locations" in board:
+        board["locations"] = [new(c) for c in board["locations"]]
+    if "sides" in board:
+        board["sides"] = {new(loc): new(side) for loc, side in board["sides"].items()}
     for tie_break in data.get("result", {}).get("tie_breaks", []):
         tie_break["id"] = new(tie_break["id"])
     turn = data.get("turn", {})

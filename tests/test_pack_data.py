@@ -89,7 +89,7 @@ def test_a_field_an_entry_lacks_stops_the_effect(base_pack: Pack) -> None:
         ("let x = pack_data(setup, hour)", "EFF-ENUM", "did you mean `hours`"),
         ("let x = pack_data(setpu, hours)", "EFF-ENUM", "did you mean `setup`"),
         ("let x = pack_data(params, turns)", "EFF-ENUM", "one of: `setup`, `components`"),
-        ("let x = pack_data(setup, city)", "EFF-TYPE", "cannot be read by effects"),
+        ("let x = pack_data(setup, numbering)", "EFF-TYPE", "cannot be read by effects"),
         ('let x = pack_data("setup", hours)', "EFF-TYPE", "is a bare name"),
         ("let x = entity_data(@bank, zombies)", "EFF-ENUM", "an entry of `location` has no `zombies`"),
         ("let x = entity_data(@bank, slot) + 1", "EFF-TYPE", "string"),

@@ -325,7 +325,7 @@ def test_an_event_declared_with_names_the_engine_does_not_give_stops_the_game_th
     actions.write_text(
         actions.read_text(encoding="utf-8").replace(
             "effect: kill_zombies(1, at=choose(locations_with_zombies()))",
-            "effect: move_character(first(my_characters()), to=choose(locations()))",
+            "effect: move_character(first(my_characters()), to=choose(locations()), overflow=@crossroads)",
         ),
         encoding="utf-8",
     )
@@ -371,7 +371,7 @@ def test_a_cascade_nested_in_loops_does_not_use_the_interpreters_stack(base_copy
     cascade bound (64 triggers) stops it, located at the trigger's effect, before any stack runs out."""
     _apply(base_copy, yaml.safe_load((CASE_DIR / "trigger_fires_itself.yaml").read_text(encoding="utf-8")))
     turn = base_copy / "turn.yaml"
-    move = "move_character(mover, to=first(other_locations(location_of(mover))))"
+    move = "move_character(mover, to=first(other_locations(location_of(mover))), overflow=@crossroads)"
     deep = f"for c in characters_at(location_of(mover)) {{ if c == mover {{ if true {{ {move} }} }} }}"
     turn.write_text(turn.read_text(encoding="utf-8").replace(move, deep), encoding="utf-8")
     args = ["play", "--pack", str(base_copy), "--format", "json", *DEFAULT_PLAY]

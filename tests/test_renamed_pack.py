@@ -48,7 +48,6 @@ SHARED_WORDS = {
     "choose": "a selector of the effect language",
     "discard": "a decision and an answer",
     "food": "a selector of the pack, named after the pile, and an answer",
-    "city": "a key of the setup",
     "first_player": "a log message, a selector of the pack, named after the pointer",
     "last_loser": "a selector of the pack, named after the memory",
     "leader": "a selector of the pack, named after the pointer; a message placeholder",

@@ -53,16 +53,6 @@ def _need(condition: bool) -> None:
 # --- random draws ----------------------------------------------------------------------
 
 
-@_impl("random_movement_card")
-def random_movement_card(rt: Rt, player: str) -> str:
-    cards = rt.game.rules.components["movement_cards"]
-    if rt.dry:
-        return str(cards[0])
-    drawn = str(rt.game.rng.choice(cards))
-    rt.game.note("movement_card_drawn", player=player, location=drawn)
-    return drawn
-
-
 # --- counters at places ---------------------------------------------------------------------
 
 
@@ -179,11 +169,12 @@ def kill_characters(rt: Rt, targets: list[str]) -> Frame | None:
 
 
 @_impl("move_character", frame=True, target=_alive)
-def move_character(rt: Rt, target: str, to: str) -> Frame | None:
-    """The character moves; the frame that runs the triggers of its move (None: none fire)."""
+def move_character(rt: Rt, target: str, to: str, overflow: str) -> Frame | None:
+    """The character moves (to `overflow` where it has no room); the frame that runs the triggers
+    of its move (None: none fire)."""
     game = rt.game
     if not game.has_room(target, to):
-        to = game.rules.setup["overflow_location"]
+        to = overflow
     game.relocate(target, to)
     game.note("character_moved", character=target, location=to)
     return event_frame(game, "character_moved", to, {"mover": target})
@@ -462,10 +453,9 @@ def deal_character(rt: Rt, target: str, player: str) -> None:
     rt.game.deal(target, player)
 
 
-@_impl("arrives_at")
-def arrives_at(rt: Rt, target: str, to: str) -> str:
-    game = rt.game
-    return to if game.has_room(target, to) else str(game.rules.setup["overflow_location"])
+@_impl("has_room")
+def has_room(rt: Rt, target: str, at: str) -> bool:
+    return rt.game.has_room(target, at)
 
 
 @_impl("place_character")

@@ -162,7 +162,6 @@ class Rules:
     cards: dict[str, Playable] = field(default_factory=dict)
     card_counts: dict[str, int] = field(default_factory=dict)
     sides: dict[tuple[str, str], Side] = field(default_factory=dict)
-    slots: dict[str, str] = field(default_factory=dict)  # location -> tower/corner/centre
     setup_steps: tuple[Step, ...] = ()
     phases: tuple[Phase, ...] = ()
     end_steps: tuple[Step, ...] = ()
@@ -476,7 +475,6 @@ def _locations(rules: Rules, builder: _Builder) -> None:
             continue
         states = _roles(builder, kind).states
         for entity in builder.pack.entities_of(kind):
-            rules.slots[entity.id] = str(entity.data["slot"])
             if states is None:
                 continue
             for index, data in enumerate(entity.data.get(states.field) or []):

@@ -22,6 +22,9 @@ SECTION_FIELDS = "section_fields"
 RESULT_SECTION = "result"
 # a game may use the engine's roles as contexts, and set no result
 OPTIONAL_SECTIONS = (SECTION_FIELDS, "contexts", RESULT_SECTION)
+# `setup`'s board: every place (an entity of a kind whose ids are locations) once, in the board's
+# order (`locations`), and the side each starts on (`sides`).
+BOARD = "board"
 # Sections that appear once per pack (`types` to `windows`: see coh_core.packs.declarations).
 SINGLETON_SECTIONS = (
     "components",
