@@ -123,7 +123,7 @@ def test_a_declared_field_no_entry_writes_is_read_as_declared(base_copy: Path) -
     with its default, an entry that leaves it out reads the default."""
     declarations = base_copy / "declarations.yaml"
     text = declarations.read_text(encoding="utf-8")
-    anchor = "          locked: {type: bool, default: false, doc: Nobody can leave this location.}\n"
+    anchor = "doc: Nobody can leave this location.}\n"
     assert anchor in text
     added = "          noise: {type: count, default: 2, doc: Zombies the side draws in.}\n"
     declarations.write_text(text.replace(anchor, anchor + added), encoding="utf-8")
