@@ -780,13 +780,18 @@ def _play_json(game: Any, seed: int, decisions: int) -> dict[str, Any]:
 
 
 def _result_with_breakdown(game: Any) -> Any:
-    """The game's result, with each player's score part by part (`breakdown`) when it is over."""
+    """The game's result once it is over: the kind the pack declares, then what the game set (a
+    ranking's scores, tie-break values and winners; a team's `won`), and of a ranking each
+    player's score part by part (`breakdown`)."""
     from coh_core.narrative import breakdown
 
-    result = game.state["result"]
-    if not isinstance(result, dict):
+    result, declared = game.state["result"], game.rules.result
+    if not isinstance(result, dict) or declared is None:
         return result
-    return {**result, "breakdown": breakdown(game, game.rules.pack)}
+    found = {"kind": declared.kind, **result}
+    if declared.ranked:
+        found["breakdown"] = breakdown(game, game.rules.pack)
+    return found
 
 
 @main.command()

@@ -128,7 +128,6 @@ ENGINE_TYPES: dict[str, str] = {
     "high": "int",
     "rank": "int",
     "score": "int",
-    "living": "int",
     "until": "duration",
     "keys": "text",
     "asked": "text",
@@ -181,6 +180,7 @@ HEADINGS: dict[str, tuple[str, ...]] = {
     "heading.location": ("location",),
     "heading.end": (),
     "part.score_part": ("name", "value"),
+    "part.tie_break": ("name", "value"),
 }
 
 # The variant of a log message told when its plural number is 0 (`variants: {none: ...}`); a
@@ -191,11 +191,16 @@ NONE_VARIANT = "none"
 # Strings of the play command outside the log.
 UI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.turn": ("turn",),
+    # the result a pack declares (coh_core.packs.results): a ranking, a team's, or both
     "ui.scoreboard.title": (),
-    "ui.scoreboard.row": ("rank", "player", "score", "living", "winner_mark", "parts"),
-    "ui.scoreboard.tie": ("players", "score"),
+    "ui.scoreboard.row": ("rank", "player", "score", "winner_mark", "parts"),
+    "ui.scoreboard.row.tie_breaks": ("rank", "player", "score", "winner_mark", "parts", "tie_breaks"),
+    "ui.scoreboard.tie": ("players", "score", "tie_break"),
     "ui.scoreboard.tie.shared": ("players", "score"),
+    "ui.scoreboard.tie.shared.tie_breaks": ("players", "score", "tie_breaks"),
     "ui.winners": ("players",),
+    "ui.team.won": (),
+    "ui.team.lost": (),
 }
 
 PURPOSE = "purpose"  # the value of a question's prompt that names which of its variants it is
@@ -321,6 +326,10 @@ _NOTES: dict[str, tuple[str, dict[str, str]]] = {
         "One part of a player's score on the scoreboard: its name, then its points.",
         {"name": "the part, from `log.scoring.*`", "value": "its points"},
     ),
+    "log.part.tie_break": (
+        "One tie-break's value on a player's line of the scoreboard: its name, then the value.",
+        {"name": "the tie-break's name, from `tie_break.*.name`", "value": "the player's value"},
+    ),
     "log.trait_set": (
         "A trait changes, where the pack has no text `trait_set.<trait>` for it.",
         {
@@ -350,27 +359,52 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
     "ui.turn": ("A heading of the play command's table.", {"turn": "the turn's number"}),
     "ui.scoreboard.title": ("The heading of the scores after a game.", {}),
     "ui.scoreboard.row": (
-        "One player's line of the scores after a game.",
+        "One player's line of the scores after a game, in a game whose ranking has no tie-break.",
         {
             "winner_mark": "`*` for a winner, else a space",
             "rank": "the player's place, from 1",
             "player": "the player",
             "score": "the final score",
-            "living": "how many of their characters survived",
             "parts": "the parts of the score, from `log.part.score_part`, joined by commas",
         },
     ),
+    "ui.scoreboard.row.tie_breaks": (
+        "One player's line of the scores after a game, in a game whose ranking has tie-breaks"
+        " (what orders players of equal scores).",
+        {
+            "winner_mark": "`*` for a winner, else a space",
+            "rank": "the player's place, from 1",
+            "player": "the player",
+            "score": "the final score",
+            "parts": "the parts of the score, from `log.part.score_part`, joined by commas",
+            "tie_breaks": "the player's value of each tie-break, from `log.part.tie_break`, joined by commas",
+        },
+    ),
     "ui.scoreboard.tie": (
-        "After the scores, when several players share the best score and the tie is broken: the"
-        " rule that broke it (the base game: the most surviving characters).",
-        {"players": 'the players with the best score, as "Red, Blue"', "score": "that score"},
+        "After the scores, when several players share the best score and a tie-break orders them.",
+        {
+            "players": 'the players with the best score, as "Red, Blue"',
+            "score": "that score",
+            "tie_break": "the name of the tie-break that orders them, from `tie_break.*.name`",
+        },
     ),
     "ui.scoreboard.tie.shared": (
-        "After the scores, when several players share the best score and the tie-break leaves them"
-        " still tied (the base game: as many surviving characters): they all win.",
+        "After the scores, when several players share the best score and all win (the game's"
+        " ranking has no tie-break).",
         {"players": 'the winners, as "Red, Blue"', "score": "their score"},
     ),
+    "ui.scoreboard.tie.shared.tie_breaks": (
+        "After the scores, when several players share the best score and are still tied after"
+        " every tie-break: they all win.",
+        {
+            "players": 'the winners, as "Red, Blue"',
+            "score": "their score",
+            "tie_breaks": "the names of the tie-breaks, from `tie_break.*.name`, joined by commas",
+        },
+    ),
     "ui.winners": ("After the scores: who won.", {"players": 'the winning players, as "Red, Blue"'}),
+    "ui.team.won": ("After a game the players play as one team: the team won.", {}),
+    "ui.team.lost": ("After a game the players play as one team: the team lost.", {}),
     "ui.prompt": ("What the terminal asks before a human player types the key of an answer.", {}),
     "ui.play.input_ended": ("The input of `coh play` ended before the game did.", {}),
     "ui.play.interrupted": ("A human player pressed Ctrl-C during `coh play`.", {}),

@@ -28,6 +28,7 @@ from coh_core.messages import (
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.engine_texts import engine_chain
 from coh_core.packs.model import Pack
+from coh_core.packs.results import result_of
 
 Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
 
@@ -372,13 +373,17 @@ def breakdown(game: Any, pack: Pack) -> dict[str, dict[str, int]]:
     }
 
 
-def standings(result: Mapping[str, Any], players: Sequence[str]) -> list[tuple[int, str]]:
-    """(rank, player) from the best score down; of equal scores, the most living characters
-    first (the engine's result keeps them for this tie-break); equal in both, the same rank."""
-    scores, living = result.get("scores") or {}, result.get("living") or {}
+def standings(
+    result: Mapping[str, Any], players: Sequence[str], tie_breaks: Sequence[str] = ()
+) -> list[tuple[int, str]]:
+    """(rank, player) from the best score down; of equal scores, ordered by the tie-breaks
+    (`tie_breaks`: their ids, in the order the pack declares them), a higher value first; equal in
+    all, the same rank."""
+    scores = result.get("scores") or {}
+    values = [(result.get("tie_breaks") or {}).get(name) or {} for name in tie_breaks]
 
-    def key(player: str) -> tuple[int, int]:
-        return (-int(scores.get(player, 0)), -int(living.get(player, 0)))
+    def key(player: str) -> tuple[int, ...]:
+        return (-int(scores.get(player, 0)), *(-int(by.get(player, 0)) for by in values))
 
     order = sorted(players, key=key)
     ranked: list[tuple[int, str]] = []
@@ -389,35 +394,89 @@ def standings(result: Mapping[str, Any], players: Sequence[str]) -> list[tuple[i
 
 
 def scoreboard(game: Any, narrator: Narrator) -> list[str]:
-    """The scoreboard after a game: the heading, a line per player from the best (with the parts
-    of their score), how a tie at the top was broken, and the winners."""
+    """What a game came to, as its pack declares it: for a team, whether it won; for a ranking,
+    the heading, a line per player from the best (with the parts of their score and their
+    tie-break values), how a tie at the top was broken, and the winners. Nothing for a pack that
+    declares no result."""
+    declared = result_of(game.rules.pack)
     result = game.state.get("result") or {}
-    scores, living, winners = result.get("scores", {}), result.get("living", {}), result.get("winners", [])
+    lines: list[str] = []
+    if declared is None:
+        return lines
+    if declared.team:
+        lines.append(narrator.ui("ui.team.won" if result.get("won") else "ui.team.lost"))
+    if declared.ranked:
+        lines.extend(_ranking(game, narrator, result, [t.id for t in declared.tie_breaks]))
+    return lines
+
+
+def _ranking(
+    game: Any, narrator: Narrator, result: Mapping[str, Any], tie_breaks: Sequence[str]
+) -> list[str]:
+    """The ranking's lines of the scoreboard."""
+    scores, winners = result.get("scores") or {}, result.get("winners") or []
+    values = result.get("tie_breaks") or {}
+    names = {ident: narrator.name(TIE_BREAK, ident) for ident in tie_breaks}
     parts = breakdown(game, game.rules.pack)
     lines = [narrator.ui("ui.scoreboard.title")]
-    for rank, player in standings(result, game.players):
-        shown = Verbatim(
-            _join(
-                narrator.part("part.score_part", name=narrator.part(f"scoring.{part}"), value=str(points))
-                for part, points in parts.get(player, {}).items()
-            )
-        )
+    for rank, player in standings(result, game.players, tie_breaks):
+        row = {
+            "rank": rank,
+            "player": player,
+            "score": scores.get(player, 0),
+            "winner_mark": "*" if player in winners else " ",
+            "parts": _parts(narrator, "part.score_part", parts.get(player, {}).items(), {}),
+        }
+        if tie_breaks:
+            shown = [(ident, (values.get(ident) or {}).get(player, 0)) for ident in tie_breaks]
+            row["tie_breaks"] = _parts(narrator, "part.tie_break", shown, names)
         lines.append(
-            narrator.ui(
-                "ui.scoreboard.row",
-                rank=rank,
-                player=player,
-                score=scores.get(player, 0),
-                living=living.get(player, 0),
-                winner_mark="*" if player in winners else " ",
-                parts=shown,
-            )
+            narrator.ui("ui.scoreboard.row.tie_breaks" if tie_breaks else "ui.scoreboard.row", **row)
         )
     best = max(scores.values(), default=None)
     tied = [player for player in game.players if scores.get(player) == best]
     if len(winners) > 1:
-        lines.append(narrator.ui("ui.scoreboard.tie.shared", players=winners, score=best))
+        if tie_breaks:
+            every = Verbatim(_join(names.values()))
+            lines.append(
+                narrator.ui(
+                    "ui.scoreboard.tie.shared.tie_breaks", players=winners, score=best, tie_breaks=every
+                )
+            )
+        else:
+            lines.append(narrator.ui("ui.scoreboard.tie.shared", players=winners, score=best))
     elif len(tied) > 1:
-        lines.append(narrator.ui("ui.scoreboard.tie", players=tied, score=best))
+        deciding = _deciding(values, tied, tie_breaks)
+        if deciding is not None:
+            lines.append(
+                narrator.ui(
+                    "ui.scoreboard.tie", players=tied, score=best, tie_break=Verbatim(names[deciding])
+                )
+            )
     lines.append(narrator.ui("ui.winners", players=winners))
     return lines
+
+
+TIE_BREAK = "tie_break"  # a tie-break's name is its text `tie_break.<id>.name`
+
+
+def _parts(
+    narrator: Narrator, part: str, entries: Iterable[tuple[str, Any]], names: Mapping[str, str]
+) -> Verbatim:
+    """Named values through a log part (`{name} {value}`), joined; a score part is named by its
+    text `log.scoring.<id>`, anything else by `names`."""
+    return Verbatim(
+        _join(
+            narrator.part(part, name=names.get(ident) or narrator.part(f"scoring.{ident}"), value=str(value))
+            for ident, value in entries
+        )
+    )
+
+
+def _deciding(values: Mapping[str, Any], tied: Sequence[str], tie_breaks: Sequence[str]) -> str | None:
+    """The first tie-break on which the players tied on the best score differ (None: none does)."""
+    for ident in tie_breaks:
+        by = values.get(ident) or {}
+        if len({by.get(player, 0) for player in tied}) > 1:
+            return ident
+    return None

@@ -6,16 +6,17 @@ the game: `id017_location`. What is renamed:
 
 - the entities: characters, action cards, locations, invasion cards and colours (`pack.entities`),
   with the sides and states of each location (`A`, `B`, `collapsed`...);
-- the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`);
+- the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`),
+  and the tie-breaks of the result (`result.tie_breaks`);
 - the component kinds the pack declares: its kinds of counters (zombies, antidotes, explosion
   markers...), the places it names (the reserve, the box), its piles (the deck, the hands, the
   food tokens...), its pointers (the first player, the leader), what the game remembers
   (`memory`: the movement cards chosen...) and its kinds of pieces (`pieces`: the characters);
 - every reference to them: ids in the content (`state_of`, the leader wheel, the movement cards,
-  the city's corners and sides, the overflow location), `@id` references and the bare names given
+  the board's locations and sides, the overflow location), `@id` references and the bare names given
   for parameters of type `side`, `counter`, `place`, `pile`, `pointer` or `memory` in effect
   text, and the keys of the text files (`character.<id>.name`, `location.<id>.<side>.effect`,
-  `step.<phase>.<step>.name`...), in every language.
+  `step.<phase>.<step>.name`, `tie_break.<id>.name`...), in every language.
 
 Effect text is parsed (`coh_core.effects.parser`) and only the nodes that name an id are rewritten,
 at their source spans: an `@id` reference, and a bare name given for a parameter of type `side`,
@@ -79,7 +80,7 @@ from coh_core.packs.yamlsrc import Path_, YamlDoc
 ENGINE_KINDS = frozenset({"character", "action", "location"})
 # Text keys that belong to an entity: `<prefix>.<id>.<field>`, and for locations
 # `location.<id>.<side>.<field>`; steps are `step.<phase, or setup or end>.<step>.name`.
-ENTITY_TEXT_PREFIXES = ("character", "action", "location", "invasion", "colour", "phase")
+ENTITY_TEXT_PREFIXES = ("character", "action", "location", "invasion", "colour", "phase", "tie_break")
 STEP_TEXT_PREFIX = "step"
 
 
@@ -123,7 +124,8 @@ def rename_pack(source: Path, target: Path) -> Renaming:
 
 
 def _defined_ids(pack: Pack) -> dict[str, str]:
-    """Every id the pack defines, with its kind: entities, location sides, phases and steps."""
+    """Every id the pack defines, with its kind: entities, location sides, phases and steps, and
+    the tie-breaks of its result."""
     found: dict[str, str] = {}
     for kind, by_id in pack.entities.items():
         if kind != "verb":  # words of the pack's language, as the built-in verbs are (see the module doc)
@@ -136,6 +138,9 @@ def _defined_ids(pack: Pack) -> dict[str, str]:
     for phase in turn.get("phases", []):
         found[str(phase["id"])] = "phase"
         found.update(dict.fromkeys((str(step["id"]) for step in phase["steps"]), "step"))
+    found.update(
+        dict.fromkeys((str(t["id"]) for t in pack.section("result").get("tie_breaks", [])), "tie_break")
+    )
     return found
 
 
@@ -196,11 +201,13 @@ def _rename_content(data: dict[str, Any], names: Mapping[str, str]) -> None:
     setup = data.get("setup", {})
     if "overflow_location" in setup:
         setup["overflow_location"] = new(setup["overflow_location"])
-    city = setup.get("city", {})
-    if "corners" in city:
-        city["corners"] = [new(c) for c in city["corners"]]
-    if "sides" in city:
-        city["sides"] = {new(loc): new(side) for loc, side in city["sides"].items()}
+    board = setup.get("board", {})
+    if "locations" in board:
+        board["locations"] = [new(c) for c in board["locations"]]
+    if "sides" in board:
+        board["sides"] = {new(loc): new(side) for loc, side in board["sides"].items()}
+    for tie_break in data.get("result", {}).get("tie_breaks", []):
+        tie_break["id"] = new(tie_break["id"])
     turn = data.get("turn", {})
     for step in [*turn.get("setup", []), *turn.get("end", [])]:
         step["id"] = new(step["id"])

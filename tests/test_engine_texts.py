@@ -34,7 +34,8 @@ PEBBLES = Path(__file__).resolve().parent / "games" / "pebbles"
 
 # The engine keys a game words itself: named after what it declares, or telling its results.
 PACKS_WORDS = re.compile(
-    r"^(log\.trait_set\..+|log\.duration\..+|ui\.window\..+|ui\.scoreboard\..+|ui\.winners|log\.part\.score_part)$"
+    r"^(log\.trait_set\..+|log\.duration\..+|ui\.window\..+|ui\.scoreboard\..+|ui\.winners|ui\.team\..+"
+    r"|log\.part\.score_part|log\.part\.tie_break)$"
 )
 
 
@@ -188,10 +189,15 @@ def test_a_game_writes_only_the_engine_keys_coh_has_no_text_for(
     assert {p["code"] for p in found} == {"TEXT-MISSING"}
     assert {p["message"].split("`")[1] for p in found} == {
         "log.part.score_part",
+        "log.part.tie_break",
         "ui.scoreboard.row",
+        "ui.scoreboard.row.tie_breaks",
         "ui.scoreboard.tie",
         "ui.scoreboard.tie.shared",
+        "ui.scoreboard.tie.shared.tie_breaks",
         "ui.scoreboard.title",
+        "ui.team.lost",
+        "ui.team.won",
         "ui.winners",
     }
 
@@ -229,7 +235,7 @@ def test_a_translation_may_reword_the_engines_text_alone(
     _append(pebbles_copy / "text" / "es.yaml", entry)
     report = _i18n(runner, pebbles_copy, "es")
     assert [p["code"] for p in report["problems"]] == codes
-    assert (report["entries"], report["translated"]) == (18, 18)
+    assert (report["entries"], report["translated"]) == (23, 23)
 
 
 def test_a_language_coh_does_not_speak_is_translated_by_the_game(
@@ -241,7 +247,7 @@ def test_a_language_coh_does_not_speak_is_translated_by_the_game(
     report = _i18n(runner, pebbles_copy, "pt")
     missing = [p["message"].split("`")[1] for p in report["problems"] if p["code"] == "I18N-MISSING"]
     assert missing == list(engine_english())
-    assert (report["entries"], report["translated"]) == (18 + len(engine_english()), 18)
+    assert (report["entries"], report["translated"]) == (23 + len(engine_english()), 23)
     written = runner.invoke(main, ["i18n", "template", "pt", "--pack", str(pebbles_copy)]).stdout
     entries = yaml.safe_load(written)["messages"]
     assert {k: entries[k] for k in engine_english()} == {

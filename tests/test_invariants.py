@@ -97,8 +97,10 @@ def _check_end(game: Game) -> None:
     for player in state["players"]:
         if not game.living(player):
             assert result["scores"][player] == 0
-    best = max((result["scores"][p], result["living"][p]) for p in state["players"])
-    assert all((result["scores"][p], result["living"][p]) == best for p in result["winners"])
+    survivors = result["tie_breaks"]["survivors"]  # the base pack's tie-break: its living characters
+    assert survivors == {p: len(game.living(p)) for p in state["players"]}
+    best = max((result["scores"][p], survivors[p]) for p in state["players"])
+    assert all((result["scores"][p], survivors[p]) == best for p in result["winners"])
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)

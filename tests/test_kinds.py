@@ -61,6 +61,6 @@ def test_display_values_are_made_from_the_entity_data(
     base_pack: Pack, spec: dict[str, object], data: dict[str, object], shown: object
 ) -> None:
     from coh_core.narrative import Narrator
-    from coh_core.packs.listing import display
+    from coh_core.packs.display import Display
 
-    assert display(Narrator(base_pack), spec, data) == shown
+    assert Display(Narrator(base_pack), {}).value(spec, data) == shown

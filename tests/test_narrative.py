@@ -234,11 +234,23 @@ def test_ui_strings(narrator: Narrator) -> None:
     assert narrator.ui("ui.turn", turn=2) == "Turn 2"
     assert narrator.ui("ui.scoreboard.title") == "Final scores"
     parts = Verbatim("characters 4, antidotes 3")
+    row = narrator.ui("ui.scoreboard.row", rank=1, player="red", score=7, winner_mark="*", parts=parts)
+    assert row == "* 1. Red: 7 points (characters 4, antidotes 3)"
+    breaks = Verbatim(
+        narrator.part("part.tie_break", name=narrator.name("tie_break", "survivors"), value="2")
+    )
     row = narrator.ui(
-        "ui.scoreboard.row", rank=1, player="red", score=7, living=2, winner_mark="*", parts=parts
+        "ui.scoreboard.row.tie_breaks",
+        rank=1,
+        player="red",
+        score=7,
+        winner_mark="*",
+        parts=parts,
+        tie_breaks=breaks,
     )
     assert row == "* 1. Red: 7 points (characters 4, antidotes 3), survivors 2"
     assert narrator.ui("ui.winners", players=["red", "blue"]) == "Winning: Red, Blue."
+    assert (narrator.ui("ui.team.won"), narrator.ui("ui.team.lost")) == ("The team won.", "The team lost.")
 
 
 def test_a_missing_parameter_stays_visible(narrator: Narrator) -> None:

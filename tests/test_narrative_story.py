@@ -264,27 +264,37 @@ def test_the_scoreboard_is_sorted_as_the_rules_rank_players(players: int, seed: 
 
 
 def test_a_tie_on_the_best_score_is_told_as_the_rules_break_it() -> None:
-    """4 players, seed 12: Yellow and Green both score 4 with as many survivors: both win."""
+    """4 players, seed 12: Yellow and Green both score 4 with as many survivors (the base pack's
+    tie-break): both win."""
     board = _after(_story(4, 12, "en"), "Final scores")
-    assert "Yellow, Green share the best score, 4, and as many survivors: they all win." in board
+    tie = "Yellow, Green share the best score, 4, and the tie-breaks (survivors) leave them level"
+    assert f"{tie}: they all win." in board
     assert board[-1] == "Winning: Yellow, Green."
     board_es = _after(_story(4, 12, "es"), "Puntuación final")
     assert any(
-        "empatan con la mejor puntuación, 4, y con los mismos supervivientes" in line for line in board_es
+        "empatan con la mejor puntuación, 4, y siguen igualados tras los desempates (supervivientes)" in line
+        for line in board_es
     )
 
 
-def test_standings_break_ties_by_survivors_and_share_a_rank_when_still_tied() -> None:
+def test_standings_break_ties_by_the_tie_breaks_in_order_and_share_a_rank_when_still_tied() -> None:
     result: dict[str, Any] = {
-        "scores": {"red": 5, "blue": 7, "green": 5, "white": 5},
-        "living": {"red": 1, "blue": 1, "green": 2, "white": 1},
+        "scores": {"red": 5, "blue": 7, "green": 5, "white": 5, "yellow": 5},
+        "tie_breaks": {
+            "survivors": {"red": 1, "blue": 1, "green": 2, "white": 1, "yellow": 1},
+            "food": {"red": 0, "blue": 0, "green": 0, "white": 0, "yellow": 3},
+        },
     }
-    assert standings(result, ["red", "blue", "green", "white"]) == [
+    players = ["red", "blue", "green", "white", "yellow"]
+    assert standings(result, players, ["survivors", "food"]) == [
         (1, "blue"),
         (2, "green"),
-        (3, "red"),
-        (3, "white"),
+        (3, "yellow"),
+        (4, "red"),
+        (4, "white"),
     ]
+    assert standings(result, players, ["food", "survivors"])[1:3] == [(2, "yellow"), (3, "green")]
+    assert standings(result, players) == [(1, "blue"), *((2, p) for p in ["red", "green", "white", "yellow"])]
 
 
 def test_the_json_result_has_the_breakdown(runner: CliRunner) -> None:

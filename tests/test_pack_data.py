@@ -89,7 +89,7 @@ def test_a_field_an_entry_lacks_stops_the_effect(base_pack: Pack) -> None:
         ("let x = pack_data(setup, hour)", "EFF-ENUM", "did you mean `hours`"),
         ("let x = pack_data(setpu, hours)", "EFF-ENUM", "did you mean `setup`"),
         ("let x = pack_data(params, turns)", "EFF-ENUM", "one of: `setup`, `components`"),
-        ("let x = pack_data(setup, city)", "EFF-TYPE", "cannot be read by effects"),
+        ("let x = pack_data(setup, numbering)", "EFF-TYPE", "cannot be read by effects"),
         ('let x = pack_data("setup", hours)', "EFF-TYPE", "is a bare name"),
         ("let x = entity_data(@bank, zombies)", "EFF-ENUM", "an entry of `location` has no `zombies`"),
         ("let x = entity_data(@bank, slot) + 1", "EFF-TYPE", "string"),
@@ -123,7 +123,7 @@ def test_a_declared_field_no_entry_writes_is_read_as_declared(base_copy: Path) -
     with its default, an entry that leaves it out reads the default."""
     declarations = base_copy / "declarations.yaml"
     text = declarations.read_text(encoding="utf-8")
-    anchor = "          locked: {type: bool, default: false, doc: Nobody can leave this location.}\n"
+    anchor = "doc: Nobody can leave this location.}\n"
     assert anchor in text
     added = "          noise: {type: count, default: 2, doc: Zombies the side draws in.}\n"
     declarations.write_text(text.replace(anchor, anchor + added), encoding="utf-8")

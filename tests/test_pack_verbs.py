@@ -64,23 +64,14 @@ verbs:
       let place = choose(among)
       add_zombies(1, at=place)
       return place
-  - id: crowd_the_quietest
-    params:
-      among: list[location]
-    doc: Two zombies where `quietest` says (a verb that calls it, defined before it).
-    do: |
-      let place = quietest(among)
-      add_zombies(2, at=place)
-  - id: quietest
-    params:
-      among: list[location]
+  - id: louder
+    params: {at: location}
     returns: location
     asks: true
-    doc: The first of the locations with the fewest zombies (marked as asking, it asks nothing).
+    doc: Zombies pour in at a location without a question (it changes the game); the location.
     do: |
-      let place = first(among)
-      for other in among { if zombies(other) < zombies(place) { let place = other } }
-      return place
+      add_zombies(1, at=at)
+      return at
   - id: top_up
     params: {at: location}
     doc: Add zombies up to 4, or stop at once when there are some already.
@@ -194,12 +185,14 @@ def _pack_with_verbs(base_copy: Path, card: str, effect: str) -> Path:
             ["zombies: {church: 3, bank: 0, hospital: 2}"],
         ),
         (
-            "a selector marked as asking whose body asks nothing still gives its value",
+            "a selector of the pack that may ask but asks nothing gives its value, in the dry run"
+            " that offers the card too",
             "alarm",
-            "crowd_the_quietest([@bank, @church])",
+            "let start = choose(locations_with_zombies()); add_zombies(2, at=louder(start))"
+            " for place in [@church, @hospital] { add_zombies(1, at=louder(place)) }",
             "{bank: 1}",
-            ["{red: [play, alarm]}"],
-            ["zombies: {church: 2, bank: 1}"],
+            ["{red: [play, alarm]}"],  # (the only location with zombies is taken without asking)
+            ["zombies: {bank: 4, church: 2, hospital: 2}"],
         ),
         (
             "return leaves a pack verb early",

@@ -36,6 +36,7 @@ from coh_core.effects.checker import Symbols, check_condition, check_effect
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.engine import EngineError, Game, new_game, rules_for
 from coh_core.engine.compile.where import runtime_message
+from coh_core.engine.record import RECORD_FORMAT
 from coh_core.errors import ContentError
 from coh_core.limits import MAX_ANSWER_CHARS, MAX_OPTIONS
 from coh_core.packs import load_pack_checked
@@ -324,7 +325,7 @@ def test_an_event_declared_with_names_the_engine_does_not_give_stops_the_game_th
     actions.write_text(
         actions.read_text(encoding="utf-8").replace(
             "effect: kill_zombies(1, at=choose(locations_with_zombies()))",
-            "effect: move_character(first(my_characters()), to=choose(locations()))",
+            "effect: move_character(first(my_characters()), to=choose(locations()), overflow=@crossroads)",
         ),
         encoding="utf-8",
     )
@@ -370,7 +371,7 @@ def test_a_cascade_nested_in_loops_does_not_use_the_interpreters_stack(base_copy
     cascade bound (64 triggers) stops it, located at the trigger's effect, before any stack runs out."""
     _apply(base_copy, yaml.safe_load((CASE_DIR / "trigger_fires_itself.yaml").read_text(encoding="utf-8")))
     turn = base_copy / "turn.yaml"
-    move = "move_character(mover, to=first(other_locations(location_of(mover))))"
+    move = "move_character(mover, to=first(other_locations(location_of(mover))), overflow=@crossroads)"
     deep = f"for c in characters_at(location_of(mover)) {{ if c == mover {{ if true {{ {move} }} }} }}"
     turn.write_text(turn.read_text(encoding="utf-8").replace(move, deep), encoding="utf-8")
     args = ["play", "--pack", str(base_copy), "--format", "json", *DEFAULT_PLAY]
@@ -519,7 +520,7 @@ def test_the_end_of_the_input_ends_the_game_cleanly(tmp_path: Path, fmt: str) ->
     if fmt == "json":
         assert [p["code"] for p in json.loads(result.stdout)["problems"]] == ["PLAY-INPUT-ENDED"]
     lines = _record(log)  # the decisions so far, without an end line
-    assert lines[0]["coh_record"] == 1 and len(lines) >= 4
+    assert lines[0]["coh_record"] == RECORD_FORMAT and len(lines) >= 4
     assert all(set(line) == {"answers"} for line in lines[1:])
 
 

@@ -1,11 +1,12 @@
 """The engine knows no name of the game (issue 11, "the rules are data").
 
 The base pack is copied with every id it defines renamed (`tests/renaming.py`: characters, action
-cards, locations and their sides, invasion cards, colours, the turn's phases and steps), and the
-copy must validate clean and play exactly the games of the original: with the same seeds and agents
-that choose by position among the legal answers, every game ends with the same scores, living
-characters and winners per seat after the same number of decisions, and its whole state, log and
-sequence of decisions are those of the original with the names translated back.
+cards, locations and their sides, invasion cards, colours, the turn's phases and steps, the
+result's tie-break), and the copy must validate clean and play exactly the games of the original:
+with the same seeds and agents that choose by position among the legal answers, every game ends
+with the same scores, tie-break values (living characters) and winners per seat after the same
+number of decisions, and its whole state, log and sequence of decisions are those of the original
+with the names translated back.
 
 The new names keep the order of the old ones (see `tests/renaming.py`): the engine sorts ids where
 the pack gives no order (dealing characters, building the deck, the cards in a hand, the options of
@@ -47,7 +48,6 @@ SHARED_WORDS = {
     "choose": "a selector of the effect language",
     "discard": "a decision and an answer",
     "food": "a selector of the pack, named after the pile, and an answer",
-    "city": "a key of the setup",
     "first_player": "a log message, a selector of the pack, named after the pointer",
     "last_loser": "a selector of the pack, named after the memory",
     "leader": "a selector of the pack, named after the pointer; a message placeholder",
@@ -190,7 +190,7 @@ class Played:
     """One game as the test compares it: per seat, and with the names of the original pack."""
 
     scores: list[int]
-    living: list[int]
+    tie_breaks: list[int]  # each tie-break's values, seat by seat
     winners: list[int]  # seats
     decisions: int
     trace: list[Any]  # (decision kind, seat, number of legal answers, the answer) for each decision
@@ -215,7 +215,7 @@ def play(pack: Pack, players: int, seed: int, agents: str, names: Mapping[str, s
     result = game.state["result"]
     return Played(
         scores=[result["scores"][colour] for colour in game.players],
-        living=[result["living"][colour] for colour in game.players],
+        tie_breaks=[values[colour] for values in result["tie_breaks"].values() for colour in game.players],
         winners=[seats[colour] for colour in result["winners"]],
         decisions=len(trace),
         trace=_translated(trace, names),
@@ -249,7 +249,7 @@ def _same_games(
     for players, seed in games:
         original = play(base_pack, players, seed, agents, {})
         twin = play(renamed_pack, players, seed, agents, back)
-        for field in ("scores", "living", "winners", "decisions", "trace", "state", "log"):
+        for field in ("scores", "tie_breaks", "winners", "decisions", "trace", "state", "log"):
             if getattr(original, field) != getattr(twin, field):
                 yield f"{players} players, seed {seed}: {field} differs"
                 break

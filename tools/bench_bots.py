@@ -86,7 +86,7 @@ def play_seed(job: Job) -> list[dict[str, Any]]:
                 "winners": winners,
                 "won": colour in winners,
                 "shared": colour in winners and len(winners) > 1,
-                "survivors": int(result.get("living", {}).get(colour, 0)),
+                "survivors": len(game.living(colour)),  # the pieces the player still has
                 "same": same,
                 "asked_all": asked_all,
                 "seconds": time.perf_counter() - started,

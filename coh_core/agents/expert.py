@@ -36,6 +36,7 @@ from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
 from coh_core.limits import MAX_EXPERT_ITERATIONS, MAX_EXPERT_SECONDS
 from coh_core.packs.model import Pack
+from coh_core.packs.results import ResultSpec
 
 Action = tuple[Any, ...]
 PASS: Action = ("pass",)
@@ -276,14 +277,12 @@ class ExpertAgent:
         return None if useful else PASS
 
     def _score(self, game: Game, me: str) -> float:
-        """The game's margin for `me` over the best other player: the final scores (and a win
-        bonus) once it is over, or else what each could still score (living pieces' values and
-        prizes held)."""
+        """The game's margin for `me` over the best other player: once it is over, what its
+        result is worth (`result_worth`), or else what each could still score (living pieces' values
+        and prizes held)."""
         result = game.state["result"]
         if game.over and result:
-            scores = {p: float(v) for p, v in result.get("scores", {}).items()}
-            bonus = WIN_BONUS / len(result["winners"]) if me in result.get("winners", []) else 0.0
-            return _margin(scores, me) + bonus
+            return result_worth(result, game.rules.result, me)
         worth = {p: 0.0 for p in game.players}
         for ident, piece in game.pieces.items():
             if piece["alive"] and piece["owner"] in worth:
@@ -291,6 +290,20 @@ class ExpertAgent:
         for player in worth:
             worth[player] += sum(game.state["counts"][player][kind] for kind in self.prizes)
         return _margin(worth, me)
+
+
+def result_worth(result: dict[str, Any], declared: ResultSpec | None, me: str) -> float:
+    """What a finished game is worth to `me`, as its pack declares its result: of a ranking, the
+    margin of the final scores and a win bonus (shared among the winners); of a team's result, the
+    team's outcome, every seat's alike (a win bonus, or as much lost); of both, the two added."""
+    worth = 0.0
+    if declared is None or declared.ranked:
+        scores = {p: float(v) for p, v in result.get("scores", {}).items()}
+        winners = result.get("winners", [])
+        worth += _margin(scores, me) + (WIN_BONUS / len(winners) if me in winners else 0.0)
+    if declared is not None and declared.team:
+        worth += WIN_BONUS if result.get("won") else -WIN_BONUS
+    return worth
 
 
 def _margin(scores: dict[str, float], me: str) -> float:

@@ -176,7 +176,7 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
                 *_table(
                     ("signature", "meaning"),
                     [
-                        (f"`{v.render()}`", v.doc + (" It asks (`asks: true`)." if v.asks else ""))
+                        (f"`{v.render()}`", v.doc + (_ASKS if v.asks else ""))
                         for v in sorted((verbs or {}).values(), key=lambda v: v.name)
                     ],
                 ),
@@ -258,6 +258,9 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
     ]
     return "\n".join(parts).rstrip() + "\n"
 
+
+# What the reference says of a selector of the pack marked `asks: true`.
+_ASKS = " It may ask and change the game (`asks: true`)."
 
 _DECLARED_INTRO = """## Declared by the base pack
 

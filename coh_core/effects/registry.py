@@ -236,8 +236,9 @@ _verb(
 _verb("kill_character(target: character)", "A character dies.")
 _verb("kill_characters(targets: list[character])", "Several characters die at once, in turn order.")
 _verb(
-    "move_character(target: character, to: location)",
-    "Move a character, obeying capacity and closed locations (the overflow rule applies).",
+    "move_character(target: character, to: location, overflow: location)",
+    "Move a character, obeying capacity and closed locations: where it has no room (`has_room`),"
+    " it goes to `overflow` instead.",
 )
 _verb(
     "move_characters(targets: list[character], to: location)",
@@ -330,10 +331,6 @@ _selector(
     " player with one option takes it without being asked; one with none is left out. The value"
     " maps each player, in the order of `options`, to the option they picked.",
     asks=True,
-)
-_selector(
-    "random_movement_card(player: player) -> location",
-    "Shuffle the player's movement cards and draw one.",
 )
 _selector("locations() -> list[location]", "Every location in play.")
 _selector("other_locations(than: location) -> list[location]", "Every location in play but one.")
@@ -493,9 +490,9 @@ _verb(
     " location yet.",
 )
 _selector(
-    "arrives_at(target: character, to: location) -> location",
-    "Where a character going to a location arrives: there, if it has room for the character (its"
-    " capacity, a closed board), else at the setup's overflow location.",
+    "has_room(target: character, at: location) -> bool",
+    "Whether a location has room for a character going there: it is not closed, and it is below its"
+    " capacity (not counting those holding an extra place), or the character takes an extra place.",
 )
 _verb(
     "place_character(target: character, at: location)",
@@ -503,9 +500,18 @@ _verb(
 )
 
 _verb(
-    "set_result(scores: map[player, int], living: map[player, int], winners: list[player])",
-    "The game's result: every player's score and living characters, and the winners (the game's"
-    " `result`, which the scoreboard shows and a record keeps; no log entry: the pack writes one).",
+    "set_ranking(scores: map[player, int], winners: list[player], tie_breaks: list[map[player, int]] = [])",
+    "The game's ranking, in a pack that declares one (`result: {kind: ranking}` or `both`): every"
+    " player's score, the winners, and each player's value of every tie-break the pack declares, in"
+    " their order (the game's `result`, which the scoreboard shows and a record keeps; no log"
+    " entry: the pack writes one). In a pack of another result, or given other than one value per"
+    " declared tie-break, it stops the game (`RESULT-KIND`, `RESULT-TIE-BREAKS`).",
+)
+_verb(
+    "set_team_result(won: bool)",
+    "Whether the players, all together, won, in a pack that declares a team result (`result:"
+    " {kind: team}` or `both`): every seat wins or loses with the team. In a pack of another result"
+    " it stops the game (`RESULT-KIND`).",
 )
 
 _verb(

@@ -19,6 +19,7 @@ from coh_core.engine.compile.where import _Where
 from coh_core.engine.machine import SWITCH, Frame, Op, Program, finish_frame, run_sync
 from coh_core.engine.runtime import Decision, EngineError, NoOptions, Rt
 from coh_core.limits import MAX_WINDOW_ACTIONS
+from coh_core.packs.model import RESULT_SECTION
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
@@ -754,6 +755,18 @@ def _turn_ends(game: Game, env: dict[str, Any]) -> None:
 
 
 def _game_over(game: Game, env: dict[str, Any]) -> None:
+    """The last entry of every game, once its result is whole (RESULT-UNSET if the end steps left
+    out a part the pack declares: the game would end in a result nothing can read)."""
+    declared = game.rules.result
+    missing = declared.missing(game.state["result"]) if declared is not None else []
+    if declared is not None and missing:
+        section = game.rules.pack.sections[RESULT_SECTION]
+        raise EngineError(
+            "RESULT-UNSET",
+            f"the game is over without the whole `{declared.kind}` result its pack declares: no"
+            f" effect called {' or '.join(f'`{verb}`' for verb in missing)}",
+            section.doc.location((*section.path, "kind")),
+        )
     game.note("game_over")
 
 

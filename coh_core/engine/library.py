@@ -24,6 +24,7 @@ from coh_core.engine.machine import Frame
 from coh_core.engine.runtime import EngineError, NoOptions, Rt
 from coh_core.limits import MAX_LIST_ITEMS, MAX_NUMBER
 from coh_core.packs.pack_data import section_value
+from coh_core.packs.results import RANKING_VERB, TEAM_VERB, ResultSpec, result_kind_fault, tie_breaks_fault
 
 IMPLS: dict[str, Impl] = {}
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,16 +51,6 @@ def _need(condition: bool) -> None:
 
 
 # --- random draws ----------------------------------------------------------------------
-
-
-@_impl("random_movement_card")
-def random_movement_card(rt: Rt, player: str) -> str:
-    cards = rt.game.rules.components["movement_cards"]
-    if rt.dry:
-        return str(cards[0])
-    drawn = str(rt.game.rng.choice(cards))
-    rt.game.note("movement_card_drawn", player=player, location=drawn)
-    return drawn
 
 
 # --- counters at places ---------------------------------------------------------------------
@@ -178,11 +169,12 @@ def kill_characters(rt: Rt, targets: list[str]) -> Frame | None:
 
 
 @_impl("move_character", frame=True, target=_alive)
-def move_character(rt: Rt, target: str, to: str) -> Frame | None:
-    """The character moves; the frame that runs the triggers of its move (None: none fire)."""
+def move_character(rt: Rt, target: str, to: str, overflow: str) -> Frame | None:
+    """The character moves (to `overflow` where it has no room); the frame that runs the triggers
+    of its move (None: none fire)."""
     game = rt.game
     if not game.has_room(target, to):
-        to = game.rules.setup["overflow_location"]
+        to = overflow
     game.relocate(target, to)
     game.note("character_moved", character=target, location=to)
     return event_frame(game, "character_moved", to, {"mover": target})
@@ -461,10 +453,9 @@ def deal_character(rt: Rt, target: str, player: str) -> None:
     rt.game.deal(target, player)
 
 
-@_impl("arrives_at")
-def arrives_at(rt: Rt, target: str, to: str) -> str:
-    game = rt.game
-    return to if game.has_room(target, to) else str(game.rules.setup["overflow_location"])
+@_impl("has_room")
+def has_room(rt: Rt, target: str, at: str) -> bool:
+    return rt.game.has_room(target, at)
 
 
 @_impl("place_character")
@@ -594,9 +585,35 @@ def end_game(rt: Rt) -> None:
         state["ending"] = True  # (only once it is asked for: other games' states keep their layout)
 
 
-@_impl("set_result")
-def set_result(rt: Rt, scores: dict[str, int], living: dict[str, int], winners: list[str]) -> None:
-    rt.game.state["result"] = {"scores": dict(scores), "living": dict(living), "winners": list(winners)}
+@_impl("set_ranking")
+def set_ranking(rt: Rt, scores: dict[str, int], winners: list[str], tie_breaks: list[dict[str, int]]) -> None:
+    """The ranking part of the result: the scores, the values of each declared tie-break (by its
+    id, in the declared order) and the winners."""
+    declared = _declared_result(rt, RANKING_VERB)
+    if len(tie_breaks) != len(declared.tie_breaks):
+        raise EngineError("RESULT-TIE-BREAKS", tie_breaks_fault(len(tie_breaks), declared))
+    ranking = {
+        "scores": dict(scores),
+        "tie_breaks": {t.id: dict(values) for t, values in zip(declared.tie_breaks, tie_breaks, strict=True)},
+        "winners": list(winners),
+    }
+    rt.game.state["result"] = {**(rt.game.state["result"] or {}), **ranking}
+
+
+@_impl("set_team_result")
+def set_team_result(rt: Rt, won: bool) -> None:
+    """The team part of the result: whether the players, all together, won."""
+    _declared_result(rt, TEAM_VERB)
+    rt.game.state["result"] = {**(rt.game.state["result"] or {}), "won": bool(won)}
+
+
+def _declared_result(rt: Rt, verb: str) -> ResultSpec:
+    """The pack's result, if it has the part `verb` sets; else the game stops (RESULT-KIND)."""
+    declared = rt.game.rules.result
+    fault = result_kind_fault(verb, declared)
+    if fault is not None or declared is None:
+        raise EngineError("RESULT-KIND", fault or verb)
+    return declared
 
 
 # --- the attack, the votes and the sharing (procedures-votes.yaml) ----------------------------

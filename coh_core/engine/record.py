@@ -35,7 +35,7 @@ from coh_core.errors import CohError, Location, Problem
 from coh_core.packs.model import Pack
 from coh_core.packs.schema import validator
 
-RECORD_FORMAT = 1
+RECORD_FORMAT = 2  # 2: the result in the shape the pack declares (a ranking's tie-breaks by id)
 SCHEMA = "record.schema.json"
 # The key that makes a line what it is, and what the line is then called.
 KINDS = {"coh_record": "the header", "answers": "the answers line", "end": "the end line"}
@@ -212,10 +212,15 @@ def start_from(pack: Pack, header: dict[str, Any], at: Locator | None = None) ->
 
     at = at or _fixed(Location("<header>", 1, 1))
     version = header.get("coh_record")
-    if type(version) is int and version != RECORD_FORMAT:  # a newer coh's record, not a broken one
+    if type(version) is int and version != RECORD_FORMAT:  # another coh's record, not a broken one
+        older = (
+            " (an older coh's, which kept the game's result in another shape)"
+            if version < RECORD_FORMAT
+            else ""
+        )
         raise refuse(
             "REPLAY-FORMAT",
-            f"a record of format {version}; this coh reads format {RECORD_FORMAT}",
+            f"a record of format {version}{older}; this coh reads format {RECORD_FORMAT}",
             at(("coh_record",)),
         )
     _check_shape(header, KINDS["coh_record"], at)
@@ -257,14 +262,15 @@ def _shell_word(name: str) -> str:
 def _resume(pack: Pack, header: dict[str, Any], at: Locator) -> Game:
     """A game from the recorded state, once the state agrees with its header."""
     from coh_core.engine import resume_game, rules_for
-    from coh_core.engine.state import STATE_VERSION
+    from coh_core.engine.state import STATE_VERSION, older_layout
     from coh_core.engine.state_check import MAX_STATE_PROBLEMS, state_problems
 
     state = header["initial"]
     if state["version"] != STATE_VERSION:
         raise refuse(
             "REPLAY-STATE",
-            f"a state of layout version {state['version']}; this engine reads version {STATE_VERSION}",
+            f"a state of layout version {state['version']}{older_layout(state['version'])};"
+            f" this engine reads version {STATE_VERSION}",
             at(("initial", "version")),
         )
     for key in ("pack", "players"):

@@ -18,6 +18,7 @@ from coh_core.errors import Location
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 from coh_core.packs.pack_data import entries_with_defaults, ids_of_type
+from coh_core.packs.results import ResultSpec, result_of
 from coh_core.packs.roles import KindRoles, Role, StateRoles, kind_roles
 from coh_core.packs.yamlsrc import Path_
 
@@ -161,7 +162,6 @@ class Rules:
     cards: dict[str, Playable] = field(default_factory=dict)
     card_counts: dict[str, int] = field(default_factory=dict)
     sides: dict[tuple[str, str], Side] = field(default_factory=dict)
-    slots: dict[str, str] = field(default_factory=dict)  # location -> tower/corner/centre
     setup_steps: tuple[Step, ...] = ()
     phases: tuple[Phase, ...] = ()
     end_steps: tuple[Step, ...] = ()
@@ -169,6 +169,7 @@ class Rules:
     turns: int = 4
     params: dict[str, Any] = field(default_factory=dict)  # rule parameters by name: their values
     declared: Declarations = field(default_factory=Declarations)  # enumerations, traits, events...
+    result: ResultSpec | None = None  # what a game comes to (None: the pack declares no result)
     components: dict[str, Any] = field(default_factory=dict)
     places: tuple[str, ...] = ()  # places the pack names, besides locations and players
     counters: dict[str, Counter] = field(default_factory=dict)  # kinds of counters, by name
@@ -410,6 +411,7 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)
     rules.trait_roles = {t.role: name for name, t in rules.declared.traits.items() if t.role is not None}
+    rules.result = result_of(pack)
     builder = _Builder(pack, compiler, rules.declared)
     _pieces(rules, builder)
     _cards(rules, builder)
@@ -473,7 +475,6 @@ def _locations(rules: Rules, builder: _Builder) -> None:
             continue
         states = _roles(builder, kind).states
         for entity in builder.pack.entities_of(kind):
-            rules.slots[entity.id] = str(entity.data["slot"])
             if states is None:
                 continue
             for index, data in enumerate(entity.data.get(states.field) or []):

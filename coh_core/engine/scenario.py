@@ -672,9 +672,42 @@ def _pile_check(pile: Pile) -> Check:
 
 
 def _score(game: Game, expected: Any) -> tuple[bool, Any]:
+    """The entries of the game's result the scenario names (`_result_keys` has checked them)."""
     result = game.state["result"]
     actual = {k: result.get(k) for k in expected} if result else None
     return actual == expected, actual
+
+
+def _result_keys(rules: Rules, doc: YamlDoc, expected: Any) -> list[Problem]:
+    """SCENARIO-CHECK for an entry of `then: result` that the pack's result does not have: a
+    ranking has `scores`, `tie_breaks` (by the ids it declares) and `winners`, a team `won`."""
+    declared = rules.result
+    path = ("then", "result")
+    if declared is None:
+        return [
+            Problem("SCENARIO-CHECK", "the pack declares no result to check", doc.location(path, key=True))
+        ]
+    keys = declared.keys()
+    found = []
+    for key in expected if isinstance(expected, dict) else ():
+        if key not in keys:
+            message = (
+                f"`{key}` is no part of a `{declared.kind}` result (it has {', '.join(keys)})"
+                + suggest(str(key), keys)
+            )
+            found.append(Problem("SCENARIO-CHECK", message, doc.location((*path, key), key=True)))
+    breaks = expected.get("tie_breaks") if isinstance(expected, dict) else None
+    known = [t.id for t in declared.tie_breaks]
+    for name in breaks if isinstance(breaks, dict) and "tie_breaks" in keys else ():
+        if name not in known:
+            message = (
+                f"unknown tie-break `{name}` (the pack declares {', '.join(known) or 'none'})"
+                + suggest(str(name), known)
+            )
+            found.append(
+                Problem("SCENARIO-CHECK", message, doc.location((*path, "tie_breaks", name), key=True))
+            )
+    return found
 
 
 CHECKS: dict[str, Check] = {
@@ -738,6 +771,11 @@ def _then(game: Game, doc: YamlDoc, outcome: Outcome) -> None:
         check = CHECKS.get(key) or _counter_check(game.rules, key)
         if check is None and pile is not None:
             check = _pile_check(pile)
+        if key == "result":
+            wrong = _result_keys(game.rules, doc, expected)
+            if wrong:
+                outcome.problems.extend(wrong)
+                continue
         if check is None:
             rules = game.rules
             known = ", ".join(

@@ -7,8 +7,15 @@ from typing import Any
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Rules, pile_owners
 from coh_core.engine.runtime import EngineError
+from coh_core.packs.model import BOARD
 
-STATE_VERSION = 5
+STATE_VERSION = 6  # 6: the result in the shape the pack declares (coh_core.packs.results)
+
+
+def older_layout(version: Any) -> str:
+    """What to add where a state's layout version is refused: an older coh's states are not read."""
+    older = type(version) is int and version < STATE_VERSION
+    return " (an older coh's state, which this coh no longer reads)" if older else ""
 
 
 def seat_colours(rules: Rules, players: int, colours: list[str] | None) -> list[str]:
@@ -28,19 +35,17 @@ def seat_colours(rules: Rules, players: int, colours: list[str] | None) -> list[
     return chosen
 
 
-def city_order(rules: Rules) -> list[str]:
-    """Locations in resolution order: the tower, the corners in layout order, the centre."""
-    by_slot: dict[str, list[str]] = {}
-    for location, slot in rules.slots.items():
-        by_slot.setdefault(slot, []).append(location)
-    city = rules.setup.get("city") or {}  # a game without a city has no order of locations
-    corners = [str(c) for c in city.get("corners") or []]
-    numbering = rules.setup.get("numbering") or {}
-    order: list[tuple[int, str]] = []
-    for slot, numbers in numbering.items():
-        placed = corners if slot == "corner" else sorted(by_slot.get(slot, []))
-        order.extend(zip(numbers, placed, strict=False))
-    return [location for _, location in sorted(order)]
+def board_order(rules: Rules) -> list[str]:
+    """The locations on the board in its order (`setup.board.locations`): the order per-location
+    steps run in, each one's number counted from 1. A pack without a board has no locations."""
+    board = rules.setup.get(BOARD) or {}
+    return [str(location) for location in board.get("locations") or []]
+
+
+def starting_sides(rules: Rules) -> dict[str, str]:
+    """The side each location of the board starts on (`setup.board.sides`: every one's, SETUP-BOARD)."""
+    board = rules.setup.get(BOARD) or {}
+    return {str(location): str(side) for location, side in (board.get("sides") or {}).items()}
 
 
 def initial_state(rules: Rules, players: int, seed: int, colours: list[str] | None = None) -> dict[str, Any]:
@@ -81,8 +86,8 @@ class _Shape:
     __slots__ = ("memory", "order", "places", "sides", "supplies", "zero")
 
     def __init__(self, rules: Rules):
-        self.order = tuple(city_order(rules))
-        sides = (rules.setup.get("city") or {}).get("sides") or {}  # every location's (CITY-LAYOUT)
+        self.order = tuple(board_order(rules))
+        sides = starting_sides(rules)
         self.sides = tuple((location, str(sides[location])) for location in self.order)
         self.places = tuple(rules.places)  # places the pack names, besides locations and players
         self.zero = dict.fromkeys(rules.counters, 0)  # a place's counts: none of any kind

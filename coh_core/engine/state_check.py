@@ -23,7 +23,7 @@ from typing import Any
 from coh_core.effects.registry import type_parts
 from coh_core.engine.flow import END, SETUP
 from coh_core.engine.rules import Rules, pile_owners
-from coh_core.engine.state import STATE_VERSION, city_order, pointer_cycle
+from coh_core.engine.state import STATE_VERSION, board_order, older_layout, pointer_cycle
 from coh_core.limits import MAX_NUMBER, MAX_SEED, MIN_SEED
 from coh_core.packs.declarations import NUMBER_TYPES, number_bounds
 
@@ -83,7 +83,11 @@ def _header(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
     found: list[StateProblem] = []
     if state["version"] != STATE_VERSION:
         found.append(
-            StateProblem(("version",), f"layout version {_shown(state['version'])}, not {STATE_VERSION}")
+            StateProblem(
+                ("version",),
+                f"layout version {_shown(state['version'])}{older_layout(state['version'])},"
+                f" not {STATE_VERSION}",
+            )
         )
     if state["pack"] != rules.pack.id:
         found.append(
@@ -164,13 +168,13 @@ def _flow(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
                 ("step",), f"{_shown(step)} is no step of `{phase}`; one of {', '.join(steps[phase])}"
             )
         )
-    if state["at"] is not None and state["at"] not in city_order(rules):
+    if state["at"] is not None and state["at"] not in board_order(rules):
         found.append(StateProblem(("at",), f"{_shown(state['at'])} is no location"))
     return found
 
 
 def _order(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
-    order = city_order(rules)
+    order = board_order(rules)
     if state["order"] != order:
         return [StateProblem(("order",), f"the locations are {_shown(state['order'])}, not {order}")]
     return []

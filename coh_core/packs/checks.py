@@ -50,6 +50,7 @@ from coh_core.packs.declarations import (
     value_hint,
 )
 from coh_core.packs.engine_texts import engine_english, engine_pack
+from coh_core.packs.fields import field_texts
 from coh_core.packs.i18n_check import (
     check_locale,
     check_translations,
@@ -65,8 +66,17 @@ from coh_core.packs.kind_checks import (
     check_pack_rules,
     check_section_fields,
 )
-from coh_core.packs.model import OPTIONAL_SECTIONS, SINGLETON_SECTIONS, Entity, Pack, Section
-from coh_core.packs.roles import PlaceSide, kind_roles, place_sides, places_of, role_of, sides_by_name
+from coh_core.packs.model import (
+    BOARD,
+    OPTIONAL_SECTIONS,
+    RESULT_SECTION,
+    SINGLETON_SECTIONS,
+    Entity,
+    Pack,
+    Section,
+)
+from coh_core.packs.results import check_result, result_of, result_shows, tie_break_texts
+from coh_core.packs.roles import PlaceSide, place_sides, places_of, role_of, sides_by_name
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -804,14 +814,7 @@ def _check_setup(pack: Pack) -> Iterator[Problem]:
     if setup is None:
         return
     yield from _check_player_counts(pack, setup)
-    if "city" in setup.data or "numbering" in setup.data:  # a game with a city (its `section_fields`)
-        yield from _check_city(pack, setup)
-    if "overflow_location" in setup.data:  # a game whose pieces may find a location full
-        overflow = _ref_problem(
-            pack, setup, ("overflow_location",), setup.data["overflow_location"], "location"
-        )
-        if overflow:
-            yield overflow
+    yield from _check_board(pack, setup)
 
 
 def _check_player_range(pack: Pack, setup: Section, low: int, high: int) -> Iterator[Problem]:
@@ -865,8 +868,6 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
     yield from _check_player_range(pack, setup, low, high)
     rows, twice = _player_rows(setup)
     yield from twice
-    movement = pack.section("components").get("movement_cards")
-    places = len(movement) if isinstance(movement, list) else None  # one card per character placed
     colours = len(pack.colours()) or high
     for count in range(low, min(high, colours) + 1):  # more players than colours: reported above
         if count not in rows:
@@ -875,70 +876,74 @@ def _check_player_counts(pack: Pack, setup: Section) -> Iterator[Problem]:
                 f"no setup row for {count} players, which `players` allows ({low} to {high})",
                 _at(setup, ("per_player_count",)),
             )
-            continue
-        index, row = rows[count]
-        dealt = int(row.get("characters", 0))
-        if places is not None and dealt > places:
-            yield Problem(
-                "SETUP-SUPPLY",
-                f"each of {count} players places {dealt} characters by drawing movement cards;"
-                f" a player has {places}",
-                _at(setup, ("per_player_count", index)),
-            )
 
 
-def _check_city(pack: Pack, setup: Section) -> Iterator[Problem]:
-    city = setup.data.get("city") or {}
-    corners = city.get("corners") or []
-    for index, corner in enumerate(corners):
-        found = _ref_problem(pack, setup, ("city", "corners", index), corner, "location")
-        if found:
-            yield found
-    slots = Counter(str(e.data.get("slot")) for e in pack.entities_of("location"))
-    numbering = setup.data.get("numbering") or {}
-    for slot, count in slots.items():
-        numbers = numbering.get(slot) or []
-        if len(numbers) != count:
+def _check_board(pack: Pack, setup: Section) -> Iterator[Problem]:
+    """The board holds every place (an entity of a kind whose ids are locations) once, in its
+    order (`locations`), each with a side it can start on (`sides`)."""
+    places = {entity.id: entity for entity in places_of(pack)}
+    board = setup.data.get(BOARD)
+    if not isinstance(board, dict):
+        if places:
             yield Problem(
-                "CITY-LAYOUT",
-                f"{count} location(s) have slot `{slot}` but the numbering gives {len(numbers)} number(s)",
-                _at(setup, ("numbering",)),
+                "SETUP-BOARD",
+                f"the pack has locations ({', '.join(f'`{i}`' for i in places)}) but `setup` has no"
+                " `board` to lay them out: add `board: {locations: [...], sides: {...}}`",
+                _at(setup, ()),
             )
-    corner_ids = sorted(e.id for e in pack.entities_of("location") if e.data.get("slot") == "corner")
-    if sorted(map(str, corners)) != corner_ids:
+        return
+    listed = board.get("locations")
+    placed: list[Any] = listed if isinstance(listed, list) else []
+    for index, value in enumerate(placed):
+        yield from _place_problem(pack, setup, (BOARD, "locations", index), value, places)
+    missing = [i for i in places if i not in placed]
+    if missing:
         yield Problem(
-            "CITY-LAYOUT",
-            f"the layout must list each corner location once: {', '.join(corner_ids)}",
-            _at(setup, ("city", "corners")),
+            "SETUP-BOARD",
+            f"the board must hold every location once: it lacks {', '.join(f'`{m}`' for m in missing)}",
+            _at(setup, (BOARD, "locations")),
         )
-    yield from _check_city_sides(pack, setup, city.get("sides") or {})
+    sides = board.get("sides")
+    yield from _check_board_sides(pack, setup, sides if isinstance(sides, dict) else {}, places)
 
 
-def _check_city_sides(pack: Pack, setup: Section, sides: dict[str, Any]) -> Iterator[Problem]:
-    locations = pack.entities.get("location", {})
-    for location_id, side in sides.items():
-        location = locations.get(location_id)
-        if location is None:
-            found = _ref_problem(pack, setup, ("city", "sides", location_id), location_id, "location")
-            if found:
-                yield found
+def _place_problem(
+    pack: Pack, setup: Section, path: Path_, value: Any, places: dict[str, Entity]
+) -> Iterator[Problem]:
+    """A problem if `value` is no place's id (REF-KIND: another entity's; REF-UNDEF: nothing's)."""
+    if isinstance(value, str) and value in places:
+        return
+    other = pack.entity(value) if isinstance(value, str) else None
+    if other is not None:
+        yield Problem("REF-KIND", f"`{value}` is a {other.kind}, but a location is needed", _at(setup, path))
+    else:
+        yield Problem(
+            "REF-UNDEF", f"unknown location `{value}`" + suggest(str(value), places), _at(setup, path)
+        )
+
+
+def _check_board_sides(
+    pack: Pack, setup: Section, sides: dict[str, Any], places: dict[str, Entity]
+) -> Iterator[Problem]:
+    """Each place starts on one of its sides that is no state of another, and each has one."""
+    path = (BOARD, "sides")
+    for place_id, side in sides.items():
+        place = places.get(place_id)
+        if place is None:
+            yield from _place_problem(pack, setup, (*path, place_id), place_id, places)
             continue
-        options = _sides(pack, location)
+        options = _sides(pack, place)
         if side not in options or options[side].get("state_of"):
             playable = [s for s, d in options.items() if not d.get("state_of")]
             yield Problem(
                 "REF-UNDEF",
-                f"`{side}` is not a side `{location_id}` can start on; one of "
+                f"`{side}` is not a side `{place_id}` can start on; one of "
                 f"{', '.join(playable)}" + suggest(str(side), playable),
-                _at(setup, ("city", "sides", location_id)),
+                _at(setup, (*path, place_id)),
             )
-    for location_id in locations:
-        if location_id not in sides:
-            yield Problem(
-                "CITY-LAYOUT",
-                f"no starting side for location `{location_id}`",
-                _at(setup, ("city", "sides")),
-            )
+    for place_id in places:
+        if place_id not in sides:
+            yield Problem("SETUP-BOARD", f"no starting side for location `{place_id}`", _at(setup, path))
 
 
 # -- entities -----------------------------------------------------------------------
@@ -1005,33 +1010,6 @@ def _check_flips(pack: Pack) -> Iterator[Problem]:
                 )
 
 
-def _check_hours(pack: Pack) -> Iterator[Problem]:
-    """A game whose setup lists the hours played (its `section_fields`) plays one a turn."""
-    played = pack.section("setup").get("hours")
-    if isinstance(played, list):
-        yield from _check_turns_and_hours(pack, played)
-
-
-def _check_turns_and_hours(pack: Pack, played: list[Any]) -> Iterator[Problem]:
-    """Each turn plays one hour of the setup: as many hours played as there are turns."""
-    params, setup = pack.sections.get("params"), pack.sections.get("setup")
-    turns = pack.section("params").get("turns")
-    if (
-        params is None
-        or setup is None
-        or not isinstance(turns, dict)
-        or not isinstance(turns.get("value"), int)
-    ):
-        return
-    if len(played) != turns["value"]:
-        yield Problem(
-            "SETUP-HOURS",
-            f"the game has {turns['value']} turns (`params.turns`) but `setup.hours` lists {len(played)}"
-            " hours; each turn reveals the card of one hour",
-            _at(setup, ("hours",)),
-        )
-
-
 # -- turn structure ------------------------------------------------------------------------
 
 
@@ -1068,23 +1046,13 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
     """Every English message key the pack's entities need, with the entity that needs it."""
     for layer in [pack, *pack.overlays]:
         yield f"pack.{layer.id}.name", None, ("pack", layer.id)
-    for character in pack.entities_of("character"):
-        yield from _keys(character, "name", "power")
-        roles = kind_roles(pack.kind_declarations()[character.kind].get("fields"), declarations_of(pack))
-        if any(character.data.get(f) for f in (roles.traits, roles.triggers and roles.triggers.field) if f):
-            yield from _keys(character, "disadvantage")
-    for action in pack.entities_of("action"):
-        yield from _keys(action, "name", "text")
-    kinds = pack.kind_declarations()
-    for kind, entry in kinds.items():
+    for kind, entry in pack.kind_declarations().items():
         for entity in pack.entities_of(kind):
             yield from _keys(entity, *map(str, entry.get("texts") or []))
-    for location in pack.entities_of("location"):
-        yield from _keys(location, "name")
-        special = [str(f) for f in kinds.get(location.kind, {}).get("special_text_for") or []]
-        for side in sides_by_name(pack, location).values():
-            yield from _side_keys(side, special)
+            yield from _keys(entity, *field_texts(entity.data, entry.get("fields")))
     yield from _turn_keys(pack)
+    for key, at in tie_break_texts(pack):
+        yield key, None, at
     declared = declarations_of(pack)
     engine = engine_texts(declared)
     for group, message_id, _ in declarations(pack.section("messages")):
@@ -1095,8 +1063,9 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         # text for (the pack's words: its traits' changes, durations, windows; its results).
         origins = _trait_text_origins(declared)
         defaults = engine_english()
+        result = result_of(pack)
         for key in engine:
-            if key not in defaults:
+            if key not in defaults and result_shows(result, key):
                 yield key, None, origins.get(key, ())
 
 
@@ -1109,17 +1078,6 @@ def _trait_text_origins(declared: Declarations) -> dict[str, Path_]:
 def _keys(entity: Entity, *fields: str) -> Iterator[tuple[str, Entity | None, Path_]]:
     for field in fields:
         yield f"{entity.kind}.{entity.id}.{field}", entity, ()
-
-
-def _side_keys(side: PlaceSide, special: list[str]) -> Iterator[tuple[str, Entity | None, Path_]]:
-    fields = ["name", "attack"]
-    acts = (side.roles.ability, side.roles.triggers)
-    if any(side.data.get(role.field) for role in acts if role is not None):
-        fields.append("effect")
-    if any(side.data.get(k) for k in special):  # the fields the kind declares ask for a `special` text
-        fields.append("special")
-    for field in fields:
-        yield f"location.{side.place.id}.{side.name}.{field}", side.place, ()
 
 
 def _turn_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]:
@@ -1213,8 +1171,8 @@ def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -
     """Where a missing text is needed: its entity, its phase or step, or the pack's manifest."""
     if entity is not None:
         return entity.doc.location((*entity.path, "id"))
-    if at[:1] == ("turn",) and "turn" in pack.sections:
-        return pack.sections["turn"].doc.location(at)
+    if at[:1] in (("turn",), (RESULT_SECTION,)) and at[0] in pack.sections:
+        return pack.sections[str(at[0])].doc.location(at)
     if at[:1] in (("messages",), ("traits",)) and at[0] in pack.sections:
         return pack.sections[str(at[0])].doc.location(at, key=True)
     if at[:1] == ("pack",):
@@ -1335,8 +1293,8 @@ _PACK_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     _check_sections,
     _check_components,
     _check_setup,
-    _check_hours,
     check_kind_names,
     check_pack_rules,
+    check_result,
     _check_texts,
 ]

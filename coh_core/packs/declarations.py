@@ -34,7 +34,7 @@ from coh_core.errors import Location, Problem
 from coh_core.limits import MAX_NUMBER
 from coh_core.messages import DeclaredMessages, declared_messages
 from coh_core.packs.fields import context_of, field_values
-from coh_core.packs.model import Entity, Pack, Section
+from coh_core.packs.model import SECTION_FIELDS, Entity, Pack, Section
 from coh_core.packs.reuse import written
 from coh_core.packs.yamlsrc import Path_
 
@@ -428,6 +428,22 @@ def check_references(pack: Pack) -> Iterator[Problem]:
     turn = pack.sections.get("turn")
     if turn is not None and "events" in loaded:
         yield from _trigger_events(turn, ("triggers",), declared)
+    if pack.complete:
+        yield from _section_references(pack, of_type)
+
+
+def _section_references(pack: Pack, of_type: Mapping[str, str]) -> Iterator[Problem]:
+    """What the fields a pack adds to `setup` and `components` (`section_fields`) name, typed with
+    a kind's ids, exists (`start: {type: location}`)."""
+    added = pack.section(SECTION_FIELDS)
+    for name in ("setup", "components"):
+        section = pack.sections.get(name)
+        if section is None:
+            continue
+        for path, base, value, is_key in field_values(section.data, added.get(name)):
+            if base in of_type and isinstance(value, str):
+                known = pack.entities.get(of_type[base], {})
+                yield from _declared(section, path, known, of_type[base], key=is_key)
 
 
 def _value(holder: Entity | Section, path: Path_) -> Any:

@@ -17,17 +17,9 @@ from coh_core.packs.model import CompiledEffect, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 SECTIONS = (
-    "turn",
-    "setup",
-    "components",
-    "params",
-    "messages",
-    "types",
-    "traits",
-    "events",
-    "windows",
-    "contexts",
-)
+    "turn", "setup", "components", "params", "messages", "types", "traits", "events", "windows", "contexts",
+    "result",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

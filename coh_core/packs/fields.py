@@ -212,10 +212,10 @@ def _value_schema(base: str, spec: Mapping[str, Any], context: FieldContext) -> 
         if base == "string" and isinstance(values, list):
             schema["enum"] = [v for v in values if isinstance(v, str)]
         return schema
+    if base in context.references:  # (an enumeration named like a kind's type is DECL-DUPLICATE)
+        return {"$ref": _REF + "id"}
     if base in context.enumerations:
         return {"type": "string", "enum": list(context.enumerations[base])}
-    if base in context.references:
-        return {"$ref": _REF + "id"}
     return {}
 
 
@@ -275,6 +275,52 @@ def _held(
                 yield (*path, *inner_path), base, held, is_key
     else:
         yield path, parsed.base, value, False
+
+
+def is_set(value: Any) -> bool:
+    """Whether a field's value is set: given, and not false nor an empty list, mapping or text."""
+    return value is not None and value is not False and value not in ([], {}, "")
+
+
+def naming_field(spec: Any) -> str | None:
+    """Of a field that holds a list of records, the first field of type `id` or `name` its records
+    declare: what names each item (`side` of a location's `sides`)."""
+    parsed = field_type(spec)
+    if parsed is None or parsed.base != RECORD or parsed.lists != 1:
+        return None
+    inner = spec.get("fields")
+    for name, field in inner.items() if isinstance(inner, Mapping) else ():
+        found = field_type(field)
+        if found is not None and found.lists == 0 and found.base in ("id", "name"):
+            return str(name)
+    return None
+
+
+def field_texts(data: Mapping[str, Any], fields: Any) -> Iterator[str]:
+    """The texts an entity needs by its fields' `text` (keys below `<kind>.<id>.`): for each field
+    it sets that declares `text: true`, the field's name; `text: <name>`, that name (several fields
+    may need one text); the texts of a record field's fields alike, and those of each record of a
+    list of records below its name (`A.attack`: `<item>.<text>`, the item named by its naming
+    field). Each text once, in the order first needed."""
+    yield from dict.fromkeys(_field_texts(data, fields, ""))
+
+
+def _field_texts(data: Mapping[str, Any], fields: Any, prefix: str) -> Iterator[str]:
+    for name, spec in fields.items() if isinstance(fields, Mapping) else ():
+        if not isinstance(spec, Mapping):
+            continue
+        value, text = data.get(name), spec.get("text")
+        if (text is True or isinstance(text, str)) and is_set(value):
+            yield prefix + (str(name) if text is True else text)
+        parsed = field_type(spec)
+        if parsed is None or parsed.base != RECORD:
+            continue
+        if parsed.lists == 0 and isinstance(value, Mapping):
+            yield from _field_texts(value, spec.get("fields"), prefix)
+        named = naming_field(spec)
+        for item in value if named is not None and isinstance(value, list) else ():
+            if isinstance(item, Mapping) and isinstance(item.get(named), str):
+                yield from _field_texts(item, spec.get("fields"), f"{prefix}{item[named]}.")
 
 
 # -- the checks of a declaration ---------------------------------------------------------------

@@ -19,12 +19,14 @@ from coh_core.errors import Location, Problem
 from coh_core.packs.declarations import messages_of
 from coh_core.packs.fields import context_of, field_problems
 from coh_core.packs.model import (
+    BOARD,
     ENGINE_SECTIONS,
     KINDS_SECTION,
     SECTION_FIELDS,
     SINGLETON_SECTIONS,
     Entity,
     Pack,
+    Section,
 )
 from coh_core.packs.pack_data import PLAYER_TABLE
 from coh_core.packs.pack_schema import shared_fields
@@ -114,6 +116,9 @@ def check_section_fields(pack: Pack) -> Iterator[Problem]:
                 said = f"`{field_name}` is a field every pack's `{name}` has: name yours otherwise"
                 yield Problem("SECTION-FIELD", said, section.doc.location(base, key=True))
                 continue
+            if isinstance(spec, dict) and "text" in spec:
+                said = f"`text` says nothing for a field of `{name}`: an entity's field asks for its texts"
+                yield Problem("SECTION-FIELD", said, section.doc.location((*base, "text"), key=True))
             for found in field_problems(spec, context) if isinstance(spec, dict) else ():
                 where = section.doc.location((*base, *found.path), key=found.key)
                 said = f"field `{_dotted(str(field_name), found.path)}` of `{name}`: {found.message}"
@@ -173,21 +178,39 @@ def _texts_named(entry: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, 
     for index, column in enumerate(listing.get("columns") or []):
         yield ("list", "columns", index, "head"), str(column["head"]), []
         yield from _value_texts(column["value"], ("list", "columns", index, "value"))
-    if "footer" in listing:
-        yield ("list", "footer"), str(listing["footer"]), ["count"]
-    for index, line in enumerate(entry.get("show") or []):
-        yield from _value_texts(line, ("show", index))
+    footer = listing.get("footer")
+    if isinstance(footer, dict):
+        yield from _value_texts(footer, ("list", "footer"))
+    elif footer is not None:
+        yield ("list", "footer"), str(footer), ["count"]
+    yield from _lines_texts(entry.get("show") or [], ("show",))
+
+
+def _lines_texts(
+    lines: list[Any], path: tuple[Any, ...]
+) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
+    """The texts the lines of `show` print, those of the lines of each item (`each`) too."""
+    for index, line in enumerate(lines):
+        if isinstance(line, dict):
+            yield from _value_texts(line, (*path, index))
+            yield from _lines_texts(line.get("lines") or [], (*path, index, "lines"))
 
 
 def _value_texts(
     spec: dict[str, Any], path: tuple[Any, ...]
 ) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
+    """The texts a value prints: its own, and those of the values it is made of."""
     if "text" in spec and "{" not in str(spec["text"]):
         yield (*path, "text"), str(spec["text"]), list(spec.get("fill") or {})
     for name, sub in (spec.get("fill") or {}).items():
         yield from _value_texts(sub, (*path, "fill", name))
-    if isinstance(spec.get("item"), dict):
-        yield from _value_texts(spec["item"], (*path, "item"))
+    for key in ("item", "or"):
+        if isinstance(spec.get(key), dict):
+            yield from _value_texts(spec[key], (*path, key))
+    for index, part in enumerate(spec.get("join") or []):
+        yield from _value_texts(part, (*path, "join", index))
+    for value, sub in (spec.get("cases") or {}).items():
+        yield from _value_texts(sub, (*path, "cases", value))
 
 
 def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -200,6 +223,8 @@ def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], st
         ("numbers_of", setup, "setup", dict),
         ("entries", setup, "setup", list),
         ("equals", setup, "setup", (int, str)),
+        ("items_of", setup, "setup", list),
+        ("each_at_most", components, "components", list),
     ]
     for key, values, where, kind in wanted:
         if where not in pack.sections:
@@ -215,14 +240,29 @@ def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], st
     verb = check.get("verb")
     if "symbol" in check and not (signature(str(verb)) or pack.entity(str(verb))):
         yield ("verb",), f"no verb `{verb}`"
-    for key, partner in (("less", "than"), ("than", "less")):
+    params = pack.section("params")
+    if "as_many_as" in check and "params" in pack.sections and check["as_many_as"] not in params:
+        name = str(check["as_many_as"])
+        yield ("as_many_as",), f"`{name}` is no rule parameter of `params`" + suggest(name, params)
+    for key, (partner, what) in _PARTNERS.items():
         if key in check and partner not in check:
-            yield (key,), f"`{key}` goes with `{partner}`: the field it is compared with"
+            yield (key,), f"`{key}` goes with `{partner}`: {what}"
+
+
+# The keys of a check that go with another: that key, and what it names.
+_PARTNERS = {
+    "less": ("than", "the field it is compared with"),
+    "than": ("less", "the field compared with it"),
+    "as_many_as": ("items_of", "the list of `setup` whose values are counted"),
+    "items_of": ("as_many_as", "the rule parameter they are counted against"),
+}
 
 
 _WHAT = {
     "total": "number",
     "listed_once": "list",
+    "items_of": "list",
+    "each_at_most": "list",
     "numbers_of": "mapping of numbers",
     "entries": "list",
     "equals": "value",
@@ -394,6 +434,80 @@ def _per_value(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
             )
 
 
+def _on_board(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """Each entity of the kind on the board (`setup.board.locations`, numbered from 1) is at a
+    number that the mapping of `setup` named by `numbers_of` gives the value of its field
+    `on_board`; each number the mapping gives is a place on the board, and is given once."""
+    setup = pack.sections.get("setup")
+    name = str(check["numbers_of"])
+    mapping, board = pack.section("setup").get(name), pack.section("setup").get(BOARD)
+    placed = board.get("locations") if isinstance(board, dict) else None
+    if setup is None or not isinstance(mapping, dict) or not isinstance(placed, list):
+        return  # no mapping (KIND-CHECK) or no board (SETUP-BOARD)
+    code = check.get("code", "DATA-BOARD")
+    given: dict[int, str] = {}  # each number, the value of the field it is given to
+    twice: set[int] = set()  # numbers given to two values: their places are not judged
+    for value, numbers in mapping.items():
+        for index, number in enumerate(numbers if isinstance(numbers, list) else []):
+            if not isinstance(number, int) or isinstance(number, bool):
+                continue  # (the schema's)
+            where = setup.doc.location((*setup.path, name, value, index))
+            if number in given:
+                said = f"to `{given[number]}` and to `{value}`; a place holds one location"
+                yield Problem(code, f"setup's `{name}` gives the number {number} {said}", where)
+                twice.add(number)
+            elif not 1 <= number <= len(placed):
+                said = f"the board has {len(placed)} places, numbered 1 to {len(placed)}"
+                yield Problem(code, f"setup's `{name}` gives `{value}` the number {number}; {said}", where)
+            given.setdefault(number, str(value))
+    yield from _board_places(pack, kind, check, setup, placed, given, twice)
+
+
+def _board_places(
+    pack: Pack,
+    kind: str,
+    check: Check,
+    setup: Section,
+    placed: list[Any],
+    given: dict[int, str],
+    twice: set[int],
+) -> Iterator[Problem]:
+    """Each entity of the kind on the board has the value of its field its number is given (a
+    number given twice is reported as such, not at its place)."""
+    name, field, code = str(check["numbers_of"]), str(check["on_board"]), check.get("code", "DATA-BOARD")
+    entities = {e.id: e for e in pack.entities_of(kind)}
+    for index, entity_id in enumerate(placed):
+        entity = entities.get(entity_id) if isinstance(entity_id, str) else None
+        if entity is None or index + 1 in twice:
+            continue  # not an entity of the kind (SETUP-BOARD, REF-*), or a number given twice
+        number, wanted, has = index + 1, given.get(index + 1), entity.data.get(field)
+        where = setup.doc.location((*setup.path, BOARD, "locations", index))
+        place = f"`{entity_id}` is at place {number} of the board (`{BOARD}.locations`)"
+        if wanted is None:
+            yield Problem(code, f"{place}, a number setup's `{name}` gives no `{field}`", where)
+        elif has != wanted:
+            said = f"the number setup's `{name}` gives `{field}: {wanted}`; its own `{field}` is `{has}`"
+            yield Problem(code, f"{place}, {said}", where)
+
+
+def _as_many_as(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
+    """A list of `setup` (`items_of`) holds as many values as a rule parameter's value says (one
+    hour played for each of the game's turns)."""
+    param, name = str(check["as_many_as"]), str(check.get("items_of"))
+    declared = pack.section("params").get(param)
+    wanted = declared.get("value") if isinstance(declared, dict) else None
+    listed, where = pack.section("setup").get(name), _setup_at(pack, name)
+    if not isinstance(wanted, int) or isinstance(wanted, bool) or not isinstance(listed, list):
+        return  # a parameter or a list the pack lacks (KIND-CHECK), or a value the schema reports
+    if len(listed) != wanted and where is not None:
+        yield Problem(
+            check.get("code", "DATA-LENGTH"),
+            f"setup's `{name}` lists {len(listed)} values but the rule parameter `{param}` is {wanted}"
+            f" (`params.{param}`): one value is needed for each",
+            where,
+        )
+
+
 def _listed_once(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
     """A list of `components` names every entity of the kind exactly once (and nothing else)."""
     name = str(check["listed_once"])
@@ -436,6 +550,7 @@ def _dealt(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
     copies = pack.kind_declarations()[kind].get("copies")
     entities = pack.entities_of(kind)
     supply = sum(_copies(e, copies) for e in entities) if isinstance(copies, str) else len(entities)
+    bound = _each_at_most(pack, check)
     seen: set[Any] = set()
     rows = setup.data.get(PLAYER_TABLE) if setup is not None else None
     for index, row in enumerate(rows if isinstance(rows, list) else []):
@@ -443,17 +558,30 @@ def _dealt(pack: Pack, kind: str, check: Check) -> Iterator[Problem]:
             continue  # a second row for a number of players: SETUP-TABLE
         seen.add(row.get("players"))
         players, each = row.get("players"), row.get(column)
-        if (
-            isinstance(players, int)
-            and isinstance(each, int)
-            and players * each > supply
-            and setup is not None
-        ):
+        if not isinstance(players, int) or not isinstance(each, int) or setup is None:
+            continue
+        where = setup.doc.location((*setup.path, PLAYER_TABLE, index))
+        if players * each > supply:
             yield Problem(
                 check.get("code", "DATA-SUPPLY"),
                 f"{players} players need {players * each} {column.replace('_', ' ')}; the pack has {supply}",
-                setup.doc.location((*setup.path, PLAYER_TABLE, index)),
+                where,
             )
+        elif bound is not None and each > len(bound[1]):
+            yield Problem(
+                check.get("code", "DATA-SUPPLY"),
+                f"each of {players} players is dealt {each} {column.replace('_', ' ')}, more than the"
+                f" {len(bound[1])} `{bound[0]}` each player has",
+                where,
+            )
+
+
+def _each_at_most(pack: Pack, check: Check) -> tuple[str, list[Any]] | None:
+    """The list of `components` a `dealt` check's `each_at_most` names, by its name: no player is
+    dealt more than it holds (None without one, or when it is no list: KIND-CHECK)."""
+    name = check.get("each_at_most")
+    listed = pack.section("components").get(str(name)) if name is not None else None
+    return (str(name), listed) if isinstance(listed, list) else None
 
 
 def _copies(entity: Entity, field: str) -> int:
@@ -511,6 +639,8 @@ _PACK_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {
     "per_value": _per_value,
     "listed_once": _listed_once,
     "dealt": _dealt,
+    "on_board": _on_board,
+    "as_many_as": _as_many_as,
 }
 
 

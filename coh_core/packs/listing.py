@@ -1,27 +1,25 @@
 """Rows for `coh list` and the page for `coh show`, built from a loaded pack, in one language.
 
-Every word comes from the pack's text through a `Narrator` (`ui.column.*`, `ui.show.*`...);
-ids and effect code are shown as they are written.
+What is printed of a kind is what it declares: the columns of its `list` and the lines of its
+`show`, each a value made from the entity's data (coh_core.packs.display); a kind that declares
+neither is listed and shown field by field. Every word comes from the pack's text through a
+`Narrator` (`ui.column.*`, `ui.show.*`...); ids and effect code are shown as they are written.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from coh_core.effects import ast
 from coh_core.effects.printer import format_effect, format_expr
-from coh_core.narrative import Narrator, Verbatim
-from coh_core.packs.fields import EFFECT_TYPES, NOT_PLAIN, RECORD, field_type
+from coh_core.narrative import Narrator
+from coh_core.packs.display import NOTHING, Display, cell, json_like, shown, ui
+from coh_core.packs.fields import EFFECT_TYPES, NOT_PLAIN, RECORD, field_type, naming_field
 from coh_core.packs.model import CompiledEffect, Entity, Pack
 
 Rows = list[list[str]]
-
-
-def ui(narrator: Narrator, key: str, **params: Any) -> str:
-    """A `ui.` text; string parameters are shown as they are (already in words, or ids)."""
-    return narrator.ui(key, **{k: Verbatim(v) if isinstance(v, str) else v for k, v in params.items()})
+INDENT = "  "  # a line of `coh show`, and each level of `indent` below it
 
 
 def _name(narrator: Narrator, entity: Entity) -> str:
@@ -34,7 +32,7 @@ def _head(narrator: Narrator, *columns: str) -> list[str]:
 
 def list_sections(pack: Pack) -> list[str]:
     """What `coh list` takes: the section of each kind the pack declares (listed as its `list`
-    or `render` says, else by its declared fields)."""
+    says, else by its declared fields)."""
     return [str(e["section"]) for e in pack.kind_declarations().values() if isinstance(e.get("section"), str)]
 
 
@@ -46,17 +44,28 @@ def list_rows(
     kind = pack.entity_sections()[section]
     declared = pack.kind_declarations()[kind]
     records = [_record(narrator, e) for e in pack.entities_of(kind)]
-    render = declared.get("render")
-    if render is not None:
-        head, rows = _RENDERERS[str(render)](narrator, records, declared)
-        return head, rows, records, _footer(narrator, section, str(render), records)
     if "list" not in declared:
         return (*_field_rows(narrator, records, declared), records, _field_footer(narrator, section, records))
-    listing = declared["list"]
+    listing, fields = declared["list"], declared.get("fields")
     columns = listing["columns"]
     head = [narrator.ui(str(c["head"])) for c in columns]
-    rows = [[str(display(narrator, c["value"], r)) for c in columns] for r in records]
-    return head, rows, records, ui(narrator, str(listing["footer"]), count=len(records))
+    rows = [
+        [_cell_of(Display(narrator, r.get("text") or {}).value(c["value"], r, fields)) for c in columns]
+        for r in records
+    ]
+    return head, rows, records, _footer(narrator, listing["footer"], records)
+
+
+def _cell_of(value: Any) -> str:
+    return "" if value is NOTHING else str(value)
+
+
+def _footer(narrator: Narrator, footer: Any, records: list[dict[str, Any]]) -> str:
+    """The line below the table: a text filled with `count`, the number of entities, or a value
+    made of the list of their records (`{text: ..., fill: {count: {sum: count}}}`)."""
+    if isinstance(footer, Mapping):
+        return _cell_of(Display(narrator, {}).value(footer, records))
+    return ui(narrator, str(footer), count=len(records))
 
 
 def shown_fields(declared: dict[str, Any]) -> list[str]:
@@ -79,77 +88,14 @@ def _field_rows(
     fields = shown_fields(declared)
     specs = declared.get("fields") or {}
     head = [*_head(narrator, "id", "name"), *fields]
-    rows = [
-        [r["id"], r["name"], *(_cell(r.get(f, specs[f].get("default"))) for f in fields)] for r in records
-    ]
+    rows = [[r["id"], r["name"], *(cell(r.get(f, specs[f].get("default"))) for f in fields)] for r in records]
     return head, rows
-
-
-def _cell(value: Any) -> str:
-    """A field's value as a pack writes it: lists joined, true and false in lower case."""
-    if value is None:
-        return ""
-    if isinstance(value, list):
-        return ", ".join(_cell(v) for v in value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return json_like(value)
 
 
 def _field_footer(narrator: Narrator, section: str, records: list[dict[str, Any]]) -> str:
     """The pack's footer for the section if it has one (`ui.list.footer.<section>`), else none."""
     key = f"ui.list.footer.{section}"
     return ui(narrator, key, count=len(records)) if narrator.has(key) else ""
-
-
-def _footer(narrator: Narrator, section: str, render: str, records: list[dict[str, Any]]) -> str:
-    if render == "card":
-        return ui(
-            narrator,
-            f"ui.list.footer.{section}",
-            kinds=len(records),
-            count=sum(r["count"] for r in records),
-        )
-    return ui(narrator, f"ui.list.footer.{section}", count=len(records))
-
-
-def display(narrator: Narrator, spec: dict[str, Any], data: Any) -> Any:
-    """A value shown of an entity's data, made as a `display_value` of the schema says."""
-    value: Any = data
-    if "present" in spec:
-        value = [{"name": name, "value": data[name]} for name in spec["present"] if data.get(name)]
-    elif "field" in spec:
-        value = data.get(spec["field"]) if isinstance(data, dict) else None
-        if value is None:
-            return spec.get("default", "")
-    if spec.get("size"):
-        return len(value) if isinstance(value, list | dict | str) else 0
-    if isinstance(value, list) and ("item" in spec or "sep" in spec):
-        item = spec.get("item") or {}
-        return str(spec.get("sep", ", ")).join(str(display(narrator, item, v)) for v in value)
-    if "text" in spec:
-        fields = value if isinstance(value, dict) else {}
-        key = _fill_fields(str(spec["text"]), fields)
-        fill = {name: display(narrator, sub, value) for name, sub in (spec.get("fill") or {}).items()}
-        return ui(narrator, key, **fill)
-    if "pattern" in spec:
-        return _fill_fields(str(spec["pattern"]), value if isinstance(value, dict) else {})
-    return value
-
-
-# A field's name in braces: the only thing a pattern or a text key fills (no format spec, no
-# attribute or index lookup: a stranger's pack could use those to read or blow up the output).
-_FIELD = re.compile(r"\{([a-z_][a-z0-9_]*)\}")
-
-
-def _fill_fields(pattern: str, fields: dict[str, Any]) -> str:
-    """A pattern with each `{field}` replaced by the field's value (empty if the record lacks it)."""
-    return _FIELD.sub(lambda m: str(fields.get(m.group(1), "")), pattern)
-
-
-def _shown(data: dict[str, Any], field: str) -> bool:
-    """Whether a line `when` a field is shown: the entity has the field, and it is no empty list."""
-    return data.get(field) not in (None, [], {}, "")
 
 
 def _record(narrator: Narrator, entity: Entity) -> dict[str, Any]:
@@ -165,89 +111,6 @@ def _record(narrator: Narrator, entity: Entity) -> dict[str, Any]:
     if texts:
         record["text"] = texts
     return record
-
-
-def _window(narrator: Narrator, window: str | None) -> str:
-    return narrator.ui(f"ui.window.{window or 'anytime'}")
-
-
-def _character_rows(
-    narrator: Narrator, records: list[dict[str, Any]], declared: dict[str, Any]
-) -> tuple[list[str], Rows]:
-    head = _head(narrator, "id", "name", "rested", "exhausted", "when", "disadvantage")
-    yes = narrator.ui("ui.yes")
-    rows = [
-        [
-            r["id"],
-            r["name"],
-            str(r["rested"]),
-            str(r["exhausted"]),
-            _window(narrator, r["power"].get("window")),
-            yes if r.get("traits") or r.get("triggers") else "",
-        ]
-        for r in records
-    ]
-    return head, rows
-
-
-def _action_rows(
-    narrator: Narrator, records: list[dict[str, Any]], declared: dict[str, Any]
-) -> tuple[list[str], Rows]:
-    head = _head(narrator, "id", "name", "count", "when", "symbols")
-    rows = [
-        [
-            r["id"],
-            r["name"],
-            str(r["count"]),
-            _window(narrator, r.get("window")),
-            ", ".join(narrator.ui(f"ui.symbol.{s}") for s in r.get("symbols", [])),
-        ]
-        for r in records
-    ]
-    return head, rows
-
-
-def _side_summary(narrator: Narrator, location: str, side: dict[str, Any]) -> str:
-    label = _side_name(narrator, location, str(side["side"]))
-    if side.get("state_of"):
-        sides = "/".join(_side_name(narrator, location, s) for s in side["state_of"])
-        label += " " + ui(narrator, "ui.side.state_of", sides=sides)
-    return f"{label}: {_capacity(narrator, side)}"
-
-
-def _side_name(narrator: Narrator, location: str, side: str) -> str:
-    found = narrator.messages.get(f"location.{location}.{side}.name")
-    return found if isinstance(found, str) else side
-
-
-def _capacity(narrator: Narrator, side: dict[str, Any]) -> str:
-    capacity = side.get("capacity")
-    return str(capacity) if isinstance(capacity, int) else narrator.ui("ui.fact.no_limit")
-
-
-def _location_rows(
-    narrator: Narrator, records: list[dict[str, Any]], declared: dict[str, Any]
-) -> tuple[list[str], Rows]:
-    head = _head(narrator, "id", "name", "slot", "sides")
-    rows = [
-        [
-            r["id"],
-            r["name"],
-            narrator.ui(f"ui.slot.{r['slot']}"),
-            "; ".join(_side_summary(narrator, r["id"], s) for s in r["sides"]),
-        ]
-        for r in records
-    ]
-    return head, rows
-
-
-Renderer = Callable[[Narrator, list[dict[str, Any]], dict[str, Any]], tuple[list[str], Rows]]
-# The engine's ways of listing a kind of its own shape (a kind's `render`).
-_RENDERERS: dict[str, Renderer] = {
-    "character": _character_rows,
-    "card": _action_rows,
-    "location": _location_rows,
-}
 
 
 # -- show --------------------------------------------------------------------------------
@@ -271,7 +134,7 @@ def show_entity(
         if path[: len(entity.path)] == entity.path
     }
     declared = pack.kind_declarations().get(entity.kind, {})
-    page = _Page(narrator, entity, compiled, declared)
+    page = _Page(narrator, entity, compiled, declared, record.get("text") or {})
     label = str(declared.get("label") or f"ui.kind.{entity.kind}")
     kind = narrator.ui(label) if narrator.has(label) else entity.kind  # the kind as the pack names it
     lines = [
@@ -290,13 +153,10 @@ class _Page:
         entity: Entity,
         compiled: dict[Any, CompiledEffect],
         declared: dict[str, Any],
+        texts: Mapping[str, str],
     ):
         self.narrator, self.entity, self.compiled, self.declared = narrator, entity, compiled, declared
-        self.prefix = f"{entity.kind}.{entity.id}."
-
-    def text(self, key: str) -> str:
-        full = self.prefix + key
-        return self.narrator.text(full, {}) if self.narrator.has(full) else ""
+        self.display = Display(narrator, texts)
 
     def ui(self, key: str, **params: Any) -> str:
         return ui(self.narrator, key, **params)
@@ -324,26 +184,46 @@ class _Page:
         return lines
 
     def body(self) -> Lines:
-        builder = {
-            "character": self.character,
-            "card": self.action,
-            "location": self.location,
-        }.get(str(self.declared.get("render")))
-        return builder() if builder else self.declared_lines()
-
-    def declared_lines(self) -> Lines:
-        """The lines the kind's `show` declares, each filled from the entity's data; without
-        them, each field the entity gives, and its effects."""
-        data = self.entity.data
-        if "show" not in self.declared:
-            lines = self.field_lines(data, self.declared.get("fields"), (), "  ")
+        """The lines the kind's `show` declares, each made from the entity's data; without them,
+        each field the entity gives, and its effects."""
+        data, fields = self.entity.data, self.declared.get("fields")
+        if "show" in self.declared:
+            lines = self.lines(self.declared.get("show") or [], data, fields, (), 0)
         else:
-            lines = [
-                "  " + str(display(self.narrator, line, data))
-                for line in self.declared.get("show") or []
-                if "when" not in line or _shown(data, str(line["when"]))
-            ]
+            lines = self.field_lines(data, fields, (), INDENT)
         return ["", *lines] if lines else []
+
+    def lines(self, specs: list[Any], data: Any, fields: Any, path: tuple[Any, ...], depth: int) -> Lines:
+        """The lines of `show` (or of its `each`) made from data at `path` in the entity, whose
+        fields `fields` declares: a value, an effect pretty-printed, triggers, or the lines of each
+        item of a list; each after a blank line (`gap`) and indented (`indent`) as it says."""
+        found: Lines = []
+        for spec in specs:
+            if "when" in spec and not shown(data, spec["when"]):
+                continue
+            level = depth + int(spec.get("indent", 0))
+            pad = INDENT * (level + 1)
+            if "each" in spec:
+                field = str(spec["each"])
+                items = data.get(field) if isinstance(data, Mapping) else None
+                inner = _record_fields(fields, field)
+                for index, item in enumerate(items if isinstance(items, list) else []):
+                    found.extend(
+                        self.lines(spec.get("lines") or [], item, inner, (*path, field, index), level)
+                    )
+                continue
+            if "effect" in spec:
+                parts = tuple(str(spec["effect"]).split("."))
+                made = self.effect(str(spec.get("label", " ".join(parts))), (*path, *parts), pad)
+            elif "triggers" in spec:
+                field = str(spec["triggers"])
+                held = data.get(field) if isinstance(data, Mapping) else None
+                made = self.triggers((*path, field), held, pad)
+            else:
+                value = self.display.value(spec, data, fields)
+                made = [] if value is NOTHING else [pad + str(value)]
+            found.extend(([""] if made and spec.get("gap") else []) + made)
+        return found
 
     def field_lines(self, data: dict[str, Any], fields: Any, path: tuple[Any, ...], indent: str) -> Lines:
         """`name: value` for each declared field the data gives, effects pretty-printed, records
@@ -367,107 +247,46 @@ class _Page:
                     lines.extend(self.field_lines(item, spec.get("fields"), (*at, index), indent + "  "))
             else:
                 lines.append(
-                    f"{indent}{name}: {_cell(value) if not isinstance(value, dict) else json_like(value)}"
+                    f"{indent}{name}: {cell(value) if not isinstance(value, dict) else json_like(value)}"
                 )
         return lines
 
-    def character(self) -> Lines:
-        data = self.entity.data
-        power = data["power"]
-        lines = [
-            "",
-            "  " + self.ui("ui.show.value", rested=data["rested"], exhausted=data["exhausted"]),
-            "",
-            "  "
-            + self.ui(
-                "ui.show.power", window=_window(self.narrator, power.get("window")), text=self.text("power")
-            ),
-        ]
-        for key in ("if", "cost", "effect"):
-            lines.extend(self.effect(key, ("power", key), "    "))
-        if data.get("traits") or data.get("triggers"):
-            lines.extend(["", "  " + self.ui("ui.show.disadvantage", text=self.text("disadvantage"))])
-            traits = ", ".join(f"{k}={json_like(v).lower()}" for k, v in (data.get("traits") or {}).items())
-            if traits:
-                lines.append("    " + self.ui("ui.show.traits", traits=traits))
-            lines.extend(self.triggers(("triggers",), data.get("triggers"), "    "))
-        return lines
 
-    def action(self) -> Lines:
-        data = self.entity.data
-        head = self.ui(
-            "ui.show.cards", count=data["count"], window=_window(self.narrator, data.get("window"))
-        )
-        if data.get("symbols"):
-            names = ", ".join(self.narrator.ui(f"ui.symbol.{s}") for s in data["symbols"])
-            head += " " + self.ui("ui.show.symbols", symbols=names)
-        lines = ["", f"  {head}", "", f"  {self.text('text')}"]
-        for key in ("if", "cost", "effect"):
-            lines.extend(self.effect(key, (key,), "    "))
-        return lines
-
-    def location(self) -> Lines:
-        lines = [
-            "",
-            "  " + self.ui("ui.show.slot", slot=self.narrator.ui(f"ui.slot.{self.entity.data['slot']}")),
-        ]
-        for index, side in enumerate(self.entity.data["sides"]):
-            lines.extend(self.side(index, side))
-        return lines
-
-    def side(self, index: int, side: dict[str, Any]) -> Lines:
-        name = side["side"]
-        path: tuple[Any, ...] = ("sides", index)
-        facts = _side_facts(self.narrator, self.entity.id, side, self.declared.get("side_facts") or [])
-        lines = [
-            "",
-            "  " + self.ui("ui.show.side", name=self.text(f"{name}.name") or name, side=name, facts=facts),
-        ]
-        for key in ("effect", "special", "attack"):
-            if self.text(f"{name}.{key}"):
-                lines.append("    " + self.ui(f"ui.show.side.{key}", text=self.text(f"{name}.{key}")))
-        for key in ("cost", "effect"):
-            lines.extend(self.effect(f"activation {key}", (*path, "activation", key), "      "))
-        lines.extend(self.effect("attack if", (*path, "attack_if"), "      "))
-        lines.extend(self.triggers((*path, "triggers"), side.get("triggers"), "      "))
-        return lines
-
-
-def _side_facts(narrator: Narrator, location: str, side: dict[str, Any], shown: list[str]) -> str:
-    """A side's capacity, then the fields its kind declares as facts (`side_facts`), in order."""
-    capacity = side.get("capacity")
-    facts = [
-        ui(narrator, "ui.fact.capacity", count=capacity)
-        if isinstance(capacity, int)
-        else narrator.ui("ui.fact.no_limit")
-    ]
-    for field in shown:
-        value = side.get(field)
-        if value is True:
-            facts.append(narrator.ui(f"ui.fact.{field}"))
-        elif isinstance(value, list) and value:
-            sides = "/".join(_side_name(narrator, location, str(s)) for s in value)
-            facts.append(ui(narrator, f"ui.fact.{field}", sides=sides))
-        elif isinstance(value, str) and narrator.has(f"ui.fact.{field}.{value}"):
-            facts.append(narrator.ui(f"ui.fact.{field}.{value}"))
-    return ", ".join(facts)
-
-
-def json_like(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(json_like(v) for v in value)
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {json_like(v)}" for k, v in value.items()) + "}"
-    return str(value)
+def _record_fields(fields: Any, name: str) -> Any:
+    """The declarations of the fields of the records a list field holds."""
+    spec = fields.get(name) if isinstance(fields, Mapping) else None
+    return spec.get("fields") if isinstance(spec, Mapping) else None
 
 
 def _label(entity: Entity, compiled: CompiledEffect, pack: Pack) -> str:
+    """Where an effect is in its entity, in words: the path to it, an item of a list of records
+    named by its naming field and its value (`side A attack_if`)."""
     tail = compiled.slot.path[len(entity.path) :]
-    render = pack.kind_declarations().get(entity.kind, {}).get("render")
-    if render == "location" and len(tail) >= 2 and tail[0] == "sides":
-        side = entity.data["sides"][tail[1]]["side"]
-        tail = (f"side {side}", *tail[2:])
-    return " ".join(str(p) for p in tail) or "effect"
+    fields: Any = pack.kind_declarations().get(entity.kind, {}).get("fields")
+    data: Any = entity.data
+    words: list[str] = []
+    at = 0
+    while at < len(tail):
+        part = tail[at]
+        spec = fields.get(part) if isinstance(fields, Mapping) and isinstance(part, str) else None
+        value = data.get(part) if isinstance(data, Mapping) and isinstance(part, str) else None
+        item = _item(value, tail[at + 1] if at + 1 < len(tail) else None)
+        named = naming_field(spec)
+        if item is not None and named is not None and named in item:
+            words.append(f"{named} {item[named]}")
+            data, fields, at = item, spec.get("fields") if spec is not None else None, at + 2
+            continue
+        words.append(str(part))
+        data, fields, at = value, spec.get("fields") if isinstance(spec, Mapping) else None, at + 1
+    return " ".join(words) or "effect"
+
+
+def _item(value: Any, index: Any) -> Mapping[str, Any] | None:
+    """The record at `index` of a list, if that is what there is."""
+    if isinstance(value, list) and isinstance(index, int) and 0 <= index < len(value):
+        found = value[index]
+        return found if isinstance(found, Mapping) else None
+    return None
 
 
 def _pretty(compiled: CompiledEffect) -> str:

@@ -17,7 +17,14 @@ KINDS_SECTION = "kinds"
 # The fields a pack adds to the sections every pack has (`setup`, `components`), and the columns
 # of its table by number of players: optional, as is every field it declares.
 SECTION_FIELDS = "section_fields"
-OPTIONAL_SECTIONS = (SECTION_FIELDS, "contexts")  # a game may use the engine's roles as contexts
+# What a game comes to: a ranking, a team's win or loss, or both (see coh_core.packs.results);
+# a pack that declares none sets no result.
+RESULT_SECTION = "result"
+# a game may use the engine's roles as contexts, and set no result
+OPTIONAL_SECTIONS = (SECTION_FIELDS, "contexts", RESULT_SECTION)
+# `setup`'s board: every place (an entity of a kind whose ids are locations) once, in the board's
+# order (`locations`), and the side each starts on (`sides`).
+BOARD = "board"
 # Sections that appear once per pack (`types` to `windows`: see coh_core.packs.declarations).
 SINGLETON_SECTIONS = (
     "components",
@@ -32,6 +39,7 @@ SINGLETON_SECTIONS = (
     "events",
     "windows",
     "contexts",
+    RESULT_SECTION,
 )
 
 

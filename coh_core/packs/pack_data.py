@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from coh_core.packs.fields import RECORD, FieldContext, context_of, field_type
-from coh_core.packs.model import Pack
+from coh_core.packs.model import SECTION_FIELDS, Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 # The sections effects may read (`params` are read with `param(name)`).
@@ -73,6 +73,7 @@ def section_types(pack: Pack, refs: Mapping[str, str]) -> dict[str, dict[str, st
         types = {
             str(key): _typed(section.doc, (*section.path, key), value, refs) for key, value in data.items()
         }
+        types.update(_declared_ids(pack, name, types))
         rows = data.get(PLAYER_TABLE)
         if isinstance(rows, list):
             columns: dict[str, str] = {}
@@ -171,6 +172,19 @@ def _record_fields(
     found[type_name] = fields
     for key, nested in inner.items():
         _record_fields(f"{type_name}.{key}", nested, refs, found)
+
+
+def _declared_ids(pack: Pack, section: str, types: Mapping[str, str]) -> dict[str, str]:
+    """The keys the pack declares as an id of one of its kinds (`section_fields`: `start: {type:
+    location}`) whose value names no entity: of that type all the same (`REF-UNDEF` reports the
+    value; an effect reading it is not wrong)."""
+    declared = pack.section(SECTION_FIELDS).get(section)
+    kinds = set(pack.ref_types().values())
+    return {
+        str(key): str(spec["type"])
+        for key, spec in (declared.items() if isinstance(declared, dict) else ())
+        if types.get(str(key)) == UNREADABLE and isinstance(spec, dict) and spec.get("type") in kinds
+    }
 
 
 def _typed(doc: YamlDoc, path: Path_, value: Any, refs: Mapping[str, str]) -> str:

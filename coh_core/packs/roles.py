@@ -10,7 +10,7 @@ engine reads no field by a name the pack chose: it looks for
 - **triggers**: a field of type `triggers`;
 - **trait values**: a field of type `trait_values` (a piece's own values of the pack's traits);
 - **states** (a place's sides): a list of records holding a playable, a condition of role
-  `place_condition` or triggers, each named by its first `id`/`name` field, with the engine's
+  `place_condition`, triggers or a `capacity`, each named by its first `id`/`name` field, with the engine's
   `capacity`, `closed` and `locked` (how many pieces fit, counts as full, nobody leaves).
 """
 
@@ -28,6 +28,7 @@ from coh_core.packs.yamlsrc import Path_
 
 PLAYABLE_ROLES = frozenset({"piece_ability", "card", "place_ability"})
 PLAYABLE_EFFECT = "effect"  # the field of a playable record that holds what it does
+CAPACITY = "capacity"  # the field of a place's side that says how many pieces fit
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def kind_roles(fields: Any, declared: Declarations) -> KindRoles:
         parsed = field_type(spec)
         if parsed is not None and parsed.base == RECORD and parsed.lists == 1:
             inner = _record_roles(spec.get("fields"), declared)
-            if _holds_state_roles(inner):
+            if _holds_state_roles(inner) or CAPACITY in (spec.get("fields") or {}):
                 states = _state_roles(name, spec.get("fields"), inner)
                 break
     return KindRoles(record.playable, record.ability, record.triggers, record.traits, states)

@@ -25,6 +25,7 @@ from coh_core.engine import new_game, rules_for
 from coh_core.limits import MAX_SEED, MIN_SEED
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
+from coh_core.packs.results import ResultSpec
 
 # Games per task: one, so that at the end no worker waits while another plays out a long run of
 # games (with 8, 100 games made 13 tasks: 7 on one worker, 6 on the other). Handing a task to a
@@ -123,7 +124,6 @@ def play_game(
     owners = _owners(game.view(game.players[0]).to_json())
     decisions = play_out(game, agents)
     end = game.view(game.players[0]).to_json()
-    result = end["result"] or {}
     alive = _alive(end)
     return {
         "variant": variant.name,
@@ -132,13 +132,38 @@ def play_game(
         "seed": seed,
         "seats": list(game.players),
         "bots": kinds,
-        "scores": dict(result.get("scores", {})),
-        "living": dict(result.get("living", {})),
-        "winners": list(result.get("winners", [])),
+        **_outcome(game.rules.result, end["result"] or {}, list(game.players)),
+        "survivors": _survivors(end, game.players),
         "characters": {piece: {"owner": owner, "alive": alive.get(piece)} for piece, owner in owners.items()},
         "turns": end["turn"],
         "decisions": decisions,
     }
+
+
+def _outcome(declared: ResultSpec | None, result: dict[str, Any], seats: list[str]) -> dict[str, Any]:
+    """What a game came to, as its pack declares it (`result`: the kind, None where it declares
+    none): a ranking's scores, tie-break values and winners; a team's `won` (every seat a winner
+    when the team won, where nobody is ranked)."""
+    found: dict[str, Any] = {
+        "result": declared.kind if declared is not None else None,
+        "scores": dict(result.get("scores", {})),
+        "tie_breaks": {name: dict(values) for name, values in (result.get("tie_breaks") or {}).items()},
+        "winners": list(result.get("winners", [])),
+    }
+    if declared is not None and declared.team:
+        found["won"] = bool(result.get("won"))
+        if not declared.ranked:
+            found["winners"] = list(seats) if found["won"] else []
+    return found
+
+
+def _survivors(view: dict[str, Any], seats: Sequence[str]) -> dict[str, int]:
+    """Each seat's pieces (of the kind players own) still alive at the end of the game."""
+    owned = dict.fromkeys(seats, 0)
+    for piece in _players_pieces(view).values():
+        if piece.get("alive", True) and piece.get("owner") in owned:
+            owned[piece["owner"]] += 1
+    return owned
 
 
 def _players_pieces(view: dict[str, Any]) -> dict[str, Any]:

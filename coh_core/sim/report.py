@@ -45,13 +45,22 @@ def _bars(
 
 
 def plot_seats(summaries: Sequence[dict[str, Any]], path: Path) -> None:
-    seats = max(s["players"] for s in summaries)
+    """The win rate of each seat (of a team's result, the team's first)."""
+    seats = _seats(summaries)
+    team = any("team" in s for s in summaries)
     fig, ax = plt.subplots(figsize=(7, 4))
     series = [
-        (_label(s), [s["seats"][i] if i < len(s["seats"]) else None for i in range(seats)]) for s in summaries
+        (
+            _label(s),
+            [
+                *([s.get("team")] if team else []),
+                *[s["seats"][i] if i < len(s["seats"]) else None for i in range(seats)],
+            ],
+        )
+        for s in summaries
     ]
-    _bars(ax, [f"seat {i + 1}" for i in range(seats)], series)
-    ax.set_title("Win rate per seat")
+    _bars(ax, [*(["team"] if team else []), *[f"seat {i + 1}" for i in range(seats)]], series)
+    ax.set_title("Win rate per seat" + (" and of the team" if team else ""))
     fig.tight_layout()
     fig.savefig(path, dpi=100, metadata={"Software": None})
     plt.close(fig)
@@ -91,14 +100,22 @@ def _num(m: dict[str, Any]) -> str:
     return f"{m['mean']:.2f} [{m['low']:.2f}, {m['high']:.2f}]"
 
 
+def _seats(summaries: Sequence[dict[str, Any]]) -> int:
+    """How many seats have a win rate of their own in some variant (none of a team's result alone)."""
+    return max(len(s["seats"]) for s in summaries)
+
+
 def variant_rows(summaries: Sequence[dict[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """One row per variant: games, win rate per seat, and the means (with their 95% intervals)."""
-    seats = max(s["players"] for s in summaries)
+    """One row per variant: games, the team's win rate (of a team's result), win rate per seat
+    and the mean score (of a ranking), and the other means (with their 95% intervals)."""
+    seats = _seats(summaries)
+    team = any("team" in s for s in summaries)
     head = [
         "variant",
         "games",
+        *(["team wins"] if team else []),
         *[f"seat {i + 1} wins" for i in range(seats)],
-        "mean score",
+        *(["mean score"] if seats else []),
         "survivors",
         "turns",
     ]
@@ -106,8 +123,9 @@ def variant_rows(summaries: Sequence[dict[str, Any]]) -> tuple[list[str], list[l
         [
             _label(s),
             str(s["games"]),
+            *([_pct(s["team"]) if "team" in s else ""] if team else []),
             *[_pct(s["seats"][i]) if i < len(s["seats"]) else "" for i in range(seats)],
-            _num(s["means"]["score"]),
+            *([_num(s["means"]["score"]) if s["seats"] else ""] if seats else []),
             _num(s["means"]["survivors"]),
             _num(s["means"]["turns"]),
         ]

@@ -13,6 +13,8 @@ from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint, proportions_ztest
 from statsmodels.stats.weightstats import DescrStatsW, ttest_ind
 
+from coh_core.packs.results import BOTH, TEAM
+
 ALPHA = 0.05
 MEANS = ("score", "survivors", "turns", "decisions")
 
@@ -44,8 +46,29 @@ def mean(values: Sequence[float]) -> dict[str, Any]:
 
 
 def _per_seat(records: Sequence[dict[str, Any]], players: int) -> list[dict[str, Any]]:
+    """The win rate of each seat, where the players are ranked (none where they only win or lose
+    as a team: every seat has the team's)."""
+    if records and not _ranked(records):
+        return []
     wins = [sum(1 for r in records if r["seats"][seat] in r["winners"]) for seat in range(players)]
     return [rate(won, len(records)) for won in wins]
+
+
+def _ranked(records: Sequence[dict[str, Any]]) -> bool:
+    """Whether the games rank their players (all but those of a team's result alone)."""
+    return any(r.get("result") != TEAM for r in records)
+
+
+def _team(records: Sequence[dict[str, Any]]) -> bool:
+    """Whether the games have a team's result (`won`: their pack declares one)."""
+    return any(r.get("result") in (TEAM, BOTH) for r in records)
+
+
+def _team_rate(records: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    """How often the team won, with its interval (None: the games have no team result)."""
+    if not _team(records):
+        return None
+    return rate(sum(1 for r in records if r.get("won")), len(records))
 
 
 def _per_character(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -59,19 +82,21 @@ def _per_character(records: Sequence[dict[str, Any]]) -> dict[str, dict[str, Any
 
 
 def _samples(records: Sequence[dict[str, Any]]) -> dict[str, list[float]]:
-    """Per game: the mean score of a seat, survivors per seat, turns and decisions."""
+    """Per game: the mean score of a seat, its pieces alive at the end (`survivors`), turns and
+    decisions."""
     return {
         "score": [sum(r["scores"].values()) / len(r["seats"]) for r in records],
-        "survivors": [sum(r["living"].values()) / len(r["seats"]) for r in records],
+        "survivors": [sum(r["survivors"].values()) / len(r["seats"]) for r in records],
         "turns": [float(r["turns"]) for r in records],
         "decisions": [float(r["decisions"]) for r in records],
     }
 
 
 def summarize_variant(records: Sequence[dict[str, Any]], name: str, players: int) -> dict[str, Any]:
-    """Everything measured of one variant's games."""
+    """Everything measured of one variant's games: of a team's result, the team's win rate; of a
+    ranking, each seat's (a game of both kinds has both)."""
     samples = _samples(records)
-    return {
+    summary = {
         "variant": name,
         "players": players,
         "games": len(records),
@@ -80,6 +105,10 @@ def summarize_variant(records: Sequence[dict[str, Any]], name: str, players: int
         "means": {metric: mean(samples[metric]) for metric in MEANS},
         "samples": samples,
     }
+    team = _team_rate(records)
+    if team is not None:
+        summary["team"] = team
+    return summary
 
 
 def _two_proportions(a: dict[str, Any], b: dict[str, Any]) -> float:
@@ -102,7 +131,14 @@ def _two_means(a: Sequence[float], b: Sequence[float]) -> float:
 def _tests(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
     """Every difference between two variants at the same table size, before correction."""
     found = []
-    for seat, (left, right) in enumerate(zip(a["seats"], b["seats"], strict=True), start=1):
+    if "team" in a and "team" in b:
+        found.append(
+            _row(
+                "team win rate", a["team"]["rate"], b["team"]["rate"], _two_proportions(a["team"], b["team"])
+            )
+        )
+    # (a variant of a team's result alone has no seat of its own: nothing to compare with)
+    for seat, (left, right) in enumerate(zip(a["seats"], b["seats"], strict=False), start=1):
         found.append(
             _row(f"seat {seat} win rate", left["rate"], right["rate"], _two_proportions(left, right))
         )
@@ -110,6 +146,8 @@ def _tests(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
         left, right = a["characters"][piece], b["characters"][piece]
         found.append(_row(f"{piece} win rate", left["rate"], right["rate"], _two_proportions(left, right)))
     for metric in MEANS:
+        if metric == "score" and not (a["seats"] and b["seats"]):
+            continue  # a team's result alone has no scores
         p_value = _two_means(a["samples"][metric], b["samples"][metric])
         found.append(_row(f"mean {metric}", a["means"][metric]["mean"], b["means"][metric]["mean"], p_value))
     for row in found:

@@ -228,8 +228,10 @@ def _fake(name: str, seat_wins: list[int], games: int) -> dict[str, Any]:
             "seats": ["a", "b"],
             "winners": [colour for colour, wins in zip(["a", "b"], seat_wins, strict=True) if index < wins],
             "characters": {},
+            "result": "ranking",
             "scores": {"a": 1, "b": 1},
-            "living": {"a": 1, "b": 1},
+            "tie_breaks": {},
+            "survivors": {"a": 1, "b": 1},
             "turns": 3,
             "decisions": 10 + index % 2,
         }

@@ -420,7 +420,7 @@ class _BlockWriter:
                 self.names[f"{k}_direct"] = callee.direct
                 lines += ["    rt.env = names", f"    value = {k}_direct(rt)"]
             lines.append("    rt.env = env")
-            if op.ret is not None:  # (a selector marked `asks` whose body asks nothing: its value)
+            if op.ret is not None:  # a selector declared to ask whose body does not: its value
                 lines.append(f"    env[{op.ret!r}] = value")
             lines.append("    return None")
         lines += [f"frames.append(Frame({k}.program, rt, names, {op.ret!r}))", "return SWITCH"]

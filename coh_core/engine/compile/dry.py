@@ -317,15 +317,14 @@ class _Sure:
 # given a list written out with at least one item.
 _TOTAL = frozenset(
     {
-        "all_characters", "arrives_at", "attacks", "can_activate", "characters", "characters_at",
-        "colour_of", "count", "count_of", "cycle", "cycle_from", "distinct", "exhausted", "get",
-        "has_entity_data", "has_items", "in_sight", "is_exhausted", "is_rested", "is_side", "items_at",
-        "keys", "location_of", "locations", "locked", "log_length", "memory", "my_characters",
-        "my_characters_at", "nearest", "neighbours", "first_steps", "other_locations",
-        "other_players", "owner", "pack_ids", "param", "pile", "within",
-        "pile_size", "players", "players_at", "pointer", "random_movement_card", "range", "rested",
-        "reversed", "seats", "seats_from", "shuffle", "side_has", "side_is", "size", "sorted", "sum",
-        "trait", "traits", "traits_set_since", "values",
+        "all_characters", "attacks", "can_activate", "characters", "characters_at", "colour_of",
+        "count", "count_of", "cycle", "cycle_from", "distinct", "exhausted", "first_steps", "get",
+        "has_entity_data", "has_items", "has_room", "in_sight", "is_exhausted", "is_rested", "is_side",
+        "items_at", "keys", "location_of", "locations", "locked", "log_length", "memory",
+        "my_characters", "my_characters_at", "nearest", "neighbours", "other_locations",
+        "other_players", "owner", "pack_ids", "param", "pile", "pile_size", "players", "players_at",
+        "pointer", "range", "rested", "reversed", "seats", "seats_from", "shuffle", "side_has",
+        "side_is", "size", "sorted", "sum", "trait", "traits", "traits_set_since", "values", "within",
     }
 )  # fmt: skip
 _OF_SOME = frozenset({"min", "max", "first", "random_item"})

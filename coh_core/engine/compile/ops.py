@@ -176,7 +176,7 @@ class _CallVerb(Op):
         if not program.asks and len(frames) + program.nesting < MAX_FRAMES:
             value = run_sync(program, rt, env)
             rt.env = frame.env
-            if self.ret is not None:  # (a selector marked `asks` whose body asks nothing)
+            if self.ret is not None:  # a selector declared to ask whose body does not: its value
                 frame.env[self.ret] = value
             return None
         frames.append(Frame(program, rt, env, self.ret))
