@@ -75,9 +75,12 @@ class Narrator:
         return self.text(self._variant(str(entry.get("key")), params, phase), params)
 
     def quiet(self, entry: Mapping[str, Any], phase: str | None) -> bool:
-        """Whether the pack leaves this entry out of the narrative: in that phase (`quiet_in`), or
-        as the change of a trait it declares `quiet`."""
+        """Whether the pack leaves this entry out of the narrative: in that phase (`quiet_in`), as
+        the change of a trait it declares `quiet`, or as an entry of the engine's it does not tell
+        (the chance events, unless it asks for them: `engine_log`)."""
         key = str(entry.get("key"))
+        if key in self.declared.hushed:  # a chance event the pack does not tell, or one it quiets
+            return True
         if key in LOG_VARIANTS:
             params = entry.get("params")
             by = params.get(LOG_VARIANTS[key]) if isinstance(params, Mapping) else None

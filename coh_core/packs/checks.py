@@ -26,10 +26,13 @@ from coh_core.effects.registry import (
 from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
 from coh_core.messages import (
+    ENGINE_LOG,
+    ENGINE_LOG_GROUP,
     GROUPS,
     NONE_VARIANT,
     DeclaredMessages,
     declarations,
+    engine_log_tellings,
     engine_texts,
     log_key,
     log_variant_messages,
@@ -309,6 +312,19 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
             yield from _check_phase_names(pack, section, path, spec)
         if group == "table":
             yield from _check_table_text(pack, section, path)
+    for message_id, spec in engine_log_tellings(section.data):
+        path = (ENGINE_LOG_GROUP, message_id)
+        if not section.doc.is_valid((*section.path, *path)):
+            continue
+        if message_id not in ENGINE_LOG:
+            yield Problem(
+                "MSG-ENGINE-LOG",
+                f"`{message_id}` is no log entry the engine writes: `{ENGINE_LOG_GROUP}` tells only"
+                " those (declare the game's own under `log`)" + suggest(message_id, list(ENGINE_LOG)),
+                section.doc.location((*section.path, *path), key=True),
+            )
+            continue
+        yield from _check_phase_names(pack, section, path, spec)
 
 
 def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Iterator[Problem]:
