@@ -290,42 +290,14 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.menu.shortened": (),
 }
 
-# `coh list`, `coh show` and the `coh validate` summary.
-_COLUMNS = (
-    "id", "name", "rested", "exhausted", "when", "disadvantage", "count", "symbols", "slot",
-    "sides", "hour", "provenance",
-)  # fmt: skip
+# `coh list`, `coh show` and the `coh validate` summary: what every pack's pages print (a kind
+# without a `list` or `show` of its own is listed and shown field by field); the words of a
+# pack's own pages are its `messages: screens`.
 CLI_MESSAGES: dict[str, tuple[str, ...]] = {
-    **{f"ui.column.{name}": () for name in _COLUMNS},
-    "ui.yes": (),
-    "ui.list.footer.actions": ("kinds", "count"),
-    "ui.list.footer.characters": ("count",),
-    "ui.list.footer.locations": ("count",),
-    **{f"ui.slot.{name}": () for name in ("tower", "corner", "centre")},
-    **{f"ui.provenance.{name}": () for name in ("printed", "invented", "rulebook_example")},
+    **{f"ui.column.{name}": () for name in ("id", "name")},
     "ui.show.header": ("name", "kind", "id", "file"),
-    "ui.show.value": ("rested", "exhausted"),
-    "ui.show.power": ("window", "text"),
-    "ui.show.disadvantage": ("text",),
-    "ui.show.traits": ("traits",),
-    "ui.show.cards": ("count", "window"),
-    "ui.show.symbols": ("symbols",),
-    "ui.show.slot": ("slot",),
-    "ui.show.side": ("name", "side", "facts"),
-    "ui.show.side.effect": ("text",),
-    "ui.show.side.special": ("text",),
-    "ui.show.side.attack": ("text",),
-    "ui.show.hour": ("hour", "provenance"),
-    "ui.show.moves": ("moves",),
     "ui.show.trigger": ("event",),
     "ui.show.trigger.after_action": ("event",),
-    "ui.fact.capacity": ("count",),
-    "ui.fact.no_limit": (),
-    "ui.fact.closed": (),
-    "ui.fact.locked": (),
-    "ui.fact.state_of": ("sides",),
-    "ui.side.state_of": ("sides",),
-    "ui.hour": ("hour",),
     "ui.validate.read": ("where",),
     "ui.validate.ok": ("counts",),
     "ui.validate.problems": ("problems", "counts"),
@@ -570,11 +542,6 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
     ),
     "ui.phase.setup": ("The phase shown in the table's header during the setup.", {}),
     "ui.phase.end": ("The phase shown in the table's header once the game is over.", {}),
-    "ui.yes": ("A yes in a column of `coh list`.", {}),
-    "ui.list.footer.actions": (
-        "The last line of `coh list` for cards.",
-        {"kinds": "how many kinds of card", "count": "how many cards in all"},
-    ),
     "ui.show.header": (
         "The first line of `coh show`.",
         {
@@ -584,52 +551,11 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
             "file": "the file and line that define it",
         },
     ),
-    "ui.show.value": (
-        "`coh show` of a character: its points.",
-        {"rested": "points on its rested side", "exhausted": "points on its exhausted side"},
-    ),
-    "ui.show.power": (
-        "`coh show` of a character: its power.",
-        {"window": "when it may be used, from `ui.window.*`", "text": "the power's text"},
-    ),
-    "ui.show.disadvantage": ("`coh show` of a character: its disadvantage.", {"text": "the text"}),
-    "ui.show.traits": ("`coh show` of a character: its traits.", {"traits": 'the traits, as "votes=1"'}),
-    "ui.show.cards": (
-        "`coh show` of a card.",
-        {"count": "how many copies are in the deck", "window": "when it may be played, from `ui.window.*`"},
-    ),
-    "ui.show.symbols": ("`coh show` of a card: its symbols.", {"symbols": "from `ui.symbol.*`"}),
-    "ui.show.slot": ("`coh show` of a location: where its board lies.", {"slot": "from `ui.slot.*`"}),
-    "ui.show.side": (
-        "`coh show` of a location: one side of its board.",
-        {"name": "the side's name", "side": "its id (not translated)", "facts": "from `ui.fact.*`, joined"},
-    ),
-    "ui.show.side.effect": ("`coh show` of a location: a side's effect.", {"text": "the text"}),
-    "ui.show.side.special": ("`coh show` of a location: a side's special rule.", {"text": "the text"}),
-    "ui.show.side.attack": ("`coh show` of a location: when a side is attacked.", {"text": "the text"}),
-    "ui.show.hour": (
-        "`coh show` of a card of the pack's timed deck.",
-        {"hour": "from `ui.hour`", "provenance": "from `ui.provenance.*`"},
-    ),
-    "ui.show.moves": ("`coh show` of a card of the timed deck: what moves first.", ("the moves",)),
     "ui.show.trigger": ("`coh show`: an effect's trigger.", {"event": "the event's id (not translated)"}),
     "ui.show.trigger.after_action": (
         "`coh show`: an effect's trigger that waits for the current action to end.",
         {"event": "the event's id (not translated)"},
     ),
-    "ui.fact.capacity": ("`coh show` of a location side: its room.", {"count": "how many characters fit"}),
-    "ui.fact.no_limit": ("`coh show` of a location side: room for any number.", {}),
-    "ui.fact.closed": ("`coh show` of a location side nobody may enter.", {}),
-    "ui.fact.locked": ("`coh show` of a location side nobody may enter or leave.", {}),
-    "ui.fact.state_of": (
-        "`coh show` of a location side that is a later state of other sides.",
-        {"sides": "the sides it comes from"},
-    ),
-    "ui.side.state_of": (
-        "`coh list`: after a side that is a later state of other sides.",
-        {"sides": "the sides it comes from"},
-    ),
-    "ui.hour": ("The hour of a card of the timed deck.", {"hour": "the hour, a number"}),
     "ui.validate.read": ("`coh validate`: what it read.", {"where": "the folders and files"}),
     "ui.validate.ok": ("`coh validate`: all is well.", {"counts": "from `ui.validate.count.*`, joined"}),
     "ui.validate.problems": (
@@ -647,9 +573,6 @@ _FAMILY_NOTES: tuple[tuple[str, str, dict[str, str]], ...] = (
         {},
     ),
     ("ui.validate.count.", "One count of the `coh validate` summary.", {"count": "the number"}),
-    ("ui.list.footer.", "The last line of `coh list`.", {"count": "how many were listed"}),
-    ("ui.slot.", "Where a location's board lies in the city, in `coh show` and `coh list`.", {}),
-    ("ui.provenance.", "Where the values of a card of the timed deck come from, in `coh show`.", {}),
     ("log.duration.", "How long a trait change lasts: the end of `log.trait_set.*`.", {}),
     (
         "log.trait_set.",
