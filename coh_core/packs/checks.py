@@ -78,7 +78,7 @@ from coh_core.packs.model import (
     Pack,
     Section,
 )
-from coh_core.packs.results import check_result, result_of, result_shows, tie_break_texts
+from coh_core.packs.results import check_result, tie_break_texts
 from coh_core.packs.roles import PlaceSide, place_sides, places_of, role_of, sides_by_name
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -1097,12 +1097,11 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
             yield GROUPS[group] + message_id, None, ("messages", group, message_id)
     if pack.manifest.get("kind", "base") == "base":
         # A game that stands on its own is narrated and played with these: those the engine has no
-        # text for (the pack's words: its traits' changes, durations, windows; its results).
+        # text for (the pack's words: its traits' changes, durations, windows).
         origins = _trait_text_origins(declared)
         defaults = engine_english()
-        result = result_of(pack)
         for key in engine:
-            if key not in defaults and result_shows(result, key):
+            if key not in defaults:
                 yield key, None, origins.get(key, ())
 
 
