@@ -241,6 +241,9 @@ UI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.scoreboard.title": (),
     "ui.scoreboard.row": ("rank", "player", "score", "winner_mark", "parts"),
     "ui.scoreboard.row.tie_breaks": ("rank", "player", "score", "winner_mark", "parts", "tie_breaks"),
+    # of a game whose score has no parts (no verb marked `scoreboard: part`)
+    "ui.scoreboard.row.plain": ("rank", "player", "score", "winner_mark"),
+    "ui.scoreboard.row.plain.tie_breaks": ("rank", "player", "score", "winner_mark", "tie_breaks"),
     "ui.scoreboard.tie": ("players", "score", "tie_break"),
     "ui.scoreboard.tie.shared": ("players", "score"),
     "ui.scoreboard.tie.shared.tie_breaks": ("players", "score", "tie_breaks"),
@@ -450,6 +453,25 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
             "player": "the player",
             "score": "the final score",
             "parts": "the parts of the score, from `log.part.score_part`, joined by commas",
+            "tie_breaks": "the player's value of each tie-break, from `log.part.tie_break`, joined by commas",
+        },
+    ),
+    "ui.scoreboard.row.plain": (
+        "As `ui.scoreboard.row`, in a game whose score has no parts.",
+        {
+            "winner_mark": "`*` for a winner, else a space",
+            "rank": "the player's place, from 1",
+            "player": "the player",
+            "score": "the final score",
+        },
+    ),
+    "ui.scoreboard.row.plain.tie_breaks": (
+        "As `ui.scoreboard.row.tie_breaks`, in a game whose score has no parts.",
+        {
+            "winner_mark": "`*` for a winner, else a space",
+            "rank": "the player's place, from 1",
+            "player": "the player",
+            "score": "the final score",
             "tie_breaks": "the player's value of each tie-break, from `log.part.tie_break`, joined by commas",
         },
     ),

@@ -421,6 +421,9 @@ def _ranking(
     values = result.get("tie_breaks") or {}
     names = {ident: narrator.name(TIE_BREAK, ident) for ident in tie_breaks}
     parts = breakdown(game, game.rules.pack)
+    # a score without parts is shown without them (`.plain`); the tie-breaks' values after it
+    row_key = "ui.scoreboard.row" + ("" if score_parts(game.rules.pack) else ".plain")
+    row_key += ".tie_breaks" if tie_breaks else ""
     lines = [narrator.ui("ui.scoreboard.title")]
     for rank, player in standings(result, game.players, tie_breaks):
         row = {
@@ -428,14 +431,13 @@ def _ranking(
             "player": player,
             "score": scores.get(player, 0),
             "winner_mark": "*" if player in winners else " ",
-            "parts": _parts(narrator, "part.score_part", parts.get(player, {}).items(), {}),
         }
+        if parts:
+            row["parts"] = _parts(narrator, "part.score_part", parts.get(player, {}).items(), {})
         if tie_breaks:
             shown = [(ident, (values.get(ident) or {}).get(player, 0)) for ident in tie_breaks]
             row["tie_breaks"] = _parts(narrator, "part.tie_break", shown, names)
-        lines.append(
-            narrator.ui("ui.scoreboard.row.tie_breaks" if tie_breaks else "ui.scoreboard.row", **row)
-        )
+        lines.append(narrator.ui(row_key, **row))
     best = max(scores.values(), default=None)
     tied = [player for player in game.players if scores.get(player) == best]
     if len(winners) > 1:

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 from coh_core.agents import RandomAgent
 from coh_core.cli import main
 from coh_core.engine import new_game
-from coh_core.narrative import Narrator
+from coh_core.messages import fill
+from coh_core.narrative import Narrator, scoreboard, standings
 from coh_core.packs import load_pack_checked
 from coh_core.packs.engine_texts import engine_english, engine_messages
 from coh_core.packs.loader import load_pack
@@ -120,3 +121,33 @@ def test_a_game_that_words_none_of_the_primitives_entries_tells_them_in_cohs_wor
                 game.submit(colour, bots[colour].act(game.view(colour), game.decision.legal(colour)))
         written |= {entry["key"] for entry in game.log}
     assert {"character_moved", "character_died", "card_played", "power_used", "gift"} <= written
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_its_scoreboard_is_in_cohs_words_without_score_parts(lang: str) -> None:
+    """Pebbles has no parts of its score (no verb marked `scoreboard: part`): each row is coh's
+    `ui.scoreboard.row.plain`, the player's place, name and score, and nothing in brackets."""
+    pack = load_pack_checked(PEBBLES)
+    game = new_game(pack, players=3, seed=2)
+    bots = {colour: RandomAgent(index) for index, colour in enumerate(game.players)}
+    while not game.over:
+        assert game.decision is not None
+        for colour in game.decision.waiting:
+            game.submit(colour, bots[colour].act(game.view(colour), game.decision.legal(colour)))
+    narrator = Narrator(pack, lang)
+    board = scoreboard(game, narrator)
+    result = game.state["result"]
+    rows = [
+        fill(
+            str(engine_messages(lang)["ui.scoreboard.row.plain"]),
+            {
+                "winner_mark": "*" if player in result["winners"] else " ",
+                "rank": str(rank),
+                "player": narrator.name("colour", player),
+                "score": str(result["scores"][player]),
+            },
+        )
+        for rank, player in standings(result, game.players)
+    ]
+    assert board[0] == engine_messages(lang)["ui.scoreboard.title"]
+    assert board[1:4] == rows
