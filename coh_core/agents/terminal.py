@@ -396,8 +396,8 @@ class TerminalAgent:
         if not self.narrator.has("ui.table.room"):
             return Verbatim(words)
         written = place_side(self.narrator.pack, location, side)
-        capacity = written.data.get("capacity") if written is not None else None
-        shown = Verbatim(str(capacity) if isinstance(capacity, int) else NO_LIMIT)
+        capacity = written.capacity if written is not None else None
+        shown = Verbatim(str(capacity) if capacity is not None else NO_LIMIT)
         ordinary = present - extra
         if extra and self.narrator.has("ui.table.room.extra"):
             room = self.narrator.ui("ui.table.room.extra", present=ordinary, capacity=shown, extra=extra)

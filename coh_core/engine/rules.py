@@ -486,14 +486,13 @@ def _side(builder: _Builder, entity: Entity, base: Path_, data: dict[str, Any], 
     name = str(data[roles.name])
     owner = f"{entity.id}/{name}"
     activation = data.get(roles.ability.field) if roles.ability is not None else None
-    capacity = data.get("capacity")
     return Side(
         location=entity.id,
         name=name,
         data=data,
-        capacity=capacity if isinstance(capacity, int) else None,
-        closed=bool(data.get("closed", False)),
-        locked=bool(data.get("locked", False)),
+        capacity=roles.capacity_of(data),
+        closed=roles.flag(data, roles.full),
+        locked=roles.flag(data, roles.locked),
         activation=builder.playable(
             owner, entity, (*base, roles.ability.field), activation, roles.ability.context
         )
