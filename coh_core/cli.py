@@ -156,19 +156,54 @@ def _expert_budget(
 
 
 def _existing_pack(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    """`--pack` names something that exists (else IO-MISSING, exit 2, as any path given)."""
+    """`--pack` names something that exists (else IO-MISSING, exit 2, as any path given); without
+    it, the game `--game` named (its callback ran first if it was given)."""
     if value is not None and not value.exists():
         raise UsageError(f"no such folder: {value}", Location("--pack"), code="IO-MISSING")
-    return value
+    chosen: Path | None = ctx.params.get("pack")
+    if value is not None and chosen is not None:
+        raise UsageError("give --game or --pack, not both", Location("--pack"), code="USAGE-GAME")
+    return value if value is not None else chosen
 
 
-_pack_option = click.option(
-    "--pack",
-    type=_PathType(),
-    default=None,
-    callback=_existing_pack,
-    help="A pack directory to read instead of the built-in base pack.",
-)
+def _shipped_game(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """`--game NAME`: the pack of a game coh ships, read as if `--pack` named its folder."""
+    from coh_core.packs.overlays import shipped_packs
+    from coh_core.resources import content_root
+
+    if value is None:
+        return
+    content = content_root()
+    games = shipped_packs(content, "base")
+    if value not in games:
+        raise UsageError(
+            f"no game `{value}` is shipped; the games are {', '.join(games)}",
+            Location("--game"),
+            code="USAGE-GAME",
+        )
+    if ctx.params.get("pack") is not None:
+        raise UsageError("give --game or --pack, not both", Location("--game"), code="USAGE-GAME")
+    ctx.params["pack"] = content / value
+
+
+def _pack_option(command: Any) -> Any:
+    """`--pack DIR` and `--game NAME`: the pack a command reads instead of the built-in base pack."""
+    command = click.option(
+        "--pack",
+        type=_PathType(),
+        default=None,
+        callback=_existing_pack,
+        help="A pack directory to read instead of the built-in base pack.",
+    )(command)
+    return click.option(
+        "--game",
+        default=None,
+        metavar="NAME",
+        expose_value=False,
+        callback=_shipped_game,
+        help="A game that comes with coh, by name, instead of the built-in base pack"
+        " (a name it lacks lists them).",
+    )(command)
 
 
 _rules_option = click.option(

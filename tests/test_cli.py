@@ -147,6 +147,15 @@ def test_validate_json_usage_error_is_still_one_document(runner: CliRunner, tmp_
     assert [p["code"] for p in document["problems"]] == ["IO-MISSING"]
 
 
+@pytest.mark.parametrize("game", ["base", "zombicide"])
+def test_a_shipped_game_is_named_with_game_as_its_folder_with_pack(runner: CliRunner, game: str) -> None:
+    args = ["play", "--players", "3", "--bots", "random", "--seed", "3", "--format", "json"]
+    named = runner.invoke(main, [*args, "--game", game])
+    assert named.exit_code == 0, named.output
+    folder = runner.invoke(main, [*args, "--pack", str(content_root() / game)])
+    assert json.loads(named.stdout)["digest"] == json.loads(folder.stdout)["digest"]
+
+
 # --- arguments refused before anything is done, and Ctrl-C ---------------------------------------
 
 # (the command line, the code, the exit code)
@@ -155,6 +164,9 @@ REFUSED_ARGUMENTS = [
     (["play", "--seed", str(-(2**63) - 1)], "USAGE-SEED", 2),
     (["play", "--pack", "/no/such/pack"], "IO-MISSING", 2),
     (["replay", "--pack", "/no/such/pack", "game.jsonl"], "IO-MISSING", 2),
+    (["play", "--game", "no-such-game"], "USAGE-GAME", 2),
+    (["play", "--game", "zombicide", "--pack", "content/base"], "USAGE-GAME", 2),
+    (["list", "--pack", "content/base", "--game", "zombicide", "zone"], "USAGE-GAME", 2),
 ]
 
 

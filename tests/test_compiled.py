@@ -90,8 +90,17 @@ def play_games() -> dict[str, Any]:
 
 
 def _overlays() -> list[str]:
-    """The overlays shipped beside the base pack (each a folder of `content` with a pack.yaml)."""
-    return sorted(p.parent.name for p in (ROOT / "content").glob("*/pack.yaml") if p.parent.name != "base")
+    """The overlays of the base pack shipped beside it (each a folder of `content` whose pack.yaml
+    is of kind `overlay` and requires `base`; read here, as either side's coh may be another)."""
+    import yaml
+
+    manifests = {
+        p.parent.name: yaml.safe_load(p.read_text(encoding="utf-8"))
+        for p in (ROOT / "content").glob("*/pack.yaml")
+    }
+    return sorted(
+        n for n, m in manifests.items() if m.get("kind") == "overlay" and "base" in m.get("requires", [])
+    )
 
 
 def _play_out(game: Game, agents_seed: int, then: Callable[[Game, int], Game]) -> tuple[Game, int]:

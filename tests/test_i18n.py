@@ -25,6 +25,7 @@ from coh_core.messages import placeholders
 from coh_core.narrative import Narrator
 from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.model import Pack
+from coh_core.packs.overlays import shipped_overlays_of
 from coh_core.packs.yamlsrc import load_yaml
 from coh_core.resources import content_root
 
@@ -263,9 +264,7 @@ def test_an_english_only_house_rule_validates_and_plays_in_every_language(
     assert {w["code"] for w in json.loads(unlisted.output)["warnings"]} == {"I18N-MISSING"}
 
 
-SHIPPED_OVERLAYS = sorted(
-    p.name for p in content_root().iterdir() if p.name != "base" and (p / "pack.yaml").is_file()
-)
+SHIPPED_OVERLAYS = shipped_overlays_of(content_root(), "base")
 
 
 def _conflicts(overlay: str) -> set[str]:

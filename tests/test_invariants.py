@@ -14,6 +14,7 @@ from coh_core.agents.runner import play_out
 from coh_core.engine import Game, new_game
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
+from coh_core.packs.overlays import shipped_overlays_of
 from coh_core.resources import content_root
 
 PLAYER_COUNTS = (3, 4, 5, 6)
@@ -123,7 +124,7 @@ def test_soak_random_games_keep_the_invariants(base_pack: Pack, players: int) ->
         _play(base_pack, players, seed)
 
 
-OVERLAYS = sorted(p.parent.name for p in content_root().glob("*/pack.yaml") if p.parent.name != "base")
+OVERLAYS = shipped_overlays_of(content_root(), "base")
 
 
 @pytest.mark.parametrize("overlay", OVERLAYS)

@@ -332,11 +332,10 @@ def test_news_told_from_an_entry_on_keep_the_headings_they_need(base_pack: Pack)
 
 
 def _overlays() -> list[str]:
+    from coh_core.packs.overlays import shipped_overlays_of
     from coh_core.resources import content_root
 
-    return sorted(
-        p.name for p in content_root().iterdir() if (p / "pack.yaml").is_file() and p.name != "base"
-    )
+    return shipped_overlays_of(content_root(), "base")
 
 
 @pytest.mark.parametrize("overlay", _overlays())

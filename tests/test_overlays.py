@@ -13,7 +13,7 @@ from coh_core.cli import main
 from coh_core.engine import rules_for
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
-from coh_core.packs.overlays import order_overlays
+from coh_core.packs.overlays import order_overlays, shipped_overlays_of, shipped_packs
 from coh_core.resources import content_root
 
 
@@ -115,7 +115,7 @@ def _pack_ids(pack: Pack) -> list[str]:
 
 
 HOUSE_RULES = ["hunger", "curfew", "rescue-helicopter", "zombie-dogs"]
-SHIPPED = sorted(p.parent.name for p in content_root().glob("*/pack.yaml") if p.parent.name != "base")
+SHIPPED = shipped_overlays_of(content_root(), "base")
 
 
 @pytest.mark.parametrize(
@@ -163,10 +163,34 @@ def test_parameter_overlays_compose_with_the_french_rules(runner: CliRunner) -> 
 
 @pytest.mark.parametrize("overlay", SHIPPED)
 def test_the_shipped_content_validates_under_each_shipped_overlay(runner: CliRunner, overlay: str) -> None:
-    """Every pack is checked under the rules; an overlay that declares a conflict with them (or
-    that they conflict with) is checked under the rest of them, as it cannot be played with them."""
+    """Every pack of the game the rules build on is checked under them, the other games alone; an
+    overlay that declares a conflict with them (or that they conflict with) is checked under the
+    rest of them, as it cannot be played with them."""
     report = _json(runner, "validate", "--rules", overlay)
     assert report["ok"] is True, report["problems"][:3]
+    other_games = [game for game in shipped_packs(content_root(), "base") if game != "base"]
+    assert [p for p in report["packs"] if not p.startswith("base")] == other_games
+
+
+def test_shipped_packs_are_told_apart_by_their_manifests(tmp_path: Path) -> None:
+    """Games by their kind `base`, overlays by `overlay`, each overlay of the game it requires
+    (directly or through another overlay); a manifest that is no mapping is neither."""
+    manifests = {
+        "board": "kind: base",
+        "dice": "kind: base",
+        "big-board": "kind: overlay\nrequires: [board]",
+        "bigger-board": "kind: overlay\nrequires: [big-board]",
+        "loaded-dice": "kind: overlay\nrequires: [dice]",
+        "lost": "kind: overlay\nrequires: [nowhere]",
+        "broken": "[kind, base]",
+    }
+    for name, manifest in manifests.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "pack.yaml").write_text(f"id: {name}\n{manifest}\n", encoding="utf-8")
+    assert shipped_packs(tmp_path, "base") == ["board", "dice"]
+    assert shipped_packs(tmp_path, "overlay") == ["big-board", "bigger-board", "loaded-dice", "lost"]
+    assert shipped_overlays_of(tmp_path, "board") == ["big-board", "bigger-board"]
+    assert shipped_overlays_of(tmp_path, "dice") == ["loaded-dice"]
 
 
 def test_an_overlay_named_with_rules_it_conflicts_with_is_refused(runner: CliRunner) -> None:

@@ -18,7 +18,9 @@ from jsonschema import Draft7Validator
 
 from coh_core.cli import main
 from coh_core.packs.fields import FieldContext, field_problems, field_schema, parse_field_type
+from coh_core.packs.loader import load_pack
 from coh_core.packs.model import Pack
+from coh_core.packs.overlays import shipped_overlays_of, shipped_packs
 from coh_core.packs.pack_schema import schema_of
 from coh_core.packs.schema import shared_definitions
 from coh_core.resources import content_root
@@ -144,10 +146,14 @@ def test_every_declared_kind_with_a_section_has_one_in_the_schema(base_pack: Pac
         assert ("section" in entry) == (entry.get("section") in properties)
 
 
-def test_the_shipped_base_schema_is_the_one_its_declarations_make(base_pack: Pack) -> None:
-    shipped = (content_root() / "base" / "schema.json").read_text(encoding="utf-8")
-    assert shipped == schema_of(base_pack.docs, base_pack.id).written(), (
-        "content/base/schema.json is out of date: run `coh schema -o content/base/schema.json`"
+@pytest.mark.parametrize("game", shipped_packs(content_root(), "base"))
+def test_each_shipped_games_schema_is_the_one_its_declarations_make(game: str) -> None:
+    pack, _ = load_pack(content_root() / game)
+    assert pack is not None
+    shipped = (content_root() / game / "schema.json").read_text(encoding="utf-8")
+    assert shipped == schema_of(pack.docs, pack.id).written(), (
+        f"content/{game}/schema.json is out of date: run"
+        f" `coh schema --pack content/{game} -o content/{game}/schema.json`"
     )
 
 
@@ -182,6 +188,15 @@ def _shipped_yaml() -> list[Path]:
     return sorted(p for p in content_root().rglob("*.yaml") if p.is_file())
 
 
+def _game_of(folder: str) -> str:
+    """The game a shipped pack belongs to: itself if it is a game, else the one its overlay builds on."""
+    games = shipped_packs(content_root(), "base")
+    if folder in games:
+        return folder
+    (game,) = [game for game in games if folder in shipped_overlays_of(content_root(), game)]
+    return game
+
+
 @pytest.mark.parametrize("path", _shipped_yaml(), ids=lambda p: str(p.relative_to(content_root())))
 def test_every_shipped_file_names_a_schema_that_exists(path: Path) -> None:
     found = _MODELINE.match(path.read_text(encoding="utf-8"))
@@ -190,8 +205,9 @@ def test_every_shipped_file_names_a_schema_that_exists(path: Path) -> None:
     assert named.is_file(), named
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     if path.name != "pack.yaml" and path.parent.name not in {"text", "scenarios"}:
-        # a content file: its pack's schema, made from the declarations it is checked against
-        assert named == (content_root() / "base" / "schema.json").resolve(), path
+        # a content file: its game's schema, made from the declarations it is checked against
+        game = _game_of(path.relative_to(content_root()).parts[0])
+        assert named == (content_root() / game / "schema.json").resolve(), path
         assert isinstance(data, dict)
 
 

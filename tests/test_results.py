@@ -333,3 +333,29 @@ def test_without_a_memory_of_players_out_a_player_who_lost_every_piece_plays_on(
             assert sorted(game.turn_order()) == sorted(game.players)
         assert game.state["result"]["winners"]
     assert asked  # some player with no character left was asked again
+
+
+@pytest.mark.parametrize(
+    ("kind", "dropped", "missing"),
+    [
+        ("team", "ranking", set()),
+        ("both", "ranking", {"ui.scoreboard.title", "ui.winners", "log.part.score_part"}),
+        ("team", "team", {"ui.team.won", "ui.team.lost"}),
+    ],
+)
+def test_a_game_is_asked_only_for_the_texts_its_result_shows(
+    tmp_path: Path, kind: str, dropped: str, missing: set[str]
+) -> None:
+    """A team's game shows no scoreboard, so it need not word one; a ranking's texts are asked of a
+    game that ranks its players, and a team's outcome of a game the players win or lose together."""
+    root = write_team_pack(tmp_path / "lifeboat", kind)
+    text = root / "text" / "en.yaml"
+    data = yaml.safe_load(text.read_text(encoding="utf-8"))
+    prefixes = ("ui.scoreboard.", "ui.winners", "log.part.") if dropped == "ranking" else ("ui.team.",)
+    data["messages"] = {k: v for k, v in data["messages"].items() if not k.startswith(prefixes)}
+    text.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    _, problems = check_pack(root)
+    found = {p.message.split("`")[1] for p in problems if p.code == "TEXT-MISSING"}
+    assert missing <= found
+    assert all(key.startswith(prefixes) for key in found)
+    assert bool(found) == bool(missing)

@@ -21,6 +21,7 @@ from test_broken_packs import _apply
 
 from coh_core.errors import UsageError
 from coh_core.packs import ValidationReport, validate_paths
+from coh_core.packs.overlays import shipped_overlays_of, shipped_packs
 from coh_core.packs.reuse import Reuse
 from coh_core.resources import content_root
 
@@ -59,13 +60,15 @@ def test_shipped_content_finds_the_same_and_reuses() -> None:
     whole = _found([content_root()], [], Reuse(enabled=False))
     incremental = _found([content_root()], [], reuse)
     assert incremental == whole
-    assert len(whole["packs"]) == 12
+    games = shipped_packs(content_root(), "base")  # each game alone, each overlay on its game
+    shipped = [*games, *(f"{game}+{o}" for game in games for o in shipped_overlays_of(content_root(), game))]
+    assert sorted(whole["packs"]) == sorted(shipped) and len(games) == 2
     # the overlays' unchanged effects were not checked again: most of all the checks were reused
     assert reuse.effects.reused > whole["figures"][1] * 3 // 4
 
 
 def test_every_shipped_overlay_named_as_rules_finds_the_same(shared: Reuse) -> None:
-    overlays = sorted(p.parent.name for p in content_root().glob("*/pack.yaml") if p.parent.name != "base")
+    overlays = shipped_overlays_of(content_root(), "base")
     assert len(overlays) == 11
     for name in overlays:
         whole, incremental = _both(shared, [content_root() / "base"], [name])

@@ -190,11 +190,14 @@ def validate_paths(
 
 
 def _playable_with(root: Path, rules: Sequence[str], loads: _Loads) -> list[str]:
-    """The rules that the pack at `root` can be played with: all of them, unless it is an overlay
-    that declares a conflict with one of them, or one of them declares a conflict with it."""
+    """The rules that the pack at `root` can be played with: those that build on its game (an
+    overlay of another game is for that game's packs), unless it is an overlay that declares a
+    conflict with one of them, or one of them declares a conflict with it."""
     pack, _ = loads(root)
-    if pack is None or pack.manifest.get("kind") != "overlay":
+    if pack is None:
         return list(rules)
+    overlay = pack.manifest.get("kind") == "overlay"
+    game = _required_base(pack, root, loads) if overlay else root
     playable = []
     for rule in rules:
         try:
@@ -203,9 +206,20 @@ def _playable_with(root: Path, rules: Sequence[str], loads: _Loads) -> list[str]
             playable.append(rule)
             continue
         other, _ = loads(rule_root)
-        if other is None or not declare_conflict(pack, other):
+        if other is None:
             playable.append(rule)
+            continue
+        if overlay and declare_conflict(pack, other):
+            continue
+        if not _same_game(game, _required_base(other, rule_root, loads)):
+            continue
+        playable.append(rule)
     return playable
+
+
+def _same_game(one: Path | None, other: Path | None) -> bool:
+    """Whether two base packs are the same (an unknown one, reported elsewhere, is any)."""
+    return one is None or other is None or one.resolve() == other.resolve()
 
 
 def load_pack_checked(root: Path | None = None, rules: Sequence[str] = ()) -> Pack:

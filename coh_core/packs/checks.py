@@ -75,7 +75,7 @@ from coh_core.packs.model import (
     Pack,
     Section,
 )
-from coh_core.packs.results import check_result, tie_break_texts
+from coh_core.packs.results import check_result, result_of, result_shows, tie_break_texts
 from coh_core.packs.roles import PlaceSide, place_sides, places_of, role_of, sides_by_name
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -1065,8 +1065,9 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
         # text for (the pack's words: its traits' changes, durations, windows; its results).
         origins = _trait_text_origins(declared)
         defaults = engine_english()
+        result = result_of(pack)
         for key in engine:
-            if key not in defaults:
+            if key not in defaults and result_shows(result, key):
                 yield key, None, origins.get(key, ())
 
 

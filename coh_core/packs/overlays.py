@@ -27,7 +27,7 @@ from typing import Any
 from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem, UsageError
 from coh_core.packs.model import Pack
-from coh_core.packs.yamlsrc import Path_, YamlDoc
+from coh_core.packs.yamlsrc import Path_, YamlDoc, parse_yaml
 from coh_core.resources import content_root, installed_content
 
 OPS = ("set", "merge", "remove", "insert", "move", "add")
@@ -588,10 +588,53 @@ def overlay_roots(names: list[str], content: Path) -> list[Path]:
         elif (content / name / "pack.yaml").is_file():
             roots.append(content / name)
         else:
-            shipped = sorted(p.parent.name for p in content.glob("*/pack.yaml") if p.parent.name != "base")
+            shipped = shipped_packs(content, "overlay")
             raise UsageError(
                 f"no overlay `{name}` (shipped: {', '.join(shipped)}; or give an overlay's directory)"
                 + suggest(name, shipped),
                 code="OVERLAY-UNKNOWN",
             )
     return roots
+
+
+def shipped_packs(content: Path, kind: str) -> list[str]:
+    """The folders of `content` holding a pack whose manifest's kind is `kind` (`base` or
+    `overlay`), sorted: the games and the overlays coh ships."""
+    return [name for name, manifest in _manifests(content).items() if manifest.get("kind") == kind]
+
+
+def shipped_overlays_of(content: Path, game: str) -> list[str]:
+    """The overlays of `content` that build on the game `game`: they require it, or an overlay
+    that does."""
+    manifests = _manifests(content)
+    return [name for name in shipped_packs(content, "overlay") if _game_of(name, manifests) == game]
+
+
+def _game_of(
+    name: str, manifests: dict[str, dict[str, Any]], seen: frozenset[str] = frozenset()
+) -> str | None:
+    """The base pack that the pack `name` builds on (itself for a base pack), through what its
+    overlays require; None if there is none among `manifests` (or the requirements loop)."""
+    manifest = manifests.get(name, {})
+    if manifest.get("kind") == "base":
+        return name
+    required = manifest.get("requires")
+    for other in required if isinstance(required, list) and name not in seen else []:
+        game = _game_of(other, manifests, seen | {name}) if isinstance(other, str) else None
+        if game is not None:
+            return game
+    return None
+
+
+def _manifests(content: Path) -> dict[str, dict[str, Any]]:
+    """The manifests of the packs in `content`, by folder; one that cannot be read as a mapping
+    is empty (its own validation reports it)."""
+    found: dict[str, dict[str, Any]] = {}
+    for path in sorted(content.glob("*/pack.yaml")):
+        try:
+            doc, _ = parse_yaml(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, UnicodeDecodeError):
+            doc = None
+        data = doc.data if doc is not None else None
+        found[path.parent.name] = data if isinstance(data, dict) else {}
+    return found

@@ -31,9 +31,10 @@ from coh_core.engine.runtime import NoOptions, Rt
 from coh_core.limits import MAX_LOOP_STEPS
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
+from coh_core.packs.overlays import shipped_overlays_of
 from coh_core.resources import content_root
 
-SHIPPED = sorted(p.parent.name for p in content_root().glob("*/pack.yaml") if p.parent.name != "base")
+SHIPPED = shipped_overlays_of(content_root(), "base")
 
 
 def _whole(program: Program, rt: Rt, env: dict[str, Any], before: Program | None = None) -> bool:

@@ -16,11 +16,10 @@ from coh_core.engine import Game, new_game
 from coh_core.engine.state_check import state_problems
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
+from coh_core.packs.overlays import shipped_overlays_of
 from coh_core.resources import content_root
 
-OVERLAYS = sorted(
-    p.name for p in content_root().iterdir() if (p / "pack.yaml").is_file() and p.name != "base"
-)
+OVERLAYS = shipped_overlays_of(content_root(), "base")
 
 
 def _state(game: Game) -> dict[str, Any]:
