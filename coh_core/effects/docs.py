@@ -96,7 +96,8 @@ effect and which names it binds: a record with an `effect` field of an ability's
 is what a player uses (with its `window`, `if` and `cost`), a list of records holding a place's
 ability, condition or triggers is the place's sides."""
 
-_STATE_ROLES_INTRO = """A place (an entity of a kind whose ids are locations) may have states, its sides: the records of
+_STATE_ROLES_INTRO = """\
+A place (an entity of a kind whose ids are locations) may have states, its sides: the records of
 a list field of its kind that has a field of role `state_name`. The engine reads a state's fields
 by their `role:` (in the kind's `fields`), never by their names; a state without a field of a role
 has no limit, is not full and keeps nobody, and a place without states has no side at all."""

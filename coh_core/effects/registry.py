@@ -237,8 +237,7 @@ _verb("kill_character(target: character)", "A character dies.")
 _verb("kill_characters(targets: list[character])", "Several characters die at once, in turn order.")
 _verb(
     "move_character(target: character, to: location, overflow: location)",
-    "Move a character where it has room (`has_room`); where it has none, it goes to `overflow`"
-    " instead.",
+    "Move a character where it has room (`has_room`); where it has none, it goes to `overflow` instead.",
 )
 _verb(
     "move_characters(targets: list[character], to: location)",

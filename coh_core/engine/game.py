@@ -432,8 +432,11 @@ class Game:
         return found if found is not self else self.rules.trait_default(character, name)
 
     def side(self, location: str) -> Side:
+        """The side a location shows (of a place without sides, one that holds nothing)."""
         places: dict[str, dict[str, Any]] = self.state["locations"]
-        side: str = places[location]["side"]
+        side: str | None = places[location]["side"]
+        if side is None:
+            return self.rules.side(location, None)
         return self.rules.sides[(location, side)]  # (`Rules.side`)
 
     def selectable(self, character: str) -> bool:

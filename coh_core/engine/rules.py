@@ -23,6 +23,7 @@ from coh_core.packs.roles import KindRoles, Role, StateRoles, kind_roles
 from coh_core.packs.yamlsrc import Path_
 
 _UNKNOWN = object()  # not found in a cache (where None is a value)
+_BARE_SIDES = "bare_sides"  # in `Rules.derived`: the side of each place without sides
 
 
 @dataclass(frozen=True)
@@ -289,7 +290,17 @@ class Rules:
             return self.pack.manifest_doc.location(())
         return found.doc.location((*found.path, name), key=True)
 
-    def side(self, location: str, name: str) -> Side:
+    def side(self, location: str, name: str | None) -> Side:
+        """A location's side of that name; of a place without sides (None), one that holds nothing
+        (no limit, not full, nobody kept, no ability, condition or trigger)."""
+        if name is None:
+            bare = self.derived.get(_BARE_SIDES)
+            if bare is None:
+                bare = self.derived[_BARE_SIDES] = {}
+            found: Side | None = bare.get(location)
+            if found is None:
+                found = bare[location] = Side(location, "", {}, None, False, False, None, None, ())
+            return found
         return self.sides[(location, name)]
 
     def turn_location(self) -> Location | None:

@@ -14,6 +14,7 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import (
+    PLACE_TYPE,
     TYPES,
     VERB_CONTEXTS,
     Declarations,
@@ -463,6 +464,28 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
     yield from _check_memory(pack, components)
     yield from _check_pieces(pack, components)
     yield from _check_graphs(pack, components)
+    yield from _check_place_kinds(pack, components)
+
+
+def _check_place_kinds(pack: Pack, components: Section) -> Iterator[Problem]:
+    """An entity of a kind whose ids are of the type `place` is a place counters sit at only when
+    `components: places` names it (a place of the board is of a kind whose ids are locations):
+    in play, counting at another would fail."""
+    named = components.data.get("places")
+    places = named if isinstance(named, dict) else {}
+    for kind, entry in pack.kind_declarations().items():
+        if entry.get("type") != PLACE_TYPE:
+            continue
+        for entity in pack.entities_of(kind):
+            if entity.id not in places:
+                yield Problem(
+                    "KIND-PLACE",
+                    f"`{entity.id}` is a place (kind `{kind}` has the type `place`) that"
+                    " `components: places` does not name, so no counter can sit there: name it"
+                    " there, or give the kind the type `location` and put it on the board"
+                    " (`setup.board.locations`)",
+                    entity.doc.location((*entity.path, "id")),
+                )
 
 
 def _check_pieces(pack: Pack, components: Section) -> Iterator[Problem]:
