@@ -150,3 +150,11 @@ def test_a_place_of_no_board_nor_components_is_a_located_problem(runner: CliRunn
         "`camp` is a place (kind `camp` has the type `place`) that `components: places` does not name"
         in str(problems[0][3])
     )
+
+
+def test_a_piece_never_dealt_is_out_of_play_whatever_its_kind_is_named(trails: Pack) -> None:
+    """`@id` of a piece is in play once dealt: the engine finds the kind of pieces by the type of
+    its ids (here `walker`, of the type `character`), not by the kind's name."""
+    game = new_game(trails, players=2, seed=1)
+    assert game.rules.pieces_of_type == {"character": "walkers"}
+    assert [game.in_play("character", walker) for walker in ("ann", "bo", "cy")] == [True, True, False]

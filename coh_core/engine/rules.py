@@ -183,6 +183,7 @@ class Rules:
     piece_kinds: dict[str, PieceKind] = field(default_factory=dict)  # kinds of pieces, by name
     piece_roles: dict[str, str] = field(default_factory=dict)  # a kind of pieces' role -> the kind
     pieces_of: dict[str, str] = field(default_factory=dict)  # a kind of entity -> its kind of pieces
+    pieces_of_type: dict[str, str] = field(default_factory=dict)  # the type of its `@id`s -> the same
     items: dict[str, str] = field(default_factory=dict)  # a counter's name as an item -> its kind
     piles: dict[str, Pile] = field(default_factory=dict)  # the piles, by name, in declaration order
     graphs: dict[str, Graph] = field(default_factory=dict)  # the graphs, by name, in declaration order
@@ -418,6 +419,8 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     }
     rules.piece_roles = {k.role: name for name, k in rules.piece_kinds.items() if k.role is not None}
     rules.pieces_of = {k.of: name for name, k in rules.piece_kinds.items()}
+    types = pack.ref_types()
+    rules.pieces_of_type = {types[k.of]: name for name, k in rules.piece_kinds.items() if k.of in types}
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)
