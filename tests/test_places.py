@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
@@ -17,6 +18,8 @@ from coh_core.agents import RandomAgent
 from coh_core.agents.runner import play_out
 from coh_core.cli import main
 from coh_core.engine import new_game, rules_for
+from coh_core.engine.library import IMPLS
+from coh_core.engine.runtime import EngineError
 from coh_core.engine.scenario import run_file
 from coh_core.engine.state_check import state_problems
 from coh_core.packs.loader import scenario_files
@@ -158,3 +161,10 @@ def test_a_piece_never_dealt_is_out_of_play_whatever_its_kind_is_named(trails: P
     game = new_game(trails, players=2, seed=1)
     assert game.rules.pieces_of_type == {"character": "walkers"}
     assert [game.in_play("character", walker) for walker in ("ann", "bo", "cy")] == [True, True, False]
+
+
+def test_a_place_without_sides_cannot_be_turned_to_one(trails: Pack) -> None:
+    game = new_game(trails, players=2, seed=1)
+    with pytest.raises(EngineError) as raised:
+        IMPLS["flip_board"].fn(SimpleNamespace(game=game), "grove", "A")
+    assert (raised.value.code, game.state["locations"]["grove"]) == ("GAME-STATE", {"side": None})
