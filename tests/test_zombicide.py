@@ -19,6 +19,7 @@ from coh_core.cli import main
 from coh_core.engine import Game, new_game
 from coh_core.engine.scenario import run_file
 from coh_core.engine.state_check import state_problems
+from coh_core.narrative import Narrator
 from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.loader import load_pack, scenario_files
 from coh_core.packs.model import Pack
@@ -138,3 +139,12 @@ def _scenarios() -> list[Path]:
 def test_a_rules_scenario(zombicide: Pack, path: Path, reload: bool) -> None:
     outcome = run_file(zombicide, path, str(path.relative_to(ROOT)), reload=reload)
     assert outcome.ok, "\n".join(p.render() for p in outcome.problems)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_skill_s_page_shows_its_rule_text(zombicide: Pack, lang: str) -> None:
+    for skill in zombicide.entities["skill"]:
+        result = CliRunner().invoke(main, ["show", "--game", "zombicide", "--lang", lang, skill])
+        assert result.exit_code == 0, result.output
+        text = Narrator(zombicide, lang).text(f"skill.{skill}.text", {})
+        assert text and text in result.output, result.output
