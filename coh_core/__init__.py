@@ -1,4 +1,4 @@
-"""coh: a data-driven rules engine for the board game City of Horror."""
+"""coh: a data-driven rules engine for board games, each game a pack of YAML (City of Horror built in)."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ packages above it, which Python imports first, make no edge of their own.
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from pathlib import Path
 
@@ -207,3 +208,28 @@ def test_no_loop_between(first: str, second: str) -> None:
     graph = _graph(True)
     assert first in graph and second in graph
     assert not (_reaches(graph, first, second) and _reaches(graph, second, first))
+
+
+# --- the map of the code (docs/architecture.md) --------------------------------------------------
+
+MAP = ROOT.parent / "docs" / "architecture.md"
+
+
+def _named_paths() -> set[str]:
+    """Every path of the repository the map names in backticks (a file or folder that has a dot
+    or a slash in it, not a command)."""
+    return {
+        name
+        for name in re.findall(r"`([A-Za-z_][\w./-]*)`", MAP.read_text(encoding="utf-8"))
+        if "/" in name and not name.startswith(("coh ", "-")) and "<" not in name
+    }
+
+
+def test_the_map_lists_every_module() -> None:
+    modules = {str(path.relative_to(ROOT.parent)) for path in ROOT.rglob("*.py")}
+    assert modules - _named_paths() == set()
+
+
+def test_every_path_the_map_names_exists() -> None:
+    missing = {name for name in _named_paths() if not (ROOT.parent / name).exists()}
+    assert missing == set()

@@ -694,6 +694,8 @@ class Checker:
             self._pile_owners(node, sig, bound)
             if sig.name == "pile":
                 return self._pile_type("entries", bound) or "list[any]"
+            if sig.name == "pile_room":
+                self._pile_sized(bound)
         if sig.name == "choose_number":
             self._number_range(node, bound)
         elif sig.name == "range":
@@ -1300,6 +1302,18 @@ class Checker:
             return spec.owner or None
         return list_of(spec.of) if param == "entries" else spec.of
 
+    def _pile_sized(self, bound: list[tuple[Param, ast.Arg]]) -> None:
+        """`pile_room` counts the free places of a pile with a size; of another there are none to count."""
+        spec = self._pile_of("pile", bound)
+        if spec is not None and not spec.sized:
+            named = next(a for p, a in bound if p.name == "pile")
+            self._report(
+                "EFF-PILE-SIZE",
+                f"`{spec.name}` declares no `size`: it holds any number of entries, so it has no room"
+                " to count",
+                named.value.span,
+            )
+
     def _pile_owners(self, node: ast.Call, sig: Signature, bound: list[tuple[Param, ast.Arg]]) -> None:
         """A pile kept per player or per location is named with its owner; a pile of the game without."""
         given = {p.name: a for p, a in bound}
@@ -1379,7 +1393,9 @@ class Checker:
 
 # The primitives on the pack's piles, and per parameter that depends on a pile, the parameter that
 # names the pile: its owner, an entry and entries are of the types the pile declares.
-_PILE_PRIMITIVES = frozenset({"pile", "pile_size", "set_pile", "move_entry", "move_at", "move_top"})
+_PILE_PRIMITIVES = frozenset(
+    {"pile", "pile_size", "pile_room", "set_pile", "move_entry", "move_at", "move_top"}
+)
 _PILE_PARAMS = {"owner": "pile", "entries": "pile", "entry": "from", "from_owner": "from", "to_owner": "to"}
 
 

@@ -107,6 +107,7 @@ class PileSpec:
     of: str  # the type of its entries
     per: str  # game, player, location, or a kind of pieces (see PILE_OWNER_TYPES)
     owner: str = ""  # the type of its owners: "" (the game's), player, location, a kind of pieces'
+    sized: bool = False  # it declares a `size`: how many entries each of its piles holds at most
 
 
 @dataclass(frozen=True)
@@ -598,6 +599,12 @@ _selector(
     " says whose, for a pile kept per player or per location.",
 )
 _selector('pile_size(pile: pile, owner: any = "") -> count', "How many entries a pile holds.")
+_selector(
+    'pile_room(pile: pile, owner: any = "") -> count',
+    "How many more entries a pile of a declared `size` can take (`pile_room(hands, survivor)`); a"
+    " pile without a size has no room to count (`EFF-PILE-SIZE`). An effect that puts more in a pile"
+    " than its size stops the game (`PILE-FULL`).",
+)
 _verb(
     'set_pile(pile: pile, entries: list[any], owner: any = "")',
     "The pile holds these entries, the last on top (what it held is gone).",

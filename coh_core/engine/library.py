@@ -682,9 +682,29 @@ _plain(
 )
 
 
+def _room(rt: Rt, pile: str, owner: str) -> int:
+    """The free places of a pile of a declared size (none to count without one: the checker refuses
+    `pile_room` of such a pile, so only a pack changed under a running game gets here)."""
+    size = rt.game.rules.piles[pile].size
+    return 0 if size is None else max(0, size - len(_pile(rt, pile, owner)))
+
+
+_plain("pile_room", _room)
+
+
+def _fits(rt: Rt, pile: str, owner: str) -> None:
+    """A pile of a declared size holds no more than it: an effect that puts more in is the pack's fault."""
+    size = rt.game.rules.piles[pile].size
+    held = len(_pile(rt, pile, owner))
+    if size is not None and held > size:
+        whose = f" of `{owner}`" if owner else ""
+        raise EngineError("PILE-FULL", f"the pile `{pile}`{whose} holds at most {size}; it would hold {held}")
+
+
 @_impl("set_pile")
 def set_pile(rt: Rt, pile: str, entries: list[Any], owner: str) -> None:
     rt.game.state["piles"][pile][owner] = list(entries)
+    _fits(rt, pile, owner)
 
 
 @_impl("move_entry")
@@ -693,6 +713,7 @@ def move_entry(rt: Rt, entry: Any, source: str, to: str, from_owner: str, to_own
     if entry in held:
         held.remove(entry)
         _pile(rt, to, to_owner).append(entry)
+        _fits(rt, to, to_owner)
 
 
 def _check_move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
@@ -703,12 +724,14 @@ def _check_move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to
 def move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
     _check_move_at(rt, index, source, to, from_owner, to_owner)
     _pile(rt, to, to_owner).append(_pile(rt, source, from_owner).pop(index))
+    _fits(rt, to, to_owner)
 
 
 @_impl("move_top")
 def move_top(rt: Rt, n: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
     held, onto = _pile(rt, source, from_owner), _pile(rt, to, to_owner)
     onto.extend(held.pop() for _ in range(min(n, len(held))))
+    _fits(rt, to, to_owner)
 
 
 # --- graphs the pack declares: places joined by edges, some with states (coh_core.engine.graphs) ---

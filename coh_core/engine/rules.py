@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -90,6 +90,16 @@ class Pile:
     start: str | None = None  # the list of the components section it starts with
     shuffled: bool = False  # whether those are shuffled when the game begins
     role: str | None = None  # hand, played or items: what the engine itself does with it
+    size: int | None = None  # how many entries each of its piles holds at most (None: any number)
+
+
+def pile_size_of(size: Any, params: Mapping[str, Any]) -> int | None:
+    """A pile's declared `size` as a number: written so, or the value of the rule parameter it names
+    (None: the pile holds any number; a size `coh validate` refused is taken as none)."""
+    if isinstance(size, str):
+        declared = params.get(size)
+        size = declared.get("value") if isinstance(declared, Mapping) else None
+    return size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None
 
 
 def pile_owners(rules: Rules, per: str, seats: list[str], order: list[str]) -> list[str]:
@@ -387,6 +397,7 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
             entry.get("start"),
             bool(entry.get("shuffled", False)),
             entry.get("role"),
+            pile_size_of(entry.get("size"), pack.section("params")),
         )
         for name, entry in (rules.components.get("piles") or {}).items()
     }

@@ -292,6 +292,10 @@ def _piles(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
             if not isinstance(entries, list):
                 found.append(StateProblem(path, f"{_shown(entries)} is not a list"))
                 continue
+            if pile.size is not None and len(entries) > pile.size:
+                found.append(
+                    StateProblem(path, f"{len(entries)} entries; the pile holds at most {pile.size}")
+                )
             for index, entry in enumerate(entries):
                 wrong = _type_problem(rules, state, pile.of, entry)
                 if wrong is not None:

@@ -464,6 +464,7 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
         return
     yield from _check_counters(pack, components)
     yield from _check_piles(components)
+    yield from _check_pile_sizes(pack, components)
     yield from _check_pointers(components)
     yield from _check_memory(pack, components)
     yield from _check_pieces(pack, components)
@@ -555,6 +556,26 @@ def _check_piles(components: Section) -> Iterator[Problem]:
             )
         else:
             roles[role] = str(name)
+
+
+def _check_pile_sizes(pack: Pack, components: Section) -> Iterator[Problem]:
+    """A pile's `size` written as a name is a rule parameter whose value is a count."""
+    piles = components.data.get("piles")
+    params = pack.section("params")
+    for name, entry in (piles if isinstance(piles, dict) else {}).items():
+        size = entry.get("size") if isinstance(entry, dict) else None
+        if not isinstance(size, str):
+            continue
+        param = params.get(size)
+        kind = param.get("type") if isinstance(param, dict) else None
+        if param is None or kind not in NUMBER_TYPES:
+            counts = [k for k, v in params.items() if isinstance(v, dict) and v.get("type") in NUMBER_TYPES]
+            yield Problem(
+                "COMPONENT-PILE",
+                f"the pile `{name}` has the size `{size}`: not a number nor a rule parameter that is one"
+                + suggest(size, counts),
+                _at(components, ("piles", name, "size")),
+            )
 
 
 def _check_counters(pack: Pack, components: Section) -> Iterator[Problem]:

@@ -198,7 +198,8 @@ def _pile(name: str, entry: dict[str, Any], known: Declarations, pack: Pack) -> 
         pieces = dict(_component_entries(pack, "pieces")).get(per)
         kind = pack.kind_declarations().get(str(pieces.get("of"))) if pieces is not None else None
         owner = str(kind["type"]) if kind is not None else "any"
-    return PileSpec(name, str(entry["doc"]), of if known.is_known_type(of) else "any", per, owner)
+    known_of = of if known.is_known_type(of) else "any"
+    return PileSpec(name, str(entry["doc"]), known_of, per, owner, entry.get("size") is not None)
 
 
 def _enum(name: str, entry: dict[str, Any]) -> EnumSpec:

@@ -322,9 +322,10 @@ _TOTAL = frozenset(
         "has_entity_data", "has_items", "has_room", "in_sight", "is_exhausted", "is_rested", "is_side",
         "items_at", "keys", "location_of", "locations", "locked", "log_length", "memory",
         "my_characters", "my_characters_at", "nearest", "neighbours", "other_locations",
-        "other_players", "owner", "pack_ids", "param", "pile", "pile_size", "players", "players_at",
-        "pointer", "range", "rested", "reversed", "seats", "seats_from", "shuffle", "side_has",
-        "side_is", "size", "sorted", "sum", "trait", "traits", "traits_set_since", "values", "within",
+        "other_players", "owner", "pack_ids", "param", "pile", "pile_room", "pile_size", "players",
+        "players_at", "pointer", "range", "rested", "reversed", "seats", "seats_from", "shuffle",
+        "side_has", "side_is", "size", "sorted", "sum", "trait", "traits", "traits_set_since", "values",
+        "within",
     }
 )  # fmt: skip
 _OF_SOME = frozenset({"min", "max", "first", "random_item"})
