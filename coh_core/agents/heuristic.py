@@ -47,6 +47,19 @@ def _items_of(pack: Pack | None, kinds: list[str]) -> frozenset[str]:
     return frozenset(str(counters[kind]["item"]) for kind in kinds if counters[kind].get("item"))
 
 
+def _piece_values(pack: Pack | None) -> dict[str, int]:
+    """What each piece of the pack's kinds of pieces is worth to a bot, whatever its kind is named:
+    its `rested` points (City of Horror's, until the bots read the declared result: step 5)."""
+    pieces = pack.section("components").get("pieces", {}) if pack is not None else {}
+    kinds = [str(entry.get("of")) for entry in pieces.values() if isinstance(entry, dict)]
+    return {
+        entity.id: int(entity.data.get("rested", 0))
+        for kind in kinds
+        for entity in (pack.entities_of(kind) if pack is not None else [])
+        if isinstance(entity.data.get("rested", 0), int)
+    }
+
+
 def _pack_facts(pack: Pack | None) -> dict[str, Any]:
     """What a bot reads of the pack, worked out once per pack (a simulation seats thousands of
     bots on one pack; reading its effects again for each was about a seventh of a game)."""
@@ -61,7 +74,7 @@ def _pack_facts(pack: Pack | None) -> dict[str, Any]:
         "prizes": prizes,
         "reliefs": _verbs_of_role(pack, "relief"),
         "prize_items": _items_of(pack, prizes),
-        "values": {e.id: int(e.data.get("rested", 0)) for e in pack.entities_of("character")} if pack else {},
+        "values": _piece_values(pack),
     }
     if pack is not None:
         if len(_FACTS) >= _FACTS_KEPT:  # the packs of long ago (each kept alive while it is here)
