@@ -77,6 +77,9 @@ class DeclaredMessages:
     # log entries by id: their variants (`NONE_VARIANT`, or a phase they are told otherwise in)
     variants: Mapping[str, frozenset[str]] = field(default_factory=dict)
     quiet: Mapping[str, frozenset[str]] = field(default_factory=dict)  # log entries by id: phases untold
+    # the engine's log entries the narrative never tells: those `UNTOLD` the pack does not ask for,
+    # and any the pack says `told: false` of (`engine_log`)
+    hushed: frozenset[str] = frozenset()
 
     def questions(self) -> dict[str, tuple[str, ...]]:
         """The decisions by id (what `ask(..., question=id)` may put): their placeholders.
@@ -131,16 +134,51 @@ ENGINE_TYPES: dict[str, str] = {
     "until": "duration",
     "keys": "text",
     "asked": "text",
+    "card": "id",  # a card, by the name of its kind of entity
+    "recipient": "player",
+    "item": "item",  # what is given: a card, or a counter the pack names (`log.item.<value>`)
+    "dice": "list[int]",
 }
 
-# Log entries the engine writes whatever the game: key -> placeholders.
+# Log entries the engine writes whatever the game: key -> placeholders. Some the engine writes
+# whatever the pack (a turn begins, the game is over), others through the primitives a pack calls
+# (`move_character`, `kill_character`, `rest`, `exhaust`, `flip_board`, a card played or
+# cancelled, a piece's ability used, a gift in a window) and the chance events (`CHANCE`).
 ENGINE_LOG: dict[str, tuple[str, ...]] = {
     "effect_fizzled": ("source",),
     "game_over": (),
     "player_eliminated": ("player",),
     "turn_start": ("turn",),
     "trait_set": ("character", "trait", "value", "until"),  # by `set_trait`: see log_variant_messages
+    "character_moved": ("character", "location"),
+    "character_died": ("character", "player", "location"),
+    "character_rested": ("character",),
+    "character_exhausted": ("character",),
+    "board_flipped": ("location", "side"),
+    "card_played": ("player", "card"),
+    "card_cancelled": ("player", "card"),
+    "power_used": ("player", "character"),
+    "gift": ("player", "recipient", "item"),
+    "chance.roll": ("player", "dice"),
+    "chance.draw": ("count",),
+    "chance.shuffle": ("count",),
 }
+
+# Values some of the engine's log entries also hold that their texts do not show: key -> names
+# (`log(character_moved, ..., player=p)` may give them too).
+ENGINE_CARRIES: dict[str, tuple[str, ...]] = {
+    "character_moved": ("player",),
+    "chance.roll": ("sides",),
+    "chance.shuffle": ("pile",),
+}
+
+# The chance events (issue 28): each roll, random draw and shuffle is an entry of the engine's,
+# shown to everyone, holding what it reveals: a roll its dice; a draw, how many it was among (the
+# item drawn is revealed by what the pack then does with it: its own entries, its piles' `sees`);
+# a shuffle, how many were shuffled (the order stays hidden). The narrative does not tell them
+# unless the pack asks for it (`told: true` in its `engine_log`).
+CHANCE = ("chance.roll", "chance.draw", "chance.shuffle")
+UNTOLD: frozenset[str] = frozenset(CHANCE)  # the engine's entries told only where a pack asks
 
 
 def log_variant_messages(declared: Declarations) -> dict[str, tuple[str, ...]]:
@@ -168,7 +206,11 @@ def log_parts(declared: Declarations) -> dict[str, tuple[str, ...]]:
     """Pieces the narrator puts inside the engine's log messages (texts under `log.<key>` too):
     `duration.<value>` for each value of the pack's `duration`, how long a trait lasts; and the
     narrative's headings (`HEADINGS`)."""
-    return {**{f"duration.{value}": () for value in declared.members("duration") or {}}, **HEADINGS}
+    return {
+        **{f"duration.{value}": () for value in declared.members("duration") or {}},
+        **HEADINGS,
+        **ENGINE_PARTS,
+    }
 
 
 # The narrative's headings between log entries (texts `log.<key>`): the setup, each phase of a
@@ -183,6 +225,10 @@ HEADINGS: dict[str, tuple[str, ...]] = {
     "part.tie_break": ("name", "value"),
 }
 
+# Pieces of the engine's log entries: what is given, when it is a card (`gift`'s `item`; the pack
+# names its counters' items, `item.<counter item>`).
+ENGINE_PARTS: dict[str, tuple[str, ...]] = {"item.card": ()}
+
 # The variant of a log message told when its plural number is 0 (`variants: {none: ...}`); a
 # message's other variants are named after the phases (or `setup`, `end`) they are told in.
 NONE_VARIANT = "none"
@@ -195,6 +241,9 @@ UI_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.scoreboard.title": (),
     "ui.scoreboard.row": ("rank", "player", "score", "winner_mark", "parts"),
     "ui.scoreboard.row.tie_breaks": ("rank", "player", "score", "winner_mark", "parts", "tie_breaks"),
+    # of a game whose score has no parts (no verb marked `scoreboard: part`)
+    "ui.scoreboard.row.plain": ("rank", "player", "score", "winner_mark"),
+    "ui.scoreboard.row.plain.tie_breaks": ("rank", "player", "score", "winner_mark", "tie_breaks"),
     "ui.scoreboard.tie": ("players", "score", "tie_break"),
     "ui.scoreboard.tie.shared": ("players", "score"),
     "ui.scoreboard.tie.shared.tie_breaks": ("players", "score", "tie_breaks"),
@@ -246,42 +295,14 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.menu.shortened": (),
 }
 
-# `coh list`, `coh show` and the `coh validate` summary.
-_COLUMNS = (
-    "id", "name", "rested", "exhausted", "when", "disadvantage", "count", "symbols", "slot",
-    "sides", "hour", "provenance",
-)  # fmt: skip
+# `coh list`, `coh show` and the `coh validate` summary: what every pack's pages print (a kind
+# without a `list` or `show` of its own is listed and shown field by field); the words of a
+# pack's own pages are its `messages: screens`.
 CLI_MESSAGES: dict[str, tuple[str, ...]] = {
-    **{f"ui.column.{name}": () for name in _COLUMNS},
-    "ui.yes": (),
-    "ui.list.footer.actions": ("kinds", "count"),
-    "ui.list.footer.characters": ("count",),
-    "ui.list.footer.locations": ("count",),
-    **{f"ui.slot.{name}": () for name in ("tower", "corner", "centre")},
-    **{f"ui.provenance.{name}": () for name in ("printed", "invented", "rulebook_example")},
+    **{f"ui.column.{name}": () for name in ("id", "name")},
     "ui.show.header": ("name", "kind", "id", "file"),
-    "ui.show.value": ("rested", "exhausted"),
-    "ui.show.power": ("window", "text"),
-    "ui.show.disadvantage": ("text",),
-    "ui.show.traits": ("traits",),
-    "ui.show.cards": ("count", "window"),
-    "ui.show.symbols": ("symbols",),
-    "ui.show.slot": ("slot",),
-    "ui.show.side": ("name", "side", "facts"),
-    "ui.show.side.effect": ("text",),
-    "ui.show.side.special": ("text",),
-    "ui.show.side.attack": ("text",),
-    "ui.show.hour": ("hour", "provenance"),
-    "ui.show.moves": ("moves",),
     "ui.show.trigger": ("event",),
     "ui.show.trigger.after_action": ("event",),
-    "ui.fact.capacity": ("count",),
-    "ui.fact.no_limit": (),
-    "ui.fact.closed": (),
-    "ui.fact.locked": (),
-    "ui.fact.state_of": ("sides",),
-    "ui.side.state_of": ("sides",),
-    "ui.hour": ("hour",),
     "ui.validate.read": ("where",),
     "ui.validate.ok": ("counts",),
     "ui.validate.problems": ("problems", "counts"),
@@ -314,6 +335,61 @@ _NOTES: dict[str, tuple[str, dict[str, str]]] = {
     "log.game_over": ("The last entry of every game.", {}),
     "log.player_eliminated": ("A player leaves the game for good.", {"player": "the player"}),
     "log.turn_start": ("The first entry of each turn: its heading.", {"turn": "the turn's number"}),
+    "log.character_moved": (
+        "A piece goes to another place (`move_character`, `move_characters`).",
+        {
+            "character": "the piece",
+            "location": "the place it goes to",
+        },
+    ),
+    "log.character_died": (
+        "A piece is lost for good (`kill_character`, `kill_characters`).",
+        {"character": "the piece", "player": "the player who owned it", "location": "the place where it was"},
+    ),
+    "log.character_rested": ("A piece is turned to its rested side (`rest`).", {"character": "the piece"}),
+    "log.character_exhausted": (
+        "A piece is turned to its exhausted side (`exhaust`, or to use its ability).",
+        {"character": "the piece"},
+    ),
+    "log.board_flipped": (
+        "A place on the board turns to another of its sides (`flip_board`).",
+        {"location": "the place", "side": "the name of the side it now shows"},
+    ),
+    "log.card_played": (
+        "A player plays a card from their hand.",
+        {"player": "the player", "card": "the card"},
+    ),
+    "log.card_cancelled": (
+        "A card just played is cancelled before it does anything.",
+        {"player": "the player who played it", "card": "the card"},
+    ),
+    "log.power_used": (
+        "A player uses the ability of one of their pieces.",
+        {"player": "the player", "character": "the piece"},
+    ),
+    "log.gift": (
+        "In a window where players may act, a player gives another something of their own.",
+        {
+            "player": "the player who gives",
+            "recipient": "the player who gets it",
+            "item": 'what is given, from `log.item.*` ("a card")',
+        },
+    ),
+    "log.item.card": ("What is given when it is a card, inside `log.gift`.", {}),
+    "log.chance.roll": (
+        "Chance: dice are rolled (`roll`); told only in a game that asks for it.",
+        {"player": "the player who rolls", "dice": 'what each die shows, as "3, 5, 6"'},
+    ),
+    "log.chance.draw": (
+        "Chance: one of several things is drawn at random (`random_item`); what it is, the game tells"
+        " if it tells it. Told only in a game that asks for it.",
+        {"count": "how many it was drawn among"},
+    ),
+    "log.chance.shuffle": (
+        "Chance: things are shuffled (`shuffle`, or a pile that starts shuffled); told only in a game"
+        " that asks for it.",
+        {"count": "how many are shuffled"},
+    ),
     "log.heading.setup": ("The heading of the narrative's first part, the setup.", {}),
     "log.heading.phase": (
         "The heading of a phase of the turn in the narrative (after the turn's heading).",
@@ -379,6 +455,25 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
             "player": "the player",
             "score": "the final score",
             "parts": "the parts of the score, from `log.part.score_part`, joined by commas",
+            "tie_breaks": "the player's value of each tie-break, from `log.part.tie_break`, joined by commas",
+        },
+    ),
+    "ui.scoreboard.row.plain": (
+        "As `ui.scoreboard.row`, in a game whose score has no parts.",
+        {
+            "winner_mark": "`*` for a winner, else a space",
+            "rank": "the player's place, from 1",
+            "player": "the player",
+            "score": "the final score",
+        },
+    ),
+    "ui.scoreboard.row.plain.tie_breaks": (
+        "As `ui.scoreboard.row.tie_breaks`, in a game whose score has no parts.",
+        {
+            "winner_mark": "`*` for a winner, else a space",
+            "rank": "the player's place, from 1",
+            "player": "the player",
+            "score": "the final score",
             "tie_breaks": "the player's value of each tie-break, from `log.part.tie_break`, joined by commas",
         },
     ),
@@ -483,11 +578,6 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
     ),
     "ui.phase.setup": ("The phase shown in the table's header during the setup.", {}),
     "ui.phase.end": ("The phase shown in the table's header once the game is over.", {}),
-    "ui.yes": ("A yes in a column of `coh list`.", {}),
-    "ui.list.footer.actions": (
-        "The last line of `coh list` for cards.",
-        {"kinds": "how many kinds of card", "count": "how many cards in all"},
-    ),
     "ui.show.header": (
         "The first line of `coh show`.",
         {
@@ -497,52 +587,11 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
             "file": "the file and line that define it",
         },
     ),
-    "ui.show.value": (
-        "`coh show` of a character: its points.",
-        {"rested": "points on its rested side", "exhausted": "points on its exhausted side"},
-    ),
-    "ui.show.power": (
-        "`coh show` of a character: its power.",
-        {"window": "when it may be used, from `ui.window.*`", "text": "the power's text"},
-    ),
-    "ui.show.disadvantage": ("`coh show` of a character: its disadvantage.", {"text": "the text"}),
-    "ui.show.traits": ("`coh show` of a character: its traits.", {"traits": 'the traits, as "votes=1"'}),
-    "ui.show.cards": (
-        "`coh show` of a card.",
-        {"count": "how many copies are in the deck", "window": "when it may be played, from `ui.window.*`"},
-    ),
-    "ui.show.symbols": ("`coh show` of a card: its symbols.", {"symbols": "from `ui.symbol.*`"}),
-    "ui.show.slot": ("`coh show` of a location: where its board lies.", {"slot": "from `ui.slot.*`"}),
-    "ui.show.side": (
-        "`coh show` of a location: one side of its board.",
-        {"name": "the side's name", "side": "its id (not translated)", "facts": "from `ui.fact.*`, joined"},
-    ),
-    "ui.show.side.effect": ("`coh show` of a location: a side's effect.", {"text": "the text"}),
-    "ui.show.side.special": ("`coh show` of a location: a side's special rule.", {"text": "the text"}),
-    "ui.show.side.attack": ("`coh show` of a location: when a side is attacked.", {"text": "the text"}),
-    "ui.show.hour": (
-        "`coh show` of a card of the pack's timed deck.",
-        {"hour": "from `ui.hour`", "provenance": "from `ui.provenance.*`"},
-    ),
-    "ui.show.moves": ("`coh show` of a card of the timed deck: what moves first.", ("the moves",)),
     "ui.show.trigger": ("`coh show`: an effect's trigger.", {"event": "the event's id (not translated)"}),
     "ui.show.trigger.after_action": (
         "`coh show`: an effect's trigger that waits for the current action to end.",
         {"event": "the event's id (not translated)"},
     ),
-    "ui.fact.capacity": ("`coh show` of a location side: its room.", {"count": "how many characters fit"}),
-    "ui.fact.no_limit": ("`coh show` of a location side: room for any number.", {}),
-    "ui.fact.closed": ("`coh show` of a location side nobody may enter.", {}),
-    "ui.fact.locked": ("`coh show` of a location side nobody may enter or leave.", {}),
-    "ui.fact.state_of": (
-        "`coh show` of a location side that is a later state of other sides.",
-        {"sides": "the sides it comes from"},
-    ),
-    "ui.side.state_of": (
-        "`coh list`: after a side that is a later state of other sides.",
-        {"sides": "the sides it comes from"},
-    ),
-    "ui.hour": ("The hour of a card of the timed deck.", {"hour": "the hour, a number"}),
     "ui.validate.read": ("`coh validate`: what it read.", {"where": "the folders and files"}),
     "ui.validate.ok": ("`coh validate`: all is well.", {"counts": "from `ui.validate.count.*`, joined"}),
     "ui.validate.problems": (
@@ -560,9 +609,6 @@ _FAMILY_NOTES: tuple[tuple[str, str, dict[str, str]], ...] = (
         {},
     ),
     ("ui.validate.count.", "One count of the `coh validate` summary.", {"count": "the number"}),
-    ("ui.list.footer.", "The last line of `coh list`.", {"count": "how many were listed"}),
-    ("ui.slot.", "Where a location's board lies in the city, in `coh show` and `coh list`.", {}),
-    ("ui.provenance.", "Where the values of a card of the timed deck come from, in `coh show`.", {}),
     ("log.duration.", "How long a trait change lasts: the end of `log.trait_set.*`.", {}),
     (
         "log.trait_set.",
@@ -579,7 +625,8 @@ _FAMILY_NOTES: tuple[tuple[str, str, dict[str, str]], ...] = (
 def _note_of(key: str, params: tuple[str, ...]) -> tuple[str, dict[str, str]]:
     """The note of an engine message and what each of its placeholders holds."""
     if key in _NOTES:
-        return _NOTES[key]
+        note, named = _NOTES[key]
+        return note, {name: named[name] for name in params if name in named}
     note, holds = _UI_NOTES.get(key, ("", {}))
     if not note:
         found = next(((n, h) for prefix, n, h in _FAMILY_NOTES if key.startswith(prefix)), None)
@@ -608,7 +655,10 @@ def engine_texts(declared: Declarations) -> dict[str, Message]:
     for key, params in keys.items():
         note, holds = _note_of(key, params)
         types = {name: ENGINE_TYPES[name] for name in params if name in ENGINE_TYPES}
-        found[key] = Message(key, params, note, holds, plural.get(key, DEFAULT_PLURAL_PARAM), types=types)
+        carries = ENGINE_CARRIES.get(key.removeprefix("log."), ()) if key.startswith("log.") else ()
+        found[key] = Message(
+            key, params, note, holds, plural.get(key, DEFAULT_PLURAL_PARAM), carries, types=types
+        )
     return found
 
 
@@ -623,6 +673,19 @@ GROUPS: dict[str, str] = {
     "table": "ui.table.",
     "screens": "ui.",
 }
+
+
+# The part of a `messages` section that says how the game tells the engine's own log entries:
+# `<id>: {variants, quiet_in, told}` (their texts are coh's, or the pack's rewording).
+ENGINE_LOG_GROUP = "engine_log"
+
+
+def engine_log_tellings(section: Mapping[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each entry of a section's `engine_log` as (id, declaration), skipping malformed ones."""
+    entries = section.get(ENGINE_LOG_GROUP)
+    for message_id, spec in (entries if isinstance(entries, dict) else {}).items():
+        if isinstance(spec, dict):
+            yield str(message_id), spec
 
 
 def declarations(section: Mapping[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
@@ -681,13 +744,24 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
             key_at = spec.get("key_at")
             answer = Answer(message_id, message.params, key_at if isinstance(key_at, int) else None)
             answers.setdefault(answer.verb, []).append(answer)
+    told: dict[str, bool] = {}
+    for message_id, spec in engine_log_tellings(section):
+        if message_id not in ENGINE_LOG:  # MSG-ENGINE-LOG reports it
+            continue
+        for variant in variant_messages(engine[log_key(message_id)], spec):
+            texts.setdefault(variant.key, variant)
+        variants[message_id] = frozenset(_names(spec.get("variants")))
+        quiet[message_id] = frozenset(_names(spec.get("quiet_in")))
+        if isinstance(spec.get("told"), bool):
+            told[message_id] = spec["told"]
     return DeclaredMessages(
         {**texts, **engine},
         {**log, **ENGINE_LOG},
         {verb: tuple(found) for verb, found in answers.items()},
-        carried,
+        {**carried, **ENGINE_CARRIES},
         {k: v for k, v in variants.items() if v},
         {k: v for k, v in quiet.items() if v},
+        frozenset(k for k in ENGINE_LOG if not told.get(k, k not in UNTOLD)),
     )
 
 

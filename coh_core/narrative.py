@@ -86,9 +86,12 @@ class Narrator:
         return self.text(self._variant(str(entry.get("key")), params, phase), params)
 
     def quiet(self, entry: Mapping[str, Any], phase: str | None) -> bool:
-        """Whether the pack leaves this entry out of the narrative: in that phase (`quiet_in`), or
-        as the change of a trait it declares `quiet`."""
+        """Whether the pack leaves this entry out of the narrative: in that phase (`quiet_in`), as
+        the change of a trait it declares `quiet`, or as an entry of the engine's it does not tell
+        (the chance events, unless it asks for them: `engine_log`)."""
         key = str(entry.get("key"))
+        if key in self.declared.hushed:  # a chance event the pack does not tell, or one it quiets
+            return True
         if key in LOG_VARIANTS:
             params = entry.get("params")
             by = params.get(LOG_VARIANTS[key]) if isinstance(params, Mapping) else None
@@ -438,6 +441,9 @@ def _ranking(
     values = result.get("tie_breaks") or {}
     names = {ident: narrator.name(TIE_BREAK, ident) for ident in tie_breaks}
     parts = breakdown(game, game.rules.pack)
+    # a score without parts is shown without them (`.plain`); the tie-breaks' values after it
+    row_key = "ui.scoreboard.row" + ("" if score_parts(game.rules.pack) else ".plain")
+    row_key += ".tie_breaks" if tie_breaks else ""
     lines = [narrator.ui("ui.scoreboard.title")]
     for rank, player in standings(result, game.players, tie_breaks):
         row = {
@@ -445,14 +451,13 @@ def _ranking(
             "player": player,
             "score": scores.get(player, 0),
             "winner_mark": "*" if player in winners else " ",
-            "parts": _parts(narrator, "part.score_part", parts.get(player, {}).items(), {}),
         }
+        if parts:
+            row["parts"] = _parts(narrator, "part.score_part", parts.get(player, {}).items(), {})
         if tie_breaks:
             shown = [(ident, (values.get(ident) or {}).get(player, 0)) for ident in tie_breaks]
             row["tie_breaks"] = _parts(narrator, "part.tie_break", shown, names)
-        lines.append(
-            narrator.ui("ui.scoreboard.row.tie_breaks" if tie_breaks else "ui.scoreboard.row", **row)
-        )
+        lines.append(narrator.ui(row_key, **row))
     best = max(scores.values(), default=None)
     tied = [player for player in game.players if scores.get(player) == best]
     if len(winners) > 1:

@@ -19,10 +19,6 @@ from typing import Any
 
 import yaml
 
-from coh_core.effects.registry import Declarations
-from coh_core.messages import engine_texts
-from coh_core.resources import content_root
-
 CROSSING = 3  # strokes the boat must make good to land
 TURNS = 3
 
@@ -157,14 +153,12 @@ _TEXTS = {
 
 
 def write_team_pack(folder: Path, kind: str = "team") -> Path:
-    """The Lifeboat pack written in `folder`, with a result of this kind (`team` or `both`); the
-    engine's own texts are the base pack's English ones."""
+    """The Lifeboat pack written in `folder`, with a result of this kind (`team` or `both`); it
+    writes none of the engine's own texts (its end, the scoreboard, its dice: coh's words)."""
     folder.mkdir(parents=True, exist_ok=True)
-    base = yaml.safe_load((content_root() / "base" / "text" / "en.yaml").read_text(encoding="utf-8"))
-    engine = {key: base["messages"][key] for key in engine_texts(Declarations()) if key in base["messages"]}
     _dump(folder / "pack.yaml", _MANIFEST)
     _dump(folder / "game.yaml", _game(kind))
-    _dump(folder / "text" / "en.yaml", {"locale": "en", "messages": {**_TEXTS, **engine}})
+    _dump(folder / "text" / "en.yaml", {"locale": "en", "messages": dict(_TEXTS)})
     return folder
 
 

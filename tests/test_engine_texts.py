@@ -33,10 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PEBBLES = Path(__file__).resolve().parent / "games" / "pebbles"
 
 # The engine keys a game words itself: named after what it declares, or telling its results.
-PACKS_WORDS = re.compile(
-    r"^(log\.trait_set\..+|log\.duration\..+|ui\.window\..+|ui\.scoreboard\..+|ui\.winners|ui\.team\..+"
-    r"|log\.part\.score_part|log\.part\.tie_break)$"
-)
+PACKS_WORDS = re.compile(r"^(log\.trait_set\..+|log\.duration\..+|ui\.window\..+)$")
 
 
 def _tool() -> ModuleType:
@@ -98,11 +95,13 @@ def test_a_note_changed_in_the_code_changes_the_files(monkeypatch: pytest.Monkey
 
 def test_every_key_without_a_text_is_the_packs_to_word(base_pack: Pack) -> None:
     """coh words every message it declares but those named after the pack's declarations (its
-    traits' changes, durations, windows) and the scoreboard's."""
+    traits' changes, durations, windows): the scoreboard's and the team's result too, and the
+    entries its primitives write (a piece moved, a card played, the chance events)."""
     declared = engine_texts(declarations_of(base_pack))
     without = sorted(key for key in declared if key not in engine_english())
     assert without and all(PACKS_WORDS.match(key) for key in without), without
-    assert "ui.winners" in without and "log.trait_set" not in without
+    worded = ("ui.winners", "ui.team.won", "log.trait_set", "log.character_died", "log.chance.roll")
+    assert not set(worded) & set(without)
 
 
 # --- where a game's text comes from -----------------------------------------------------------
@@ -158,9 +157,9 @@ def test_the_lookup_goes_through_the_game_then_the_engine(
 
 def test_a_key_neither_has_shows_raw(pebbles_copy: Path) -> None:
     english = pebbles_copy / "text" / "en.yaml"
-    english.write_text(english.read_text(encoding="utf-8").replace("  ui.winners:", "  ui.winnerz:"), "utf-8")
+    english.write_text(english.read_text(encoding="utf-8").replace("  log.took:", "  log.tookz:"), "utf-8")
     narrator = Narrator(_loaded(pebbles_copy), SOURCE_LOCALE)
-    assert narrator.ui("ui.winners", players=["red"]) == "[ui.winners] players=Red"
+    assert narrator.text("log.took", {"player": "red", "count": 2}) == "[log.took] player=Red count=2"
     assert narrator.ui("ui.nothing.of.the.kind") == "[ui.nothing.of.the.kind]"
 
 
@@ -182,22 +181,12 @@ def _i18n(runner: CliRunner, pack: Path, locale: str) -> dict[str, Any]:
 def test_a_game_writes_only_the_engine_keys_coh_has_no_text_for(
     runner: CliRunner, pebbles_copy: Path
 ) -> None:
-    english = pebbles_copy / "text" / "en.yaml"
-    text = english.read_text(encoding="utf-8")
-    english.write_text(text[: text.index("  # The scoreboard")], encoding="utf-8")
+    """Those named after what the game declares: here a window of its own."""
+    game = pebbles_copy / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    game.write_text(text.replace("windows: {}", "windows: {haggle: {doc: a moment to haggle}}"), "utf-8")
     found = _problems(runner, "validate", str(pebbles_copy))
-    assert {p["code"] for p in found} == {"TEXT-MISSING"}
-    assert {p["message"].split("`")[1] for p in found} == {
-        "log.part.score_part",
-        "log.part.tie_break",
-        "ui.scoreboard.row",
-        "ui.scoreboard.row.tie_breaks",
-        "ui.scoreboard.tie",
-        "ui.scoreboard.tie.shared",
-        "ui.scoreboard.tie.shared.tie_breaks",
-        "ui.scoreboard.title",
-        "ui.winners",
-    }  # a ranking: the team's outcome (`ui.team.*`) is never shown, so never asked
+    assert [(p["code"], p["message"].split("`")[1]) for p in found] == [("TEXT-MISSING", "ui.window.haggle")]
 
 
 def test_a_games_text_for_an_engine_key_has_its_placeholders(runner: CliRunner, pebbles_copy: Path) -> None:
@@ -233,7 +222,8 @@ def test_a_translation_may_reword_the_engines_text_alone(
     _append(pebbles_copy / "text" / "es.yaml", entry)
     report = _i18n(runner, pebbles_copy, "es")
     assert [p["code"] for p in report["problems"]] == codes
-    assert (report["entries"], report["translated"]) == (23, 23)
+    own = len(_loaded(pebbles_copy).own_messages("en"))
+    assert (report["entries"], report["translated"]) == (own, own)
 
 
 def test_a_language_coh_does_not_speak_is_translated_by_the_game(
@@ -245,7 +235,8 @@ def test_a_language_coh_does_not_speak_is_translated_by_the_game(
     report = _i18n(runner, pebbles_copy, "pt")
     missing = [p["message"].split("`")[1] for p in report["problems"] if p["code"] == "I18N-MISSING"]
     assert missing == list(engine_english())
-    assert (report["entries"], report["translated"]) == (23 + len(engine_english()), 23)
+    own = len(_loaded(pebbles_copy).own_messages("en"))
+    assert (report["entries"], report["translated"]) == (own + len(engine_english()), own)
     written = runner.invoke(main, ["i18n", "template", "pt", "--pack", str(pebbles_copy)]).stdout
     entries = yaml.safe_load(written)["messages"]
     assert {k: entries[k] for k in engine_english()} == {
@@ -264,11 +255,14 @@ def test_the_template_shows_the_engines_texts_commented_out(runner: CliRunner, p
     assert f'  # ui.table.menu.hint:\n  #   text: "{spanish}"\n' in written
 
 
-def test_the_template_of_a_game_that_rewords_them_all_has_no_part_for_them(base_pack: Pack) -> None:
+def test_the_template_of_a_game_that_rewords_them_all_has_no_part_for_them(pebbles_copy: Path) -> None:
     from coh_core.packs.i18n_files import template
 
-    assert all(key in base_pack.own_messages("en") for key in engine_english())
-    assert "coh's own texts" not in template(base_pack, "nl")
+    english = pebbles_copy / "text" / "en.yaml"
+    _append(english, "".join(f"  {key}: {json.dumps(text)}\n" for key, text in engine_english().items()))
+    pack = _loaded(pebbles_copy)
+    assert all(key in pack.own_messages("en") for key in engine_english())
+    assert "coh's own texts" not in template(pack, "nl")
 
 
 def test_a_reworded_engine_text_is_stamped(runner: CliRunner, pebbles_copy: Path) -> None:

@@ -20,6 +20,7 @@ from coh_core.messages import UI_MESSAGES, DeclaredMessages, declared_messages, 
 from coh_core.narrative import Narrator, Verbatim
 from coh_core.packs import load_pack_checked
 from coh_core.packs.declarations import declarations_of
+from coh_core.packs.engine_texts import engine_english
 from coh_core.packs.model import Pack
 
 ENGINE_DIR = Path(__file__).resolve().parents[1] / "coh_core" / "engine"
@@ -129,7 +130,7 @@ def test_the_engine_and_the_pack_write_exactly_the_declared_keys(
 def test_english_messages_use_exactly_the_declared_placeholders(
     base_pack: Pack, declared: DeclaredMessages
 ) -> None:
-    english = base_pack.messages("en")
+    english = {**engine_english(), **base_pack.messages("en")}  # the pack's words, else coh's
     for key, message in declared.texts.items():
         assert key in english, key
         used = {name for form in text_forms(english[key]) for name in placeholders(form)}

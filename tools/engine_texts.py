@@ -32,7 +32,7 @@ from coh_core.packs.engine_texts import TEXT_DIR, engine_entries, engine_locales
 from coh_core.packs.i18n_files import entry_lines, flow, note_lines  # noqa: E402
 
 # The parts of a file, by the beginning of their keys: the first that fits a key is its part.
-_LISTING = ("column.", "yes", "list.", "slot.", "provenance.", "show.", "fact.", "side.", "hour")
+_LISTING = ("column.", "show.")
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the game's log", ("log.",)),
     ("coh validate", ("ui.validate.",)),

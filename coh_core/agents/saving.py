@@ -1,6 +1,6 @@
 """A `coh play` game saved between two decisions, to go on with later (`coh play --resume`).
 
-A save is one line of JSON (format `coh_save: 1`): how the game was set up (the pack and
+A save is one line of JSON (format `coh_save: 2`): how the game was set up (the pack and
 overlays as given, the seed, the seats, which of them humans play and which bots), the state
 of each bot's random generator, how much of the log each human has seen, and the position
 itself (`Game.to_json`, format `coh-game/1`) with its digest. It is written whole to a
@@ -34,7 +34,9 @@ from coh_core.files import write_whole
 from coh_core.limits import MAX_EXPERT_ITERATIONS, MAX_EXPERT_SECONDS
 from coh_core.packs.model import Pack
 
-SAVE_FORMAT = 1
+SAVE_FORMAT = 2  # 2: the game log holds the chance events (each roll, random draw and shuffle)
+# What an older coh's saves hold otherwise, by their format: why this coh no longer reads them.
+OLDER_FORMATS = {1: "whose game log held no chance events"}
 BOT_KINDS = ("random", "heuristic", "expert")
 
 
@@ -99,9 +101,12 @@ def read_save(path: Path) -> tuple[PlaySetup, dict[str, Any], Line]:
             Location(line.file, lines[1].number, 1),
         )
     if doc["coh_save"] != SAVE_FORMAT:
+        found = doc["coh_save"]
+        known = type(found) is int and found in OLDER_FORMATS
+        older = f" (an older coh's, {OLDER_FORMATS[found]})" if known else ""
         raise refuse(
             "SAVE-FORMAT",
-            f"save format {echo(doc['coh_save'])}; this coh reads format {SAVE_FORMAT}",
+            f"save format {echo(found)}{older}; this coh reads format {SAVE_FORMAT}",
             line.at(("coh_save",)),
         )
     _check_fields(doc, line)

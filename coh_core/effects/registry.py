@@ -447,17 +447,22 @@ _selector(
 _selector("players() -> list[player]", "The players still in the game, in turn order from the first player.")
 _selector(
     "random_item(items: list[T]) -> T",
-    "One of the items at random, from the game's random generator (of none, the effect stops).",
+    "One of the items at random, from the game's random generator (of none, the effect stops). The"
+    " log's chance event `chance.draw` shows every player how many it was drawn among, not which:"
+    " the pack reveals the item to whom it says.",
 )
 _selector(
     "roll(n: count, sides: count = 6) -> list[int]",
     "N dice of so many sides rolled, from the game's random generator: n whole numbers from 1 to"
-    " `sides`, in the order rolled (`roll(2)` may be `[5, 1]`). A die of no sides has nothing to"
-    " show: the effect stops, as a choice among nothing does. Checking whether an effect could"
-    " happen rolls nothing: every die shows 1 there.",
+    " `sides`, in the order rolled (`roll(2)` may be `[5, 1]`), shown to every player by the log's"
+    " chance event `chance.roll` (rolled by whoever chooses for the effect). A die of no sides has"
+    " nothing to show: the effect stops, as a choice among nothing does. Checking whether an effect"
+    " could happen rolls nothing: every die shows 1 there, and nothing is logged.",
 )
 _selector(
-    "shuffle(items: list[T]) -> list[T]", "The items in a random order, from the game's random generator."
+    "shuffle(items: list[T]) -> list[T]",
+    "The items in a random order, from the game's random generator; the log's chance event"
+    " `chance.shuffle` shows how many were shuffled, never their order.",
 )
 _selector("colour_of(player: player) -> colour", "The colour a player plays, as cycles of colours name it.")
 

@@ -12,7 +12,7 @@ from coh_core.engine.game import PASS, Game
 from coh_core.engine.library import IMPLS
 from coh_core.engine.rules import Rules, build_rules
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction
-from coh_core.engine.state import initial_state
+from coh_core.engine.state import initial_state, shuffled_piles
 from coh_core.packs.effects_index import symbols_of
 from coh_core.packs.model import Pack
 
@@ -74,6 +74,7 @@ def new_game(
         rules,
         initial_state(rules, players, seed, given),
         remake=lambda: initial_state(rules, players, seed, given),
+        shuffled=shuffled_piles(rules),
     )
 
 

@@ -58,9 +58,12 @@ class Game:
         state: dict[str, Any],
         start: dict[str, Any] | None = None,
         remake: Callable[[], dict[str, Any]] | None = None,
+        shuffled: Sequence[tuple[str, int]] = (),
     ):
         """`remake`, if given, makes the starting state again, equal to `state` as given: the copy
-        kept as `initial` is then made only when something reads it (most games never do)."""
+        kept as `initial` is then made only when something reads it (most games never do).
+        `shuffled`: the piles the state was made with shuffled, and how many entries each holds
+        (the log's first chance events)."""
         self._setup(rules, state, start)
         self.log: list[dict[str, Any]] = []
         # answered decisions, in order: each decision's own answers (tuples; lists once loaded), as
@@ -69,6 +72,8 @@ class Game:
         # Where each log entry was written, [phase, location or None], for the narrative's
         # headings: kept beside the log, not in it, so that the record and digest stay as they were.
         self.places: list[list[Any] | None] = []
+        for pile, count in shuffled:
+            self.note("chance.shuffle", count=count, pile=pile)
         self._remake = remake
         self._initial: dict[str, Any] | None = None if remake is not None else json.loads(json.dumps(state))
         self.after: list[list[Any]] = []  # [trigger, names]: triggers waiting for the action's end

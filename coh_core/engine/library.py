@@ -417,17 +417,27 @@ _plain("players", lambda rt: rt.game.turn_order(), "rt.game.turn_order()")
 _plain("colour_of", lambda rt, player: player)
 
 
+# Each draw from the game's generator is a chance event in the log (`coh_core.messages.CHANCE`),
+# shown to everyone with what it reveals; a dry run draws nothing and logs nothing.
+
+
 @_impl("random_item")
 def random_item(rt: Rt, items: list[Any]) -> Any:
-    """`Rng.choice`; a dry run draws nothing (the first item stands for any)."""
+    """`Rng.choice`; a dry run draws nothing (the first item stands for any). The entry tells how
+    many the item was drawn among, not the item: the pack reveals it, to whom it says."""
     if not items:
         raise NoOptions("a random item of nothing")
-    return items[0] if rt.dry else rt.game.rng.choice(items)
+    if rt.dry:
+        return items[0]
+    rt.game.note("chance.draw", count=len(items))
+    return rt.game.rng.choice(items)
 
 
 @_impl("roll")
 def roll(rt: Rt, n: int, sides: int) -> list[int]:
-    """N draws of `Rng.randbelow(sides) + 1`; a dry run draws nothing (every die shows 1)."""
+    """N draws of `Rng.randbelow(sides) + 1`; a dry run draws nothing (every die shows 1). Dice
+    are rolled on the table: the entry shows them to everyone, rolled by whoever chooses for the
+    effect (`Rt.chooser`)."""
     if n > MAX_LIST_ITEMS:  # refused before anything is drawn
         raise EngineError("ENGINE-LIMIT", f"{n:,} dice; a list holds at most {MAX_LIST_ITEMS:,} items")
     if n > 0 and sides < 1:
@@ -435,15 +445,19 @@ def roll(rt: Rt, n: int, sides: int) -> list[int]:
     if rt.dry:
         return [1] * n
     below = rt.game.rng.randbelow
-    return [below(sides) + 1 for _ in range(n)]
+    dice = [below(sides) + 1 for _ in range(n)]
+    rt.game.note("chance.roll", player=rt.chooser(), dice=list(dice), sides=sides)
+    return dice
 
 
 @_impl("shuffle")
 def shuffle(rt: Rt, items: list[Any]) -> list[Any]:
-    """`Rng.shuffle` of a copy; a dry run draws nothing (the items stay in their order)."""
+    """`Rng.shuffle` of a copy; a dry run draws nothing (the items stay in their order). The entry
+    tells how many were shuffled; their order is revealed to nobody."""
     found = list(items)
     if not rt.dry:
         rt.game.rng.shuffle(found)
+        rt.game.note("chance.shuffle", count=len(found))
     return found
 
 

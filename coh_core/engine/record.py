@@ -35,7 +35,15 @@ from coh_core.errors import CohError, Location, Problem
 from coh_core.packs.model import Pack
 from coh_core.packs.schema import validator
 
-RECORD_FORMAT = 2  # 2: the result in the shape the pack declares (a ranking's tie-breaks by id)
+# 2: the result in the shape the pack declares (a ranking's tie-breaks by id); 3: the log holds
+# the chance events (each roll, random draw and shuffle), so the digest of an older record's game
+# is no longer what this coh finds
+RECORD_FORMAT = 3
+# What an older coh's records hold otherwise, by their format: why this coh no longer reads them.
+OLDER_FORMATS = {
+    1: "which kept the game's result in another shape",
+    2: "whose game log held no chance events",
+}
 SCHEMA = "record.schema.json"
 # The key that makes a line what it is, and what the line is then called.
 KINDS = {"coh_record": "the header", "answers": "the answers line", "end": "the end line"}
@@ -213,11 +221,7 @@ def start_from(pack: Pack, header: dict[str, Any], at: Locator | None = None) ->
     at = at or _fixed(Location("<header>", 1, 1))
     version = header.get("coh_record")
     if type(version) is int and version != RECORD_FORMAT:  # another coh's record, not a broken one
-        older = (
-            " (an older coh's, which kept the game's result in another shape)"
-            if version < RECORD_FORMAT
-            else ""
-        )
+        older = f" (an older coh's, {OLDER_FORMATS[version]})" if version in OLDER_FORMATS else ""
         raise refuse(
             "REPLAY-FORMAT",
             f"a record of format {version}{older}; this coh reads format {RECORD_FORMAT}",

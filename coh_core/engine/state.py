@@ -146,3 +146,13 @@ def initial_piles(
             for held in piles[name].values():
                 held.extend(entries)
     return piles
+
+
+def shuffled_piles(rules: Rules) -> list[tuple[str, int]]:
+    """The piles `initial_piles` shuffles, in its order, with how many entries each starts with
+    (every owner's pile of one is dealt the same shuffled entries: one shuffle)."""
+    return [
+        (name, len(rules.components[pile.start]))
+        for name, pile in rules.piles.items()
+        if pile.start is not None and pile.shuffled
+    ]

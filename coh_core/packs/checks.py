@@ -27,10 +27,13 @@ from coh_core.effects.registry import (
 from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
 from coh_core.messages import (
+    ENGINE_LOG,
+    ENGINE_LOG_GROUP,
     GROUPS,
     NONE_VARIANT,
     DeclaredMessages,
     declarations,
+    engine_log_tellings,
     engine_texts,
     log_key,
     log_variant_messages,
@@ -76,7 +79,7 @@ from coh_core.packs.model import (
     Pack,
     Section,
 )
-from coh_core.packs.results import check_result, result_of, result_shows, tie_break_texts
+from coh_core.packs.results import check_result, tie_break_texts
 from coh_core.packs.roles import PlaceSide, place_sides, places_of, role_of, sides_by_name
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
@@ -305,6 +308,19 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
             yield from _check_phase_names(pack, section, path, spec)
         if group == "table":
             yield from _check_table_text(pack, section, path)
+    for message_id, spec in engine_log_tellings(section.data):
+        path = (ENGINE_LOG_GROUP, message_id)
+        if not section.doc.is_valid((*section.path, *path)):
+            continue
+        if message_id not in ENGINE_LOG:
+            yield Problem(
+                "MSG-ENGINE-LOG",
+                f"`{message_id}` is no log entry the engine writes: `{ENGINE_LOG_GROUP}` tells only"
+                " those (declare the game's own under `log`)" + suggest(message_id, list(ENGINE_LOG)),
+                section.doc.location((*section.path, *path), key=True),
+            )
+            continue
+        yield from _check_phase_names(pack, section, path, spec)
 
 
 def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Iterator[Problem]:
@@ -1106,12 +1122,11 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
             yield GROUPS[group] + message_id, None, ("messages", group, message_id)
     if pack.manifest.get("kind", "base") == "base":
         # A game that stands on its own is narrated and played with these: those the engine has no
-        # text for (the pack's words: its traits' changes, durations, windows; its results).
+        # text for (the pack's words: its traits' changes, durations, windows).
         origins = _trait_text_origins(declared)
         defaults = engine_english()
-        result = result_of(pack)
         for key in engine:
-            if key not in defaults and result_shows(result, key):
+            if key not in defaults:
                 yield key, None, origins.get(key, ())
 
 

@@ -25,9 +25,6 @@ KINDS = (RANKING, TEAM, BOTH)
 # that takes a ranking's tie-break values, with its position among the arguments.
 RANKING_VERB, TEAM_VERB = "set_ranking", "set_team_result"
 TIE_BREAKS_PARAM, TIE_BREAKS_AT = "tie_breaks", 2
-# The engine's texts that tell each part of a result (keys, or prefixes ending in a dot).
-RANKING_TEXTS = ("ui.scoreboard.", "ui.winners", "log.part.score_part", "log.part.tie_break")
-TEAM_TEXTS = ("ui.team.",)
 
 
 @dataclass(frozen=True)
@@ -75,18 +72,6 @@ class ResultSpec:
             *(("scores", "tie_breaks", "winners") if self.ranked else ()),
             *(("won",) if self.team else ()),
         )
-
-
-def result_shows(declared: ResultSpec | None, key: str) -> bool:
-    """Whether a game of this result can show the engine text `key`: a team's game shows no
-    scoreboard, a ranking no team outcome; every other text (or any, with no result declared)."""
-
-    def told(prefixes: tuple[str, ...]) -> bool:
-        return any(key == p or (p.endswith(".") and key.startswith(p)) for p in prefixes)
-
-    if declared is None:
-        return True
-    return not (told(RANKING_TEXTS) and not declared.ranked) and not (told(TEAM_TEXTS) and not declared.team)
 
 
 def tie_break_key(ident: str) -> str:
