@@ -11,7 +11,9 @@ answers, which it sees), and it picks among the answers legal in this world with
 for each answer the iterations in which it was available (so an answer legal in few worlds is
 not judged by the visits of the others). The first answer never tried is expanded instead, and
 from there heuristic bots play every seat to the end of the turn (or of the game), where the
-position is scored as the bot's margin over the best other player; that score is added to every
+position is scored by the pack's evaluation (`bots: evaluation`, coh_core.agents.evaluation)
+weighed as its declared result: a ranking's margin over the best other player, a team's value
+for every seat alike, or what the finished game's result is worth; that score is added to every
 answer on the path. The others' decisions are played by the heuristic bot, as a model of the
 opponents, inside the tree as in the rollouts: a tree of their information sets would need a
 world sampled from each one's view, and their decisions could not be told apart by the bot. The
@@ -50,6 +52,7 @@ DEFAULT_ITERATIONS = 32  # tree iterations per searched decision (each one playo
 MAX_ITERATIONS = 1_000_000  # the bound of a budget in seconds only
 MAX_SEARCHED = 8  # decisions with more answers are left to the heuristic (too costly to compare)
 WINDOW_ANSWERS = frozenset({"pass", "play", "power", "give"})  # the engine's window actions
+ROLLOUT_FORKS = 8  # the forks of a rollout's look-ahead (a pack's question without a tactic)
 HORIZON_TURNS = 1  # rollouts stop once the turn has advanced this many times (or the game ends)
 WIN_BONUS = float(DEFAULT_WIN)  # a won game's worth where the pack says nothing (`bots: win`)
 EXPLORATION = 0.7  # UCB1's constant, for scores scaled to the spread seen at the root
@@ -132,6 +135,8 @@ class ExpertAgent:
         self.guided = guided  # below the root, the heuristic's answer is expanded first
         self.fallback = HeuristicAgent(seed, pack)
         self.rollout_agent = HeuristicAgent(0, pack)
+        # in rollouts, a look-ahead of one answer, within a few forks: it runs at every decision
+        self.rollout_agent.depth, self.rollout_agent.forks = 1, ROLLOUT_FORKS
         self.evaluator = self.fallback.evaluator
         self.last_iterations = 0  # how many iterations the last search ran (for tests, reports)
         self.last_tree: Node | None = None  # the last tree search's root

@@ -98,6 +98,8 @@ class HeuristicAgent:
         self.values: dict[str, int] = facts["values"]
         self.evaluator: Evaluator = facts["evaluator"]
         self.hints: BotHints = self.evaluator.hints
+        self.depth = LOOKAHEAD_DEPTH  # how deep and wide it looks ahead (less in a search's rollouts)
+        self.forks = LOOKAHEAD_FORKS
         self._view: Any = None
 
     def act(self, view: Any, legal: list[Action]) -> Action:
@@ -131,8 +133,8 @@ class HeuristicAgent:
         if world is None or self.rng.randbelow(NOISE) == 0:
             return None
         game = world if isinstance(world, Game) else world()
-        budget = [LOOKAHEAD_FORKS]
-        values = [self._after(game, me, action, LOOKAHEAD_DEPTH, budget) for action in legal]
+        budget = [self.forks]
+        values = [self._after(game, me, action, self.depth, budget) for action in legal]
         best = max(values)
         top = [action for action, value in zip(legal, values, strict=True) if value >= best - 1e-9]
         return top[self.rng.randbelow(len(top))]
