@@ -768,7 +768,7 @@ def _human_colours(pack: Pack, narrator: Narrator, given: Sequence[str]) -> list
     known = [str(c) for c in pack.section("components").get("colours") or []]
     forms: dict[str, str] = {}
     for colour in known:
-        for form in (colour, str(narrator.name("colour", colour))):
+        for form in (colour, str(narrator.player(colour))):
             forms.setdefault(form.strip().casefold(), colour)
     chosen: list[str] = []
     for name in given:
@@ -785,7 +785,7 @@ def _human_colours(pack: Pack, narrator: Narrator, given: Sequence[str]) -> list
 
 def _colour_choice(narrator: Narrator, colour: str) -> str:
     """A colour as `--human` takes it: its id, and its name when that is another word."""
-    name = str(narrator.name("colour", colour))
+    name = str(narrator.player(colour))
     return colour if name.casefold() == colour.casefold() else f"{colour} ({name})"
 
 

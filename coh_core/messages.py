@@ -226,6 +226,8 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.header": ("turn", "phase"),
     "ui.table.location": ("location", "side", "characters"),
     "ui.table.location.counted": ("location", "side", "counts", "characters"),
+    "ui.table.place": ("location", "characters"),
+    "ui.table.place.counted": ("location", "counts", "characters"),
     "ui.table.character": ("character", "player"),
     "ui.table.character.exhausted": ("character", "player"),
     "ui.prompt": (),
@@ -436,6 +438,18 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
         {
             "location": "the location",
             "side": "the name of its side",
+            "counts": "the pack's `ui.table.count.*` and `ui.table.pile.*` texts, joined by commas",
+            "characters": "its characters, from `ui.table.character*`, or `-`",
+        },
+    ),
+    "ui.table.place": (
+        "One line of the table for a place without sides, where nothing is counted there.",
+        {"location": "the place", "characters": "its characters, from `ui.table.character*`, or `-`"},
+    ),
+    "ui.table.place.counted": (
+        "One line of the table for a place without sides, with what is counted or lies there.",
+        {
+            "location": "the place",
             "counts": "the pack's `ui.table.count.*` and `ui.table.pile.*` texts, joined by commas",
             "characters": "its characters, from `ui.table.character*`, or `-`",
         },

@@ -34,7 +34,9 @@ Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
 
 TURN_START = "turn_start"  # the engine's entry that begins a turn (`ENGINE_LOG`)
 SETUP, END = "setup", "end"  # the phases outside the turn (coh_core.engine.flow)
-_PLAYER_KIND = "colour"  # players are their colours, named by the texts `colour.<id>.name`
+# players are their colours, named by the texts of the kind whose ids are of this type
+# (`<kind>.<colour>.name`; the kind `colour` where no kind is of it)
+_PLAYER_TYPE = "colour"
 _SEPARATOR = ", "
 _NOTHING = "-"  # an empty list is shown as this, never as an empty string
 
@@ -53,8 +55,17 @@ class Narrator:
         declared = declarations_of(pack)
         self.declared = declared_messages(pack.section("messages"), declared)
         self.quiet_traits = frozenset(name for name, spec in declared.traits.items() if spec.quiet)
-        self.kinds = (_PLAYER_KIND, *pack.entity_kinds())  # what an id of no declared type may be
-        self.by_type = {**_BY_TYPE, **{ref: _named(kind) for kind, ref in pack.ref_types().items()}}
+        types = pack.ref_types()
+        self.player_kind = next((k for k, t in types.items() if t == _PLAYER_TYPE), _PLAYER_TYPE)
+        self.kinds = (self.player_kind, *pack.entity_kinds())  # what an id of no declared type may be
+        self.by_type = {
+            **_BY_TYPE,
+            "player": _named(self.player_kind),
+            **{ref: _named(kind) for kind, ref in types.items()},
+        }
+        self._kind_of: dict[str, str] = {  # an entity's id -> its kind (the first, of ids two share)
+            ident: kind for kind in reversed(pack.entity_kinds()) for ident in pack.entities.get(kind, {})
+        }
         self.renderers: dict[PlaceholderType, Renderer] = {}
         # The engine's own texts underneath: a text of the pack, in any language of the chain, wins.
         self.messages: dict[str, Text] = {k: v for k, v in engine_chain(locale).items() if _usable(v)}
@@ -120,7 +131,7 @@ class Narrator:
             else:
                 found.append(self.part("heading.phase", phase=_phase(self, phase, {})))
         if at is not None:
-            found.append(self.part("heading.location", location=self.name("location", at)))
+            found.append(self.part("heading.location", location=self.name(self.kind_of(at), at)))
         return found
 
     def _variant(self, key: str, params: Mapping[str, Any], phase: str | None = None) -> str:
@@ -180,6 +191,14 @@ class Narrator:
             renderer = self.renderers[found] = _renderer(self.by_type, found)
         return renderer
 
+    def player(self, colour: Any) -> str:
+        """A player's name: their colour's."""
+        return self.name(self.player_kind, colour)
+
+    def kind_of(self, value: Any) -> str:
+        """The kind of the pack's entity of that id ("" for none)."""
+        return self._kind_of.get(str(value), "")
+
     def name(self, kind: str, value: Any) -> str:
         """The name of an entity of `kind`, or the id itself when the pack has none."""
         key = f"{kind}.{value}.name"
@@ -192,7 +211,9 @@ class Narrator:
         location, slash, side = text.partition("/")
         if slash:
             return self.part(
-                "part.side", location=self.name("location", location), side=_side_name(self, location, side)
+                "part.side",
+                location=self.name(self.kind_of(location), location),
+                side=_side_name(self, location, side),
             )
         for kind in self.kinds:
             if isinstance(self.messages.get(f"{kind}.{text}.name"), str):
@@ -282,7 +303,7 @@ def _side(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
 
 
 def _side_name(narrator: Narrator, location: Any, side: Any) -> str:
-    found = narrator.messages.get(f"location.{location}.{side}.name")
+    found = narrator.messages.get(f"{narrator.kind_of(location)}.{location}.{side}.name")
     return found if isinstance(found, str) and found else _raw(side)
 
 
@@ -328,7 +349,6 @@ _plain_pairs = _pairs("part.score", _plain, _plain)
 # the pack's kinds of entities (`Pack.ref_types`, added per narrator), show names; any other type
 # is `_texted`.
 _BY_TYPE: dict[str, Renderer] = {
-    "player": _named(_PLAYER_KIND),
     "id": _source,  # an id of any kind: the owner of an effect (a character, a card, a board side...)
     "side": _side,
     "phase": _phase,

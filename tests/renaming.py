@@ -5,7 +5,7 @@ pack defines is replaced, everywhere it is defined or referred to, by a new name
 the game: `id017_location`. What is renamed:
 
 - the entities: characters, action cards, locations, invasion cards and colours (`pack.entities`),
-  with the sides and states of each location (`A`, `B`, `collapsed`...);
+  with the sides and states of each location (`A`, `B`, `collapsed`...), and their kinds;
 - the turn structure's phases and steps (`turn.setup`, `turn.phases` and their `steps`, `turn.end`),
   and the tie-breaks of the result (`result.tie_breaks`);
 - the component kinds the pack declares: its kinds of counters (zombies, antidotes, explosion
@@ -37,10 +37,10 @@ What is not renamed yet, and why:
   `item.antidote`), and text keys of messages are not renamed (below).
 - A pile's `role` and `start` (a key of the components) and the lists of the components (the
   leader wheel...): words of the format.
-- The kinds of entities the engine still reads by name (`character`, `action`, `location`: the
-  checks of the setup tables, the rules the engine builds, its bots); the pack's other kinds
-  (`invasion`, `colour`) are renamed, in the `kinds` section and in the text keys of their
-  entities. The sections that list entities (`invasions`): the content schema names them.
+- The sections that list entities (`characters`, `invasions`...): the content schema names them.
+  The kinds themselves are renamed (`character` -> `kind00_renamed`...), in the `kinds` section,
+  in the kinds of pieces (`of`) and in the text keys of their entities: the engine finds a kind
+  by what it declares (its type, its fields' roles), never by its name.
 - The words of the effect language the pack declares (its enumerations and their values, traits,
   events, windows) and its rule parameters: the engine still gives some events and windows their
   names and reads some traits itself (`ENGINE-DECLARATION`).
@@ -75,9 +75,8 @@ from coh_core.packs.effects_index import effect_slots, pack_verbs
 from coh_core.packs.model import Pack
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
-# The kinds of entities the engine still reads by name (its checks of setup tables, the rules it
-# builds, its bots): not renamed. The pack's other kinds are (`_rename_kinds`).
-ENGINE_KINDS = frozenset({"character", "action", "location"})
+# The kinds of entities the engine still reads by name: none. Every kind is renamed (`_rename_kinds`).
+ENGINE_KINDS: frozenset[str] = frozenset()
 # Text keys that belong to an entity: `<prefix>.<id>.<field>`, and for locations
 # `location.<id>.<side>.<field>`; steps are `step.<phase, or setup or end>.<step>.name`.
 ENTITY_TEXT_PREFIXES = ("character", "action", "location", "invasion", "colour", "phase", "tie_break")

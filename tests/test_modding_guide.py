@@ -1,5 +1,6 @@
 """The modding guide (docs/modding.md) is real: its example packs validate after each section,
-their scenarios pass (and fail without the pack), they play whole games, the combinations of
+their scenarios pass (and fail without the pack), they play whole games (the overlays under City
+of Horror, the game of its own at each number of players it seats), the combinations of
 overlays it describes do what it says, what it quotes from the shipped packs is in them, the
 console output it shows is what coh prints, and the procedure reference it points to
 (docs/procedures.md) is the one `coh docs procedures` writes."""
@@ -15,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from coh_core.cli import main
+from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 from coh_core.packs.procedures_doc import generate_procedures
 
@@ -95,7 +98,7 @@ def examples(tmp_path_factory: pytest.TempPathFactory) -> Examples:
 def test_every_yaml_block_is_tagged() -> None:
     blocks = _blocks()
     assert len([b for b in blocks if b.tag == "file"]) >= 15
-    assert len(_example_packs(blocks)) >= 3
+    assert len(_example_packs(blocks)) >= 4
 
 
 def test_each_example_pack_validates_clean_after_every_section(examples: Examples) -> None:
@@ -213,13 +216,41 @@ def test_without_after_nightfall_conflicts_with_hunger(examples: Examples, tmp_p
     assert result.exit_code == 1 and "OVERLAY-CONFLICT" in result.output, result.output
 
 
+def _examples_of_kind(examples: Examples, kind: str) -> list[str]:
+    """The example packs whose manifest has this `kind` (`overlay`, or `base` for a game of its own)."""
+    return [
+        pack
+        for pack in _example_packs(_blocks())
+        if yaml.safe_load((examples.folder / pack / "pack.yaml").read_text(encoding="utf-8"))["kind"] == kind
+    ]
+
+
 @pytest.mark.parametrize("players", [3, 6])
-def test_each_example_pack_plays_a_whole_game(examples: Examples, players: int) -> None:
-    for pack in _example_packs(_blocks()):
+def test_each_example_overlay_plays_a_whole_game(examples: Examples, players: int) -> None:
+    overlays = _examples_of_kind(examples, "overlay")
+    assert len(overlays) >= 3
+    for pack in overlays:
         rules = ["--rules", str(examples.folder / pack)]
         args = ["play", "--players", str(players), "--seed", "1", "--bots", "random", *rules]
         result = CliRunner().invoke(main, [*args, "--format", "json"])
         assert result.exit_code == 0, f"{pack}: {result.output[-2000:]}"
+
+
+def test_the_example_game_plays_to_a_team_result_at_every_number_of_players(examples: Examples) -> None:
+    """Section 12's game of its own: seeded games of random bots at each number of players its
+    setup allows end with exit 0 and the team's result."""
+    games = _examples_of_kind(examples, "base")
+    assert games
+    for pack in games:
+        seats = load_pack_checked(examples.folder / pack).section("setup")["players"]
+        for players in range(seats["min"], seats["max"] + 1):
+            for seed in range(1, 11):
+                args = ["play", "--pack", str(examples.folder / pack), "--players", str(players)]
+                result = CliRunner().invoke(
+                    main, [*args, "--seed", str(seed), "--bots", "random", "--format", "json"]
+                )
+                assert result.exit_code == 0, f"{pack} {players} {seed}: {result.output[-2000:]}"
+                assert json.loads(result.output)["result"]["kind"] == "team", result.output
 
 
 # A console block: `$ command` lines, each followed by the output it shows (`…` elides a part).

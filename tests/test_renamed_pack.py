@@ -102,14 +102,14 @@ def test_every_id_the_base_pack_defines_gets_a_new_name(renamed: Renaming, base_
 def test_the_pack_kinds_get_new_names_and_keep_their_entities(
     renamed: Renaming, renamed_pack: Pack, base_pack: Pack
 ) -> None:
-    assert renamed.kind_names == {"invasion": "kind00_renamed", "colour": "kind01_renamed"}
-    assert renamed_pack.entity_kinds() == [
-        "character",
-        "action",
-        "location",
-        "kind00_renamed",
-        "kind01_renamed",
-    ]
+    assert renamed.kind_names == {
+        "character": "kind00_renamed",
+        "action": "kind01_renamed",
+        "location": "kind02_renamed",
+        "invasion": "kind03_renamed",
+        "colour": "kind04_renamed",
+    }
+    assert renamed_pack.entity_kinds() == list(renamed.kind_names.values())
     for old, new in renamed.kind_names.items():
         assert not renamed_pack.entities_of(old)
         assert sorted(e.id for e in renamed_pack.entities_of(new)) == sorted(
@@ -170,11 +170,14 @@ def test_texts_follow_their_ids_in_every_language(renamed: Renaming, renamed_pac
     new = renamed.names
     for locale in ("en", "es", "fr", "it"):
         texts = renamed_pack.messages(locale)
-        assert f"location.{new['water_tower']}.{new['collapsed']}.name" in texts
+        kinds = renamed.kind_names
+        assert f"{kinds['location']}.{new['water_tower']}.{new['collapsed']}.name" in texts
         assert f"step.{new['location_resolution']}.{new['zombie_attack']}.name" in texts
         assert f"step.setup.{new['first_player']}.name" in texts
         assert "log.first_player" in texts  # a message, not an id: unchanged
-    assert renamed_pack.messages("en")[f"character.{new['granny']}.name"] == "The Granny"
+    assert (
+        renamed_pack.messages("en")[f"{renamed.kind_names['character']}.{new['granny']}.name"] == "The Granny"
+    )
 
 
 def test_the_renamed_pack_validates_clean(renamed: Renaming) -> None:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
 from coh_core import load_ruleset
 from coh_core.agents import RandomAgent
 from coh_core.agents.runner import play_out
+from coh_core.effects.registry import PLACE_STATE_ROLES
 from coh_core.engine import new_game
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
@@ -63,6 +65,10 @@ def _roles(pack: Pack, kind: str) -> KindRoles:
                     ability=Role("activation", "activation"),
                     condition=Role("attack_if", "attack_condition"),
                     triggers=Role("triggers", "location_trigger"),
+                    capacity="capacity",
+                    full="closed",
+                    locked="locked",
+                    reached_from="state_of",
                 )
             ),
         ),
@@ -156,3 +162,69 @@ def test_renamed_traits_play_the_same_games(
     back = re.compile(r"\b(" + "|".join(TRAIT_NAMES.values()) + r")\b")
     names = {new: old for old, new in TRAIT_NAMES.items()}
     assert back.sub(lambda m: names[m[1]], games[1]) == games[0]
+
+
+# The fields of a location's sides the engine reads by their roles (`PLACE_STATE_ROLES`), and new
+# names for them.
+STATE_NAMES = {
+    "side": "face",
+    "state_of": "comes_from",
+    "capacity": "room",
+    "closed": "shut",
+    "locked": "barred",
+}
+# Their lines: the declarations of the sides' fields (ten spaces in), and each side of each
+# location (`- side:`, and the fields below it, eight spaces in).
+STATE_LINES = {
+    "declarations.yaml": re.compile(r"^(          )(side|state_of|capacity|closed|locked):", re.M),
+    "locations.yaml": re.compile(r"^(      - |        )(side|state_of|capacity|closed|locked):", re.M),
+}
+
+
+@pytest.fixture(scope="module")
+def renamed_states(tmp_path_factory: pytest.TempPathFactory) -> Pack:
+    """The base pack with the fields of its locations' sides the engine reads renamed."""
+    root = tmp_path_factory.mktemp("states") / "base"
+    shutil.copytree(content_root() / "base", root)
+    for name, lines in STATE_LINES.items():
+        path = root / name
+        text, count = lines.subn(lambda m: f"{m[1]}{STATE_NAMES[m[2]]}:", path.read_text(encoding="utf-8"))
+        assert count > 0, name
+        path.write_text(text, encoding="utf-8")
+    return load_ruleset(root)
+
+
+def test_renamed_state_fields_are_found_by_their_roles(renamed_states: Pack) -> None:
+    states = _roles(renamed_states, "location").states
+    assert states is not None
+    assert (states.name, states.capacity, states.full, states.locked, states.reached_from) == (
+        "face",
+        "room",
+        "shut",
+        "barred",
+        "comes_from",
+    )
+    sides = {(side.place.id, side.name): side for side in place_sides(renamed_states)}
+    assert sides[("water_tower", "collapsed")].reached_from == ["A", "B"]
+    assert sides[("water_tower", "collapsed")].capacity == 3
+    assert sides[("crossroads", "A")].capacity is None  # unlimited
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 9), (4, 10), (5, 11), (6, 12)])
+def test_renamed_state_fields_play_the_same_games(
+    renamed_states: Pack, base_pack: Pack, players: int, seed: int
+) -> None:
+    """Capacities, full and locked sides are read by role: the same seed plays the very same game."""
+    digests = []
+    for pack in (base_pack, renamed_states):
+        game = new_game(pack, players=players, seed=seed)
+        play_out(game, {c: RandomAgent(seed * 31 + i) for i, c in enumerate(game.players)})
+        assert game.over
+        digests.append(game.digest())
+    assert digests[0] == digests[1]
+
+
+def test_the_shared_schema_offers_the_roles_of_a_place_s_states() -> None:
+    schema = json.loads((Path(__file__).parents[1] / "schemas" / "content.schema.json").read_text())
+    role = schema["definitions"]["field_declaration"]["properties"]["role"]
+    assert role["enum"] == list(PLACE_STATE_ROLES)

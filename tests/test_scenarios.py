@@ -105,6 +105,19 @@ def test_a_failing_check_is_reported_at_its_line(base_pack: Pack, tmp_path: Path
     assert "expected 'green', got 'red'" in problem.message
 
 
+def test_a_decision_check_that_is_no_mapping_fails_at_its_line(base_pack: Pack, tmp_path: Path) -> None:
+    source = (SCENARIOS / "rulebook" / "tie_broken_by_first_player.yaml").read_text()
+    broken = tmp_path / "broken.yaml"
+    broken.write_text(source.replace("  first: red", "  first: red\n  decision: null"))
+    outcome = run_file(base_pack, broken, "broken.yaml")
+    [problem] = outcome.problems
+    assert (problem.code, problem.location.line) == (
+        "SCENARIO-FAILED",
+        source.splitlines().index("  first: red") + 2,
+    )
+    assert "expected None, got {" in problem.message
+
+
 def test_an_illegal_scripted_answer_names_the_legal_ones(base_pack: Pack, tmp_path: Path) -> None:
     source = (SCENARIOS / "rulebook" / "tie_broken_by_first_player.yaml").read_text()
     broken = tmp_path / "broken.yaml"

@@ -1,21 +1,25 @@
 """The Zombicide pack (content/zombicide): a second game written as a pack of its own, with its own
 kinds, components, setup and texts. It validates with no problem and no warning, plays to the end
-for 1 to 4 players, every decision of a game is a position that saves and loads, and its rules
-scenarios pass.
+for 1 to 4 players (a hundred seeded games of random bots for each, every one ending with a team
+result and a state that obeys the pack's declarations), every decision of a game is a position
+that saves and loads, and its rules scenarios pass.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from coh_core.agents import RandomAgent
+from coh_core.agents import RandomAgent, make_bot
+from coh_core.agents.runner import play_out
 from coh_core.cli import main
 from coh_core.engine import Game, new_game
 from coh_core.engine.scenario import run_file
 from coh_core.engine.state_check import state_problems
+from coh_core.narrative import Narrator
 from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.loader import load_pack, scenario_files
 from coh_core.packs.model import Pack
@@ -23,7 +27,8 @@ from coh_core.resources import content_root
 
 ROOT = content_root() / "zombicide"
 PLAYERS = [1, 2, 3, 4]
-SEEDS = range(1, 6)
+SEEDS = range(1, 6)  # the games `coh play` plays in the default run
+HUNDRED = range(1, 101)  # the seeds played for each number of players
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +56,59 @@ def test_a_seeded_game_of_random_bots_plays_to_the_end(players: int, seed: int) 
     assert result.exit_code == 0, result.output
     assert "The mission is over" in result.output
     assert "finds nothing to act on" not in result.output  # no step or action fizzled
+
+
+def _random_game(pack: Pack, players: int, seed: int) -> Game:
+    """A game of random bots played to its end in this process, seated and seeded as `coh play
+    --players P --seed S --bots random` seats and seeds it (the test below holds them equal)."""
+    game = new_game(pack, players=players, seed=seed)
+    bots = {colour: make_bot("random", seed * 7919 + seat) for seat, colour in enumerate(game.players)}
+    play_out(game, bots)
+    return game
+
+
+def _what_is_wrong(game: Game) -> list[str]:
+    """What a finished game should not have: a state the declarations refuse, a result that is
+    not a team's, a step or an action that found nothing to act on, a log whose last entry before
+    coh's own `game_over` is not how the mission ended."""
+    wrong = [p.render() for p in state_problems(game.rules, game.state)]
+    result = game.state["result"]
+    if not (isinstance(result, dict) and set(result) == {"won"} and isinstance(result["won"], bool)):
+        wrong.append(f"result {result!r}")
+    wrong += [f"fizzled: {e['params']}" for e in game.log if e["key"] == "effect_fizzled"]
+    ending = [entry["key"] for entry in game.log[-2:]]
+    if ending != ["mission_over", "game_over"]:
+        wrong.append(f"the log ends with {ending}")
+    return wrong
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_hundred_seeded_games_end_with_a_team_result(zombicide: Pack, players: int) -> None:
+    games = {seed: _random_game(zombicide, players, seed) for seed in HUNDRED}
+    wrong = {seed: found for seed, game in games.items() if (found := _what_is_wrong(game))}
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("players", PLAYERS)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_seeded_games_are_those_coh_play_plays(zombicide: Pack, players: int, seed: int) -> None:
+    args = ["play", "--game", "zombicide", "--players", str(players), "--seed", str(seed)]
+    result = CliRunner().invoke(main, [*args, "--bots", "random", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["digest"] == _random_game(zombicide, players, seed).digest()
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("players", PLAYERS)
+def test_a_hundred_seeded_games_of_coh_play_exit_0(players: int) -> None:
+    """The hundred games of each number of players, each a `coh play` of its own (a minute or so)."""
+    failed = {}
+    for seed in HUNDRED:
+        args = ["play", "--game", "zombicide", "--players", str(players), "--seed", str(seed)]
+        result = CliRunner().invoke(main, [*args, "--bots", "random", "--format", "json"])
+        if result.exit_code != 0 or json.loads(result.output)["result"]["kind"] != "team":
+            failed[seed] = result.output[-2000:]
+    assert failed == {}
 
 
 @pytest.mark.parametrize("players", PLAYERS)
@@ -81,3 +139,12 @@ def _scenarios() -> list[Path]:
 def test_a_rules_scenario(zombicide: Pack, path: Path, reload: bool) -> None:
     outcome = run_file(zombicide, path, str(path.relative_to(ROOT)), reload=reload)
     assert outcome.ok, "\n".join(p.render() for p in outcome.problems)
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_skill_s_page_shows_its_rule_text(zombicide: Pack, lang: str) -> None:
+    for skill in zombicide.entities["skill"]:
+        result = CliRunner().invoke(main, ["show", "--game", "zombicide", "--lang", lang, skill])
+        assert result.exit_code == 0, result.output
+        text = Narrator(zombicide, lang).text(f"skill.{skill}.text", {})
+        assert text and text in result.output, result.output

@@ -110,7 +110,7 @@ class TerminalAgent:
         self.show_news(view)
         state = view.to_json()
         drawn = made_public(view.log())
-        player = self.narrator.name("colour", view.colour)
+        player = self.narrator.player(view.colour)
         question = f"[{player}] {self.question(state['decision'] or {})}"
         menu = build_menu(legal, self.narrator, self._keys())
         self._say("\n".join(self.board(state, drawn, self._rows_below(question, menu))))
@@ -305,7 +305,8 @@ class TerminalAgent:
 
         Of the pack's components, the table shows those the pack has a text for: each pointer
         (`ui.table.pointer.<id>`) after the turn and phase; at each location, its side with the
-        characters there and its capacity (`ui.table.room`), the counters (`ui.table.count.<kind>`)
+        characters there and its capacity (`ui.table.room`; a place without sides, its name
+        alone: `ui.table.place`), the counters (`ui.table.count.<kind>`)
         and the location's piles (`ui.table.pile.<id>`) that are not empty there, and each
         character's traits (`ui.table.trait.<trait>`); the game's own piles
         (`ui.table.total.<id>`); how many cards the others hold (`ui.table.others.pile.<id>`); then
@@ -336,17 +337,15 @@ class TerminalAgent:
                 **{kind: text + self._fires(state, location, kind) for kind, text in counts.items()},
                 **self._texts("ui.table.pile", _sizes(state, piles, "location", location)),
             }
-            shown = {
-                "location": location,
-                "side": self._side(location, place["side"], len(present), extra.get(location, 0)),
-                "characters": Verbatim("; ".join(people) or "-"),
-            }
+            shown: dict[str, Any] = {"location": location, "characters": Verbatim("; ".join(people) or "-")}
+            line = "ui.table.place"  # a place without sides: its name alone
+            if place["side"] is not None:
+                shown["side"] = self._side(location, place["side"], len(present), extra.get(location, 0))
+                line = "ui.table.location"
             if here:
-                rows.append(
-                    "  " + ui("ui.table.location.counted", counts=Verbatim(", ".join(here.values())), **shown)
-                )
+                rows.append("  " + ui(f"{line}.counted", counts=Verbatim(", ".join(here.values())), **shown))
             else:
-                rows.append("  " + ui("ui.table.location", **shown))
+                rows.append("  " + ui(line, **shown))
         # The rest in as few lines as they take: the screen is 24 lines high for a new player.
         public = [*self._totals(state, piles), *self._others(state, piles)]
         if public:
@@ -396,8 +395,8 @@ class TerminalAgent:
         if not self.narrator.has("ui.table.room"):
             return Verbatim(words)
         written = place_side(self.narrator.pack, location, side)
-        capacity = written.data.get("capacity") if written is not None else None
-        shown = Verbatim(str(capacity) if isinstance(capacity, int) else NO_LIMIT)
+        capacity = written.capacity if written is not None else None
+        shown = Verbatim(str(capacity) if capacity is not None else NO_LIMIT)
         ordinary = present - extra
         if extra and self.narrator.has("ui.table.room.extra"):
             room = self.narrator.ui("ui.table.room.extra", present=ordinary, capacity=shown, extra=extra)

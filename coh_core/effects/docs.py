@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 
 from coh_core.effects.registry import (
     ENGINE_CONTEXTS,
+    PLACE_STATE_ROLES,
     ROLES,
     TRAIT_ROLES,
     TYPES,
@@ -95,6 +96,12 @@ effect and which names it binds: a record with an `effect` field of an ability's
 is what a player uses (with its `window`, `if` and `cost`), a list of records holding a place's
 ability, condition or triggers is the place's sides."""
 
+_STATE_ROLES_INTRO = """\
+A place (an entity of a kind whose ids are locations) may have states, its sides: the records of
+a list field of its kind that has a field of role `state_name`. The engine reads a state's fields
+by their `role:` (in the kind's `fields`), never by their names; a state without a field of a role
+has no limit, is not full and keeps nobody, and a place without states has no side at all."""
+
 _NAMES_BOUND = """\
 Besides these, a trigger has the names its event binds, and a card or power those of its window
 (`events` and `windows` of the pack); `let`, `for` and a list or map built with `for` bind names
@@ -167,6 +174,16 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
                 ),
                 "",
                 _NAMES_BOUND,
+                "",
+                _STATE_ROLES_INTRO,
+                "",
+                *_table(
+                    ("role of a field of a place's states", "its type", "what the engine reads"),
+                    [
+                        (f"`{role}`", " or ".join(f"`{t}`" for t in types), doc)
+                        for role, (types, doc) in PLACE_STATE_ROLES.items()
+                    ],
+                ),
             ],
         ),
         _DECLARED_INTRO,

@@ -238,8 +238,7 @@ _verb("kill_character(target: character)", "A character dies.")
 _verb("kill_characters(targets: list[character])", "Several characters die at once, in turn order.")
 _verb(
     "move_character(target: character, to: location, overflow: location)",
-    "Move a character, obeying capacity and closed locations: where it has no room (`has_room`),"
-    " it goes to `overflow` instead.",
+    "Move a character where it has room (`has_room`); where it has none, it goes to `overflow` instead.",
 )
 _verb(
     "move_characters(targets: list[character], to: location)",
@@ -303,7 +302,10 @@ _verb(
     value_type_from="trait",
 )
 _verb("cancel(what: event)", "Cancel the pending card play or movement before any of it happens.")
-_verb("flip_board(at: location, side: side)", "Turn a location board to another side or state.")
+_verb(
+    "flip_board(at: location, side: side)",
+    "Turn a place to another of its states (sides); a place without states has none to turn to.",
+)
 
 # Selectors: expressions that read the game or ask a player to choose.
 _selector("choose(options: list[T]) -> T", "The acting player chooses one of the options.", asks=True)
@@ -400,7 +402,10 @@ _selector(
 _selector("is_rested(target: character) -> bool", "Whether a character shows its rested side.")
 _selector("is_exhausted(target: character) -> bool", "Whether a character shows its exhausted side.")
 _selector("has_items(at: location) -> bool", "Whether items (counters or cards) lie at a location.")
-_selector("is_side(at: location, side: side) -> bool", "Whether a location shows a given side or state.")
+_selector(
+    "is_side(at: location, side: side) -> bool",
+    "Whether a location shows a given side or state (a place without states shows none).",
+)
 
 # Reading the pack's own data (setup and the end of the game, procedures-setup.yaml).
 _selector(
@@ -492,8 +497,10 @@ _verb(
 )
 _selector(
     "has_room(target: character, at: location) -> bool",
-    "Whether a location has room for a character going there: it is not closed, and it is below its"
-    " capacity (not counting those holding an extra place), or the character takes an extra place.",
+    "Whether a location has room for a character going there: the state it shows does not count as"
+    " full (its field of role `full`) and holds fewer pieces than its capacity (its field of role"
+    " `capacity`; those holding an extra place not counted), or the character takes an extra place."
+    " A place without states, or a state without them, has room for any number.",
 )
 _verb(
     "place_character(target: character, at: location)",
@@ -565,17 +572,19 @@ _verb(
 )
 _selector(
     "side_has(at: location, flag: string) -> bool",
-    "Whether the side or state a location shows has this flag set to true in the pack"
-    ' (`side_has(at, "closed")`); a flag it does not set is false.',
+    "Whether the side or state a location shows has this yes/no field set to true in the pack"
+    ' (`side_has(at, "closed")`); a field it does not set, or a place without states, is false.',
 )
 _selector(
     "side_is(at: location, field: string, value: string) -> bool",
     "Whether the side or state a location shows has this field set to this text in the pack"
-    ' (`side_is(at, "shape", "round")`); a field it does not set has no value.',
+    ' (`side_is(at, "shape", "round")`); a field it does not set, or a place without states, has'
+    " no value.",
 )
 _selector(
     "locked(at: location) -> bool",
-    "Whether nobody may leave a location (the side it shows is locked).",
+    "Whether nobody may leave a location: the state it shows sets its field of role `locked` (a"
+    " place without states, or a pack without that role, is never locked).",
 )
 
 # Checks and lists (procedures-items.yaml and others).
@@ -706,6 +715,30 @@ TRAIT_ROLES: dict[str, tuple[bool, str]] = {
     "extra_place": (False, "the piece may enter a full place, taking a place of its own beside the capacity"),
     "side_locked": (False, "the piece is never rested or exhausted again"),
     "pays_by_exhausting": (True, "exhausting the piece may pay a price"),
+}
+
+# What the engine itself reads of a state (a side) of a place, by role, with the field types
+# that may play it. A place kind's fields hold its states as a list of records; a field of those
+# records plays one of these roles by its `role:` (`kinds: <kind>: fields:`), and the engine reads
+# no field of a state by name. A state without a field of a role takes the role's neutral value;
+# a place without states has no side, room for any number of pieces, and is never full nor locked.
+PLACE_STATE_ROLES: dict[str, tuple[tuple[str, ...], str]] = {
+    "state_name": (
+        ("name", "id"),
+        "names the state: the side the board's `sides` start a place on, and that `flip_board`,"
+        " `is_side` and the log give",
+    ),
+    "capacity": (
+        ("count", "int"),
+        "how many pieces fit (a word the field takes besides numbers, such as `unlimited`, and a"
+        " state without it: no limit)",
+    ),
+    "full": (("bool",), "counts as full: nothing has room there (`has_room`), whatever its capacity"),
+    "locked": (("bool",), "nobody leaves (`locked(at)`)"),
+    "reached_from": (
+        ("list[name]", "list[id]"),
+        "the states it is reached from: never one a place starts on, only an effect turns it to it",
+    ),
 }
 
 # What the engine does with an effect written in an entity, by role: when it runs it and which

@@ -51,7 +51,14 @@ def compiler_for(pack: Pack) -> Compiler:
         and effect.slot.owner in symbols.verbs
         and isinstance(effect.tree, ast.Block)
     }
-    return Compiler(IMPLS, symbols.refs, verbs)
+    types = pack.ref_types()
+    pieces = pack.section("components").get("pieces") or {}
+    piece_types = frozenset(
+        types[str(entry.get("of"))]
+        for entry in pieces.values()
+        if isinstance(entry, dict) and entry.get("of") in types
+    )
+    return Compiler(IMPLS, symbols.refs, verbs, piece_types)
 
 
 def new_game(

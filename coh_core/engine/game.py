@@ -14,7 +14,7 @@ import pickle
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from coh_core.engine.compile.model import CompiledBlock
+from coh_core.engine.compile.model import COLOUR_TYPE, CompiledBlock
 from coh_core.engine.flow import event_frame
 from coh_core.engine.machine import (
     Frame,
@@ -399,13 +399,13 @@ class Game:
     def owner(self, character: str) -> str:
         return str(self.pieces[character]["owner"])
 
-    def in_play(self, kind: str, ident: str) -> bool:
-        """Whether a piece a pack names by `@id` is in this game: one of a kind of pieces dealt, a
-        colour seated."""
-        pieces = self.rules.pieces_of.get(kind)
+    def in_play(self, type_name: str, ident: str) -> bool:
+        """Whether a piece a pack names by `@id` (of this type) is in this game: one of a kind of
+        pieces dealt, a colour seated."""
+        pieces = self.rules.pieces_of_type.get(type_name)
         if pieces is not None:
             return ident in self.state["pieces"][pieces]
-        if kind == "colour":
+        if type_name == COLOUR_TYPE:
             return ident in self.state["players"]
         return True
 
@@ -432,8 +432,11 @@ class Game:
         return found if found is not self else self.rules.trait_default(character, name)
 
     def side(self, location: str) -> Side:
+        """The side a location shows (of a place without sides, one that holds nothing)."""
         places: dict[str, dict[str, Any]] = self.state["locations"]
-        side: str = places[location]["side"]
+        side: str | None = places[location]["side"]
+        if side is None:
+            return self.rules.side(location, None)
         return self.rules.sides[(location, side)]  # (`Rules.side`)
 
     def selectable(self, character: str) -> bool:

@@ -310,6 +310,8 @@ def cancel(rt: Rt, what: str) -> None:
 
 @_impl("flip_board")
 def flip_board(rt: Rt, at: str, side: str) -> None:
+    if (at, side) not in rt.game.rules.sides:  # (a place without sides has none to turn to)
+        raise EngineError("GAME-STATE", f"`{at}` has no side or state `{side}`")
     rt.game.state["locations"][at]["side"] = side
     rt.game.note("board_flipped", location=at, side=side)
 

@@ -23,6 +23,7 @@ from coh_core.packs.roles import KindRoles, Role, StateRoles, kind_roles
 from coh_core.packs.yamlsrc import Path_
 
 _UNKNOWN = object()  # not found in a cache (where None is a value)
+_BARE_SIDES = "bare_sides"  # in `Rules.derived`: the side of each place without sides
 
 
 @dataclass(frozen=True)
@@ -192,6 +193,7 @@ class Rules:
     piece_kinds: dict[str, PieceKind] = field(default_factory=dict)  # kinds of pieces, by name
     piece_roles: dict[str, str] = field(default_factory=dict)  # a kind of pieces' role -> the kind
     pieces_of: dict[str, str] = field(default_factory=dict)  # a kind of entity -> its kind of pieces
+    pieces_of_type: dict[str, str] = field(default_factory=dict)  # the type of its `@id`s -> the same
     items: dict[str, str] = field(default_factory=dict)  # a counter's name as an item -> its kind
     piles: dict[str, Pile] = field(default_factory=dict)  # the piles, by name, in declaration order
     graphs: dict[str, Graph] = field(default_factory=dict)  # the graphs, by name, in declaration order
@@ -299,7 +301,17 @@ class Rules:
             return self.pack.manifest_doc.location(())
         return found.doc.location((*found.path, name), key=True)
 
-    def side(self, location: str, name: str) -> Side:
+    def side(self, location: str, name: str | None) -> Side:
+        """A location's side of that name; of a place without sides (None), one that holds nothing
+        (no limit, not full, nobody kept, no ability, condition or trigger)."""
+        if name is None:
+            bare = self.derived.get(_BARE_SIDES)
+            if bare is None:
+                bare = self.derived[_BARE_SIDES] = {}
+            found: Side | None = bare.get(location)
+            if found is None:
+                found = bare[location] = Side(location, "", {}, None, False, False, None, None, ())
+            return found
         return self.sides[(location, name)]
 
     def turn_location(self) -> Location | None:
@@ -418,6 +430,8 @@ def build_rules(pack: Pack, compiler: Compiler) -> Rules:
     }
     rules.piece_roles = {k.role: name for name, k in rules.piece_kinds.items() if k.role is not None}
     rules.pieces_of = {k.of: name for name, k in rules.piece_kinds.items()}
+    types = pack.ref_types()
+    rules.pieces_of_type = {types[k.of]: name for name, k in rules.piece_kinds.items() if k.of in types}
     rules.setup = pack.section("setup")
     rules.params = {name: param["value"] for name, param in pack.section("params").items()}
     rules.declared = declarations_of(pack)
@@ -497,14 +511,13 @@ def _side(builder: _Builder, entity: Entity, base: Path_, data: dict[str, Any], 
     name = str(data[roles.name])
     owner = f"{entity.id}/{name}"
     activation = data.get(roles.ability.field) if roles.ability is not None else None
-    capacity = data.get("capacity")
     return Side(
         location=entity.id,
         name=name,
         data=data,
-        capacity=capacity if isinstance(capacity, int) else None,
-        closed=bool(data.get("closed", False)),
-        locked=bool(data.get("locked", False)),
+        capacity=roles.capacity_of(data),
+        closed=roles.flag(data, roles.full),
+        locked=roles.flag(data, roles.locked),
         activation=builder.playable(
             owner, entity, (*base, roles.ability.field), activation, roles.ability.context
         )

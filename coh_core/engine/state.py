@@ -43,7 +43,8 @@ def board_order(rules: Rules) -> list[str]:
 
 
 def starting_sides(rules: Rules) -> dict[str, str]:
-    """The side each location of the board starts on (`setup.board.sides`: every one's, SETUP-BOARD)."""
+    """The side each location of the board starts on (`setup.board.sides`: every one's that has
+    sides, SETUP-BOARD; a place without sides has none)."""
     board = rules.setup.get(BOARD) or {}
     return {str(location): str(side) for location, side in (board.get("sides") or {}).items()}
 
@@ -88,7 +89,8 @@ class _Shape:
     def __init__(self, rules: Rules):
         self.order = tuple(board_order(rules))
         sides = starting_sides(rules)
-        self.sides = tuple((location, str(sides[location])) for location in self.order)
+        # (a place without sides shows none: None)
+        self.sides = tuple((location, sides.get(location)) for location in self.order)
         self.places = tuple(rules.places)  # places the pack names, besides locations and players
         self.zero = dict.fromkeys(rules.counters, 0)  # a place's counts: none of any kind
         self.supplies = tuple((c.supply_at, c.kind, c.supply or 0) for c in rules.counters.values())

@@ -185,13 +185,16 @@ def _locations(rules: Rules, state: dict[str, Any]) -> list[StateProblem]:
     found = list(_same_keys(("locations",), state["locations"], order, "location"))
     for location, held in state["locations"].items() if not found else ():
         side = held.get("side") if isinstance(held, dict) else None
-        if not isinstance(side, str) or set(held) != {"side"} or (location, side) not in rules.sides:
-            sides = [s for (at, s) in rules.sides if at == location]
-            found.append(
-                StateProblem(
-                    ("locations", location), f"{_shown(held)} is not {{side: one of {', '.join(sides)}}}"
-                )
-            )
+        sides = [s for (at, s) in rules.sides if at == location]
+        if not isinstance(held, dict) or set(held) != {"side"}:
+            fits = False
+        elif not sides:  # a place without sides shows none
+            fits = side is None
+        else:
+            fits = isinstance(side, str) and (location, side) in rules.sides
+        if not fits:
+            wanted = f"{{side: one of {', '.join(sides)}}}" if sides else "{side: null} (it has no sides)"
+            found.append(StateProblem(("locations", location), f"{_shown(held)} is not {wanted}"))
     return found
 
 

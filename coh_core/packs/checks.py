@@ -14,6 +14,7 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import (
+    PLACE_TYPE,
     TYPES,
     VERB_CONTEXTS,
     Declarations,
@@ -112,11 +113,6 @@ def _refs(pack: Pack, section: Section, key: str, kind: str) -> Iterator[Problem
         found = _ref_problem(pack, section, (key, index), value, kind)
         if found:
             yield found
-
-
-def _sides(pack: Pack, location: Entity) -> dict[str, dict[str, Any]]:
-    """A place's sides by name, as the pack writes them."""
-    return {name: side.data for name, side in sides_by_name(pack, location).items()}
 
 
 # -- rule parameters -----------------------------------------------------------------
@@ -470,6 +466,28 @@ def _check_components(pack: Pack) -> Iterator[Problem]:
     yield from _check_memory(pack, components)
     yield from _check_pieces(pack, components)
     yield from _check_graphs(pack, components)
+    yield from _check_place_kinds(pack, components)
+
+
+def _check_place_kinds(pack: Pack, components: Section) -> Iterator[Problem]:
+    """An entity of a kind whose ids are of the type `place` is a place counters sit at only when
+    `components: places` names it (a place of the board is of a kind whose ids are locations):
+    in play, counting at another would fail."""
+    named = components.data.get("places")
+    places = named if isinstance(named, dict) else {}
+    for kind, entry in pack.kind_declarations().items():
+        if entry.get("type") != PLACE_TYPE:
+            continue
+        for entity in pack.entities_of(kind):
+            if entity.id not in places:
+                yield Problem(
+                    "KIND-PLACE",
+                    f"`{entity.id}` is a place (kind `{kind}` has the type `place`) that"
+                    " `components: places` does not name, so no counter can sit there: name it"
+                    " there, or give the kind the type `location` and put it on the board"
+                    " (`setup.board.locations`)",
+                    entity.doc.location((*entity.path, "id")),
+                )
 
 
 def _check_pieces(pack: Pack, components: Section) -> Iterator[Problem]:
@@ -947,24 +965,31 @@ def _place_problem(
 def _check_board_sides(
     pack: Pack, setup: Section, sides: dict[str, Any], places: dict[str, Entity]
 ) -> Iterator[Problem]:
-    """Each place starts on one of its sides that is no state of another, and each has one."""
+    """Each place with states (sides) starts on one of them that is reached from no other, and
+    each has one; a place without states is given none."""
     path = (BOARD, "sides")
     for place_id, side in sides.items():
         place = places.get(place_id)
         if place is None:
             yield from _place_problem(pack, setup, (*path, place_id), place_id, places)
             continue
-        options = _sides(pack, place)
-        if side not in options or options[side].get("state_of"):
-            playable = [s for s, d in options.items() if not d.get("state_of")]
+        options = sides_by_name(pack, place)
+        if not options:
+            yield Problem(
+                "SETUP-BOARD",
+                f"location `{place_id}` has no sides to start on: leave it out of `sides`",
+                _at(setup, (*path, place_id)),
+            )
+        elif side not in options or options[side].reached_from:
+            playable = [name for name, found in options.items() if not found.reached_from]
             yield Problem(
                 "REF-UNDEF",
                 f"`{side}` is not a side `{place_id}` can start on; one of "
                 f"{', '.join(playable)}" + suggest(str(side), playable),
                 _at(setup, (*path, place_id)),
             )
-    for place_id in places:
-        if place_id not in sides:
+    for place_id, place in places.items():
+        if place_id not in sides and sides_by_name(pack, place):
             yield Problem("SETUP-BOARD", f"no starting side for location `{place_id}`", _at(setup, path))
 
 
@@ -987,12 +1012,12 @@ def _check_locations(pack: Pack) -> Iterator[Problem]:
                     f"location `{location.id}` has two sides named `{side.name}`",
                     location.doc.location((*side.path, side.roles.name)),
                 )
-            for parent_index, parent in enumerate(side.data.get("state_of", []) or []):
+            for parent_index, parent in enumerate(side.reached_from):
                 if parent not in names or parent == side.name:
                     yield Problem(
                         "REF-UNDEF",
                         f"`{parent}` is not another side of `{location.id}`" + suggest(str(parent), names),
-                        location.doc.location((*side.path, "state_of", parent_index)),
+                        location.doc.location((*side.path, str(side.roles.reached_from), parent_index)),
                     )
 
 

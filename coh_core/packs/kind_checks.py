@@ -30,6 +30,7 @@ from coh_core.packs.model import (
 )
 from coh_core.packs.pack_data import PLAYER_TABLE
 from coh_core.packs.pack_schema import shared_fields
+from coh_core.packs.roles import state_role_problems
 
 Check = dict[str, Any]
 _PATCHES = "patches"  # an overlay's changes (coh_core.packs.loader.PATCHES)
@@ -99,6 +100,9 @@ def check_kind_fields(pack: Pack) -> Iterator[Problem]:
                     where = section.doc.location((*base, field_name, *found.path), key=found.key)
                     said = f"field `{_dotted(field_name, found.path)}` of kind `{name}`: {found.message}"
                     yield Problem("KIND-FIELD", said, where)
+        for role in state_role_problems(entry.get("type"), fields):
+            said = f"kind `{name}`: {role.message}"
+            yield Problem("KIND-FIELD", said, section.doc.location((*base, *role.path)))
 
 
 def check_section_fields(pack: Pack) -> Iterator[Problem]:

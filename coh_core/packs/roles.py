@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from coh_core.effects.registry import LOCATION_TYPE, ROLES, Declarations, context_spec
+from coh_core.effects.registry import LOCATION_TYPE, PLACE_STATE_ROLES, ROLES, Declarations, context_spec
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.fields import RECORD, field_type
 from coh_core.packs.model import Entity, Pack
@@ -28,7 +28,8 @@ from coh_core.packs.yamlsrc import Path_
 
 PLAYABLE_ROLES = frozenset({"piece_ability", "card", "place_ability"})
 PLAYABLE_EFFECT = "effect"  # the field of a playable record that holds what it does
-CAPACITY = "capacity"  # the field of a place's side that says how many pieces fit
+FIELD_ROLE = "role"  # the key of a field's declaration that gives it a role of a place's states
+STATE_NAME = "state_name"  # the role of the field that names a state
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,28 @@ class StateRoles:
     """What the engine plays of each state of a place (one item of its list of states)."""
 
     field: str  # the list of states
-    name: str  # the field that names a state
+    name: str  # the field that names a state (role `state_name`)
     ability: Role | None = None  # a playable record
     condition: Role | None = None  # a condition of role `place_condition`
     triggers: Role | None = None
+    capacity: str | None = None  # how many pieces fit (role `capacity`)
+    full: str | None = None  # counts as full (role `full`)
+    locked: str | None = None  # nobody leaves (role `locked`)
+    reached_from: str | None = None  # the states it is reached from (role `reached_from`)
+
+    def capacity_of(self, data: Mapping[str, Any]) -> int | None:
+        """How many pieces fit in a state as the pack writes it (None: no limit)."""
+        value = data.get(self.capacity) if self.capacity is not None else None
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    def flag(self, data: Mapping[str, Any], field: str | None) -> bool:
+        """A yes/no field of a role of a state as the pack writes it (false without the role)."""
+        return field is not None and data.get(field) is True
+
+    def sources(self, data: Mapping[str, Any]) -> list[str]:
+        """The states a state is reached from ([]: a state a place may start on)."""
+        found = data.get(self.reached_from) if self.reached_from is not None else None
+        return [str(name) for name in found] if isinstance(found, list) else []
 
 
 @dataclass(frozen=True)
@@ -83,11 +102,23 @@ def kind_roles(fields: Any, declared: Declarations) -> KindRoles:
     for name, spec in _fields(fields):
         parsed = field_type(spec)
         if parsed is not None and parsed.base == RECORD and parsed.lists == 1:
-            inner = _record_roles(spec.get("fields"), declared)
-            if _holds_state_roles(inner) or CAPACITY in (spec.get("fields") or {}):
-                states = _state_roles(name, spec.get("fields"), inner)
+            played = state_field_roles(spec.get("fields"))
+            if played:
+                states = _state_roles(
+                    name, spec.get("fields"), played, _record_roles(spec.get("fields"), declared)
+                )
                 break
     return KindRoles(record.playable, record.ability, record.triggers, record.traits, states)
+
+
+def state_field_roles(fields: Any) -> dict[str, str]:
+    """The roles of a place's states the fields of a record play: role -> the first field of it."""
+    found: dict[str, str] = {}
+    for name, spec in _fields(fields):
+        role = spec.get(FIELD_ROLE)
+        if isinstance(role, str) and role in PLACE_STATE_ROLES:
+            found.setdefault(role, name)
+    return found
 
 
 @dataclass(frozen=True)
@@ -127,13 +158,21 @@ def _record_roles(fields: Any, declared: Declarations) -> _RecordRoles:
     return _RecordRoles(playable, triggers, traits, condition, ability)
 
 
-def _holds_state_roles(roles: _RecordRoles) -> bool:
-    return roles.ability is not None or roles.condition is not None or roles.triggers is not None
-
-
-def _state_roles(field: str, fields: Any, roles: _RecordRoles) -> StateRoles:
-    named_by = next((name for name, spec in _fields(fields) if _is_name(spec)), "")
-    return StateRoles(field, named_by, roles.ability, roles.condition, roles.triggers)
+def _state_roles(field: str, fields: Any, played: Mapping[str, str], roles: _RecordRoles) -> StateRoles:
+    # (without a field of role `state_name`, KIND-FIELD: the first name names them, so that one
+    # mistake is reported once)
+    named_by = played.get(STATE_NAME) or next((n for n, spec in _fields(fields) if _is_name(spec)), "")
+    return StateRoles(
+        field,
+        named_by,
+        roles.ability,
+        roles.condition,
+        roles.triggers,
+        played.get("capacity"),
+        played.get("full"),
+        played.get("locked"),
+        played.get("reached_from"),
+    )
 
 
 def _is_name(spec: Mapping[str, Any]) -> bool:
@@ -161,6 +200,16 @@ class PlaceSide:
     @property
     def path(self) -> Path_:
         return (*self.place.path, self.roles.field, self.index)
+
+    @property
+    def capacity(self) -> int | None:
+        """How many pieces fit (None: no limit)."""
+        return self.roles.capacity_of(self.data)
+
+    @property
+    def reached_from(self) -> list[str]:
+        """The states it is reached from ([]: a state the place may start on)."""
+        return self.roles.sources(self.data)
 
 
 def place_kinds(pack: Pack) -> list[str]:
@@ -202,3 +251,99 @@ def place_side(pack: Pack, place: str, name: str) -> PlaceSide | None:
     """The side of that name of a place, as the pack writes it (None: no such place or side)."""
     entity = pack.entity(place)
     return sides_by_name(pack, entity).get(name) if entity is not None else None
+
+
+# -- the roles of a place's states, as declared ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoleProblem:
+    """Something wrong with the `role:` of a field: the path below the kind's `fields`, what."""
+
+    path: tuple[str, ...]
+    message: str
+
+
+def state_role_problems(kind_type: Any, fields: Any) -> Iterator[RoleProblem]:
+    """The roles of a place's states are given to fields of the right type, in the records of a
+    list of a kind whose ids are locations, once each, with a field that names the state."""
+    lists = [
+        (name, spec)
+        for name, spec in _fields(fields)
+        if (parsed := field_type(spec)) is not None and parsed.base == RECORD and parsed.lists == 1
+    ]
+    listed = {name for name, _ in lists}
+    for name, spec in _fields(fields):
+        if FIELD_ROLE in spec:
+            yield _misplaced_role(name, spec)
+        if name not in listed:
+            yield from _nested_roles((name,), spec)
+    holder: str | None = None
+    for name, spec in lists:
+        inner = spec.get("fields")
+        for field, inner_spec in _fields(inner):
+            yield from _nested_roles((name, "fields", field), inner_spec)
+        played = _roles_played(name, inner)
+        yield from played.problems
+        if not played.roles:
+            continue
+        if kind_type != LOCATION_TYPE:
+            first = next(iter(played.roles.values()))
+            yield _misplaced_role(first, _fields_of(inner)[first], (name, "fields"))
+        elif STATE_NAME not in played.roles:
+            said = (
+                f"the records of `{name}` play roles of a place's states but none names the state:"
+                f" give a field of type `name` the role `{STATE_NAME}`"
+            )
+            yield RoleProblem((name,), said)
+        elif holder is not None:
+            yield RoleProblem((name,), f"the kind's states are already the records of `{holder}`")
+        else:
+            holder = name
+
+
+@dataclass(frozen=True)
+class _Played:
+    roles: dict[str, str]  # role -> the field that plays it
+    problems: list[RoleProblem]
+
+
+def _roles_played(list_name: str, fields: Any) -> _Played:
+    roles: dict[str, str] = {}
+    problems: list[RoleProblem] = []
+    for name, spec in _fields(fields):
+        role = spec.get(FIELD_ROLE)
+        if not isinstance(role, str) or role not in PLACE_STATE_ROLES:
+            continue  # (an unknown role: the schema's)
+        where = (list_name, "fields", name, FIELD_ROLE)
+        allowed = PLACE_STATE_ROLES[role][0]
+        parsed = field_type(spec)
+        if parsed is not None and parsed.written not in allowed:
+            said = f"field `{name}` plays the role `{role}`, of type {' or '.join(f'`{t}`' for t in allowed)}"
+            problems.append(RoleProblem(where, f"{said}, not `{parsed.written}`"))
+        elif role in roles:
+            said = f"fields `{roles[role]}` and `{name}` both play the role `{role}`"
+            problems.append(RoleProblem(where, said))
+        else:
+            roles[role] = name
+    return _Played(roles, problems)
+
+
+def _nested_roles(path: tuple[str, ...], spec: Mapping[str, Any]) -> Iterator[RoleProblem]:
+    """Roles given to fields of records deeper than a place's states: the engine reads none."""
+    for name, inner in _fields(spec.get("fields")):
+        if FIELD_ROLE in inner:
+            yield _misplaced_role(name, inner, (*path, "fields"))
+        yield from _nested_roles((*path, "fields", name), inner)
+
+
+def _misplaced_role(name: str, spec: Mapping[str, Any], path: tuple[str, ...] = ()) -> RoleProblem:
+    said = (
+        f"the engine reads the role `{spec.get(FIELD_ROLE)}` only on a field of a place's states: of"
+        " the records of a list (`list[record]`) of a kind whose ids are locations"
+    )
+    return RoleProblem((*path, name, FIELD_ROLE), said)
+
+
+def _fields_of(fields: Any) -> dict[str, Mapping[str, Any]]:
+    return dict(_fields(fields))

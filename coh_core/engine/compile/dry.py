@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from coh_core.effects import ast
 from coh_core.effects.registry import NAME_TYPES, Kind, Signature, signature
-from coh_core.engine.compile.model import _IN_PLAY_TYPES, Fn, PackVerb, _constant
+from coh_core.engine.compile.model import Fn, PackVerb, _constant
 from coh_core.engine.compile.trees import _bind, _binds, _choices, _default, _reads
 from coh_core.engine.compile.where import _Where
 from coh_core.engine.machine import Program
@@ -267,7 +267,7 @@ class _Sure:
         if isinstance(node, ast.IntLit | ast.BoolLit | ast.StrLit | ast.Name):
             return True
         if isinstance(node, ast.Ref):
-            return self.c.refs.get(node.id) not in _IN_PLAY_TYPES
+            return self.c.refs.get(node.id) not in self.c.in_play_types
         if isinstance(node, ast.Call):
             return self.call(node, statement=False)
         if isinstance(node, ast.BinOp | ast.UnaryOp | ast.ListLit | ast.ListComp | ast.MapLit | ast.MapComp):

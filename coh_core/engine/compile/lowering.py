@@ -16,7 +16,16 @@ from coh_core.effects.registry import NAME_TYPES, Kind, Signature, signature
 from coh_core.engine.codegen import Fragment, Source
 from coh_core.engine.compile.blocks import _blocks, _direct
 from coh_core.engine.compile.dry import DryRuns
-from coh_core.engine.compile.model import COMPILED, CompiledBlock, Filter, Fn, Impl, PackVerb, _constant
+from coh_core.engine.compile.model import (
+    COLOUR_TYPE,
+    COMPILED,
+    CompiledBlock,
+    Filter,
+    Fn,
+    Impl,
+    PackVerb,
+    _constant,
+)
 from coh_core.engine.compile.ops import (
     _Ask,
     _AskEach,
@@ -51,7 +60,8 @@ class Compiler:
     """Turns the ASTs of one pack into programs for the machine, over the engine's implementations.
 
     `refs` gives the type of each `@id` of the pack; an id of a type whose pieces may be out
-    of the game (a character never dealt, a colour nobody plays) is checked as it is used.
+    of the game (one of `piece_types`, the types of the kinds of pieces: a piece never dealt; a
+    colour nobody plays) is checked as it is used.
     """
 
     def __init__(
@@ -59,9 +69,12 @@ class Compiler:
         impls: dict[str, Impl],
         refs: Mapping[str, str] | None = None,
         verbs: Mapping[str, PackVerb] | None = None,
+        piece_types: frozenset[str] = frozenset(),
     ):
         self.impls = impls
         self.refs = dict(refs or {})
+        # the types of `@id` that may be out of the game: the pack's pieces', and colours
+        self.in_play_types = piece_types | {COLOUR_TYPE}
         self.verbs = dict(verbs or {})  # verbs the pack defines, compiled on first use
         self._bodies: dict[str, Program] = {}
         self._calls = {name: calls_of([verb.tree], self.verbs) for name, verb in self.verbs.items()}

@@ -94,5 +94,7 @@ def _constant(value: Any) -> Fn:
     return lambda rt: value
 
 
-# Types of `@id` whose pieces may be out of the game: `Game.in_play` says which are in it.
-_IN_PLAY_TYPES = frozenset({"character", "colour"})
+# The type of `@id` of players' colours, which may be out of the game (a colour nobody plays):
+# with the types of the pack's kinds of pieces (a piece never dealt), `Game.in_play` says which
+# are in it.
+COLOUR_TYPE = "colour"

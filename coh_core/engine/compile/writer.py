@@ -19,7 +19,7 @@ from coh_core.effects.registry import (
     type_parts,
 )
 from coh_core.engine.codegen import Source
-from coh_core.engine.compile.model import _IN_PLAY_TYPES, Impl, PackVerb
+from coh_core.engine.compile.model import Impl, PackVerb
 from coh_core.engine.compile.trees import _CHOICES, _bind, _choices, _default
 from coh_core.engine.compile.where import _loop_limit, _too_large, _Where
 from coh_core.engine.runtime import NoOptions, Rt
@@ -147,7 +147,7 @@ class _Writer:
     def ref(self, node: ast.Ref) -> str:
         """`@id`; of a piece that may be out of play, the effect stops where it is used without it."""
         kind, ident = self.c.refs.get(node.id), node.id
-        if kind is not None and kind in _IN_PLAY_TYPES:
+        if kind is not None and kind in self.c.in_play_types:
             with self.src.block(f"if not rt.game.in_play({kind!r}, {ident!r}):"):
                 self.src.line(f"raise NoOptions({ident!r})")
         return repr(ident)
