@@ -12,6 +12,7 @@ bot and 29 as a heuristic one); the assertions leave room below them.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +23,15 @@ from team_pack import write_team_pack
 from coh_core.agents import make_bot
 from coh_core.agents.evaluation import evaluator, position_worth
 from coh_core.agents.heuristic import HeuristicAgent
+from coh_core.agents.worlds import sample_world
 from coh_core.engine import new_game
 from coh_core.engine.game import Game
+from coh_core.engine.rng import Rng
 from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.bot_hints import LOOKAHEAD, TACTICS, bot_hints
 from coh_core.packs.model import Pack
 from coh_core.packs.results import ResultSpec
+from coh_core.resources import content_root
 
 ROOT = Path(__file__).resolve().parent
 PEBBLES = ROOT / "games" / "pebbles"
@@ -213,3 +217,35 @@ def test_the_shipped_games_hints_are_sound() -> None:
     for folder in ("base", "zombicide"):
         _, problems = check_pack(ROOT.parent / "content" / folder)
         assert [p for p in problems if p.code.startswith("BOTS-")] == []
+
+
+# -- worlds consistent with a seat's view ---------------------------------------------------------
+
+
+def test_a_sampled_world_deals_again_the_piles_of_pieces_the_seat_does_not_own(tmp_path: Path) -> None:
+    """A pile kept per piece and seen by its `owner` is seen by the piece's owner (as in the seat's
+    view): a sampled world keeps those of the seat's own pieces and deals the others' again, each
+    to its size, from the cards the seat cannot see."""
+    root = tmp_path / "base"
+    shutil.copytree(content_root() / "base", root)
+    components = root / "components.yaml"
+    satchels = "    satchels: {doc: what a character carries, of: card_kind, per: characters, sees: owner}\n"
+    components.write_text(
+        components.read_text(encoding="utf-8").replace("  piles:\n", "  piles:\n" + satchels, 1)
+    )
+    pack = load_pack_checked(root)
+    game = new_game(pack, 3, 1)
+    me = game.players[0]
+    cards = sorted(entity.id for entity in pack.entities_of("action"))  # (the base pack's cards)
+    for index, piece in enumerate(sorted(game.pieces)):
+        game.state["piles"]["satchels"][piece] = [cards[index % len(cards)]]
+    mine = {piece for piece, data in game.pieces.items() if data["owner"] == me}
+    theirs = set(game.pieces) - mine
+    assert mine and theirs
+    before = {piece: list(held) for piece, held in game.state["piles"]["satchels"].items()}
+    worlds = [sample_world(game, me, Rng(seed)).state["piles"]["satchels"] for seed in range(20)]
+    for satchels in worlds:
+        assert {piece: satchels[piece] for piece in mine} == {piece: before[piece] for piece in mine}
+        assert all(len(satchels[piece]) == len(before[piece]) for piece in theirs)
+    assert any(satchels[piece] != before[piece] for satchels in worlds for piece in theirs)
+    assert game.state["piles"]["satchels"] == before  # (the game itself is left as it was)
