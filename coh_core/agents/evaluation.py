@@ -122,4 +122,5 @@ def _piece_values(pack: Pack | None, field: str | None) -> dict[str, int]:
     if pack is None or field is None:
         return {}
     kind = players_piece_kind(pack)
-    return {e.id: int(e.data.get(field, 0)) for e in pack.entities_of(kind)} if kind else {}
+    entities = pack.entities_of(kind) if kind else []
+    return {e.id: e.data[field] for e in entities if type(e.data.get(field)) is int}

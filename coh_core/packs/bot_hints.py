@@ -29,6 +29,21 @@ from coh_core.errors import Problem
 from coh_core.packs.declarations import messages_of
 from coh_core.packs.model import BOTS_SECTION, Pack
 
+_NOT_NUMBERS = frozenset(
+    {
+        "bool",
+        "string",
+        "id",
+        "name",
+        "effect",
+        "condition",
+        "window",
+        "event",
+        "triggers",
+        "trait_values",
+        "record",
+    }
+)
 DEFAULT_WIN = 10  # a won game's worth where the pack says nothing (a lost team game: as much less)
 LOOKAHEAD = "lookahead"
 # The bots' tactics, by the name a pack gives them to its questions: what each answers. An
@@ -165,6 +180,8 @@ def _piece_value_fault(pack: Pack, name: str) -> str | None:
     kind_of = (
         str((fields[name] or {}).get("type", "")) if isinstance(fields[name], dict) else str(fields[name])
     )
-    if kind_of not in ("int", "count"):
+    # (a type misspelt is the kind's declaration's problem, `KIND-FIELD`: only the field
+    # language's own other types are refused here)
+    if kind_of in _NOT_NUMBERS or kind_of.startswith(("list[", "map[")):
         return f"`{name}` is a field of type `{kind_of}`: a piece's worth is a number (`int` or `count`)"
     return None
