@@ -23,6 +23,7 @@ from coh_core.effects import ast
 from coh_core.engine.compile.trees import walk_calls
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
+from coh_core.engine.runtime import EngineError
 from coh_core.packs.bot_hints import LOOKAHEAD, BotHints
 from coh_core.packs.model import Pack
 
@@ -134,7 +135,13 @@ class HeuristicAgent:
             return None
         game = world if isinstance(world, Game) else world()
         budget = [self.forks]
-        values = [self._after(game, me, action, self.depth, budget) for action in legal]
+        try:
+            values = [self._after(game, me, action, self.depth, budget) for action in legal]
+        except EngineError:
+            # a sampled world deals again what the engine's frames may already have picked from
+            # (an item chosen at a place, then dealt elsewhere): where it cannot be played on,
+            # the answer is drawn at random
+            return None
         best = max(values)
         top = [action for action, value in zip(legal, values, strict=True) if value >= best - 1e-9]
         return top[self.rng.randbelow(len(top))]

@@ -134,7 +134,8 @@ def check_bots(pack: Pack) -> Iterator[Problem]:
         fault = _piece_value_fault(pack, hints.piece_value)
         if fault is not None:
             yield Problem("BOTS-PIECE-VALUE", fault, section.doc.location((*at, "piece_value")))
-    questions = set(messages_of(pack).questions())
+    # (without its messages the pack's questions are unknown: `SECTION-MISSING` says why)
+    questions = set(messages_of(pack).questions()) if "messages" in pack.sections else None
     for key, tactic in hints.tactics.items():
         if tactic not in TACTICS:
             yield Problem(
@@ -143,7 +144,7 @@ def check_bots(pack: Pack) -> Iterator[Problem]:
                 + suggest(tactic, TACTICS),
                 section.doc.location((*at, "tactics", key)),
             )
-        if key not in questions:
+        if questions is not None and key not in questions:
             yield Problem(
                 "BOTS-TACTIC",
                 f"`{key}` is not a question the pack declares (`messages: decisions`)"
@@ -174,7 +175,10 @@ def _piece_value_fault(pack: Pack, name: str) -> str | None:
     kind = players_piece_kind(pack)
     if kind is None:
         return f"`piece_value: {name}`, but the pack has no pieces of role `players`"
-    fields = ((pack.section("kinds").get(kind) or {}).get("fields")) or {}
+    declared = pack.section("kinds").get(kind)
+    if not isinstance(declared, dict):
+        return None  # (pieces of a kind the pack does not declare: `COMPONENT-PIECES`)
+    fields = declared.get("fields") or {}
     if name not in fields:
         return f"`{name}` is not a field of the kind `{kind}` (the players' pieces)" + suggest(name, fields)
     kind_of = (
