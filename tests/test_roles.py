@@ -16,6 +16,7 @@ from coh_core.agents import RandomAgent
 from coh_core.agents.runner import play_out
 from coh_core.effects.registry import PLACE_STATE_ROLES
 from coh_core.engine import new_game
+from coh_core.packs import load_pack_checked
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.model import Pack
 from coh_core.packs.roles import KindRoles, Role, StateRoles, kind_roles, place_sides
@@ -222,6 +223,21 @@ def test_renamed_state_fields_play_the_same_games(
         assert game.over
         digests.append(game.digest())
     assert digests[0] == digests[1]
+
+
+@pytest.mark.parametrize("overlay", ["rulebook-es", "rulebook-fr"])
+def test_an_overlay_names_a_side_by_the_field_of_role_state_name(renamed_states: Pack, overlay: str) -> None:
+    """`location/armory/sides/B/...` lands on the side whose `face` is B once `side` is renamed:
+    a list's items are named in a patch path by their id or by the field that names a state."""
+    old_names = {new: old for old, new in STATE_NAMES.items()}
+    composed = []
+    for pack in (renamed_states, load_ruleset()):
+        loaded = load_pack_checked(pack.root, [str(content_root() / overlay)])
+        composed.append(
+            [{old_names.get(k, k): v for k, v in side.data.items()} for side in place_sides(loaded)]
+        )
+    unpatched = [dict(side.data) for side in place_sides(load_ruleset())]
+    assert composed[0] == composed[1] != unpatched
 
 
 def test_the_shared_schema_offers_the_roles_of_a_place_s_states() -> None:

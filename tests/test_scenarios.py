@@ -105,6 +105,21 @@ def test_a_failing_check_is_reported_at_its_line(base_pack: Pack, tmp_path: Path
     assert "expected 'green', got 'red'" in problem.message
 
 
+@pytest.mark.parametrize(
+    ("owners", "problems"), [("{housewife: red, student: blue}", 0), ("{housewife: blue}", 1)]
+)
+def test_owners_checks_the_player_each_piece_was_dealt_to(
+    base_pack: Pack, tmp_path: Path, owners: str, problems: int
+) -> None:
+    source = (SCENARIOS / "rulebook" / "tie_broken_by_first_player.yaml").read_text()
+    checked = tmp_path / "owners.yaml"
+    checked.write_text(source.replace("  first: red", f"  first: red\n  owners: {owners}"))
+    outcome = run_file(base_pack, checked, "owners.yaml")
+    assert len(outcome.problems) == problems, [p.render() for p in outcome.problems]
+    if problems:
+        assert "expected {'housewife': 'blue'}, got {'housewife': 'red'}" in outcome.problems[0].message
+
+
 def test_a_decision_check_that_is_no_mapping_fails_at_its_line(base_pack: Pack, tmp_path: Path) -> None:
     source = (SCENARIOS / "rulebook" / "tie_broken_by_first_player.yaml").read_text()
     broken = tmp_path / "broken.yaml"

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from coh_core.agents import RandomAgent, make_bot
 from coh_core.agents.runner import play_out
+from coh_core.agents.terminal import TerminalAgent
 from coh_core.cli import main
 from coh_core.engine import Game, new_game
 from coh_core.engine.scenario import run_file
@@ -148,3 +149,31 @@ def test_a_skill_s_page_shows_its_rule_text(zombicide: Pack, lang: str) -> None:
         assert result.exit_code == 0, result.output
         text = Narrator(zombicide, lang).text(f"skill.{skill}.text", {})
         assert text and text in result.output, result.output
+
+
+@pytest.mark.parametrize("steps", [10, 30, 1000])
+def test_the_table_shows_each_survivor_at_their_zone_with_experience_and_cards(
+    zombicide: Pack, steps: int
+) -> None:
+    """Some way into a game of two players, each survivor still standing is on the line of their
+    zone, with their experience points and the cards in their hands and backpack."""
+    game = new_game(zombicide, players=2, seed=5)
+    agents = {colour: RandomAgent(seed=index) for index, colour in enumerate(game.players)}
+    for _ in range(steps):
+        if game.decision is None:  # the mission may end before
+            break
+        colour = game.decision.waiting[0]
+        game.submit(colour, agents[colour].act(game.view(colour), game.decision.legal(colour)))
+    state = game.view(game.players[0]).to_json()
+    narrator = Narrator(zombicide)
+    rows = TerminalAgent(narrator).table(state)
+    standing = {s: piece for s, piece in state["pieces"]["survivors"].items() if piece["alive"]}
+    assert standing
+    for survivor, piece in standing.items():
+        [row] = [r for r in rows if r.startswith(f"  {narrator.name('zone', piece['at'])}")]
+        shown = f"{narrator.name('survivor', survivor)} [{piece['traits']['experience'][0]} XP"
+        for pile, words in [("in_hand", "hands"), ("backpack", "backpack")]:
+            cards = sorted(state["piles"][pile].get(survivor, []))
+            if cards:
+                shown += f"; {words}: " + ", ".join(narrator.name("card", c) for c in cards)
+        assert shown + "]" in row or shown + ";" in row, (shown, row)

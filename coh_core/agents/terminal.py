@@ -308,7 +308,8 @@ class TerminalAgent:
         characters there and its capacity (`ui.table.room`; a place without sides, its name
         alone: `ui.table.place`), the counters (`ui.table.count.<kind>`)
         and the location's piles (`ui.table.pile.<id>`) that are not empty there, and each
-        character's traits (`ui.table.trait.<trait>`); the game's own piles
+        character's traits (`ui.table.trait.<trait>`) and the piles kept for it that the player
+        sees and are not empty (`ui.table.carried.<id>`); the game's own piles
         (`ui.table.total.<id>`); how many cards the others hold (`ui.table.others.pile.<id>`); then
         the player's own piles (`ui.table.own.pile.<id>`, with their entries when the player sees
         them), counters (`ui.table.own.count.<kind>`) and what the game remembers for them alone
@@ -329,9 +330,10 @@ class TerminalAgent:
         role = state["piece_roles"].get("players")  # a game may have no pieces on its places
         pieces = state["pieces"][role] if role is not None else {}
         extra = state.get("extra_places", {})
+        carried = self._carried(state, piles, role)
         for location, place in state["locations"].items():
             present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
-            people = self._people(present, me if counted else None)
+            people = self._people(present, me if counted else None, carried)
             counts = self._texts("ui.table.count", state["counts"][location])
             here = {
                 **{kind: text + self._fires(state, location, kind) for kind, text in counts.items()},
@@ -461,15 +463,42 @@ class TerminalAgent:
             if (count or empty) and has(f"{prefix}.{name}")
         }
 
-    def _people(self, present: Mapping[str, Mapping[str, Any]], me: str | None = None) -> list[str]:
+    def _carried(
+        self, state: Mapping[str, Any], piles: Mapping[str, Any], role: str | None
+    ) -> dict[str, list[str]]:
+        """Per piece of the players' kind, its piles the pack has a `ui.table.carried.<id>` text for
+        that are not empty and whose entries the player sees, each in words."""
+        found: dict[str, list[str]] = {}
+        for name, pile in piles.items():
+            key = f"ui.table.carried.{name}"
+            if (
+                role is None
+                or not isinstance(pile, Mapping)
+                or pile.get("per") != role
+                or not self.narrator.has(key)
+            ):
+                continue
+            for piece, entries in (state["piles"].get(name) or {}).items():
+                if entries:
+                    text = self.narrator.ui(key, entries=sorted(entries, key=_in_order), count=len(entries))
+                    found.setdefault(piece, []).append(text)
+        return found
+
+    def _people(
+        self,
+        present: Mapping[str, Mapping[str, Any]],
+        me: str | None = None,
+        carried: Mapping[str, list[str]] | None = None,
+    ) -> list[str]:
         """The pieces at a place, grouped by owner when the pack says how (`ui.table.owner`,
         `ui.table.piece[.exhausted]`), else each with its owner. Given `me`, the others' pieces
         are only counted (a table shortened to fit the screen)."""
         if not self.narrator.has("ui.table.owner"):
-            return [self._character(c, ch) for c, ch in present.items()]
+            return [self._character(c, ch, carried=carried) for c, ch in present.items()]
         owners: dict[str, list[str]] = {}
         for character, ch in present.items():
-            owners.setdefault(ch["owner"], []).append(self._character(character, ch, "ui.table.piece"))
+            shown = self._character(character, ch, "ui.table.piece", carried)
+            owners.setdefault(ch["owner"], []).append(shown)
         return [
             self.narrator.ui(
                 "ui.table.owner",
@@ -479,7 +508,15 @@ class TerminalAgent:
             for owner, pieces in owners.items()
         ]
 
-    def _character(self, character: str, ch: Mapping[str, Any], prefix: str = "ui.table.character") -> str:
+    def _character(
+        self,
+        character: str,
+        ch: Mapping[str, Any],
+        prefix: str = "ui.table.character",
+        carried: Mapping[str, list[str]] | None = None,
+    ) -> str:
+        """A piece in words: its name (and owner), then in brackets its traits, joined by commas,
+        and the piles it carries, each after a semicolon (their entries are joined by commas)."""
         key = f"{prefix}.exhausted" if ch["exhausted"] else prefix
         shown = self.narrator.ui(key, character=character, player=ch["owner"])
         traits = [
@@ -487,7 +524,8 @@ class TerminalAgent:
             for trait, held in (ch.get("traits") or {}).items()
             if self.narrator.has(f"ui.table.trait.{trait}")
         ]
-        return f"{shown} [{', '.join(traits)}]" if traits else shown
+        parts = ([", ".join(traits)] if traits else []) + list((carried or {}).get(character, ()))
+        return f"{shown} [{'; '.join(parts)}]" if parts else shown
 
     def show_news(self, view: Any, public: bool = False) -> None:
         """What happened since this player last answered (what everyone saw only, with `public`)."""

@@ -717,6 +717,7 @@ CHECKS: dict[str, Check] = {
     "sides": _per_location("side"),
     "alive": _per_character(lambda ch: ch["alive"]),
     "at": _per_character(lambda ch: ch["at"]),
+    "owners": _per_character(lambda ch: ch["owner"]),
     "exhausted": _per_character(lambda ch: ch["exhausted"]),
     "traits": _per_character(lambda ch: {k: v[0] for k, v in ch["traits"].items()}),
     "first": lambda game, expected: (game.first_player() == expected, game.first_player()),

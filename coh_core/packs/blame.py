@@ -17,7 +17,7 @@ from typing import Any
 
 from coh_core.errors import Location, Problem
 from coh_core.packs.model import Pack
-from coh_core.packs.overlays import NAME_FIELDS, OPS, patch_sites
+from coh_core.packs.overlays import ITEM_NAME, OPS, item_names, patch_sites
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 Found = frozenset[tuple[str, Location]]
@@ -35,6 +35,7 @@ def blame(problems: list[Problem], base: Pack, overlays: list[Pack], recheck: Re
     their cause."""
     layers = _layers(base, overlays)
     sections = base.entity_sections()  # kind by the section listing its entities
+    names = item_names(base)  # the fields that name a list's items in a patch path
     # with every overlay, the check finds what it has found: those problems
     cached: dict[tuple[int, int | None], Found] = {(len(overlays), None): found_in(problems)}
 
@@ -61,7 +62,7 @@ def blame(problems: list[Problem], base: Pack, overlays: list[Pack], recheck: Re
         if problem.code != _UNUSED_TEXT:
             overlay = overlays[guilty - 1]
             cause = _cause(key, overlay, partial(found, guilty))
-            moved.append(_at_cause(problem, doc, role, overlay, sections, *cause))
+            moved.append(_at_cause(problem, doc, role, overlay, sections, names, *cause))
     return moved
 
 
@@ -108,6 +109,7 @@ def _at_cause(
     role: str,
     overlay: Pack,
     sections: Mapping[str, str],
+    names: tuple[str, ...],
     written: YamlDoc,
     where: Location,
     cause: str,
@@ -123,7 +125,7 @@ def _at_cause(
         and (role == "content" or (role, path[0]) == ("overlay", "patches"))
         and not (len(path) < 2 and path[0] in sections)
     ):
-        target = patch_target(doc.data, path, sections)
+        target = patch_target(doc.data, path, sections, names)
         fix = f"patch `{target}` in `{overlay.id}` as well, or {fix}" if target else fix
     context = (
         f"{_quote(written, where)}\n  which breaks, in `{doc.owner or 'the pack below'}`:\n"
@@ -138,7 +140,9 @@ def _quote(doc: YamlDoc, where: Location) -> str:
     return f"    {doc.source_line(where.line)}\n    {' ' * max(where.col - 1, 0)}^"
 
 
-def patch_target(data: Any, path: Path_, sections: Mapping[str, str]) -> str | None:
+def patch_target(
+    data: Any, path: Path_, sections: Mapping[str, str], names: tuple[str, ...] = (ITEM_NAME,)
+) -> str | None:
     """How a patch names the value at a data path (entities by kind and id, list items by name);
     a value an overlay's patch writes is named by the patch's target. None if it has no name."""
     head, *rest = path
@@ -149,11 +153,11 @@ def patch_target(data: Any, path: Path_, sections: Mapping[str, str]) -> str | N
     if head in sections and rest and isinstance(value, list):
         index = int(rest.pop(0))
         value = value[index] if index < len(value) else None
-        parts = [sections[str(head)], _item_name(value, index)]
+        parts = [sections[str(head)], _item_name(value, index, names)]
     for part in rest:
         if isinstance(value, list) and isinstance(part, int):
             item = value[part] if part < len(value) else None
-            parts.append(_item_name(item, part))
+            parts.append(_item_name(item, part, names))
             value = item
         else:
             parts.append(str(part))
@@ -170,9 +174,9 @@ def _patched_target(data: Any, path: Path_) -> str | None:
     return "/".join([str(target), *(str(p) for p in path[3:])]) if isinstance(target, str) else None
 
 
-def _item_name(item: Any, index: int) -> str:
-    """A list item's name in a patch path: its id (or side), else its position."""
-    for name in NAME_FIELDS:
+def _item_name(item: Any, index: int, names: tuple[str, ...]) -> str:
+    """A list item's name in a patch path: its id (or the name of a place's state), else its position."""
+    for name in names:
         if isinstance(item, dict) and name in item:
             return str(item[name])
     return str(index)

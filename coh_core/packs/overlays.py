@@ -27,6 +27,7 @@ from typing import Any
 from coh_core.effects.checker import suggest
 from coh_core.errors import Location, Problem, UsageError
 from coh_core.packs.model import Pack
+from coh_core.packs.roles import STATE_NAME, state_field_roles
 from coh_core.packs.yamlsrc import Path_, YamlDoc, parse_yaml
 from coh_core.resources import content_root, installed_content
 
@@ -41,7 +42,7 @@ ALLOWS = {
     "move": ("before", "after"),
     "add": (),
 }
-NAME_FIELDS = ("id", "side")  # how list items are named in a patch path
+ITEM_NAME = "id"  # how list items are named in a patch path (and the places' states by their name)
 
 
 @dataclass
@@ -179,9 +180,15 @@ def ordered_before(overlays: list[Pack]) -> dict[str, set[str]]:
 class Patcher:
     """Applies the patches of overlays to the documents of a pack being composed."""
 
-    def __init__(self, docs: list[ComposedDoc], kind_sections: dict[str, str] | None = None):
+    def __init__(
+        self,
+        docs: list[ComposedDoc],
+        kind_sections: dict[str, str] | None = None,
+        item_names: tuple[str, ...] = (ITEM_NAME,),
+    ):
         self.docs = docs
         self.kind_sections = kind_sections or {}  # the section of each kind of entity, by kind
+        self.item_names = item_names  # the fields that name a list's items in a patch path
         self.result = Composition()
 
     def apply(self, overlay: Pack, patches: int | None = None) -> None:
@@ -208,7 +215,7 @@ class Patcher:
             for target, source in self._merge(host, path, doc, (*at, "with"), patch["with"], named):
                 self.result.changes.append(Change(overlay.id, target, doc.location(source, key=True)))
             return
-        added = _names([patch["item"]]) if op == "insert" else []
+        added = _names([patch["item"]], self.item_names) if op == "insert" else []
         self.result.changes.append(Change(overlay.id, named, here, op, added[0] if added else None))
         if op == "set":
             self._set(host, path, doc, (*at, "to"), patch["to"])
@@ -245,9 +252,10 @@ class Patcher:
                     raise fail(f"`{'/'.join([*named, part])}` does not exist" + suggest(part, value))
                 path, value = (*path, part), value.get(part)
             elif isinstance(value, list):
-                position = _item_index(value, part)
+                position = _item_index(value, part, self.item_names)
                 if position is None:
-                    raise fail(f"no item `{part}` in `{'/'.join(named)}`" + suggest(part, _names(value)))
+                    known = _names(value, self.item_names)
+                    raise fail(f"no item `{part}` in `{'/'.join(named)}`" + suggest(part, known))
                 path, value = (*path, position), value[position]
             else:
                 raise fail(f"`{'/'.join(named)}` holds a single value: nothing is inside it")
@@ -373,11 +381,12 @@ class Patcher:
                 return 0
             if where == "end":
                 return len(items)
-            found = _item_index(items, str(where))
+            found = _item_index(items, str(where), self.item_names)
             if found is None:
                 raise PatchError(
                     "OVERLAY-PATH",
-                    f"no item `{where}` to put it {word}" + suggest(str(where), _names(items)),
+                    f"no item `{where}` to put it {word}"
+                    + suggest(str(where), _names(items, self.item_names)),
                     doc.location((*at, word)),
                 )
             return found + shift
@@ -473,14 +482,14 @@ def _exists(data: Any, path: Path_) -> bool:
     return True
 
 
-def _names(items: list[Any]) -> list[str]:
+def _names(items: list[Any], fields: tuple[str, ...]) -> list[str]:
     """The names list items go by in patch paths."""
-    return [str(i[n]) for i in items if isinstance(i, dict) for n in NAME_FIELDS if n in i]
+    return [str(i[n]) for i in items if isinstance(i, dict) for n in fields if n in i]
 
 
-def _item_index(items: list[Any], name: str) -> int | None:
+def _item_index(items: list[Any], name: str, fields: tuple[str, ...]) -> int | None:
     for index, item in enumerate(items):
-        if isinstance(item, dict) and any(str(item.get(n)) == name for n in NAME_FIELDS if n in item):
+        if isinstance(item, dict) and any(str(item.get(n)) == name for n in fields if n in item):
             return index
     if name.isdigit() and int(name) < len(items):
         return int(name)
@@ -555,7 +564,7 @@ def compose(base: Pack, overlays: list[Pack], last_patches: int | None = None) -
     overlay's patches only the first `last_patches`, if given (to find which one does something)."""
     docs = [compose_doc(d) for d in base.docs]
     sections = base.entity_sections()
-    patcher = Patcher(docs, {kind: section for section, kind in sections.items()})
+    patcher = Patcher(docs, {kind: section for section, kind in sections.items()}, item_names(base))
     for number, overlay in enumerate(overlays, 1):
         patcher.apply(overlay, last_patches if number == len(overlays) else None)
     patcher.result.problems.extend(conflicts(patcher.result, overlays))
@@ -570,6 +579,19 @@ def compose(base: Pack, overlays: list[Pack], last_patches: int | None = None) -
         overlays=list(overlays),
     )
     return composed, patcher.result
+
+
+def item_names(pack: Pack) -> tuple[str, ...]:
+    """The fields that name a list's items in a patch path: `id`, and the field of role
+    `state_name` that names a place's states (`set: location/bank/sides/A/capacity`)."""
+    found = [ITEM_NAME]
+    for entry in pack.kind_declarations().values():
+        fields = entry.get("fields") if isinstance(entry, dict) else None
+        for spec in (fields or {}).values() if isinstance(fields, dict) else ():
+            named = state_field_roles(spec.get("fields")).get(STATE_NAME) if isinstance(spec, dict) else None
+            if named is not None and named not in found:
+                found.append(named)
+    return tuple(found)
 
 
 def _adds_content(doc: YamlDoc) -> bool:
