@@ -5,7 +5,8 @@ Lifeboat: 2 or 3 players row a boat to the shore. Each turn every player chooses
 row (1 to 3 strokes, kept on their place as counters `strokes`), then the current undoes the
 strokes of one die (counters `setbacks` at the place `wake`). After 3 turns the team has landed,
 and won, if the strokes rowed less those undone reach `crossing`. Nobody owns a piece, and the
-pack keeps no memory of players out of the game: every player rows every turn.
+pack keeps no memory of players out of the game: every player rows every turn. The bots are
+told how far the boat has got (`bots: evaluation`, the verb `headway`).
 
 `write_team_pack(folder, kind)` writes it with the result `team`, or `both`: then the players
 are also ranked by their strokes (the part of the score `strokes_rowed`; no tie-break), and if
@@ -93,6 +94,13 @@ def _game(kind: str) -> dict[str, Any]:
                 ),
             },
             {
+                "id": "headway",
+                "params": {"player": "player"},
+                "returns": "int",
+                "doc": "How far the boat has got, for the bots: the strokes it has made good (the team's).",
+                "do": "return made_good()",
+            },
+            {
                 "id": "strokes_rowed",
                 "params": {"player": "player"},
                 "returns": "int",
@@ -133,6 +141,7 @@ def _game(kind: str) -> dict[str, Any]:
         "events": {},
         "windows": {},
         "result": {"kind": kind},
+        "bots": {"evaluation": "headway"},
     }
 
 

@@ -11,7 +11,9 @@ answers, which it sees), and it picks among the answers legal in this world with
 for each answer the iterations in which it was available (so an answer legal in few worlds is
 not judged by the visits of the others). The first answer never tried is expanded instead, and
 from there heuristic bots play every seat to the end of the turn (or of the game), where the
-position is scored as the bot's margin over the best other player; that score is added to every
+position is scored by the pack's evaluation (`bots: evaluation`, coh_core.agents.evaluation)
+weighed as its declared result: a ranking's margin over the best other player, a team's value
+for every seat alike, or what the finished game's result is worth; that score is added to every
 answer on the path. The others' decisions are played by the heuristic bot, as a model of the
 opponents, inside the tree as in the rollouts: a tree of their information sets would need a
 world sampled from each one's view, and their decisions could not be told apart by the bot. The
@@ -31,12 +33,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from coh_core.agents.heuristic import HeuristicAgent, _counters_of_role
+from coh_core.agents.evaluation import margin as _margin
+from coh_core.agents.evaluation import result_worth
+from coh_core.agents.heuristic import HeuristicAgent
+from coh_core.agents.worlds import light_view as _light_view
+from coh_core.agents.worlds import sample_world as _world
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
 from coh_core.limits import MAX_EXPERT_ITERATIONS, MAX_EXPERT_SECONDS
+from coh_core.packs.bot_hints import DEFAULT_WIN
 from coh_core.packs.model import Pack
-from coh_core.packs.results import ResultSpec
+
+__all__ = ["WIN_BONUS", "ExpertAgent", "Node", "_margin", "budget_fault", "result_worth"]
 
 Action = tuple[Any, ...]
 PASS: Action = ("pass",)
@@ -44,8 +52,9 @@ DEFAULT_ITERATIONS = 32  # tree iterations per searched decision (each one playo
 MAX_ITERATIONS = 1_000_000  # the bound of a budget in seconds only
 MAX_SEARCHED = 8  # decisions with more answers are left to the heuristic (too costly to compare)
 WINDOW_ANSWERS = frozenset({"pass", "play", "power", "give"})  # the engine's window actions
+ROLLOUT_FORKS = 8  # the forks of a rollout's look-ahead (a pack's question without a tactic)
 HORIZON_TURNS = 1  # rollouts stop once the turn has advanced this many times (or the game ends)
-WIN_BONUS = 10.0  # a won game is worth this many points more than its score margin
+WIN_BONUS = float(DEFAULT_WIN)  # a won game's worth where the pack says nothing (`bots: win`)
 EXPLORATION = 0.7  # UCB1's constant, for scores scaled to the spread seen at the root
 # A node below the root is grown only once the answer leading to it has been visited this often
 # (before, the heuristic answers there as in a rollout), and its first answer tried is the
@@ -126,8 +135,9 @@ class ExpertAgent:
         self.guided = guided  # below the root, the heuristic's answer is expanded first
         self.fallback = HeuristicAgent(seed, pack)
         self.rollout_agent = HeuristicAgent(0, pack)
-        self.prizes = _counters_of_role(pack, "prize")
-        self.values = self.fallback.values
+        # in rollouts, a look-ahead of one answer, within a few forks: it runs at every decision
+        self.rollout_agent.depth, self.rollout_agent.forks = 1, ROLLOUT_FORKS
+        self.evaluator = self.fallback.evaluator
         self.last_iterations = 0  # how many iterations the last search ran (for tests, reports)
         self.last_tree: Node | None = None  # the last tree search's root
 
@@ -197,13 +207,13 @@ class ExpertAgent:
                     if path:  # below the root: the node of this decision after the last answer
                         node = path[-1].after.setdefault((decision.kind, *legal), Node())
                         if self.guided:
-                            prior = agent.decide(_light_view(world, colour), legal)
+                            prior = agent.decide(_light_view(world, colour), legal, world)
                     action, expanded = self._select(node, legal, spread, prior)
                     path.append(node.edges[action])
                     if expanded:
                         node = None  # one node added per iteration; the rest is a rollout
                 else:
-                    action = self._quick_pass(legal) or agent.decide(_light_view(world, colour), legal)
+                    action = self._quick_pass(legal) or agent.decide(_light_view(world, colour), legal, world)
                 world.submit(colour, action)
         score = self._score(world, me)
         spread.add(score)
@@ -264,7 +274,7 @@ class ExpertAgent:
                 legal = decision.legal(colour)
                 quick = self._quick_pass(legal)
                 if quick is None:
-                    quick = agent.decide(_light_view(game, colour), legal)
+                    quick = agent.decide(_light_view(game, colour), legal, game)
                 game.submit(colour, quick)
         return self._score(game, me)
 
@@ -277,95 +287,7 @@ class ExpertAgent:
         return None if useful else PASS
 
     def _score(self, game: Game, me: str) -> float:
-        """The game's margin for `me` over the best other player: once it is over, what its
-        result is worth (`result_worth`), or else what each could still score (living pieces' values
-        and prizes held)."""
-        result = game.state["result"]
-        if game.over and result:
-            return result_worth(result, game.rules.result, me)
-        worth = {p: 0.0 for p in game.players}
-        for ident, piece in game.pieces.items():
-            if piece["alive"] and piece["owner"] in worth:
-                worth[piece["owner"]] += self.values.get(ident, 1)
-        for player in worth:
-            worth[player] += sum(game.state["counts"][player][kind] for kind in self.prizes)
-        return _margin(worth, me)
-
-
-def result_worth(result: dict[str, Any], declared: ResultSpec | None, me: str) -> float:
-    """What a finished game is worth to `me`, as its pack declares its result: of a ranking, the
-    margin of the final scores and a win bonus (shared among the winners); of a team's result, the
-    team's outcome, every seat's alike (a win bonus, or as much lost); of both, the two added."""
-    worth = 0.0
-    if declared is None or declared.ranked:
-        scores = {p: float(v) for p, v in result.get("scores", {}).items()}
-        winners = result.get("winners", [])
-        worth += _margin(scores, me) + (WIN_BONUS / len(winners) if me in winners else 0.0)
-    if declared is not None and declared.team:
-        worth += WIN_BONUS if result.get("won") else -WIN_BONUS
-    return worth
-
-
-def _margin(scores: dict[str, float], me: str) -> float:
-    others = [v for p, v in scores.items() if p != me]
-    return scores.get(me, 0.0) - (max(others) if others else 0.0)
-
-
-def _light_view(game: Game, colour: str) -> dict[str, Any]:
-    """What the heuristic reads of a view, sharing the game's own data instead of copying it
-    (rollouts run in a sampled world, where nothing is the real game's secret)."""
-    state = game.state
-    decision = game.decision
-    return {
-        "me": colour,
-        "players": state["players"],
-        "turn": state["turn"],
-        "eliminated": game.out_of_game(),
-        "locations": state["locations"],
-        "pieces": state["pieces"],
-        "piece_roles": game.rules.piece_roles,
-        "counts": state["counts"],
-        "decision": None if decision is None else decision.to_json(colour),
-    }
-
-
-def _world(game: Game, me: str, rng: Rng) -> Game:
-    """A fork of the game in which everything `me` cannot see is drawn again from `rng`.
-
-    The entries of the piles hidden from `me` (by the pack's `sees`) are pooled by type, put in
-    a fixed order (so the pool does not tell where each was) and dealt back at random into piles
-    of the same sizes; the others' entries of memory seen by its owner only are forgotten, as are
-    the answers others have already given to the decision; the game's generator is replaced.
-    What the engine's frames hold is kept as it is.
-    """
-    world = game.fork()
-    rules = world.rules
-    pools: dict[str, list[Any]] = {}
-    slots: list[tuple[str, str, int]] = []  # (pile, owner, size) to deal back, in a fixed order
-    for name in sorted(world.state["piles"]):
-        pile = rules.piles[name]
-        if pile.sees == "everyone":
-            continue
-        for owner in sorted(world.state["piles"][name]):
-            if pile.sees == "owner" and owner == me:
-                continue
-            held = world.state["piles"][name][owner]
-            pools.setdefault(pile.of, []).extend(held)
-            slots.append((name, owner, len(held)))
-    for pool in pools.values():
-        pool.sort(key=repr)
-        rng.shuffle(pool)
-    for name, owner, size in slots:
-        pool = pools[rules.piles[name].of]
-        dealt, pools[rules.piles[name].of] = pool[:size], pool[size:]
-        world.state["piles"][name][owner][:] = dealt
-    for name, spec in rules.memory.items():
-        value = world.state["memory"][name]
-        if spec.visible == "owner" and spec.per_player and isinstance(value, dict):
-            for player in [p for p in value if p != me]:
-                del value[player]
-    decision = world.decision
-    if decision is not None:
-        decision.answers = {c: a for c, a in decision.answers.items() if c == me}
-    world.rng = Rng(rng.next64())
-    return world
+        """What the position is worth to `me`: once the game is over, what its result is worth
+        (`result_worth`); before, the players' values by the pack's evaluation, weighed as its
+        result is (a ranking: the margin over the best other; a team: the team's)."""
+        return self.evaluator.worth(game, me)

@@ -1,22 +1,38 @@
-"""A bot that plays sensibly: keeps its characters safe, removes threats where it is at risk,
-votes against others, and gathers prizes for its survivors.
+"""A bot that plays sensibly on any pack, from what the pack tells bots (`bots:`,
+coh_core.packs.bot_hints) and nothing else.
 
-It knows cards and powers only through their effects (which verbs they call), never by id, and
-the game only through the hints the pack gives bots (`bots:` on counters and verbs).
+At each decision it answers with the tactic the pack names for the question. Where it names
+none, it looks ahead: each answer is played on a fork of a world consistent with its view (what
+it cannot see dealt again), on through its own next answers while it alone is asked (the one it
+looks ahead from; the others asked at once answer at random), and the answer whose outcome the
+pack's evaluation prefers for its seat is taken, ties drawn at random (a little noise besides).
+The tactics read the table through the pack's other hints: counters marked `bots: threat` or
+`prize`, verbs marked `bots: relief`, and a piece's worth (`bots: piece_value`). It knows cards
+and powers only through their effects (which verbs they call), never by id.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
+from coh_core.agents.evaluation import Evaluator, counters_of_role, evaluator
+from coh_core.agents.worlds import sample_world
 from coh_core.effects import ast
 from coh_core.engine.compile.trees import walk_calls
+from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
+from coh_core.engine.runtime import EngineError
+from coh_core.packs.bot_hints import LOOKAHEAD, BotHints
 from coh_core.packs.model import Pack
 
 Action = tuple[Any, ...]
 PASS: Action = ("pass",)
+LOOKAHEAD_DEPTH = 3  # the bot's own answers in a row a look-ahead plays through
+LOOKAHEAD_FORKS = 48  # the most forks one look-ahead makes (beyond, it answers from one step)
+NOISE = 20  # a look-ahead answers at random instead once in this many times
+World = Callable[[], Game]  # makes the world a look-ahead forks (made only when one is needed)
 
 
 def _verbs_by_owner(pack: Pack | None) -> dict[str, set[str]]:
@@ -27,12 +43,6 @@ def _verbs_by_owner(pack: Pack | None) -> dict[str, set[str]]:
         if isinstance(tree, ast.Block | ast.Call):
             found.setdefault(compiled.slot.owner, set()).update(walk_calls(tree))
     return found
-
-
-def _counters_of_role(pack: Pack | None, role: str) -> list[str]:
-    """The kinds of counters the pack marks for bots as a `threat` or a `prize`."""
-    counters = pack.section("components").get("counters", {}) if pack is not None else {}
-    return [str(kind) for kind, entry in counters.items() if entry.get("bots") == role]
 
 
 def _verbs_of_role(pack: Pack | None, role: str) -> frozenset[str]:
@@ -47,19 +57,6 @@ def _items_of(pack: Pack | None, kinds: list[str]) -> frozenset[str]:
     return frozenset(str(counters[kind]["item"]) for kind in kinds if counters[kind].get("item"))
 
 
-def _piece_values(pack: Pack | None) -> dict[str, int]:
-    """What each piece of the pack's kinds of pieces is worth to a bot, whatever its kind is named:
-    its `rested` points (City of Horror's, until the bots read the declared result: step 5)."""
-    pieces = pack.section("components").get("pieces", {}) if pack is not None else {}
-    kinds = [str(entry.get("of")) for entry in pieces.values() if isinstance(entry, dict)]
-    return {
-        entity.id: int(entity.data.get("rested", 0))
-        for kind in kinds
-        for entity in (pack.entities_of(kind) if pack is not None else [])
-        if isinstance(entity.data.get("rested", 0), int)
-    }
-
-
 def _pack_facts(pack: Pack | None) -> dict[str, Any]:
     """What a bot reads of the pack, worked out once per pack (a simulation seats thousands of
     bots on one pack; reading its effects again for each was about a seventh of a game)."""
@@ -67,14 +64,15 @@ def _pack_facts(pack: Pack | None) -> dict[str, Any]:
         cached = _FACTS.get(id(pack))
         if cached is not None and cached[0] is pack:
             return cached[1]
-    prizes = _counters_of_role(pack, "prize")
+    judge = evaluator(pack)
     facts = {
         "verbs": _verbs_by_owner(pack),
-        "threats": _counters_of_role(pack, "threat"),
-        "prizes": prizes,
+        "threats": counters_of_role(pack, "threat"),
+        "prizes": judge.prizes,
         "reliefs": _verbs_of_role(pack, "relief"),
-        "prize_items": _items_of(pack, prizes),
-        "values": _piece_values(pack),
+        "prize_items": _items_of(pack, judge.prizes),
+        "values": judge.values,
+        "evaluator": judge,
     }
     if pack is not None:
         if len(_FACTS) >= _FACTS_KEPT:  # the packs of long ago (each kept alive while it is here)
@@ -99,18 +97,76 @@ class HeuristicAgent:
         self.reliefs: frozenset[str] = facts["reliefs"]
         self.prize_items: frozenset[str] = facts["prize_items"]
         self.values: dict[str, int] = facts["values"]
+        self.evaluator: Evaluator = facts["evaluator"]
+        self.hints: BotHints = self.evaluator.hints
+        self.depth = LOOKAHEAD_DEPTH  # how deep and wide it looks ahead (less in a search's rollouts)
+        self.forks = LOOKAHEAD_FORKS
         self._view: Any = None
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         self._view = view  # the log is read from it only when a decision needs it
-        return self.decide(view.to_json(), legal)
+        game: Game | None = getattr(view, "_game", None)
+        me = view.colour
+        # a look-ahead forks a world consistent with the view, never the game itself
+        world = None if game is None else (lambda: sample_world(game, me, self.rng))
+        return self.decide(view.to_json(), legal, world)
 
-    def decide(self, state: dict[str, Any], legal: list[Action]) -> Action:
-        """The answer from a view's JSON (read only: a search may pass the game's own data)."""
+    def decide(self, state: dict[str, Any], legal: list[Action], world: World | Game | None = None) -> Action:
+        """The answer from a view's JSON (read only: a search may pass the game's own data), by
+        the tactic the pack names for the question; a look-ahead forks `world` (a game whose
+        every part the bot may know: a sampled world), or the game `world()` makes."""
         decision = state["decision"] or {}
-        handler = getattr(self, f"_on_{decision.get('kind')}", None)
-        choice = handler(state, decision.get("prompt", {}), legal) if handler else None
+        prompt = decision.get("prompt", {})
+        tactic = self.hints.tactic(decision.get("kind"), prompt.get("purpose"))
+        choice: Action | None
+        if tactic == LOOKAHEAD:
+            choice = self._lookahead(state["me"], legal, world) if len(legal) > 1 else legal[0]
+        else:
+            handler: Callable[..., Action | None] | None = getattr(self, f"_tactic_{tactic}", None)
+            choice = handler(state, prompt, legal) if handler is not None else None
         return choice if choice in legal else legal[self.rng.randbelow(len(legal))]
+
+    # --- looking ahead ---------------------------------------------------------------------------
+
+    def _lookahead(self, me: str, legal: list[Action], world: World | Game | None) -> Action | None:
+        """The answer whose outcome the evaluation prefers for `me` (ties at random); None (an
+        answer at random) without a world to look in, or now and then for noise."""
+        if world is None or self.rng.randbelow(NOISE) == 0:
+            return None
+        game = world if isinstance(world, Game) else world()
+        budget = [self.forks]
+        try:
+            values = [self._after(game, me, action, self.depth, budget) for action in legal]
+        except EngineError:
+            # a sampled world deals again what the engine's frames may already have picked from
+            # (an item chosen at a place, then dealt elsewhere): where it cannot be played on,
+            # the answer is drawn at random
+            return None
+        best = max(values)
+        top = [action for action, value in zip(legal, values, strict=True) if value >= best - 1e-9]
+        return top[self.rng.randbelow(len(top))]
+
+    def _after(self, game: Game, me: str, action: Action, depth: int, budget: list[int]) -> float:
+        """What answering `action` comes to for `me`: the evaluation once the game has moved on
+        (the others asked with it answering at random), or the best of its own next answers
+        while it alone is asked next, `depth` answers deep and within the forks `budget` left."""
+        budget[0] -= 1
+        fork = game.fork()
+        fork.submit(me, action)
+        decision = fork.decision
+        if decision is not None and decision.answers:  # asked at once: the others answer too
+            for colour in decision.waiting:
+                if colour not in decision.answers:
+                    options = decision.legal(colour)
+                    fork.submit(colour, options[self.rng.randbelow(len(options))])
+            decision = fork.decision
+        if decision is not None and depth > 1 and list(decision.waiting) == [me]:
+            options = decision.legal(me)
+            if 1 < len(options) <= budget[0]:
+                return max(self._after(fork, me, option, depth - 1, budget) for option in options)
+            if len(options) == 1 and budget[0] > 0:
+                return self._after(fork, me, options[0], depth, budget)
+        return self.evaluator.worth(fork, me)
 
     # --- reading the table -------------------------------------------------------------------
 
@@ -142,7 +198,9 @@ class HeuristicAgent:
 
     # --- decisions -----------------------------------------------------------------------------
 
-    def _on_movement_card(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_weighted_by_appeal(
+        self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]
+    ) -> Action:
         """A mixed choice: each card drawn with a weight that grows with how good its place looks
         once the others' likely choices are counted (a crowd shares the prizes and the danger)."""
         places = [action[1] for action in legal]
@@ -178,13 +236,19 @@ class HeuristicAgent:
                 return index
         return len(weights) - 1
 
-    def _on_place(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_least_threatened(
+        self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]
+    ) -> Action:
         return min(legal, key=lambda a: self._threat(state, a[2]))
 
-    def _on_move(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_most_endangered(
+        self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]
+    ) -> Action:
         return max(legal, key=lambda a: self._danger(state, self._where(state, a[1])))
 
-    def _on_act(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_relieve_at_risk(
+        self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]
+    ) -> Action:
         here = prompt.get("location")
         at_risk = here in self._my_places(state) and self._danger(state, here) >= 0
         if at_risk:
@@ -218,7 +282,7 @@ class HeuristicAgent:
     def _log(self) -> list[dict[str, Any]]:
         return self._view.log() if self._view is not None else []
 
-    def _on_choose(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_aim(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
         purpose = str(prompt.get("purpose", ""))
         values = [a[1] for a in legal]
         locations = [v for v in values if v in state["locations"]]
@@ -239,42 +303,50 @@ class HeuristicAgent:
             return ("choose", (others or players)[0])
         return legal[0]
 
-    def _on_vote(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_for_self(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+        mine = [a for a in legal if a[1] == state["me"]]
+        return mine[0] if mine else legal[0]
+
+    def _tactic_against_others(
+        self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]
+    ) -> Action:
         others = [a for a in legal if a[1] != state["me"]]
-        if prompt.get("purpose") == "sharing":
-            mine = [a for a in legal if a[1] == state["me"]]
-            return mine[0] if mine else legal[0]
         # spare those who gave it a gift this turn, as long as someone else may be picked
         givers = self._givers(state, to=state["me"]) if others else set()
         others = [a for a in others if a[1] not in givers] or others
         return others[self.rng.randbelow(len(others))] if others else legal[0]
 
-    def _on_break_tie(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_another_player(
+        self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]
+    ) -> Action:
         others = [a for a in legal if a[1] != state["me"]]
         return (others or legal)[0]
 
     def _cheapest(self, legal: list[Action]) -> Action:
         return min(legal, key=lambda a: self.values.get(a[1], 0))
 
-    def _on_victim(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_cheapest_piece(
+        self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]
+    ) -> Action:
         return self._cheapest(legal)
 
-    def _on_unvaccinated(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
-        return self._cheapest(legal)
-
-    def _on_share(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_keep_prize(
+        self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]
+    ) -> Action:
         for action in legal:
             if action[1] == state["me"] and action[2] in self.prize_items:
                 return action
         return legal[0]
 
-    def _on_activate(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_random(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> None:
+        return None  # (`decide` draws one)
+
+    def _tactic_take(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
         return next((a for a in legal if a != PASS), PASS)
 
-    def _on_scoring(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
-        return next((a for a in legal if a != PASS), PASS)
-
-    def _on_discard(self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]) -> Action:
+    def _tactic_keep_relief(
+        self, state: dict[str, Any], prompt: dict[str, Any], legal: list[Action]
+    ) -> Action:
         keep = [a for a in legal if not self._relieves(a[1])]
         return (keep or legal)[0]
 

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from coh_core.engine.game import Game
     from coh_core.engine.rules import Rules
 
-_PLAYER_OWNED = frozenset({"game", "player", "location"})  # piles not kept per piece
+PLAYER_OWNED = frozenset({"game", "player", "location"})  # piles not kept per piece
 
 
 class PlayerView:
@@ -92,7 +92,7 @@ class PlayerView:
         for name, piles in self._game.state["piles"].items():
             pile = self._game.rules.piles[name]
             sees = pile.sees
-            by_piece = pile.per not in _PLAYER_OWNED  # a piece's pile is its owner's to see
+            by_piece = pile.per not in PLAYER_OWNED  # a piece's pile is its owner's to see
             found[name] = {
                 owner: list(held)
                 for owner, held in piles.items()

@@ -20,8 +20,10 @@ SECTION_FIELDS = "section_fields"
 # What a game comes to: a ranking, a team's win or loss, or both (see coh_core.packs.results);
 # a pack that declares none sets no result.
 RESULT_SECTION = "result"
-# a game may use the engine's roles as contexts, and set no result
-OPTIONAL_SECTIONS = (SECTION_FIELDS, "contexts", RESULT_SECTION)
+# What a pack tells the shipped bots about its game (see coh_core.packs.bot_hints).
+BOTS_SECTION = "bots"
+# a game may use the engine's roles as contexts, set no result and give bots no hints
+OPTIONAL_SECTIONS = (SECTION_FIELDS, "contexts", RESULT_SECTION, BOTS_SECTION)
 # `setup`'s board: every place (an entity of a kind whose ids are locations) once, in the board's
 # order (`locations`), and the side each starts on (`sides`).
 BOARD = "board"
@@ -40,6 +42,7 @@ SINGLETON_SECTIONS = (
     "windows",
     "contexts",
     RESULT_SECTION,
+    BOTS_SECTION,
 )
 
 
