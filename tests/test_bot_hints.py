@@ -23,6 +23,7 @@ from team_pack import write_team_pack
 from coh_core.agents import make_bot
 from coh_core.agents.evaluation import evaluator, position_worth
 from coh_core.agents.heuristic import HeuristicAgent
+from coh_core.agents.runner import play_out
 from coh_core.agents.worlds import sample_world
 from coh_core.engine import new_game
 from coh_core.engine.game import Game
@@ -51,11 +52,7 @@ def _played(pack: Pack, players: int, seed: int, kinds: list[str], iterations: i
         colour: make_bot(kinds[index], seed * 7919 + index, pack, iterations)
         for index, colour in enumerate(game.players)
     }
-    while not game.over:
-        decision = game.decision
-        assert decision is not None
-        for colour in decision.waiting:
-            game.submit(colour, bots[colour].act(game.view(colour), decision.legal(colour)))
+    play_out(game, bots)
     return game
 
 

@@ -22,6 +22,7 @@ from team_pack import CROSSING, TURNS, write_team_pack
 
 from coh_core.agents import RandomAgent
 from coh_core.agents.expert import WIN_BONUS, result_worth
+from coh_core.agents.runner import play_out
 from coh_core.cli import main
 from coh_core.engine import Game, new_game
 from coh_core.engine.runtime import EngineError
@@ -230,12 +231,7 @@ def _edited(kind: str, folder: Path, old: str, new: str) -> Pack:
 
 def _played_out(pack: Pack, seed: int = 1) -> Game:
     game = new_game(pack, players=2, seed=seed)
-    bots = {colour: RandomAgent(seed + index) for index, colour in enumerate(game.players)}
-    while not game.over:
-        decision = game.decision
-        assert decision is not None
-        for colour in decision.waiting:
-            game.submit(colour, bots[colour].act(game.view(colour), decision.legal(colour)))
+    play_out(game, {colour: RandomAgent(seed + index) for index, colour in enumerate(game.players)})
     return game
 
 

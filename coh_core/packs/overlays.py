@@ -583,7 +583,7 @@ def compose(base: Pack, overlays: list[Pack], last_patches: int | None = None) -
 
 def item_names(pack: Pack) -> tuple[str, ...]:
     """The fields that name a list's items in a patch path: `id`, and the field of role
-    `state_name` that names a place's states (`set: location/bank/sides/A/capacity`)."""
+    `state_name` that names a place's states (`set: <kind>/<id>/<states>/<state name>/<field>`)."""
     found = [ITEM_NAME]
     for entry in pack.kind_declarations().values():
         fields = entry.get("fields") if isinstance(entry, dict) else None

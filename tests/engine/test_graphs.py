@@ -9,12 +9,12 @@ import itertools
 import json
 import shutil
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from run_effect import run_effect
 
 from coh_core.agents.terminal import TerminalAgent
 from coh_core.cli import main
@@ -187,17 +187,10 @@ def graph_pack(tmp_path_factory: pytest.TempPathFactory) -> Pack:
     return load_pack_checked(root)
 
 
-def _run(game: Game, source: str) -> dict[str, Any]:
-    program = compiler_for(game.rules.pack).block(parse_effect(source), None, frozenset()).program
-    env: dict[str, Any] = {}
-    run_sync(program, Rt(game, env, game.players[0]), env)
-    return env
-
-
 def test_the_primitives_read_the_graph_from_effects(graph_pack: Pack) -> None:
     game = new_game(graph_pack, 4, 1)
     assert game.state["edges"] == {"board": {"crossroads/church": "closed", "hospital/armory": "closed"}}
-    found = _run(
+    found = run_effect(
         game,
         "let n = neighbours(board, @crossroads); let d = distance(board, @bank, @hospital);"
         " let w = within(board, @bank, 1); let s = in_sight(board, @bank);"
@@ -214,9 +207,9 @@ def test_the_primitives_read_the_graph_from_effects(graph_pack: Pack) -> None:
     assert found["f"] == ["crossroads"]
     assert found["e"] == ["water_tower", "hospital"]  # the church cannot be reached
     assert found["z"] == "closed"
-    _run(game, "open_door(@church, @crossroads)")
+    run_effect(game, "open_door(@church, @crossroads)")
     assert game.state["edges"]["board"]["crossroads/church"] == "open"
-    found = _run(game, "let s = in_sight(board, @bank); let d = distance(board, @bank, @church)")
+    found = run_effect(game, "let s = in_sight(board, @bank); let d = distance(board, @bank, @church)")
     assert found == {"s": ["bank", "crossroads", "church"], "d": 2}
 
 
@@ -224,9 +217,9 @@ def test_a_place_out_of_reach_has_no_distance(graph_pack: Pack) -> None:
     """As the first of nothing: the effect stops there."""
     game = new_game(graph_pack, 4, 1)
     with pytest.raises(NoOptions):
-        _run(game, "let d = distance(board, @bank, @church)")
+        run_effect(game, "let d = distance(board, @bank, @church)")
     with pytest.raises(NoOptions):  # no edge with states joins them
-        _run(game, "let s = edge_state(board, @bank, @crossroads)")
+        run_effect(game, "let s = edge_state(board, @bank, @crossroads)")
 
 
 def test_a_state_the_kind_does_not_declare_is_refused(graph_pack: Pack) -> None:
@@ -240,19 +233,19 @@ def test_a_state_the_kind_does_not_declare_is_refused(graph_pack: Pack) -> None:
         run_sync(program, Rt(game, {"s": "ajar"}, game.players[0]), {"s": "ajar"})
     assert raised.value.code == "GAME-STATE" and "ajar" in raised.value.message
     with pytest.raises(EngineError) as raised:  # an edge of a kind without states
-        _run(game, "set_edge_state(board, @bank, @crossroads, open)")
+        run_effect(game, "set_edge_state(board, @bank, @crossroads, open)")
     assert raised.value.code == "GAME-STATE"
     assert game.state["edges"]["board"]["crossroads/church"] == "closed"
 
 
 def test_saves_and_forks_keep_the_edge_states(graph_pack: Pack) -> None:
     game = new_game(graph_pack, 4, 1)
-    _run(game, "open_door(@hospital, @armory)")
+    run_effect(game, "open_door(@hospital, @armory)")
     loaded = Game.from_json(game.rules, game.to_json())
     assert loaded.state["edges"] == game.state["edges"]
     assert loaded.digest() == game.digest()
     fork = game.fork()
-    _run(fork, "open_door(@church, @crossroads)")
+    run_effect(fork, "open_door(@church, @crossroads)")
     assert fork.state["edges"]["board"] == {"crossroads/church": "open", "hospital/armory": "open"}
     assert game.state["edges"]["board"] == {"crossroads/church": "closed", "hospital/armory": "open"}
     assert not state_problems(game.rules, loaded.state)

@@ -15,12 +15,11 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from run_effect import run_effect
 
 from coh_core.cli import main
-from coh_core.effects.parser import parse_effect
-from coh_core.engine import Game, compiler_for, new_game
-from coh_core.engine.machine import run_sync
-from coh_core.engine.runtime import EngineError, Rt
+from coh_core.engine import new_game
+from coh_core.engine.runtime import EngineError
 from coh_core.engine.state_check import state_problems
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
@@ -50,16 +49,9 @@ def sized_pack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPath
     return load_pack_checked(_sized_pack(tmp_path_factory.mktemp("sized") / "base", str(request.param)))
 
 
-def _run(game: Game, source: str) -> dict[str, Any]:
-    program = compiler_for(game.rules.pack).block(parse_effect(source), None, frozenset()).program
-    env: dict[str, Any] = {}
-    run_sync(program, Rt(game, env, game.players[0]), env)
-    return env
-
-
 def test_pile_room_counts_the_free_places(sized_pack: Pack) -> None:
     game = new_game(sized_pack, 3, 1)
-    found = _run(
+    found = run_effect(
         game,
         "let before = pile_room(satchels, @geek)\n"
         "set_pile(satchels, [gun], owner=@geek)\n"
@@ -86,7 +78,7 @@ FULL = "set_pile(satchels, [gun, alarm], owner=@geek)"
 def test_an_effect_that_overfills_a_pile_stops_the_game(sized_pack: Pack, overfill: str) -> None:
     game = new_game(sized_pack, 3, 1)
     with pytest.raises(EngineError) as raised:
-        _run(game, overfill)
+        run_effect(game, overfill)
     assert raised.value.code == "PILE-FULL"
     assert "`satchels` of `geek` holds at most 2; it would hold 3" in raised.value.message
 
@@ -108,7 +100,7 @@ def test_an_overlay_that_changes_the_parameter_changes_the_size(tmp_path: Path) 
         params.read_text(encoding="utf-8").replace("value: 2,", "value: 3,", 1), encoding="utf-8"
     )
     game = new_game(load_pack_checked(root), 3, 1)
-    assert _run(game, "let room = pile_room(satchels, @geek)")["room"] == 3
+    assert run_effect(game, "let room = pile_room(satchels, @geek)")["room"] == 3
 
 
 def _problems(root: Path) -> list[dict[str, Any]]:
