@@ -711,8 +711,10 @@ _plain("pile_room", _room)
 def _fits(rt: Rt, pile: str, owner: str) -> None:
     """A pile of a declared size holds no more than it: an effect that puts more in is the pack's fault."""
     size = rt.game.rules.piles[pile].size
+    if size is None:
+        return
     held = len(_pile(rt, pile, owner))
-    if size is not None and held > size:
+    if held > size:
         whose = f" of `{owner}`" if owner else ""
         raise EngineError("PILE-FULL", f"the pile `{pile}`{whose} holds at most {size}; it would hold {held}")
 
