@@ -113,28 +113,31 @@ def _problems(runner: CliRunner, root: Path) -> list[tuple[object, ...]]:
     return [(p["code"], Path(str(p["file"])).name, p["line"], p["message"]) for p in report["problems"]]
 
 
-def test_a_place_left_off_the_board_is_a_located_problem(runner: CliRunner, tmp_path: Path) -> None:
-    root = _copy(tmp_path)
-    _edit(
-        root / "game.yaml",
-        "locations: [meadow, brook, grove, ridge, hollow]",
-        "locations: [meadow, brook, grove, ridge]",
-    )
-    assert _problems(runner, root) == [
-        ("SETUP-BOARD", "game.yaml", 30, "the board must hold every location once: it lacks `hollow`")
-    ]
+BOARD = "locations: [meadow, brook, grove, ridge, hollow]"
 
 
-def test_a_place_without_sides_given_one_is_a_located_problem(runner: CliRunner, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("board", "line", "says"),
+    [
+        (
+            "locations: [meadow, brook, grove, ridge]",
+            30,
+            "the board must hold every location once: it lacks `hollow`",
+        ),
+        (
+            f"{BOARD}\n    sides: {{grove: A}}",
+            31,
+            "location `grove` has no sides to start on: leave it out of `sides`",
+        ),
+    ],
+    ids=["a place left off the board", "a place without sides given one"],
+)
+def test_a_board_that_does_not_fit_its_places_is_a_located_problem(
+    runner: CliRunner, tmp_path: Path, board: str, line: int, says: str
+) -> None:
     root = _copy(tmp_path)
-    _edit(
-        root / "game.yaml",
-        "locations: [meadow, brook, grove, ridge, hollow]",
-        "locations: [meadow, brook, grove, ridge, hollow]\n    sides: {grove: A}",
-    )
-    assert _problems(runner, root) == [
-        ("SETUP-BOARD", "game.yaml", 31, "location `grove` has no sides to start on: leave it out of `sides`")
-    ]
+    _edit(root / "game.yaml", BOARD, board)
+    assert _problems(runner, root) == [("SETUP-BOARD", "game.yaml", line, says)]
 
 
 def test_a_place_of_no_board_nor_components_is_a_located_problem(runner: CliRunner, tmp_path: Path) -> None:
