@@ -22,12 +22,14 @@ from team_pack import write_team_pack
 
 from coh_core.agents import make_bot
 from coh_core.agents.evaluation import evaluator, position_worth
+from coh_core.agents.expert import clearly_better
 from coh_core.agents.heuristic import HeuristicAgent
 from coh_core.agents.runner import play_out
 from coh_core.agents.worlds import sample_world
 from coh_core.engine import new_game
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
+from coh_core.engine.runtime import EngineError
 from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.bot_hints import LOOKAHEAD, TACTICS, bot_hints
 from coh_core.packs.model import Pack
@@ -191,6 +193,37 @@ def _with_bots(folder: Path, bots: Any, verb: dict[str, Any] | None = None) -> l
         ({"piece_value": "worth"}, None, "BOTS-PIECE-VALUE", "the pack has no pieces of role `players`"),
         ({"tactics": {"stroke": "look_ahead"}}, None, "BOTS-TACTIC", "did you mean `lookahead`?"),
         (
+            {"tactics": {"stroke": "pulled"}},
+            {"id": "pulled", "params": {"player": "player"}, "doc": "-", "do": "log(drifted, count=1)"},
+            "BOTS-TACTIC-VERB",
+            "it must return the answer it picks, without asking (it returns nothing)",
+        ),
+        (
+            {"tactics": {"stroke": "pulled"}},
+            {
+                "id": "pulled",
+                "params": {"options": "list[int]"},
+                "returns": "int",
+                "asks": True,
+                "doc": "-",
+                "do": "return ask(seats()[0], options, question=stroke, answer=stroke)",
+            },
+            "BOTS-TACTIC-VERB",
+            "(it asks)",
+        ),
+        (
+            {"tactics": {"stroke": "pulled"}},
+            {
+                "id": "pulled",
+                "params": {"options": "list[int]", "oars": "int"},
+                "returns": "int",
+                "doc": "-",
+                "do": "return options[0] + oars",
+            },
+            "BOTS-TACTIC-VERB",
+            "`pulled` takes `oars`, which the question does not give (a tactic verb may take player,",
+        ),
+        (
             {"tactics": {"strokes": "random"}},
             None,
             "BOTS-TACTIC",
@@ -208,6 +241,106 @@ def test_a_wrong_hint_for_bots_is_reported_where_it_is_written(
     assert found, problems
     assert any(says in message for _, message, _ in found), found
     assert all(line > 1 for _, _, line in found)
+
+
+# -- a pack's own tactic verbs --------------------------------------------------------------------
+
+
+def _lifeboat_with(folder: Path, bots: dict[str, Any], *verbs: dict[str, Any]) -> Pack:
+    """Lifeboat with this `bots:` section and these verbs more, loaded and checked."""
+    root = write_team_pack(folder / "lifeboat", "team")
+    path = root / "game.yaml"
+    game = yaml.safe_load(path.read_text(encoding="utf-8"))
+    game["bots"] = bots
+    game["verbs"].extend(verbs)
+    path.write_text(yaml.safe_dump(game, sort_keys=False), encoding="utf-8")
+    return load_pack_checked(root)
+
+
+def _tactic(ident: str, returns: str) -> dict[str, Any]:
+    """A tactic verb for the question `stroke` that returns `returns` (an expression of `options`)."""
+    return {
+        "id": ident,
+        "params": {"player": "player", "options": "list[int]"},
+        "returns": "int",
+        "doc": "How hard to row, for the bots.",
+        "do": f"return {returns}",
+    }
+
+
+def _strokes(game: Game) -> list[int]:
+    return [int(entry["params"]["count"]) for entry in game.log if entry["key"] == "rowed"]
+
+
+def test_a_tactic_verb_answers_its_question_for_the_heuristic(tmp_path: Path) -> None:
+    pack = _lifeboat_with(
+        tmp_path,
+        {"evaluation": "headway", "tactics": {"stroke": "gentle"}},
+        _tactic("gentle", "min(options)"),
+    )
+    for seed in (1, 2, 3):
+        game = _played(pack, 3, seed, ["heuristic"] * 3)
+        assert _strokes(game) == [1] * 9  # (the look-ahead alone rows 3: test above)
+
+
+def test_a_tactic_verb_that_picks_an_answer_not_offered_stops_the_game_at_the_tactic(tmp_path: Path) -> None:
+    pack = _lifeboat_with(
+        tmp_path,
+        {"evaluation": "headway", "tactics": {"stroke": "wild"}},
+        _tactic("wild", "max(options) + 4"),
+    )
+    game = new_game(pack, 2, 1)
+    me = game.players[0]
+    with pytest.raises(EngineError) as raised:
+        HeuristicAgent(1, pack).act(game.view(me), game.decision.legal(me) if game.decision else [])
+    assert raised.value.code == "BOTS-TACTIC-ANSWER"
+    assert "`wild` picked 7, which is not one of the answers offered (1, 2, 3)" in raised.value.message
+    assert raised.value.location is not None and raised.value.location.file.endswith("game.yaml")
+
+
+def test_the_expert_departs_from_a_tactic_where_another_answer_does_clearly_better(tmp_path: Path) -> None:
+    """Before the last turn, rowing 3 makes more headway than rowing 1 in every sampled world
+    alike. (In the last, the rollouts end with the game: a landing or not, which the strokes
+    change in some worlds only, and the tactic's answer may stand.)"""
+    pack = _lifeboat_with(
+        tmp_path,
+        {"evaluation": "headway", "tactics": {"stroke": "gentle"}},
+        _tactic("gentle", "min(options)"),
+    )
+    game = _played(pack, 2, 1, ["expert", "expert"], 8)
+    assert _strokes(game)[:4] == [3] * 4
+
+
+def test_the_expert_keeps_the_tactics_answer_where_none_does_clearly_better(tmp_path: Path) -> None:
+    """With an evaluation that sees no difference (and no game over within the turn), every
+    answer scores alike: the tactic's answer stands."""
+    level = {"id": "level", "params": {"player": "player"}, "returns": "int", "doc": "-", "do": "return 0"}
+    bots = {"evaluation": "level", "tactics": {"stroke": "middling"}}
+    pack = _lifeboat_with(tmp_path, bots, level, _tactic("middling", "options[1]"))
+    game = new_game(pack, 2, 1)
+    bots_by_seat = {c: make_bot("expert", 7 + i, pack, 8) for i, c in enumerate(game.players)}
+    for _ in range(4):  # the first turn's strokes, and the next's (the game is not over yet)
+        decision = game.decision
+        assert decision is not None
+        for colour in decision.waiting:
+            game.submit(colour, bots_by_seat[colour].act(game.view(colour), decision.legal(colour)))
+    assert _strokes(game) == [2] * 4
+
+
+@pytest.mark.parametrize(
+    ("scores", "base", "better"),
+    [
+        ([3.0, 3.0, 3.0], [1.0, 1.0, 1.0], True),  # ahead in every world alike
+        ([5.0, 1.0, 3.0], [1.0, 5.0, 3.0], False),  # ahead on average by nothing
+        ([4.0, 0.0, 4.0, 0.0], [1.0, 1.0, 1.0, 1.0], False),  # ahead on average, but within the noise
+        ([2.5, 2.4, 2.6, 2.5], [2.0, 2.0, 2.1, 2.0], True),  # a small lead, but always
+        ([9.0], [1.0], False),  # one world tells nothing of the spread
+    ],
+)
+def test_an_answer_beats_the_tactics_only_clearly(
+    scores: list[float], base: list[float], better: bool
+) -> None:
+    assert clearly_better(scores, base) is better
 
 
 def test_the_shipped_games_hints_are_sound() -> None:

@@ -13,9 +13,16 @@ from typing import Any
 
 from coh_core.engine import compiler_for
 from coh_core.engine.game import Game
-from coh_core.engine.runtime import Rt
+from coh_core.engine.runtime import EngineError, NoOptions, Rt
 from coh_core.limits import MAX_WORK
-from coh_core.packs.bot_hints import BotHints, bot_hints, players_piece_kind
+from coh_core.packs.bot_hints import (
+    TACTIC_OPTIONS,
+    TACTIC_PLAYER,
+    BotHints,
+    bot_hints,
+    players_piece_kind,
+    tactic_location,
+)
 from coh_core.packs.model import Pack
 from coh_core.packs.results import ResultSpec, result_of
 
@@ -29,8 +36,9 @@ class Evaluator:
         self.win = float(self.hints.win)
         self.prizes = counters_of_role(pack, "prize")
         self.values = _piece_values(pack, self.hints.piece_value)
-        self._pack = pack
+        self.pack = pack
         self._call: Any = None  # the evaluation verb, compiled once it is first read
+        self._tactics: dict[str, tuple[Any, list[str]]] = {}  # tactic verbs, compiled when first used
 
     def worth(self, game: Game, me: str) -> float:
         """What the position is worth to `me`: its result once the game is over, else its
@@ -43,9 +51,9 @@ class Evaluator:
     def standings(self, game: Game) -> dict[str, float]:
         """Each player's value in this position (the pack's evaluation, or pieces and prizes)."""
         verb = self.hints.evaluation
-        if verb is not None and self._pack is not None:
+        if verb is not None and self.pack is not None:
             if self._call is None:
-                self._call = compiler_for(self._pack).selector_call(verb)
+                self._call = compiler_for(self.pack).selector_call(verb)
             call = self._call
             game.work_left = MAX_WORK  # (read between answers: a budget of its own)
             return {player: float(call(Rt(game, {}, None), player)) for player in game.players}
@@ -58,6 +66,36 @@ class Evaluator:
             held = counts.get(player, {})
             worth[player] += sum(held.get(kind, 0) for kind in self.prizes)
         return worth
+
+    def pick(self, game: Game, key: str, player: str, prompt: dict[str, Any], options: list[Any]) -> Any:
+        """The answer the pack's tactic verb for the question `key` picks for `player` among
+        `options` (the answers' values), its other parameters the question's own (`prompt`)."""
+        assert self.pack is not None
+        verb = self.hints.tactics[key]
+        found = self._tactics.get(verb)
+        if found is None:
+            compiler = compiler_for(self.pack)
+            names = [param.name for param in compiler.verbs[verb].signature.params]
+            found = self._tactics[verb] = (compiler.selector_call(verb), names)
+        call, names = found
+        given = {**prompt, TACTIC_PLAYER: player, TACTIC_OPTIONS: options}
+        missing = [name for name in names if name not in given]
+        if missing:
+            raise EngineError(
+                "BOTS-TACTIC-VERB",
+                f"the bots' tactic `{verb}` takes `{missing[0]}`, which this question does not give"
+                f" (it gives {', '.join(given)})",
+                tactic_location(self.pack, key),
+            )
+        game.work_left = MAX_WORK  # (read between answers: a budget of its own)
+        try:
+            return call(Rt(game, {}, None), *[given[name] for name in names])
+        except NoOptions as exc:
+            raise EngineError(
+                "BOTS-TACTIC-ANSWER",
+                f"the bots' tactic `{verb}` found nothing to pick from ({exc})",
+                tactic_location(self.pack, key),
+            ) from exc
 
 
 def position_worth(values: dict[str, float], declared: ResultSpec | None, me: str) -> float:

@@ -24,6 +24,14 @@ number of seconds (not deterministic: how far it gets depends on the machine), o
 first reached stops it). Window answers (plays, powers, gifts, passes), decisions with one answer
 or more than `MAX_SEARCHED`, are left to the heuristic bot, which costs nothing. `search="flat"`
 keeps the former search, every answer played out in each sampled world (for comparisons).
+
+Where the pack names its own tactic verb for a question (`bots: tactics`, its strategy written
+in its language), the expert improves on that strategy instead of searching from nothing (a
+rollout policy improvement): every answer is played out in the same sampled worlds, and the
+tactic's answer is kept unless another's lead over it, world by world, is more than twice its
+standard error. (A search from nothing, scored at the end of the turn by an evaluation, can
+play worse than a good strategy it was not told of; see the README's figures for the second
+game.)
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ from coh_core.agents.worlds import sample_world as _world
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
 from coh_core.limits import MAX_EXPERT_ITERATIONS, MAX_EXPERT_SECONDS
-from coh_core.packs.bot_hints import DEFAULT_WIN
+from coh_core.packs.bot_hints import DEFAULT_WIN, LOOKAHEAD
 from coh_core.packs.model import Pack
 
 __all__ = ["WIN_BONUS", "ExpertAgent", "Node", "_margin", "budget_fault", "result_worth"]
@@ -77,6 +85,17 @@ def budget_fault(iterations: Any, seconds: Any) -> tuple[str, str] | None:
     ):
         return "seconds", f"a number of seconds above 0 and at most {MAX_EXPERT_SECONDS:g}"
     return None
+
+
+def clearly_better(scores: list[float], base: list[float]) -> bool:
+    """Whether `scores` beat `base`, paired world by world, by more than twice the standard
+    error of their mean difference."""
+    diffs = [a - b for a, b in zip(scores, base, strict=True)]
+    if len(diffs) < 2:
+        return False
+    mean = sum(diffs) / len(diffs)
+    spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1))
+    return mean > 2 * spread / math.sqrt(len(diffs))
 
 
 @dataclass
@@ -146,6 +165,8 @@ class ExpertAgent:
             self.fallback.rng = self.rng  # one generator: a save keeps the expert's whole state
             return self.fallback.act(view, legal)
         game: Game = view._game  # read only through `_world`, which deals again what is hidden
+        if game.decision is not None and self._root_guided(game.decision):
+            return self._improve(game, view.colour, legal)
         if self.search == "flat":
             return self._flat(game, view.colour, legal)
         return self._tree(game, view.colour, legal)
@@ -221,6 +242,14 @@ class ExpertAgent:
             edge.visits += 1
             edge.total += score
 
+    def _root_guided(self, decision: Any) -> bool:
+        """Whether the pack names its own tactic verb for the question: its strategy, which the
+        expert improves on (`_improve`) rather than searching from nothing."""
+        hints = self.rollout_agent.hints
+        prompt = decision.prompt or {}
+        tactic = hints.tactic(decision.kind, prompt.get("purpose"))
+        return tactic != LOOKAHEAD and hints.is_verb(tactic)
+
     def _select(
         self, node: Node, legal: list[Action], spread: Spread, prior: Action | None = None
     ) -> tuple[Action, bool]:
@@ -259,6 +288,29 @@ class ExpertAgent:
         self.last_iterations = done
         best = max(range(len(legal)), key=lambda i: totals[i])
         return legal[best]
+
+    # --- improving on the pack's own tactic -----------------------------------------------------
+
+    def _improve(self, game: Game, me: str, legal: list[Action]) -> Action:
+        """The answer the pack's tactic verb picks, unless another does clearly better: every
+        answer is played out in the same sampled worlds (common random numbers; the budget's
+        iterations shared among the answers), and the best is taken only where its mean lead
+        over the tactic's answer is more than twice that lead's standard error."""
+        prior = self.rollout_agent.decide(_light_view(game, me), legal, lambda: _world(game, me, self.rng))
+        scores: list[list[float]] = [[] for _ in legal]
+        worlds = max(2, self.iterations // len(legal))
+        deadline = self._deadline()
+        done = 0
+        while done < worlds and (done < 2 or deadline is None or time.perf_counter() < deadline):
+            world = _world(game, me, self.rng)
+            rollout_seed = self.rng.next64()
+            for index, action in enumerate(legal):
+                scores[index].append(self._rollout(world.fork(), me, action, rollout_seed))
+            done += 1
+        self.last_iterations = done * len(legal)
+        best = max(range(len(legal)), key=lambda i: (sum(scores[i]), -i))
+        base = legal.index(prior)
+        return legal[best] if clearly_better(scores[best], scores[base]) else prior
 
     def _rollout(self, game: Game, me: str, action: Action, seed: int) -> float:
         """Answer `action`, play on with heuristic bots to the horizon, and score the position."""

@@ -24,7 +24,7 @@ from coh_core.engine.compile.trees import walk_calls
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
 from coh_core.engine.runtime import EngineError
-from coh_core.packs.bot_hints import LOOKAHEAD, BotHints
+from coh_core.packs.bot_hints import LOOKAHEAD, BotHints, tactic_location
 from coh_core.packs.model import Pack
 
 Action = tuple[Any, ...]
@@ -121,10 +121,36 @@ class HeuristicAgent:
         choice: Action | None
         if tactic == LOOKAHEAD:
             choice = self._lookahead(state["me"], legal, world) if len(legal) > 1 else legal[0]
+        elif self.hints.is_verb(tactic):
+            key = self.hints.key(decision.get("kind"), prompt.get("purpose"))
+            choice = self._pack_tactic(key, state["me"], prompt, legal, world)
         else:
             handler: Callable[..., Action | None] | None = getattr(self, f"_tactic_{tactic}", None)
             choice = handler(state, prompt, legal) if handler is not None else None
         return choice if choice in legal else legal[self.rng.randbelow(len(legal))]
+
+    def _pack_tactic(
+        self, key: str, me: str, prompt: dict[str, Any], legal: list[Action], world: World | Game | None
+    ) -> Action | None:
+        """The answer the pack's own tactic verb picks, read in a world consistent with the view
+        (None, an answer at random, without one, or where the answers are not values to pick)."""
+        if len(legal) == 1:
+            return legal[0]
+        if world is None or any(len(action) != 2 for action in legal):
+            return None
+        game = world if isinstance(world, Game) else world()
+        options = [action[1] for action in legal]
+        picked = self.evaluator.pick(game, key, me, prompt, options)
+        for action in legal:
+            if action[1] == picked:
+                return action
+        verb = self.hints.tactics[key]
+        raise EngineError(
+            "BOTS-TACTIC-ANSWER",
+            f"the bots' tactic `{verb}` picked {picked!r}, which is not one of the answers offered"
+            f" ({', '.join(map(repr, options))})",
+            tactic_location(self.evaluator.pack, key),
+        )
 
     # --- looking ahead ---------------------------------------------------------------------------
 

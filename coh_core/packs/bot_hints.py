@@ -11,10 +11,14 @@ players read a game's heuristics from its description (Ludii's `metadata ai` heu
   `cheapest_piece`, and the evaluation of a pack that declares none).
 - `tactics`: which of the bots' tactics (`TACTICS`) answers each of the pack's questions, by the
   question's id (`vote`) or id and purpose (`vote.sharing`, as its texts are keyed); a question
-  with none is answered by `lookahead`.
+  with none is answered by `lookahead`. A tactic may also be a verb of the pack, a selector that
+  picks the answer itself (the pack's own strategy, written in its language): its parameters are
+  taken by name, `player` the seat asked, `options` the values of the answers offered (a list),
+  any other one of the question's own (`action`'s `survivor`), and it returns one of `options`.
 
 `check_bots` reports a verb that is no such selector (`BOTS-EVALUATION`), a field the pieces do
-not have (`BOTS-PIECE-VALUE`), and a tactic or question unknown (`BOTS-TACTIC`).
+not have (`BOTS-PIECE-VALUE`), a tactic or question unknown (`BOTS-TACTIC`), and a tactic verb
+that asks, returns nothing or takes a parameter it cannot be given (`BOTS-TACTIC-VERB`).
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Any
 
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import parse_param
-from coh_core.errors import Problem
+from coh_core.errors import Location, Problem
 from coh_core.packs.declarations import messages_of
 from coh_core.packs.model import BOTS_SECTION, Pack
 
@@ -46,6 +50,8 @@ _NOT_NUMBERS = frozenset(
 )
 DEFAULT_WIN = 10  # a won game's worth where the pack says nothing (a lost team game: as much less)
 LOOKAHEAD = "lookahead"
+TACTIC_PLAYER = "player"  # a tactic verb's parameter given the seat asked
+TACTIC_OPTIONS = "options"  # a tactic verb's parameter given the answers' values
 # The bots' tactics, by the name a pack gives them to its questions: what each answers. An
 # answer's values are read in order: `[vote, red]`'s first value is the player `red`.
 TACTICS: Mapping[str, str] = {
@@ -87,11 +93,18 @@ class BotHints:
 
     def tactic(self, question: str | None, purpose: Any = None) -> str:
         """The tactic for a question asked for a purpose (`lookahead` where none is declared)."""
-        if purpose is not None:
-            found = self.tactics.get(f"{question}.{purpose}")
-            if found is not None:
-                return found
-        return self.tactics.get(str(question), LOOKAHEAD)
+        return self.tactics.get(self.key(question, purpose), LOOKAHEAD)
+
+    def key(self, question: str | None, purpose: Any = None) -> str:
+        """The key the tactic of a question asked for a purpose is named by (`vote.sharing`, else
+        `vote`)."""
+        if purpose is not None and f"{question}.{purpose}" in self.tactics:
+            return f"{question}.{purpose}"
+        return str(question)
+
+    def is_verb(self, tactic: str) -> bool:
+        """Whether a tactic is a verb of the pack (not one of the bots' own)."""
+        return tactic not in TACTICS
 
 
 def bot_hints(pack: Pack | None) -> BotHints:
@@ -106,6 +119,12 @@ def bot_hints(pack: Pack | None) -> BotHints:
         piece_value=str(data["piece_value"]) if data.get("piece_value") else None,
         tactics={str(k): str(v) for k, v in (data.get("tactics") or {}).items()},
     )
+
+
+def tactic_location(pack: Pack | None, key: str) -> Location | None:
+    """Where the tactic of the question `key` is named (for what goes wrong when it is used)."""
+    section = pack.sections.get(BOTS_SECTION) if pack is not None else None
+    return None if section is None else section.doc.location((*section.path, "tactics", key))
 
 
 def players_piece_kind(pack: Pack) -> str | None:
@@ -135,13 +154,20 @@ def check_bots(pack: Pack) -> Iterator[Problem]:
         if fault is not None:
             yield Problem("BOTS-PIECE-VALUE", fault, section.doc.location((*at, "piece_value")))
     # (without its messages the pack's questions are unknown: `SECTION-MISSING` says why)
-    questions = set(messages_of(pack).questions()) if "messages" in pack.sections else None
+    questions = messages_of(pack).questions() if "messages" in pack.sections else None
+    verbs = {verb.id: verb for verb in pack.entities_of("verb")}
     for key, tactic in hints.tactics.items():
-        if tactic not in TACTICS:
+        question = key.split(".", 1)[0]
+        if tactic in verbs and tactic not in TACTICS:
+            given = questions.get(key, questions.get(question, ())) if questions is not None else None
+            fault = _tactic_verb_fault(verbs[tactic].data, tactic, given)
+            if fault is not None:
+                yield Problem("BOTS-TACTIC-VERB", fault, section.doc.location((*at, "tactics", key)))
+        elif tactic not in TACTICS:
             yield Problem(
                 "BOTS-TACTIC",
-                f"`{tactic}` is not one of the bots' tactics ({', '.join(TACTICS)})"
-                + suggest(tactic, TACTICS),
+                f"`{tactic}` is neither one of the bots' tactics ({', '.join(TACTICS)}) nor a verb of"
+                " the pack" + suggest(tactic, [*TACTICS, *verbs]),
                 section.doc.location((*at, "tactics", key)),
             )
         if questions is not None and key not in questions:
@@ -151,6 +177,22 @@ def check_bots(pack: Pack) -> Iterator[Problem]:
                 + suggest(key, questions),
                 section.doc.location((*at, "tactics", key), key=True),
             )
+
+
+def _tactic_verb_fault(verb: Mapping[str, Any], name: str, given: tuple[str, ...] | None) -> str | None:
+    """Why this verb cannot pick a question's answer for the bots (None: it can); `given`: the
+    question's own parameters (None: unknown)."""
+    if verb.get("asks") or not verb.get("returns"):
+        return (
+            f"`{name}` answers a question for the bots: it must return the answer it picks, without"
+            " asking (" + ("it asks" if verb.get("asks") else "it returns nothing") + ")"
+        )
+    for param in verb.get("params") or {}:
+        if param in (TACTIC_PLAYER, TACTIC_OPTIONS) or given is None or param in given:
+            continue
+        can = ", ".join([TACTIC_PLAYER, TACTIC_OPTIONS, *given])
+        return f"`{name}` takes `{param}`, which the question does not give (a tactic verb may take {can})"
+    return None
 
 
 def _evaluation_fault(pack: Pack, name: str) -> str | None:
