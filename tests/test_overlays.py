@@ -163,13 +163,19 @@ def test_parameter_overlays_compose_with_the_french_rules(runner: CliRunner) -> 
 
 @pytest.mark.parametrize("overlay", SHIPPED)
 def test_the_shipped_content_validates_under_each_shipped_overlay(runner: CliRunner, overlay: str) -> None:
-    """Every pack of the game the rules build on is checked under them, the other games alone; an
+    """Every pack of the game the rules build on is checked under them, the other games alone (and
+    under their own overlays); an
     overlay that declares a conflict with them (or that they conflict with) is checked under the
     rest of them, as it cannot be played with them."""
     report = _json(runner, "validate", "--rules", overlay)
     assert report["ok"] is True, report["problems"][:3]
     other_games = [game for game in shipped_packs(content_root(), "base") if game != "base"]
-    assert [p for p in report["packs"] if not p.startswith("base")] == other_games
+    under_their_own = [
+        f"{game}+{rules}" for game in other_games for rules in shipped_overlays_of(content_root(), game)
+    ]
+    assert sorted(p for p in report["packs"] if not p.startswith("base")) == sorted(
+        other_games + under_their_own
+    )
 
 
 def test_shipped_packs_are_told_apart_by_their_manifests(tmp_path: Path) -> None:

@@ -155,16 +155,20 @@ def test_a_skill_s_page_shows_its_rule_text(zombicide: Pack, lang: str) -> None:
 def test_the_table_shows_each_survivor_at_their_zone_with_experience_and_cards(
     zombicide: Pack, steps: int
 ) -> None:
-    """Some way into a game of two players, each survivor still standing is on the line of their
-    zone, with their experience points and the cards in their hands and backpack."""
+    """Some way into a game of two players (or at its last decision, if it ends before), each
+    survivor still standing is on the line of their zone, with their experience points and the
+    cards in their hands and backpack."""
     game = new_game(zombicide, players=2, seed=5)
     agents = {colour: RandomAgent(seed=index) for index, colour in enumerate(game.players)}
+    state = game.view(game.players[0]).to_json()
     for _ in range(steps):
-        if game.decision is None:  # the mission may end before
+        if game.decision is None:  # the mission may end before: the last decision's table
             break
+        state = game.view(game.players[0]).to_json()
         colour = game.decision.waiting[0]
         game.submit(colour, agents[colour].act(game.view(colour), game.decision.legal(colour)))
-    state = game.view(game.players[0]).to_json()
+    if game.decision is not None:
+        state = game.view(game.players[0]).to_json()
     narrator = Narrator(zombicide)
     rows = TerminalAgent(narrator).table(state)
     standing = {s: piece for s, piece in state["pieces"]["survivors"].items() if piece["alive"]}
