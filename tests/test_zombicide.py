@@ -156,8 +156,8 @@ def test_the_table_shows_each_survivor_at_their_zone_with_experience_and_cards(
     zombicide: Pack, steps: int
 ) -> None:
     """Some way into a game of two players (or at its last decision, if it ends before), each
-    survivor still standing is on the line of their zone, with their experience points and the
-    cards in their hands and backpack."""
+    survivor still standing is on the line of their zone, with their experience points, the
+    actions they have left this round and the cards in their hands and backpack."""
     game = new_game(zombicide, players=2, seed=5)
     agents = {colour: RandomAgent(seed=index) for index, colour in enumerate(game.players)}
     state = game.view(game.players[0]).to_json()
@@ -175,7 +175,11 @@ def test_the_table_shows_each_survivor_at_their_zone_with_experience_and_cards(
     assert standing
     for survivor, piece in standing.items():
         [row] = [r for r in rows if r.startswith(f"  {narrator.name('zone', piece['at'])}")]
-        shown = f"{narrator.name('survivor', survivor)} [{piece['traits']['experience'][0]} XP"
+        actions = piece["traits"]["actions"][0]
+        shown = (
+            f"{narrator.name('survivor', survivor)} [{piece['traits']['experience'][0]} XP, {actions} action"
+        )
+        shown += " left" if actions == 1 else "s left"
         for pile, words in [("in_hand", "hands"), ("backpack", "backpack")]:
             cards = sorted(state["piles"][pile].get(survivor, []))
             if cards:
