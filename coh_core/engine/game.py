@@ -189,7 +189,19 @@ class Game:
             self.decision = execute(frames)
 
     def view(self, colour: str) -> PlayerView:
+        """What the seat `colour` may know (`VIEW-SEAT` for a colour not seated in this game)."""
+        if colour not in self.players:
+            raise EngineError(
+                "VIEW-SEAT",
+                f"`{colour}` is not a seat of this game (its seats: {', '.join(self.players)});"
+                " what everyone may know is `public_view()`",
+            )
         return PlayerView(self, colour)
+
+    def public_view(self) -> PlayerView:
+        """What everyone may know, a spectator's: the public log, the piles everyone sees, the
+        memory everyone sees; no decision and no seat (`me` is None)."""
+        return PlayerView(self, None)
 
     def digest(self) -> str:
         """A hash of the full state and log: equal digests mean identical games."""

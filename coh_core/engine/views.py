@@ -17,11 +17,12 @@ PLAYER_OWNED = frozenset({"game", "player", "location"})  # piles not kept per p
 
 
 class PlayerView:
-    """A read-only window on the game for one player; everything else stays hidden."""
+    """A read-only window on the game for one player (a spectator's, with no colour: what
+    everyone may know); everything else stays hidden."""
 
     __slots__ = ("_game", "colour")
 
-    def __init__(self, game: Game, colour: str):
+    def __init__(self, game: Game, colour: str | None):
         self._game = game
         self.colour = colour
 

@@ -11,6 +11,7 @@ import pytest
 from coh_core.agents import RandomAgent
 from coh_core.engine import new_game
 from coh_core.engine.game import Game
+from coh_core.engine.runtime import EngineError
 from coh_core.packs.model import Pack
 
 
@@ -76,3 +77,37 @@ def test_no_hidden_entry_leaks_into_a_view(base_pack: Pack) -> None:
     for word in ("SECRET-HAND", "SECRET-PACKET", "SECRET-DECK", "SECRET-INVASION", "9001", "9002"):
         assert word not in shown, word
     assert "SECRET-HAND" in json.dumps(game.view(blue).to_json())  # the owner sees their own
+
+
+@pytest.mark.parametrize("stranger", ["nobody", "", "RED", "purple"])
+def test_a_view_is_refused_to_a_colour_not_seated(base_pack: Pack, stranger: str) -> None:
+    game = new_game(base_pack, players=4, seed=1)
+    assert stranger not in game.players
+    with pytest.raises(EngineError) as refused:
+        game.view(stranger)
+    assert refused.value.code == "VIEW-SEAT"
+    seats = ", ".join(game.players)
+    assert f"`{stranger}` is not a seat of this game (its seats: {seats})" in refused.value.message
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_public_view_shows_what_every_seat_sees_and_no_more(base_pack: Pack, seed: int) -> None:
+    """A spectator sees of the piles, the memory and the log exactly what all the seats see in
+    common, and is asked nothing."""
+    game = _game_in_play(base_pack, seed)
+    public = game.public_view()
+    shown = public.to_json()
+    seats = [game.view(colour) for colour in game.players]
+    views = [view.to_json() for view in seats]
+    assert shown["me"] is None and shown["decision"] is None and public.decision is None
+    for name in shown["piles"]:
+        common = {
+            o: h for o, h in views[0]["piles"][name].items() if all(o in v["piles"][name] for v in views)
+        }
+        assert shown["piles"][name] == common, name
+    for name, value in shown["memory"].items():  # what the spectator sees of it, every seat sees
+        for view in views:
+            seen = view["memory"][name]
+            assert {k: seen[k] for k in value} == value if isinstance(value, dict) else seen == value, name
+    assert public.log() == [entry for entry in game.log if "to" not in entry]
+    assert all(entry in seat.log() for seat in seats for entry in public.log())
