@@ -69,7 +69,8 @@ class Evaluator:
 
     def pick(self, game: Game, key: str, player: str, prompt: dict[str, Any], options: list[Any]) -> Any:
         """The answer the pack's tactic verb for the question `key` picks for `player` among
-        `options` (the answers' values), its other parameters the question's own (`prompt`)."""
+        `options` (the answers' values), its other parameters the question's own (`prompt`);
+        `BOTS-TACTIC-ANSWER` where it picks nothing offered."""
         assert self.pack is not None
         verb = self.hints.tactics[key]
         found = self._tactics.get(verb)
@@ -89,13 +90,21 @@ class Evaluator:
             )
         game.work_left = MAX_WORK  # (read between answers: a budget of its own)
         try:
-            return call(Rt(game, {}, None), *[given[name] for name in names])
+            picked = call(Rt(game, {}, None), *[given[name] for name in names])
         except NoOptions as exc:
             raise EngineError(
                 "BOTS-TACTIC-ANSWER",
                 f"the bots' tactic `{verb}` found nothing to pick from ({exc})",
                 tactic_location(self.pack, key),
             ) from exc
+        if picked not in options:
+            raise EngineError(
+                "BOTS-TACTIC-ANSWER",
+                f"the bots' tactic `{verb}` picked {picked!r}, which is not one of the answers offered"
+                f" ({', '.join(map(repr, options))})",
+                tactic_location(self.pack, key),
+            )
+        return picked
 
 
 def position_worth(values: dict[str, float], declared: ResultSpec | None, me: str) -> float:

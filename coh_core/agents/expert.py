@@ -49,7 +49,7 @@ from coh_core.agents.worlds import sample_world as _world
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
 from coh_core.limits import MAX_EXPERT_ITERATIONS, MAX_EXPERT_SECONDS
-from coh_core.packs.bot_hints import DEFAULT_WIN, LOOKAHEAD
+from coh_core.packs.bot_hints import DEFAULT_WIN
 from coh_core.packs.model import Pack
 
 __all__ = ["WIN_BONUS", "ExpertAgent", "Node", "_margin", "budget_fault", "result_worth"]
@@ -165,7 +165,7 @@ class ExpertAgent:
             self.fallback.rng = self.rng  # one generator: a save keeps the expert's whole state
             return self.fallback.act(view, legal)
         game: Game = view._game  # read only through `_world`, which deals again what is hidden
-        if game.decision is not None and self._root_guided(game.decision):
+        if game.decision is not None and self._follows_pack_tactic(game.decision):
             return self._improve(game, view.colour, legal)
         if self.search == "flat":
             return self._flat(game, view.colour, legal)
@@ -242,13 +242,11 @@ class ExpertAgent:
             edge.visits += 1
             edge.total += score
 
-    def _root_guided(self, decision: Any) -> bool:
+    def _follows_pack_tactic(self, decision: Any) -> bool:
         """Whether the pack names its own tactic verb for the question: its strategy, which the
         expert improves on (`_improve`) rather than searching from nothing."""
         hints = self.rollout_agent.hints
-        prompt = decision.prompt or {}
-        tactic = hints.tactic(decision.kind, prompt.get("purpose"))
-        return tactic != LOOKAHEAD and hints.is_verb(tactic)
+        return hints.is_verb(hints.tactic(decision.kind, (decision.prompt or {}).get("purpose")))
 
     def _select(
         self, node: Node, legal: list[Action], spread: Spread, prior: Action | None = None

@@ -24,7 +24,7 @@ from coh_core.engine.compile.trees import walk_calls
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
 from coh_core.engine.runtime import EngineError
-from coh_core.packs.bot_hints import LOOKAHEAD, BotHints, tactic_location
+from coh_core.packs.bot_hints import LOOKAHEAD, BotHints
 from coh_core.packs.model import Pack
 
 Action = tuple[Any, ...]
@@ -140,17 +140,7 @@ class HeuristicAgent:
             return None
         game = world if isinstance(world, Game) else world()
         options = [action[1] for action in legal]
-        picked = self.evaluator.pick(game, key, me, prompt, options)
-        for action in legal:
-            if action[1] == picked:
-                return action
-        verb = self.hints.tactics[key]
-        raise EngineError(
-            "BOTS-TACTIC-ANSWER",
-            f"the bots' tactic `{verb}` picked {picked!r}, which is not one of the answers offered"
-            f" ({', '.join(map(repr, options))})",
-            tactic_location(self.evaluator.pack, key),
-        )
+        return legal[options.index(self.evaluator.pick(game, key, me, prompt, options))]
 
     # --- looking ahead ---------------------------------------------------------------------------
 
