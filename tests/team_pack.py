@@ -129,6 +129,7 @@ def _game(kind: str) -> dict[str, Any]:
                     "note": "A number of strokes.",
                     "params": {"count": "the strokes"},
                     "types": {"count": "int"},
+                    "values": {"count": [1, 2, 3]},
                 }
             },
         },

@@ -40,6 +40,7 @@ from coh_core.messages import (
     parse_type,
     placeholders,
 )
+from coh_core.packs.answers import check_answer_values
 from coh_core.packs.bot_hints import check_bots
 from coh_core.packs.cost import runaway_problems
 from coh_core.packs.declarations import (
@@ -1358,6 +1359,7 @@ _PACK_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     check_kind_names,
     check_pack_rules,
     check_result,
+    check_answer_values,
     check_bots,
     _check_texts,
 ]
