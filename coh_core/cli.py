@@ -687,6 +687,31 @@ def docs_procedures(output: Path | None, pack: Path | None, rules: tuple[str, ..
     _write_output(generate_procedures(_load_pack(pack, rules)), output)
 
 
+@docs.command(name="space")
+@_output_option
+@_pack_option
+@_rules_option
+@click.option(
+    "--players", type=click.IntRange(1, 12), default=4, show_default=True, help="Seats at the table."
+)
+def docs_space(output: Path | None, pack: Path | None, rules: tuple[str, ...], players: int) -> None:
+    """The action space and the observation layout research tools read, as one JSON document:
+    every answer the rules in force can be given with its id, the kinds of answers with the ids
+    each takes, and the fields of a seat's observation vector at a table of PLAYERS seats."""
+    import json
+
+    from coh_core.engine.observe import observer_for
+
+    game = _seated_game(_load_pack(pack, rules), players, 0)
+    space = game.space
+    document = {
+        "actions": [list(action) for action in space.actions],
+        "answers": space.describe(),
+        "observation": observer_for(game.rules, game.players).describe(),
+    }
+    _write_output(json.dumps(document, indent=1, ensure_ascii=False) + "\n", output)
+
+
 @main.command(name="export")
 @_pack_option
 @_lang_option

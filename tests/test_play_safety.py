@@ -35,6 +35,7 @@ from coh_core.cli import main
 from coh_core.effects.checker import Symbols, check_condition, check_effect
 from coh_core.effects.parser import EffectSyntaxError, parse_condition, parse_effect
 from coh_core.engine import EngineError, Game, new_game, rules_for
+from coh_core.engine import game as game_module
 from coh_core.engine.compile.where import runtime_message
 from coh_core.engine.record import RECORD_FORMAT
 from coh_core.errors import ContentError
@@ -388,7 +389,7 @@ def test_a_cascade_nested_in_loops_does_not_use_the_interpreters_stack(base_copy
 def test_a_game_past_the_decision_bound_is_stopped_with_one_json_document(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(agents_runner, "DECISION_LIMIT", 10)
+    monkeypatch.setattr(game_module, "MAX_GAME_DECISIONS", 10)
     result, _ = _invoke(["play", *DEFAULT_PLAY, "--format", "json"])
     _clean(result)
     assert result.exit_code == 1

@@ -355,3 +355,42 @@ def test_a_game_that_words_none_of_its_result_validates_and_ends_in_cohs_words(
     words = _play(root, 2, 1).splitlines()
     assert {COH["ui.team.won"], COH["ui.team.lost"]} & set(words)
     assert (COH["ui.scoreboard.title"] in words) == (kind == "both")
+
+
+def _returns_by_the_rules(kind: str, state: dict[str, Any]) -> dict[str, float]:
+    """What each seat's return must be, from the rules of Lifeboat: a team that did not land
+    loses everyone's game; one that landed wins everyone's (of `both`: the best rowers win, the
+    others lose)."""
+    players = state["players"]
+    if not _landed(state):
+        return dict.fromkeys(players, -1.0)
+    if kind == "team":
+        return dict.fromkeys(players, 1.0)
+    rowed = {p: state["counts"][p]["strokes"] for p in players}
+    return {p: 1.0 if rowed[p] == max(rowed.values()) else -1.0 for p in players}
+
+
+@pytest.mark.parametrize("kind", ["team", "both"])
+def test_returns_follow_the_declared_result(kind: str, team_root: Path, both_root: Path) -> None:
+    pack = load_pack_checked(team_root if kind == "team" else both_root)
+    seen = set()
+    for seed in SEEDS:
+        game = new_game(pack, players=3, seed=seed)
+        agents = {c: RandomAgent(seed * 10 + i) for i, c in enumerate(game.players)}
+        assert game.returns() == dict.fromkeys(game.players, 0.0)  # not over yet
+        play_out(game, agents)
+        returns = game.returns()
+        assert returns == _returns_by_the_rules(kind, game.state)
+        seen.add(tuple(sorted(returns.values())))
+    assert len(seen) > 1  # both a landing and a loss among the seeds
+
+
+def test_returns_of_a_ranking_are_a_win_for_the_seats_ranked_first() -> None:
+    pack = load_pack_checked()
+    for seed in (1, 2, 3):
+        game = new_game(pack, players=4, seed=seed)
+        play_out(game, {c: RandomAgent(seed + i) for i, c in enumerate(game.players)})
+        scores = game.state["result"]["scores"]
+        ranked = {p: (scores[p], game.state["result"]["tie_breaks"]["survivors"][p]) for p in game.players}
+        best = max(ranked.values())
+        assert game.returns() == {p: 1.0 if ranked[p] == best else -1.0 for p in game.players}

@@ -6,10 +6,7 @@ from collections.abc import Callable, Mapping
 
 from coh_core.agents import Agent
 from coh_core.engine.game import Game
-from coh_core.engine.runtime import Decision, EngineError
-from coh_core.limits import MAX_DECISIONS
-
-DECISION_LIMIT = MAX_DECISIONS  # far above any real game; a stuck flow fails instead of spinning
+from coh_core.engine.runtime import Decision
 
 
 def play_out(
@@ -33,10 +30,4 @@ def play_out(
             decisions += 1
             if after is not None:
                 after(game)
-        if decisions > DECISION_LIMIT:
-            raise EngineError(
-                "ENGINE-LIMIT",
-                f"more than {DECISION_LIMIT:,} decisions and the game goes on: the turn structure never ends",
-                game.rules.turn_location(),
-            )
     return decisions

@@ -27,14 +27,17 @@ from coh_core.engine.machine import (
 from coh_core.engine.rng import Rng
 from coh_core.engine.rules import Playable, Rules, Side, Trigger
 from coh_core.engine.runtime import Action, Decision, EngineError, IllegalAction, NoOptions, Rt
+from coh_core.engine.space import ActionSpace, action_space
 from coh_core.engine.state import STATE_VERSION
 from coh_core.engine.views import PlayerView
-from coh_core.limits import CASCADE_LIMIT, MAX_LOOP_STEPS, MAX_WORK
+from coh_core.limits import CASCADE_LIMIT, MAX_DECISIONS, MAX_LOOP_STEPS, MAX_WORK
 
 PASS: Action = ("pass",)
 _NO_CARDS: list[str] = []  # the hand of a pack without hands (only ever read)
 GAME_FORMAT = "coh-game/1"  # the layout of `Game.to_json`
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
+RETURN_BOUNDS = (-1.0, 1.0)  # what `Game.returns` gives a seat: a loss, a win
+MAX_GAME_DECISIONS = MAX_DECISIONS  # decisions one game may ask: one more is `ENGINE-LIMIT`
 
 
 def as_action(value: Any) -> Action:
@@ -177,6 +180,13 @@ class Game:
                 "ACTION-ILLEGAL",
                 f"{list(chosen)} is not one of the {len(legal)} legal actions for {colour}",
             )
+        if len(answers) + 1 == len(decision.options) and len(self._answered) >= MAX_GAME_DECISIONS:
+            raise EngineError(
+                "ENGINE-LIMIT",
+                f"more than {MAX_GAME_DECISIONS:,} decisions and the game goes on:"
+                " the turn structure never ends",
+                self.rules.turn_location(),
+            )
         answers[colour] = chosen
         if len(answers) == len(decision.options):  # (answers are only ever of those asked)
             # (`_resume`, written out; the answers are kept as given: a decision answered is not
@@ -187,6 +197,50 @@ class Game:
             top.program.ops[top.pc - 1].resume(top, answers)
             self.work_left = MAX_WORK
             self.decision = execute(frames)
+
+    @property
+    def waiting(self) -> list[str]:
+        """The seats that must answer now: several at once for a simultaneous decision (votes,
+        movement), in seat order; none once the game is over."""
+        decision = self.decision
+        return [] if decision is None else decision.waiting
+
+    def legal(self, colour: str) -> list[Action]:
+        """The answers `colour` may give now (none for a seat not asked, or that has answered)."""
+        decision = self.decision
+        if decision is None or colour in decision.answers:
+            return []
+        return decision.legal(colour)
+
+    @property
+    def space(self) -> ActionSpace:
+        """The ruleset's action space: every answer its games can be given, with a stable id."""
+        return action_space(self.rules)
+
+    def legal_ids(self, colour: str) -> list[int]:
+        """The ids of `legal(colour)` in the action space, in the same order."""
+        return self.space.ids(self.legal(colour))
+
+    def submit_id(self, colour: str, ident: int) -> None:
+        """`submit` the answer of an id of the action space (`SPACE-ID` for a number outside it)."""
+        self.submit(colour, self.space.action(ident))
+
+    def returns(self) -> dict[str, float]:
+        """Per seat, what the game came to, within `RETURN_BOUNDS`: 1 for a winner (of a ranking:
+        each of the players ranked first; of a team result: everyone if the team won), -1 for the
+        others; 0 for everyone while the game goes on, or if the pack declares no result. Of a
+        result of both kinds, a team that lost gives everyone -1, one that won ranks as above."""
+        seats = self.players
+        result = self.state["result"]
+        declared = self.rules.result
+        if self.decision is not None or declared is None or not isinstance(result, dict):
+            return dict.fromkeys(seats, 0.0)
+        if declared.team and not result.get("won"):
+            return dict.fromkeys(seats, -1.0)
+        if not declared.ranked:
+            return dict.fromkeys(seats, 1.0)
+        winners = set(result.get("winners") or ())
+        return {seat: 1.0 if seat in winners else -1.0 for seat in seats}
 
     def view(self, colour: str) -> PlayerView:
         """What the seat `colour` may know (`VIEW-SEAT` for a colour not seated in this game)."""

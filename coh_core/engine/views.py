@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from coh_core.effects import ast
+from coh_core.engine.observe import information_state, observer_for
 from coh_core.packs.roles import place_sides
 
 if TYPE_CHECKING:
@@ -42,6 +44,15 @@ class PlayerView:
         return [
             p for e, p in zip(game.log, game.places, strict=True) if "to" not in e or self.colour in e["to"]
         ]
+
+    def observation(self) -> array[float]:
+        """The seat's observation vector, laid out as `coh_core.engine.observe` says."""
+        game = self._game
+        return observer_for(game.rules, game.players).observe(self.to_json())
+
+    def information_state(self) -> str:
+        """What the seat knows, as one string (`coh_core.engine.observe.information_state`)."""
+        return information_state(self.to_json(), self.log())
 
     def to_json(self) -> dict[str, Any]:
         state = self._game.state

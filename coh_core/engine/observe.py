@@ -1,0 +1,448 @@
+"""What a seat observes, as numbers and as text: the observation vector and the information state.
+
+Both are worked out from the seat's view alone (`PlayerView.to_json` and `log`), so two games that
+differ only in what the seat cannot see give it the same observation and the same string.
+
+The vector's layout is generated from the pack's declarations for one table (its seats), in
+fields, each a run of numbers (`Observer.layout`; `coh docs space` prints it):
+
+- `seat`: 1 at the seat observing, among the seats in order;
+- `turn`: the turn's number; `phase`: 1 at the phase the game is in (setup, the turn's phases in
+  order, the end);
+- `pointer.<name>`: 1 at the value of each pointer, among the values of its type;
+- `out`: 1 for each seat out of the game;
+- `side.<place>`: 1 at the side each place of several sides shows;
+- `counts`: the counters at each place (the board's, then the seats', then the pack's others), kind
+  by kind;
+- `piece.<kind>`: per piece of the kind (the kind's ids, sorted): in play, alive, exhausted, 1 at
+  its place, 1 at its owner, then its traits (a number, 0/1 for a flag, 1 at an enumeration's
+  value);
+- `pile.<name>`: per pile of the name (one, or one per place, seat or piece it is kept for): its
+  size, then, where the seat may see it, how many of each value it holds (a pile of numbers: their
+  sum);
+- `memory.<name>`: what the game remembers, where the seat may see it, by its declared type: a
+  number or flag as is, a value 1 at its place among its type's values, a list as how many of each
+  value it holds, a map as its values key by key (a type that lists no values is left out);
+- `edge.<graph>`: 1 at the state of each edge of the graph that has states;
+- `decision`: 1 if the seat must answer now, then 1 at the question it is asked (or at `other`).
+
+`OBSERVATION_VERSION` changes whenever this layout does.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from coh_core.packs.answers import type_values
+from coh_core.packs.declarations import NUMBER_TYPES, messages_of
+
+if TYPE_CHECKING:
+    from coh_core.engine.rules import Rules
+
+OBSERVATION_VERSION = 1
+SETUP_PHASE, END_PHASE = "setup", "end"  # the phases outside the pack's turn (`state["phase"]`)
+OTHER_QUESTION = "other"  # the decision field's slot for a question the pack does not declare
+PILE_OWNERS = ("game", "location", "player")  # how a pile is kept when not per piece
+GAME_OWNER = ""  # the owner of a pile kept once for the whole game
+
+Writer = Callable[[Mapping[str, Any], list[float], int], None]
+
+
+@dataclass(frozen=True)
+class Field:
+    """A run of the observation vector: its name, where it starts, its length and what it holds."""
+
+    name: str
+    start: int
+    size: int
+    what: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "start": self.start, "size": self.size, "what": self.what}
+
+
+class Observer:
+    """The observation vector of the seats of one ruleset at one table (`players`, in seat order)."""
+
+    def __init__(self, rules: Rules, players: Sequence[str]):
+        self.rules = rules
+        self.players = tuple(players)
+        self._declared = rules.declared
+        self._fields: list[Field] = []
+        self._writers: list[tuple[int, Writer]] = []
+        self.size = 0
+        self._build()
+        self.layout: tuple[Field, ...] = tuple(self._fields)
+
+    # -- the layout ---------------------------------------------------------------------------
+
+    def _add(self, name: str, size: int, what: str, writer: Writer) -> None:
+        if size <= 0:
+            return
+        self._fields.append(Field(name, self.size, size, what))
+        self._writers.append((self.size, writer))
+        self.size += size
+
+    def _values(self, type_name: str) -> tuple[Any, ...] | None:
+        if type_name in ("player", "colour"):
+            return self.players if type_name == "player" else tuple(self.rules.pack.colours())
+        return type_values(self.rules.pack, self._declared, type_name)
+
+    def _build(self) -> None:
+        rules, players = self.rules, self.players
+        self._add("seat", len(players), "1 at the seat observing", _one_hot(lambda v: v["me"], players))
+        self._add("turn", 1, "the turn's number", lambda v, out, at: _put(out, at, v["turn"]))
+        phases = (SETUP_PHASE, *(phase.id for phase in rules.phases), END_PHASE)
+        self._add(
+            "phase",
+            len(phases),
+            "1 at the phase: " + ", ".join(phases),
+            _one_hot(lambda v: v["phase"], phases),
+        )
+        for name, (_what, type_name) in self._declared.pointers.items():
+            values = self._values(type_name) or ()
+            self._add(f"pointer.{name}", len(values), f"1 at its value ({type_name})", _pointer(name, values))
+        self._add(
+            "out",
+            len(players),
+            "1 for each seat out of the game",
+            _many_hot(lambda v: v["eliminated"], players),
+        )
+        for place, sides in _sides_by_place(rules).items():
+            if len(sides) > 1:
+                self._add(
+                    f"side.{place}", len(sides), "1 at its side: " + ", ".join(sides), _side(place, sides)
+                )
+        self._add_counts()
+        for kind, piece_kind in rules.piece_kinds.items():
+            self._add_pieces(kind, piece_kind.of)
+        for name, pile in rules.piles.items():
+            self._add_pile(name, pile.of, pile.per)
+        for name, (_what, type_name) in self._declared.memory.items():
+            size, writer = self._encoder(type_name)
+            if writer is not None:
+                self._add(
+                    f"memory.{name}", size, f"where seen, by its type {type_name}", _memory(name, writer)
+                )
+        for name in rules.stateful_graphs:
+            self._add_edges(name)
+        questions = (
+            *sorted({q.split(".")[0] for q in messages_of(rules.pack).questions()} - {OTHER_QUESTION}),
+            OTHER_QUESTION,
+        )
+        self._add("decision", 1 + len(questions), "1 if asked, then 1 at the question", _decision(questions))
+
+    def _places(self) -> tuple[str, ...]:
+        return tuple(self._values("location") or ())
+
+    def _add_counts(self) -> None:
+        places = (*self._places(), *self.players, *self.rules.places)
+        kinds = tuple(self.rules.counters)
+        self._add(
+            "counts",
+            len(places) * len(kinds),
+            "per place (" + ", ".join(places) + "), its counters: " + ", ".join(kinds),
+            _counts(places, kinds),
+        )
+
+    def _add_pieces(self, kind: str, entity_kind: str) -> None:
+        type_name = self.rules.pack.ref_types().get(entity_kind, entity_kind)
+        ids = tuple(sorted(self._values(type_name) or ()))
+        places = self._places()
+        traits: list[tuple[str, tuple[Any, ...] | None]] = []
+        for trait, spec in self._declared.traits.items():
+            if spec.type in (*NUMBER_TYPES, "bool"):
+                traits.append((trait, None))
+            elif (values := self._values(spec.type)) is not None:
+                traits.append((trait, values))
+        per_piece = 3 + len(places) + len(self.players) + sum(1 if v is None else len(v) for _t, v in traits)
+        what = "per piece: in play, alive, exhausted, place, owner, " + ", ".join(t for t, _v in traits)
+        self._add(
+            f"piece.{kind}", len(ids) * per_piece, what, _pieces(self, kind, ids, places, traits, per_piece)
+        )
+
+    def _add_pile(self, name: str, of: str, per: str) -> None:
+        if per == "game":
+            owners: tuple[str, ...] = (GAME_OWNER,)
+        elif per == "location":
+            owners = self._places()
+        elif per == "player":
+            owners = self.players
+        else:
+            entity_kind = self.rules.piece_kinds[per].of if per in self.rules.piece_kinds else per
+            owners = tuple(
+                sorted(self._values(self.rules.pack.ref_types().get(entity_kind, entity_kind)) or ())
+            )
+        values = None if of in NUMBER_TYPES else self._values(of)
+        per_owner = 1 + (len(values) if values is not None else 1 if of in NUMBER_TYPES else 0)
+        held = (
+            "how many of each value"
+            if values is not None
+            else "the sum of its numbers"
+            if per_owner > 1
+            else ""
+        )
+        self._add(
+            f"pile.{name}",
+            len(owners) * per_owner,
+            f"per pile ({len(owners)}): its size" + (f", {held} where seen" if held else ""),
+            _pile(name, owners, values, per_owner),
+        )
+
+    def _add_edges(self, name: str) -> None:
+        graph = self.rules.graphs[name]
+        edges = [(graph.keys[i], tuple(graph.edges[i][2].states)) for i in graph.stateful]
+        self._add(
+            f"edge.{name}",
+            sum(len(states) for _k, states in edges),
+            "per edge with states, 1 at its state",
+            _edges(name, edges),
+        )
+
+    def _encoder(self, type_name: str) -> tuple[int, Callable[[Any, list[float], int], None] | None]:
+        """The size of a value of a declared type in the vector and how it is written (None: left out)."""
+        written = type_name.replace(" ", "")
+        if written in (*NUMBER_TYPES, "bool"):
+            return 1, lambda value, out, at: _put(out, at, value)
+        if written.startswith("list[") and written.endswith("]"):
+            inner = written[5:-1]
+            while inner.startswith("list[") and inner.endswith("]"):
+                inner = inner[5:-1]  # (a list of lists is counted value by value)
+            values = self._values(inner)
+            if values is None:
+                return 0, None
+            index = {v: i for i, v in enumerate(values)}
+            return len(values), lambda value, out, at: _count_into(value, index, out, at)
+        if written.startswith("map[") and written.endswith("]"):
+            key_type, _, value_type = written[4:-1].partition(",")
+            keys = self._values(key_type)
+            size, inner_writer = self._encoder(value_type)
+            if keys is None or inner_writer is None:
+                return 0, None
+            return len(keys) * size, _map_writer(keys, size, inner_writer)
+        values = self._values(written)
+        if values is None:
+            return 0, None
+        index = {v: i for i, v in enumerate(values)}
+        return len(values), lambda value, out, at: _hot(out, at, index.get(value))
+
+    # -- encoding ----------------------------------------------------------------------------------
+
+    def observe(self, view: Mapping[str, Any]) -> array[float]:
+        """The observation vector of a seat's view (`PlayerView.to_json()`)."""
+        out = [0.0] * self.size
+        for at, writer in self._writers:
+            writer(view, out, at)
+        return array("f", out)
+
+    def describe(self) -> dict[str, Any]:
+        """The layout as JSON data: the version, the size and the fields in order."""
+        return {
+            "version": OBSERVATION_VERSION,
+            "size": self.size,
+            "players": list(self.players),
+            "fields": [field.to_json() for field in self.layout],
+        }
+
+
+def information_state(view: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> str:
+    """What a seat knows, as one string: its view (less who has answered a decision already) and
+    the log it saw. Equal strings for equal knowledge; the string is canonical JSON."""
+    return _canonical({"view": _unanswered(view), "log": list(log)})
+
+
+def observation_string(view: Mapping[str, Any]) -> str:
+    """What a seat sees now, as one string: its view (less who has answered a decision already),
+    without the log; canonical JSON."""
+    return _canonical(_unanswered(view))
+
+
+def _unanswered(view: Mapping[str, Any]) -> dict[str, Any]:
+    shown = dict(view)
+    decision = shown.get("decision")
+    if isinstance(decision, dict):
+        shown["decision"] = {k: v for k, v in decision.items() if k != "waiting"}
+    return shown
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# -- writers ----------------------------------------------------------------------------------------
+
+
+def _put(out: list[float], at: int, value: Any) -> None:
+    if isinstance(value, bool | int | float):
+        out[at] = float(value)
+
+
+def _hot(out: list[float], at: int, index: int | None) -> None:
+    if index is not None:
+        out[at + index] = 1.0
+
+
+def _count_into(value: Any, index: Mapping[Any, int], out: list[float], at: int) -> None:
+    for item in value if isinstance(value, list) else ():
+        if isinstance(item, list):
+            _count_into(item, index, out, at)
+        elif (found := index.get(item)) is not None:
+            out[at + found] += 1.0
+
+
+def _one_hot(read: Callable[[Mapping[str, Any]], Any], values: Sequence[Any]) -> Writer:
+    index = {v: i for i, v in enumerate(values)}
+    return lambda view, out, at: _hot(out, at, index.get(read(view)))
+
+
+def _many_hot(read: Callable[[Mapping[str, Any]], Any], values: Sequence[Any]) -> Writer:
+    index = {v: i for i, v in enumerate(values)}
+    return lambda view, out, at: _count_into(read(view), index, out, at)
+
+
+def _pointer(name: str, values: Sequence[Any]) -> Writer:
+    return _one_hot(lambda view: view["pointers"].get(name), values)
+
+
+def _side(place: str, sides: Sequence[str]) -> Writer:
+    return _one_hot(lambda view: view["locations"].get(place, {}).get("side"), sides)
+
+
+def _counts(places: Sequence[str], kinds: Sequence[str]) -> Writer:
+    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+        counts = view["counts"]
+        for p, place in enumerate(places):
+            held = counts.get(place)
+            if held:
+                for k, kind in enumerate(kinds):
+                    _put(out, at + p * len(kinds) + k, held.get(kind, 0))
+
+    return write
+
+
+def _pieces(
+    observer: Observer,
+    kind: str,
+    ids: Sequence[str],
+    places: Sequence[str],
+    traits: Sequence[tuple[str, tuple[Any, ...] | None]],
+    per_piece: int,
+) -> Writer:
+    place_index = {p: i for i, p in enumerate(places)}
+    owner_index = {p: i for i, p in enumerate(observer.players)}
+    rules = observer.rules
+
+    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+        held = view["pieces"].get(kind, {})
+        for n, piece in enumerate(ids):
+            data = held.get(piece)
+            if data is None:
+                continue
+            start = at + n * per_piece
+            out[start] = 1.0
+            out[start + 1] = 1.0 if data.get("alive") else 0.0
+            out[start + 2] = 1.0 if data.get("exhausted") else 0.0
+            _hot(out, start + 3, place_index.get(data.get("at")))
+            start += 3 + len(places)
+            _hot(out, start, owner_index.get(data.get("owner")))
+            start += len(owner_index)
+            own = data.get("traits") or {}
+            for trait, values in traits:
+                given = own.get(trait)
+                value = given[0] if isinstance(given, list) else rules.trait_default(piece, trait)
+                if values is None:
+                    _put(out, start, value)
+                    start += 1
+                else:
+                    _hot(out, start, values.index(value) if value in values else None)
+                    start += len(values)
+
+    return write
+
+
+def _pile(name: str, owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -> Writer:
+    index = {v: i for i, v in enumerate(values or ())}
+
+    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+        sizes = view["pile_sizes"].get(name, {})
+        seen = view["piles"].get(name, {})
+        for n, owner in enumerate(owners):
+            start = at + n * per_owner
+            _put(out, start, sizes.get(owner, 0))
+            entries = seen.get(owner)
+            if entries is None or per_owner == 1:
+                continue
+            if values is None:
+                out[start + 1] = float(sum(e for e in entries if isinstance(e, int | float)))
+            else:
+                _count_into(entries, index, out, start + 1)
+
+    return write
+
+
+def _memory(name: str, writer: Callable[[Any, list[float], int], None]) -> Writer:
+    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+        memory = view["memory"]
+        if name in memory:
+            writer(memory[name], out, at)
+
+    return write
+
+
+def _map_writer(
+    keys: Sequence[Any], size: int, inner: Callable[[Any, list[float], int], None]
+) -> Callable[[Any, list[float], int], None]:
+    def write(value: Any, out: list[float], at: int) -> None:
+        if not isinstance(value, dict):
+            return
+        for n, key in enumerate(keys):
+            if key in value:
+                inner(value[key], out, at + n * size)
+
+    return write
+
+
+def _edges(name: str, edges: Sequence[tuple[str, tuple[str, ...]]]) -> Writer:
+    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+        states = view.get("edges", {}).get(name, {})
+        for key, kinds in edges:
+            state = states.get(key)
+            if state in kinds:
+                out[at + kinds.index(state)] = 1.0
+            at += len(kinds)
+
+    return write
+
+
+def _decision(questions: Sequence[str]) -> Writer:
+    index = {q: i for i, q in enumerate(questions)}
+
+    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+        decision = view.get("decision")
+        if not decision:
+            return
+        out[at] = 1.0
+        _hot(out, at + 1, index.get(decision["kind"], index[OTHER_QUESTION]))
+
+    return write
+
+
+def _sides_by_place(rules: Rules) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for place, side in rules.sides:
+        found.setdefault(place, []).append(side)
+    return found
+
+
+def observer_for(rules: Rules, players: Sequence[str]) -> Observer:
+    """The observer of a ruleset's table, worked out once per seats."""
+    key = ("observer", tuple(players))
+    found = rules.derived.get(str(key))
+    if found is None:
+        found = rules.derived[str(key)] = Observer(rules, players)
+    assert isinstance(found, Observer)
+    return found
