@@ -9,15 +9,17 @@ from coh_core.engine.rng import Rng
 from coh_core.engine.views import PLAYER_OWNED as _PLAYER_OWNED
 
 
-def sample_world(game: Game, me: str, rng: Rng) -> Game:
+def sample_world(game: Game, me: str, rng: Rng, redraw_answers: bool = False) -> Game:
     """A fork of the game in which everything `me` cannot see is drawn again from `rng`.
 
     The entries of the piles hidden from `me` (by the pack's `sees`: a pile of a piece is seen by
     the piece's owner, as in the seat's view) are pooled by type, put in a fixed order (so the
     pool does not tell where each was) and dealt back at random into piles of the same sizes; the
-    others' entries of memory seen by its owner only are forgotten, as are the answers others have
-    already given to the decision; the game's generator is replaced. What the engine's frames
-    hold is kept as it is.
+    others' entries of memory seen by its owner only are forgotten; the answers others have
+    already given to the decision are forgotten (they answer again), or with `redraw_answers`
+    drawn again among their legal answers (the same seats are left to answer: a sequence of
+    answers to a simultaneous decision stays where it was); the game's generator is replaced.
+    What the engine's frames hold is kept as it is.
     """
     world = game.fork()
     rules = world.rules
@@ -48,7 +50,11 @@ def sample_world(game: Game, me: str, rng: Rng) -> Game:
                 del value[player]
     decision = world.decision
     if decision is not None:
-        decision.answers = {c: a for c, a in decision.answers.items() if c == me}
+        decision.answers = {
+            c: (decision.options[c][rng.randbelow(len(decision.options[c]))] if c != me else a)
+            for c, a in decision.answers.items()
+            if c == me or redraw_answers
+        }
     world.rng = Rng(rng.next64())
     return world
 
