@@ -25,11 +25,11 @@ from coh_core.agents.evaluation import evaluator, position_worth
 from coh_core.agents.expert import clearly_better
 from coh_core.agents.heuristic import HeuristicAgent
 from coh_core.agents.runner import play_out
-from coh_core.agents.worlds import sample_world
 from coh_core.engine import new_game
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
 from coh_core.engine.runtime import EngineError
+from coh_core.engine.worlds import sample_world
 from coh_core.packs import check_pack, load_pack_checked
 from coh_core.packs.bot_hints import LOOKAHEAD, TACTICS, bot_hints
 from coh_core.packs.model import Pack

@@ -235,3 +235,50 @@ def test_simulate_records_the_budget_in_its_settings(runner: CliRunner, tmp_path
     result = runner.invoke(main, [*args, "--out", str(tmp_path / "b"), "--bots", "random"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["settings"]["expert"] is None
+
+
+class _PublicView:
+    """A seat's view with nothing but its public calls: what a bot may read."""
+
+    __slots__ = ("_read",)
+
+    def __init__(self, view: Any):
+        object.__setattr__(self, "_read", view)
+
+    @property
+    def colour(self) -> str:
+        return str(self._read.colour)
+
+    @property
+    def decision(self) -> Any:
+        return self._read.decision
+
+    def to_json(self) -> Any:
+        return self._read.to_json()
+
+    def log(self) -> Any:
+        return self._read.log()
+
+    def sample_world(self, rng: Any, redraw_answers: bool = False) -> Game:
+        return self._read.sample_world(rng, redraw_answers)
+
+
+@pytest.mark.parametrize("kind", ["expert", "heuristic"])
+def test_the_bots_play_through_the_views_public_calls_only(base_pack: Pack, kind: str) -> None:
+    """A game where every bot is handed a view with only its public calls (no way to the game)
+    is the game they play with the view itself."""
+
+    class Public:
+        def __init__(self, agent: Any):
+            self.agent = agent
+
+        def act(self, view: Any, legal: list[Any]) -> Any:
+            return self.agent.act(_PublicView(view), legal)
+
+    digests = []
+    for wrap in (False, True):
+        game = new_game(base_pack, players=3, seed=6)
+        bots = {c: make_bot(kind, 10 + i, base_pack, expert_iterations=2) for i, c in enumerate(game.players)}
+        play_out(game, {c: Public(b) if wrap else b for c, b in bots.items()})
+        digests.append(game.digest())
+    assert digests[0] == digests[1]

@@ -36,6 +36,7 @@ game.)
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -43,9 +44,8 @@ from typing import Any
 
 from coh_core.agents.evaluation import margin as _margin
 from coh_core.agents.evaluation import result_worth
-from coh_core.agents.heuristic import HeuristicAgent
+from coh_core.agents.heuristic import HeuristicAgent, World
 from coh_core.agents.worlds import light_view as _light_view
-from coh_core.agents.worlds import sample_world as _world
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
 from coh_core.limits import MAX_EXPERT_ITERATIONS, MAX_EXPERT_SECONDS
@@ -164,12 +164,15 @@ class ExpertAgent:
         if not self._searched(legal):
             self.fallback.rng = self.rng  # one generator: a save keeps the expert's whole state
             return self.fallback.act(view, legal)
-        game: Game = view._game  # read only through `_world`, which deals again what is hidden
-        if game.decision is not None and self._follows_pack_tactic(game.decision):
-            return self._improve(game, view.colour, legal)
+        # the search plays in worlds the view draws (everything hidden from the seat dealt
+        # again), never in the game
+        worlds: World = functools.partial(view.sample_world, self.rng)
+        decision = view.decision
+        if decision is not None and self._follows_pack_tactic(decision["kind"], decision["prompt"]):
+            return self._improve(worlds, view, legal)
         if self.search == "flat":
-            return self._flat(game, view.colour, legal)
-        return self._tree(game, view.colour, legal)
+            return self._flat(worlds, view.colour, legal)
+        return self._tree(worlds, view.colour, legal)
 
     def _searched(self, legal: list[Action]) -> bool:
         if not 2 <= len(legal) <= MAX_SEARCHED:
@@ -189,13 +192,13 @@ class ExpertAgent:
 
     # --- the tree -------------------------------------------------------------------------------
 
-    def _tree(self, game: Game, me: str, legal: list[Action]) -> Action:
+    def _tree(self, worlds: World, me: str, legal: list[Action]) -> Action:
         """The root's most visited answer after the budget's iterations (best mean, then first)."""
         root, spread = Node(), Spread()
         deadline = self._deadline()
         done = 0
         while self._more(done, deadline):
-            self._iterate(game, me, root, spread)
+            self._iterate(worlds, me, root, spread)
             done += 1
         self.last_iterations, self.last_tree = done, root
 
@@ -205,9 +208,9 @@ class ExpertAgent:
 
         return legal[max(range(len(legal)), key=rank)]
 
-    def _iterate(self, game: Game, me: str, root: Node, spread: Spread) -> None:
+    def _iterate(self, worlds: World, me: str, root: Node, spread: Spread) -> None:
         """One iteration: a sampled world, a descent of the tree, one expansion, a rollout."""
-        world = _world(game, me, self.rng)
+        world = worlds()
         agent = self.rollout_agent
         agent.rng = Rng(self.rng.next64())
         agent._view = None  # no log in rollouts: gifts are not remembered there
@@ -242,11 +245,11 @@ class ExpertAgent:
             edge.visits += 1
             edge.total += score
 
-    def _follows_pack_tactic(self, decision: Any) -> bool:
+    def _follows_pack_tactic(self, kind: str, prompt: dict[str, Any] | None) -> bool:
         """Whether the pack names its own tactic verb for the question: its strategy, which the
         expert improves on (`_improve`) rather than searching from nothing."""
         hints = self.rollout_agent.hints
-        return hints.is_verb(hints.tactic(decision.kind, (decision.prompt or {}).get("purpose")))
+        return hints.is_verb(hints.tactic(kind, (prompt or {}).get("purpose")))
 
     def _select(
         self, node: Node, legal: list[Action], spread: Spread, prior: Action | None = None
@@ -271,14 +274,14 @@ class ExpertAgent:
 
     # --- the flat search (for comparisons) ------------------------------------------------------
 
-    def _flat(self, game: Game, me: str, legal: list[Action]) -> Action:
+    def _flat(self, worlds: World, me: str, legal: list[Action]) -> Action:
         """The answer with the best total over the sampled worlds (the first on a tie): every
         answer played out in each world, with the same rollout seeds (common random numbers)."""
         totals = [0.0] * len(legal)
         deadline = self._deadline()
         done = 0
         while self._more(done, deadline):
-            world = _world(game, me, self.rng)
+            world = worlds()
             rollout_seed = self.rng.next64()
             for index, action in enumerate(legal):
                 totals[index] += self._rollout(world.fork(), me, action, rollout_seed)
@@ -289,18 +292,19 @@ class ExpertAgent:
 
     # --- improving on the pack's own tactic -----------------------------------------------------
 
-    def _improve(self, game: Game, me: str, legal: list[Action]) -> Action:
+    def _improve(self, worlds: World, view: Any, legal: list[Action]) -> Action:
         """The answer the pack's tactic verb picks, unless another does clearly better: every
         answer is played out in the same sampled worlds (common random numbers; the budget's
         iterations shared among the answers), and the best is taken only where its mean lead
         over the tactic's answer is more than twice that lead's standard error."""
-        prior = self.rollout_agent.decide(_light_view(game, me), legal, lambda: _world(game, me, self.rng))
+        me = view.colour
+        prior = self.rollout_agent.decide(view.to_json(), legal, worlds)
         scores: list[list[float]] = [[] for _ in legal]
-        worlds = max(2, self.iterations // len(legal))
+        count = max(2, self.iterations // len(legal))
         deadline = self._deadline()
         done = 0
-        while done < worlds and (done < 2 or deadline is None or time.perf_counter() < deadline):
-            world = _world(game, me, self.rng)
+        while done < count and (done < 2 or deadline is None or time.perf_counter() < deadline):
+            world = worlds()
             rollout_seed = self.rng.next64()
             for index, action in enumerate(legal):
                 scores[index].append(self._rollout(world.fork(), me, action, rollout_seed))

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from typing import Any
 
 from coh_core.agents.evaluation import Evaluator, counters_of_role, evaluator
-from coh_core.agents.worlds import sample_world
 from coh_core.effects import ast
 from coh_core.engine.compile.trees import walk_calls
 from coh_core.engine.game import Game
@@ -105,10 +104,9 @@ class HeuristicAgent:
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         self._view = view  # the log is read from it only when a decision needs it
-        game: Game | None = getattr(view, "_game", None)
-        me = view.colour
-        # a look-ahead forks a world consistent with the view, never the game itself
-        world = None if game is None else (lambda: sample_world(game, me, self.rng))
+        # a look-ahead plays in a world consistent with the view, never in the game itself
+        sampler = getattr(view, "sample_world", None)
+        world = None if sampler is None else (lambda: sampler(self.rng))
         return self.decide(view.to_json(), legal, world)
 
     def decide(self, state: dict[str, Any], legal: list[Action], world: World | Game | None = None) -> Action:

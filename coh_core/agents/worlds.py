@@ -1,70 +1,10 @@
-"""Positions a bot may search: worlds consistent with what one seat sees, and a light view of one."""
+"""The light view of a position the bots read in their searches (sharing the game's data)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from coh_core.engine.game import Game
-from coh_core.engine.rng import Rng
-from coh_core.engine.views import PLAYER_OWNED as _PLAYER_OWNED
-
-
-def sample_world(game: Game, me: str, rng: Rng, redraw_answers: bool = False) -> Game:
-    """A fork of the game in which everything `me` cannot see is drawn again from `rng`.
-
-    The entries of the piles hidden from `me` (by the pack's `sees`: a pile of a piece is seen by
-    the piece's owner, as in the seat's view) are pooled by type, put in a fixed order (so the
-    pool does not tell where each was) and dealt back at random into piles of the same sizes; the
-    others' entries of memory seen by its owner only are forgotten; the answers others have
-    already given to the decision are forgotten (they answer again), or with `redraw_answers`
-    drawn again among their legal answers (the same seats are left to answer: a sequence of
-    answers to a simultaneous decision stays where it was); the game's generator is replaced.
-    What the engine's frames hold is kept as it is.
-    """
-    world = game.fork()
-    rules = world.rules
-    pieces = world.pieces
-    pools: dict[str, list[Any]] = {}
-    slots: list[tuple[str, str, int]] = []  # (pile, owner, size) to deal back, in a fixed order
-    for name in sorted(world.state["piles"]):
-        pile = rules.piles[name]
-        if pile.sees == "everyone":
-            continue
-        for owner in sorted(world.state["piles"][name]):
-            if pile.sees == "owner" and _seer(owner, pile.per, pieces) == me:
-                continue
-            held = world.state["piles"][name][owner]
-            pools.setdefault(pile.of, []).extend(held)
-            slots.append((name, owner, len(held)))
-    for pool in pools.values():
-        pool.sort(key=repr)
-        rng.shuffle(pool)
-    for name, owner, size in slots:
-        pool = pools[rules.piles[name].of]
-        dealt, pools[rules.piles[name].of] = pool[:size], pool[size:]
-        world.state["piles"][name][owner][:] = dealt
-    for name, spec in rules.memory.items():
-        value = world.state["memory"][name]
-        if spec.visible == "owner" and spec.per_player and isinstance(value, dict):
-            for player in [p for p in value if p != me]:
-                del value[player]
-    decision = world.decision
-    if decision is not None:
-        decision.answers = {
-            c: (decision.options[c][rng.randbelow(len(decision.options[c]))] if c != me else a)
-            for c, a in decision.answers.items()
-            if c == me or redraw_answers
-        }
-    world.rng = Rng(rng.next64())
-    return world
-
-
-def _seer(owner: str, per: str, pieces: dict[str, Any]) -> Any:
-    """Who sees a pile of `sees: owner` kept for `owner`: of a pile kept per piece (`per`: a
-    kind of pieces), the piece's owner, as the seat's view has it; else `owner`, a player."""
-    if per in _PLAYER_OWNED:
-        return owner
-    return pieces.get(owner, {}).get("owner")
 
 
 def light_view(game: Game, colour: str) -> dict[str, Any]:

@@ -46,7 +46,6 @@ if TYPE_CHECKING:
 OBSERVATION_VERSION = 1
 SETUP_PHASE, END_PHASE = "setup", "end"  # the phases outside the pack's turn (`state["phase"]`)
 OTHER_QUESTION = "other"  # the decision field's slot for a question the pack does not declare
-PILE_OWNERS = ("game", "location", "player")  # how a pile is kept when not per piece
 GAME_OWNER = ""  # the owner of a pile kept once for the whole game
 
 Writer = Callable[[Mapping[str, Any], list[float], int], None]

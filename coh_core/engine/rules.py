@@ -80,6 +80,9 @@ class Counter:
     item: str | None  # the name one of them has in a gift or a share; None: not an item
 
 
+PLAYER_OWNED = frozenset({"game", "player", "location"})  # how a pile is kept when not per piece
+
+
 @dataclass(frozen=True)
 class Pile:
     """A pile the pack declares: an ordered collection of cards or tokens, the last on top."""
@@ -92,6 +95,12 @@ class Pile:
     shuffled: bool = False  # whether those are shuffled when the game begins
     role: str | None = None  # hand, played or items: what the engine itself does with it
     size: int | None = None  # how many entries each of its piles holds at most (None: any number)
+
+    @property
+    def per_piece(self) -> bool:
+        """Whether one pile is kept for each piece of a kind (`per` names the kind): the piece's
+        owner sees a pile of `sees: owner`."""
+        return self.per not in PLAYER_OWNED
 
 
 def pile_size_of(size: Any, params: Mapping[str, Any]) -> int | None:

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 
 from coh_core.effects import ast
 from coh_core.engine.observe import information_state, observer_for
+from coh_core.engine.rng import Rng
+from coh_core.engine.worlds import sample_world
 from coh_core.packs.roles import place_sides
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
     from coh_core.engine.rules import Rules
-
-PLAYER_OWNED = frozenset({"game", "player", "location"})  # piles not kept per piece
 
 
 class PlayerView:
@@ -44,6 +44,12 @@ class PlayerView:
         return [
             p for e, p in zip(game.log, game.places, strict=True) if "to" not in e or self.colour in e["to"]
         ]
+
+    def sample_world(self, rng: Rng, redraw_answers: bool = False) -> Game:
+        """A game the seat cannot tell from this one: everything it cannot see drawn again from
+        `rng` (`coh_core.engine.worlds.sample_world`; of a spectator's view, everything no seat
+        sees). What a search plays out, never the game itself."""
+        return sample_world(self._game, self.colour, rng, redraw_answers)
 
     def observation(self) -> array[float]:
         """The seat's observation vector, laid out as `coh_core.engine.observe` says."""
@@ -104,7 +110,7 @@ class PlayerView:
         for name, piles in self._game.state["piles"].items():
             pile = self._game.rules.piles[name]
             sees = pile.sees
-            by_piece = pile.per not in PLAYER_OWNED  # a piece's pile is its owner's to see
+            by_piece = pile.per_piece  # a piece's pile is its owner's to see
             found[name] = {
                 owner: list(held)
                 for owner, held in piles.items()

@@ -25,11 +25,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from coh_core.agents.worlds import sample_world
 from coh_core.engine import Game
 from coh_core.engine.game import MAX_GAME_DECISIONS, RETURN_BOUNDS
 from coh_core.engine.observe import observation_string, observer_for
 from coh_core.engine.rng import Rng
+from coh_core.engine.worlds import sample_world
 from coh_core.rl.table import Table
 
 SHORT_NAME = "python_coh"

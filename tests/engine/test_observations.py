@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from coh_core.agents.worlds import sample_world
 from coh_core.engine import Game, new_game, rules_for
 from coh_core.engine.observe import OBSERVATION_VERSION, observer_for
 from coh_core.engine.rng import Rng
+from coh_core.engine.worlds import sample_world
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
 from coh_core.resources import content_root

@@ -1,0 +1,71 @@
+"""Worlds a seat cannot tell from the game it plays: everything it cannot see drawn again.
+
+What a fair search plays out instead of the real game (`PlayerView.sample_world`, the expert bot,
+OpenSpiel's `resample_from_infostate`): a fork of the real game would show the draws to come and
+the others' hands.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from coh_core.engine.rng import Rng
+
+if TYPE_CHECKING:
+    from coh_core.engine.game import Game
+
+
+def sample_world(game: Game, me: str | None, rng: Rng, redraw_answers: bool = False) -> Game:
+    """A fork of the game in which everything `me` cannot see is drawn again from `rng`.
+
+    The entries of the piles hidden from `me` (by the pack's `sees`: a pile of a piece is seen by
+    the piece's owner, as in the seat's view) are pooled by type, put in a fixed order (so the
+    pool does not tell where each was) and dealt back at random into piles of the same sizes; the
+    others' entries of memory seen by its owner only are forgotten; the answers others have
+    already given to the decision are forgotten (they answer again), or with `redraw_answers`
+    drawn again among their legal answers (the same seats are left to answer: a sequence of
+    answers to a simultaneous decision stays where it was); the game's generator is replaced.
+    What the engine's frames hold is kept as it is.
+    """
+    world = game.fork()
+    rules = world.rules
+    pieces = world.pieces
+    pools: dict[str, list[Any]] = {}
+    slots: list[tuple[str, str, int]] = []  # (pile, owner, size) to deal back, in a fixed order
+    for name in sorted(world.state["piles"]):
+        pile = rules.piles[name]
+        if pile.sees == "everyone":
+            continue
+        for owner in sorted(world.state["piles"][name]):
+            if pile.sees == "owner" and _seer(owner, pile.per_piece, pieces) == me:
+                continue
+            held = world.state["piles"][name][owner]
+            pools.setdefault(pile.of, []).extend(held)
+            slots.append((name, owner, len(held)))
+    for pool in pools.values():
+        pool.sort(key=repr)
+        rng.shuffle(pool)
+    for name, owner, size in slots:
+        pool = pools[rules.piles[name].of]
+        dealt, pools[rules.piles[name].of] = pool[:size], pool[size:]
+        world.state["piles"][name][owner][:] = dealt
+    for name, spec in rules.memory.items():
+        value = world.state["memory"][name]
+        if spec.visible == "owner" and spec.per_player and isinstance(value, dict):
+            for player in [p for p in value if p != me]:
+                del value[player]
+    decision = world.decision
+    if decision is not None:
+        decision.answers = {
+            c: (decision.options[c][rng.randbelow(len(decision.options[c]))] if c != me else a)
+            for c, a in decision.answers.items()
+            if c == me or redraw_answers
+        }
+    world.rng = Rng(rng.next64())
+    return world
+
+
+def _seer(owner: str, per_piece: bool, pieces: dict[str, Any]) -> Any:
+    """Who sees a pile of `sees: owner` kept for `owner`: of a pile kept per piece, the piece's
+    owner, as the seat's view has it; else `owner`, a player."""
+    return pieces.get(owner, {}).get("owner") if per_piece else owner
