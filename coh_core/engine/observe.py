@@ -312,13 +312,15 @@ def _side(place: str, sides: Sequence[str]) -> Writer:
 
 
 def _counts(places: Sequence[str], kinds: Sequence[str]) -> Writer:
+    width = len(kinds)
+
     def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
         counts = view["counts"]
         for p, place in enumerate(places):
             held = counts.get(place)
             if held:
-                for k, kind in enumerate(kinds):
-                    _put(out, at + p * len(kinds) + k, held.get(kind, 0))
+                start = at + p * width
+                out[start : start + width] = [float(held.get(kind, 0)) for kind in kinds]
 
     return write
 
@@ -334,6 +336,24 @@ def _pieces(
     place_index = {p: i for i, p in enumerate(places)}
     owner_index = {p: i for i, p in enumerate(observer.players)}
     rules = observer.rules
+    # where each trait's run starts among a piece's traits, and its values (None: a number)
+    runs: dict[str, tuple[int, tuple[Any, ...] | None]] = {}
+    width = 0
+    for trait, values in traits:
+        runs[trait] = (width, values)
+        width += 1 if values is None else len(values)
+
+    def run_of(value: Any, values: tuple[Any, ...] | None) -> list[float]:
+        if values is None:
+            return [float(value) if isinstance(value, bool | int | float) else 0.0]
+        return [1.0 if value == v else 0.0 for v in values]
+
+    # each piece's traits at their values of the pack (the state keeps only those changed in play)
+    defaults = {
+        piece: [x for trait, values in traits for x in run_of(rules.trait_default(piece, trait), values)]
+        for piece in ids
+    }
+    traits_at = 3 + len(places) + len(owner_index)
 
     def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
         held = view["pieces"].get(kind, {})
@@ -346,19 +366,15 @@ def _pieces(
             out[start + 1] = 1.0 if data.get("alive") else 0.0
             out[start + 2] = 1.0 if data.get("exhausted") else 0.0
             _hot(out, start + 3, place_index.get(data.get("at")))
-            start += 3 + len(places)
-            _hot(out, start, owner_index.get(data.get("owner")))
-            start += len(owner_index)
-            own = data.get("traits") or {}
-            for trait, values in traits:
-                given = own.get(trait)
-                value = given[0] if isinstance(given, list) else rules.trait_default(piece, trait)
-                if values is None:
-                    _put(out, start, value)
-                    start += 1
-                else:
-                    _hot(out, start, values.index(value) if value in values else None)
-                    start += len(values)
+            _hot(out, start + 3 + len(places), owner_index.get(data.get("owner")))
+            start += traits_at
+            out[start : start + width] = defaults[piece]
+            for trait, given in (data.get("traits") or {}).items():
+                run = runs.get(trait)
+                if run is not None and isinstance(given, list):
+                    values = run[1]
+                    found = run_of(given[0], values)
+                    out[start + run[0] : start + run[0] + len(found)] = found
 
     return write
 

@@ -54,7 +54,33 @@ class PlayerView:
     def observation(self) -> array[float]:
         """The seat's observation vector, laid out as `coh_core.engine.observe` says."""
         game = self._game
-        return observer_for(game.rules, game.players).observe(self.to_json())
+        return observer_for(game.rules, game.players).observe(self._shared())
+
+    def _shared(self) -> dict[str, Any]:
+        """What the observation reads of `to_json`, sharing the game's data instead of copying it
+        (only read, at once): the same values, worked out as `to_json` works them out."""
+        game = self._game
+        state = game.state
+        decision = game.decision
+        asked = decision is not None and self.colour in decision.options
+        return {
+            "me": self.colour,
+            "turn": state["turn"],
+            "phase": state["phase"],
+            "pointers": state["pointers"],
+            "eliminated": game.out_of_game(),
+            "locations": state["locations"],
+            "pieces": state["pieces"],
+            "counts": state["counts"],
+            "piles": self._piles(copy=False),
+            "pile_sizes": {
+                name: {owner: len(held) for owner, held in piles.items()}
+                for name, piles in state["piles"].items()
+            },
+            "memory": self._memory(copy=False),
+            "edges": state.get("edges", {}),
+            "decision": {"kind": decision.kind} if asked and decision is not None else None,
+        }
 
     def information_state(self) -> str:
         """What the seat knows, as one string (`coh_core.engine.observe.information_state`)."""
@@ -102,7 +128,7 @@ class PlayerView:
                 found[ch["at"]] = found.get(ch["at"], 0) + 1
         return found
 
-    def _piles(self) -> dict[str, dict[str, list[Any]]]:
+    def _piles(self, copy: bool = True) -> dict[str, dict[str, list[Any]]]:
         """The entries of the piles the player may see (`sees` in the pack's piles): every one's,
         the player's own, or none; of the others the view has only their sizes (`pile_sizes`)."""
         found: dict[str, dict[str, list[Any]]] = {}
@@ -112,7 +138,7 @@ class PlayerView:
             sees = pile.sees
             by_piece = pile.per_piece  # a piece's pile is its owner's to see
             found[name] = {
-                owner: list(held)
+                owner: list(held) if copy else held
                 for owner, held in piles.items()
                 if sees == "everyone"
                 or (
@@ -122,7 +148,7 @@ class PlayerView:
             }
         return found
 
-    def _memory(self) -> dict[str, Any]:
+    def _memory(self, copy: bool = True) -> dict[str, Any]:
         """What the game remembers that the player may see, as the pack declares it (`visible`):
         everyone's value, the player's own only, or nothing; an entry of a player answering the
         question it is `hidden_while_asked` by is that player's only."""
@@ -137,7 +163,7 @@ class PlayerView:
                 value = {me: value[me]} if me in value else {}
             elif decision is not None and decision.kind == spec.hidden_while_asked:
                 value = {p: v for p, v in value.items() if p == me or p not in decision.options}
-            found[name] = _copied(value)
+            found[name] = _copied(value) if copy else value
         return found
 
 

@@ -131,3 +131,14 @@ def test_the_layout_is_the_same_for_the_same_table_and_documented(game: str) -> 
 def test_the_information_state_tells_apart_what_the_seat_has_seen() -> None:
     strings = {game.view(game.players[0]).information_state() for game in _positions("base", 5, every=3)}
     assert len(strings) > 50
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_observation_is_the_one_of_the_views_json(game: str) -> None:
+    """`view.observation()` reads the game's data without copying it: the vector is the one its
+    `to_json()` gives, seat by seat, all through a game."""
+    for position in _positions(game, 9, every=5):
+        observer = observer_for(position.rules, position.players)
+        for seat in position.players:
+            view = position.view(seat)
+            assert view.observation() == observer.observe(view.to_json())
