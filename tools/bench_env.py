@@ -9,7 +9,10 @@ among the legal answers with the same generator:
 - `engine+ids`: the same through the action space (`legal_ids`, `submit_id`);
 - `pettingzoo`: `raw_env`'s `last()` (the observation vector and the mask) and `step(id)`;
 - `openspiel`: `legal_actions()` and `apply_action(id)` of `python_coh`, with an observation
-  tensor of the player to move written at each step (what an agent reads).
+  tensor of the player to move written at each step (what an agent reads);
+- `vector`: the batched runner (`coh_core.rl.vector.VectorTables`) with as many games at once,
+  stepped until that many have ended (its decisions: steps times games; the games dealt again
+  after an end are played too, so its games/s counts only the games ended).
 
 Printed: microseconds per decision for each, the best of `--rounds` rounds (after one untimed
 game of each), and each one's ratio to `engine`. Needs `pip install 'coh[rl]'`.
@@ -95,6 +98,27 @@ def _openspiel(games: int) -> tuple[int, float]:
     return decisions, spent
 
 
+def _vector(games: int) -> tuple[int, float]:
+    import numpy as np
+
+    from coh_core.engine.rng import Rng
+    from coh_core.rl.vector import VectorTables
+
+    tables = VectorTables(games, players=4, seed=SEEDS_FROM)
+    rng = Rng(SEEDS_FROM)
+    decisions = 0
+    start = time.perf_counter()
+    _observations, masks, _seats = tables.reset()
+    while tables.finished < games:
+        actions = []
+        for row in masks:
+            legal = np.flatnonzero(row)
+            actions.append(int(legal[rng.randbelow(len(legal))]))
+        _observations, masks, _seats, _rewards, _dones = tables.step(actions)
+        decisions += games
+    return decisions, time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
@@ -105,6 +129,7 @@ def main() -> None:
         "engine+ids": lambda n: _engine(n, by_id=True),
         "pettingzoo": _pettingzoo,
         "openspiel": _openspiel,
+        "vector": _vector,
     }
     for way in ways.values():
         way(1)  # (warm: packs loaded, rules compiled, caches filled, before any timing)
@@ -119,7 +144,11 @@ def main() -> None:
     print(f"{args.games} games of 4 seats, best of {args.rounds} rounds")
     for name, per in best.items():
         ratio = per / best["engine"]
-        print(f"{name:12} {per * 1e6:8.1f} us a decision  ({counted[name]} decisions)  x{ratio:.2f}")
+        rate = args.games / (per * counted[name])
+        print(
+            f"{name:12} {per * 1e6:8.1f} us a decision  ({counted[name]} decisions)  x{ratio:.2f}"
+            f"  {rate:6.1f} games/s"
+        )
 
 
 if __name__ == "__main__":

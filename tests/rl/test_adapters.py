@@ -160,3 +160,39 @@ def test_the_ismcts_example_plays_a_game_to_its_end() -> None:
     example = runpy.run_path(str(Path(__file__).parents[2] / "examples" / "openspiel_ismcts.py"))
     returns, searcher = example["play"]("base", 3, 2, 3)
     assert searcher == 2 and len(returns) == 3 and set(returns) <= {-1.0, 1.0}
+
+
+def test_the_batched_runner_plays_its_games_to_their_ends_and_deals_again() -> None:
+    import numpy as np
+
+    from coh_core.engine import new_game
+    from coh_core.engine.rng import Rng
+    from coh_core.rl.vector import VectorTables
+
+    tables = VectorTables(3, players=3, seed=20)
+    observations, masks, _seats = tables.reset()
+    assert observations.shape == (3, tables.observer.size) and masks.shape == (3, len(tables.space))
+    rng = Rng(1)
+    ended: dict[int, list[float]] = {}
+    played: list[list[int]] = [[], [], []]  # each first game's answers, to play it again alone
+    while len(ended) < 3:
+        actions = []
+        for i in range(3):
+            legal = np.flatnonzero(masks[i])
+            assert len(legal) > 0
+            actions.append(int(legal[rng.randbelow(len(legal))]))
+        before = [tables.games[i] for i in range(3)]
+        observations, masks, seats, rewards, dones = tables.step(actions)
+        for i in range(3):
+            assert tables.seats[seats[i]] == tables.games[i].waiting[0]
+            if before[i].state["seed"] - 20 == i:  # the first game dealt to row i
+                played[i].append(actions[i])
+            if dones[i] and before[i].state["seed"] - 20 == i:
+                ended[i] = [float(r) for r in rewards[i]]
+                assert tables.games[i] is not before[i]  # dealt again
+    for i in range(3):  # the same games, played alone from the same seeds and answers
+        game = new_game(tables.table.pack, players=3, seed=20 + i)
+        for action in played[i]:
+            game.submit_id(game.waiting[0], action)
+        assert game.over and ended[i] == [game.returns()[seat] for seat in game.players]
+    assert tables.finished >= 3
