@@ -35,10 +35,10 @@ import json
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from coh_core.packs.answers import type_values
-from coh_core.packs.declarations import NUMBER_TYPES, messages_of
+from coh_core.packs.declarations import NUMBER_TYPES, SCALAR_TYPES, messages_of
 
 if TYPE_CHECKING:
     from coh_core.engine.rules import Rules
@@ -48,7 +48,8 @@ SETUP_PHASE, END_PHASE = "setup", "end"  # the phases outside the pack's turn (`
 OTHER_QUESTION = "other"  # the decision field's slot for a question the pack does not declare
 GAME_OWNER = ""  # the owner of a pile kept once for the whole game
 
-Writer = Callable[[Mapping[str, Any], list[float], int], None]
+Vector: TypeAlias = "array[float]"  # the observation's numbers, float32 (`array("f")`), written in place
+Writer = Callable[[Mapping[str, Any], Vector, int], None]
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Observer:
         self._writers: list[tuple[int, Writer]] = []
         self.size = 0
         self._build()
+        self._zeros = array("f", bytes(4 * self.size))
         self.layout: tuple[Field, ...] = tuple(self._fields)
 
     # -- the layout ---------------------------------------------------------------------------
@@ -154,7 +156,7 @@ class Observer:
         places = self._places()
         traits: list[tuple[str, tuple[Any, ...] | None]] = []
         for trait, spec in self._declared.traits.items():
-            if spec.type in (*NUMBER_TYPES, "bool"):
+            if spec.type in SCALAR_TYPES:
                 traits.append((trait, None))
             elif (values := self._values(spec.type)) is not None:
                 traits.append((trait, values))
@@ -202,10 +204,10 @@ class Observer:
             _edges(name, edges),
         )
 
-    def _encoder(self, type_name: str) -> tuple[int, Callable[[Any, list[float], int], None] | None]:
+    def _encoder(self, type_name: str) -> tuple[int, Callable[[Any, Vector, int], None] | None]:
         """The size of a value of a declared type in the vector and how it is written (None: left out)."""
         written = type_name.replace(" ", "")
-        if written in (*NUMBER_TYPES, "bool"):
+        if written in SCALAR_TYPES:
             return 1, lambda value, out, at: _put(out, at, value)
         if written.startswith("list[") and written.endswith("]"):
             inner = written[5:-1]
@@ -233,10 +235,10 @@ class Observer:
 
     def observe(self, view: Mapping[str, Any]) -> array[float]:
         """The observation vector of a seat's view (`PlayerView.to_json()`)."""
-        out = [0.0] * self.size
+        out = array("f", self._zeros)  # (a copy of the zeros: one block copied, not a list converted)
         for at, writer in self._writers:
             writer(view, out, at)
-        return array("f", out)
+        return out
 
     def describe(self) -> dict[str, Any]:
         """The layout as JSON data: the version, the size and the fields in order."""
@@ -275,17 +277,17 @@ def _canonical(value: Any) -> str:
 # -- writers ----------------------------------------------------------------------------------------
 
 
-def _put(out: list[float], at: int, value: Any) -> None:
+def _put(out: Vector, at: int, value: Any) -> None:
     if isinstance(value, bool | int | float):
         out[at] = float(value)
 
 
-def _hot(out: list[float], at: int, index: int | None) -> None:
+def _hot(out: Vector, at: int, index: int | None) -> None:
     if index is not None:
         out[at + index] = 1.0
 
 
-def _count_into(value: Any, index: Mapping[Any, int], out: list[float], at: int) -> None:
+def _count_into(value: Any, index: Mapping[Any, int], out: Vector, at: int) -> None:
     for item in value if isinstance(value, list) else ():
         if isinstance(item, list):
             _count_into(item, index, out, at)
@@ -314,13 +316,13 @@ def _side(place: str, sides: Sequence[str]) -> Writer:
 def _counts(places: Sequence[str], kinds: Sequence[str]) -> Writer:
     width = len(kinds)
 
-    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
         counts = view["counts"]
         for p, place in enumerate(places):
             held = counts.get(place)
             if held:
                 start = at + p * width
-                out[start : start + width] = [float(held.get(kind, 0)) for kind in kinds]
+                out[start : start + width] = array("f", [held.get(kind, 0) for kind in kinds])
 
     return write
 
@@ -343,19 +345,21 @@ def _pieces(
         runs[trait] = (width, values)
         width += 1 if values is None else len(values)
 
-    def run_of(value: Any, values: tuple[Any, ...] | None) -> list[float]:
+    def run_of(value: Any, values: tuple[Any, ...] | None) -> array[float]:
         if values is None:
-            return [float(value) if isinstance(value, bool | int | float) else 0.0]
-        return [1.0 if value == v else 0.0 for v in values]
+            return array("f", [float(value) if isinstance(value, bool | int | float) else 0.0])
+        return array("f", [1.0 if value == v else 0.0 for v in values])
 
     # each piece's traits at their values of the pack (the state keeps only those changed in play)
     defaults = {
-        piece: [x for trait, values in traits for x in run_of(rules.trait_default(piece, trait), values)]
+        piece: array(
+            "f", [x for trait, values in traits for x in run_of(rules.trait_default(piece, trait), values)]
+        )
         for piece in ids
     }
     traits_at = 3 + len(places) + len(owner_index)
 
-    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
         held = view["pieces"].get(kind, {})
         for n, piece in enumerate(ids):
             data = held.get(piece)
@@ -382,7 +386,7 @@ def _pieces(
 def _pile(name: str, owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -> Writer:
     index = {v: i for i, v in enumerate(values or ())}
 
-    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
         sizes = view["pile_sizes"].get(name, {})
         seen = view["piles"].get(name, {})
         for n, owner in enumerate(owners):
@@ -399,8 +403,8 @@ def _pile(name: str, owners: Sequence[str], values: Sequence[Any] | None, per_ow
     return write
 
 
-def _memory(name: str, writer: Callable[[Any, list[float], int], None]) -> Writer:
-    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+def _memory(name: str, writer: Callable[[Any, Vector, int], None]) -> Writer:
+    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
         memory = view["memory"]
         if name in memory:
             writer(memory[name], out, at)
@@ -409,9 +413,9 @@ def _memory(name: str, writer: Callable[[Any, list[float], int], None]) -> Write
 
 
 def _map_writer(
-    keys: Sequence[Any], size: int, inner: Callable[[Any, list[float], int], None]
-) -> Callable[[Any, list[float], int], None]:
-    def write(value: Any, out: list[float], at: int) -> None:
+    keys: Sequence[Any], size: int, inner: Callable[[Any, Vector, int], None]
+) -> Callable[[Any, Vector, int], None]:
+    def write(value: Any, out: Vector, at: int) -> None:
         if not isinstance(value, dict):
             return
         for n, key in enumerate(keys):
@@ -422,7 +426,7 @@ def _map_writer(
 
 
 def _edges(name: str, edges: Sequence[tuple[str, tuple[str, ...]]]) -> Writer:
-    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
         states = view.get("edges", {}).get(name, {})
         for key, kinds in edges:
             state = states.get(key)
@@ -436,7 +440,7 @@ def _edges(name: str, edges: Sequence[tuple[str, tuple[str, ...]]]) -> Writer:
 def _decision(questions: Sequence[str]) -> Writer:
     index = {q: i for i, q in enumerate(questions)}
 
-    def write(view: Mapping[str, Any], out: list[float], at: int) -> None:
+    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
         decision = view.get("decision")
         if not decision:
             return

@@ -20,6 +20,7 @@ Returns: 1 a win, -1 a loss (`Game.returns`).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import numpy as np
@@ -102,8 +103,13 @@ class Position:
     @property
     def game(self) -> Game:
         if self._game is None:
-            self._game = self.table.new(self.seed)
+            self._game = _initial_game(self.table, self.seed).fork()
         return self._game
+
+    @property
+    def fresh(self) -> bool:
+        """Whether the state is an initial one nothing has read yet."""
+        return self._game is None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Position:
         return Position(self.table, self.seed, self.game.fork())
@@ -114,6 +120,20 @@ class Position:
 
 def _restored(table: Table, seed: int, doc: dict[str, Any]) -> Position:
     return Position(table, seed, Game.from_json(table.ruleset, doc))
+
+
+# OpenSpiel makes a new initial state, and writes a player's tensor of it, at each call of a
+# state's `observation_tensor` (to learn the tensor's shape): the initial game of a table and seed
+# is made once, each state forks it, and the tensors of an untouched one are read from here.
+@functools.lru_cache(maxsize=64)
+def _initial_game(table: Table, seed: int) -> Game:
+    return table.new(seed)
+
+
+@functools.lru_cache(maxsize=256)
+def _initial_observation(table: Table, seed: int, player: int) -> bytes:
+    game = _initial_game(table, seed)
+    return bytes(game.view(game.players[player]).observation())
 
 
 class CohState(pyspiel.State):  # type: ignore[misc]
@@ -180,8 +200,12 @@ class CohObserver:
         self.dict = {f.name: self.tensor[f.start : f.start + f.size] for f in self.observer.layout}
 
     def set_from(self, state: CohState, player: int) -> None:
-        game = state.coh
-        self.tensor[:] = np.frombuffer(game.view(game.players[player]).observation(), np.float32)
+        position = state.position
+        if position.fresh:
+            seen: Any = _initial_observation(position.table, position.seed, player)
+        else:
+            seen = position.game.view(position.game.players[player]).observation()
+        self.tensor[:] = np.frombuffer(seen, np.float32)
 
     def string_from(self, state: CohState, player: int) -> str:
         view = state.coh.view(state.coh.players[player])
