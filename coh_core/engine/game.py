@@ -221,9 +221,14 @@ class Game:
         """The ids of `legal(colour)` in the action space, in the same order."""
         return self.space.ids(self.legal(colour))
 
-    def submit_id(self, colour: str, ident: int) -> None:
-        """`submit` the answer of an id of the action space (`SPACE-ID` for a number outside it)."""
-        self.submit(colour, self.space.action(ident))
+    def submit_id(self, colour: str, ident: Any) -> None:
+        """`submit` the answer of an id of the action space: `IllegalAction` for one not offered,
+        code `SPACE-ID` for anything that is no id (the game unchanged either way)."""
+        try:
+            action = self.space.action(ident)
+        except EngineError as exc:
+            raise IllegalAction(exc.code, exc.message) from None
+        self.submit(colour, action)
 
     def returns(self) -> dict[str, float]:
         """Per seat, what the game came to, within `RETURN_BOUNDS`: 1 for a winner (of a ranking:

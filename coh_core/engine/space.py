@@ -7,6 +7,7 @@ want a fixed discrete space and a mask of the legal ids; `ActionSpace` gives bot
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -49,13 +50,18 @@ class ActionSpace:
             )
         return found
 
-    def action(self, ident: int) -> Action:
-        """The answer of an id (`SPACE-ID` for a number outside the space)."""
-        if type(ident) is not int or not 0 <= ident < len(self.actions):
+    def action(self, ident: Any) -> Action:
+        """The answer of an id: an integer (numpy's too) from 0 to the space's size less one
+        (`SPACE-ID` for anything else; a bool is no id)."""
+        try:
+            number = -1 if isinstance(ident, bool) else operator.index(ident)
+        except TypeError:
+            number = -1
+        if not 0 <= number < len(self.actions):
             raise EngineError(
                 "SPACE-ID", f"{ident!r} is no action id: the ids run from 0 to {len(self.actions) - 1}"
             )
-        return self.actions[ident]
+        return self.actions[number]
 
     def ids(self, actions: Iterable[Sequence[Any]]) -> list[int]:
         """The ids of answers, in their order."""

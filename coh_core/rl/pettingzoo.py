@@ -144,7 +144,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         game = self.seats.game
         assert game is not None
         self._cumulative_rewards[agent] = 0.0
-        game.submit_id(agent, int(action))
+        game.submit_id(agent, action)
         self._clear_rewards()
         if game.over:
             self.rewards = dict(self.seats.returns())
@@ -209,7 +209,7 @@ class parallel_env(ParallelEnv, EzPickle):  # type: ignore[misc]
         infos: dict[str, dict[str, Any]] = {agent: {} for agent in agents}
         for agent in game.waiting:
             try:
-                game.submit_id(agent, int(actions[agent]))
+                game.submit_id(agent, actions[agent])
             except (IllegalAction, KeyError) as problem:
                 if self.illegal == "raise":
                     raise

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from coh_core.cli import main
-from coh_core.engine import EngineError, new_game, rules_for
+from coh_core.engine import EngineError, IllegalAction, new_game, rules_for
 from coh_core.engine.rng import Rng
 from coh_core.engine.space import ActionSpace, action_space
 from coh_core.packs import load_pack_checked
@@ -122,6 +122,9 @@ def test_ids_masks_and_actions_agree_for_a_decision() -> None:
         (lambda space: space.action(-1), "SPACE-ID"),
         (lambda space: space.action(10**9), "SPACE-ID"),
         (lambda space: space.action("3"), "SPACE-ID"),
+        (lambda space: space.action(None), "SPACE-ID"),
+        (lambda space: space.action(True), "SPACE-ID"),
+        (lambda space: space.action(2.0), "SPACE-ID"),
     ],
 )
 def test_an_answer_or_id_outside_the_space_is_refused(call: object, code: str) -> None:
@@ -155,3 +158,12 @@ def test_coh_docs_space_lists_the_ids_and_the_observation_layout(runner: CliRunn
     assert document["observation"]["players"] == ["green", "purple"]
     refused = runner.invoke(main, ["docs", "space", "--game", "zombicide", "--players", "9"])
     assert refused.exit_code == 2 and "GAME-PLAYERS" in refused.output
+
+
+@pytest.mark.parametrize("ident", [-1, 10**6, None, "2", 1.0])
+def test_an_id_that_is_none_is_an_illegal_answer_and_the_game_is_unchanged(ident: object) -> None:
+    game = new_game(_pack("base", ()), players=3, seed=2)
+    before = game.digest()
+    with pytest.raises(IllegalAction) as raised:
+        game.submit_id(game.waiting[0], ident)
+    assert raised.value.code == "SPACE-ID" and game.digest() == before
