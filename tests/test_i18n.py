@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from long_runs import spread
 
 from coh_core.cli import main
 from coh_core.i18n import (
@@ -273,7 +274,7 @@ def _conflicts(overlay: str) -> set[str]:
     return set(manifest.get("conflicts") or [])
 
 
-@pytest.mark.parametrize("overlay", SHIPPED_OVERLAYS)
+@pytest.mark.parametrize("overlay", spread(SHIPPED_OVERLAYS, every=4))
 def test_an_english_only_house_rule_plays_with_each_shipped_overlay(
     runner: CliRunner, tmp_path: Path, overlay: str
 ) -> None:

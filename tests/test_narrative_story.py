@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from long_runs import spread
 
 from coh_core.agents import RandomAgent
 from coh_core.cli import main
@@ -215,7 +216,10 @@ def _rules_score(game: Game, pack: Pack, player: str) -> dict[str, int]:
     }
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 2), (5, 3), (6, 4), (3, 7), (6, 7)])
+BREAKDOWN_GAMES = [(3, 1), (4, 2), (5, 3), (6, 4), (3, 7), (6, 7)]
+
+
+@pytest.mark.parametrize(("players", "seed"), spread(BREAKDOWN_GAMES, every=2))
 def test_the_breakdown_counts_what_the_rules_count_and_adds_up_to_the_score(
     base_pack: Pack, players: int, seed: int
 ) -> None:
@@ -235,7 +239,10 @@ def test_the_parts_of_the_score_are_the_packs_in_its_order(base_pack: Pack) -> N
 ROW = re.compile(r"^([* ]) (\d+)\. (\w+): (\d+) points \((.*)\), survivors (\d+)$")
 
 
-@pytest.mark.parametrize(("players", "seed"), [(3, 1), (4, 1), (5, 1), (6, 1), (6, 7), (4, 8)])
+RANKED_GAMES = [(3, 1), (4, 1), (5, 1), (6, 1), (6, 7), (4, 8)]
+
+
+@pytest.mark.parametrize(("players", "seed"), spread(RANKED_GAMES, every=2))
 def test_the_scoreboard_is_sorted_as_the_rules_rank_players(players: int, seed: int) -> None:
     """Best score first; of equal scores, the most survivors first; equal in both, the same rank
     (the rules: tie, most living characters; still tied, all tied players win)."""

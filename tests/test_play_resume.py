@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from long_runs import spread
 
 from coh_core.agents import RandomAgent, terminal
 from coh_core.agents.runner import play_out
@@ -211,7 +212,7 @@ RESUMED = [
 ]
 
 
-@pytest.mark.parametrize(("args", "cuts", "hotseat"), RESUMED)
+@pytest.mark.parametrize(("args", "cuts", "hotseat"), spread(RESUMED, every=2))
 def test_an_interrupted_game_resumes_to_the_same_end(
     tmp_path: Path, args: list[str], cuts: list[int], hotseat: bool
 ) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from long_runs import spread
 from test_broken_overlays import CASES as OVERLAY_CASES
 from test_broken_overlays import _write
 from test_broken_packs import CASES as PACK_CASES
@@ -75,7 +76,7 @@ def test_every_shipped_overlay_named_as_rules_finds_the_same(shared: Reuse) -> N
         assert incremental == whole, name
 
 
-@pytest.mark.parametrize("case_path", OVERLAY_CASES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("case_path", spread(OVERLAY_CASES, every=3, ids=lambda p: p.stem))
 def test_broken_overlay_finds_the_same(case_path: Path, tmp_path: Path, shared: Reuse) -> None:
     case = yaml.safe_load(case_path.read_text(encoding="utf-8"))
     rules = _write(tmp_path, case)
@@ -93,7 +94,7 @@ def _about_checking(case_path: Path) -> bool:
 CHECKING_CASES = [path for path in PACK_CASES if _about_checking(path)]
 
 
-@pytest.mark.parametrize("case_path", CHECKING_CASES, ids=lambda p: p.stem)
+@pytest.mark.parametrize("case_path", spread(CHECKING_CASES, every=3, ids=lambda p: p.stem))
 def test_broken_pack_finds_the_same(case_path: Path, tmp_path: Path, shared: Reuse) -> None:
     case = yaml.safe_load(case_path.read_text(encoding="utf-8"))
     pack = tmp_path / "base"

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from long_runs import spread
 
 from coh_core.agents import RandomAgent
 from coh_core.engine import new_game, rules_for
@@ -61,7 +62,7 @@ def _same_game(copy: Game, original: Game) -> None:
     assert copy.state["result"] == original.state["result"]
 
 
-@pytest.mark.parametrize("seed", GAMES)
+@pytest.mark.parametrize("seed", spread(GAMES, every=5))
 def test_a_game_saved_at_a_decision_loads_and_goes_on_as_the_original(base_pack: Pack, seed: int) -> None:
     rules = rules_for(base_pack)
     original, answers, saves = _play(base_pack, seed)
@@ -74,7 +75,7 @@ def test_a_game_saved_at_a_decision_loads_and_goes_on_as_the_original(base_pack:
 
 
 @pytest.mark.soak
-@pytest.mark.parametrize("seed", GAMES)
+@pytest.mark.parametrize("seed", spread(GAMES, every=5))
 def test_every_saved_decision_goes_on_as_the_original(base_pack: Pack, seed: int) -> None:
     rules = rules_for(base_pack)
     original, answers, saves = _play(base_pack, seed)
@@ -82,7 +83,7 @@ def test_every_saved_decision_goes_on_as_the_original(base_pack: Pack, seed: int
         _same_game(_finish(Game.from_json(rules, doc), answers[done:]), original)
 
 
-@pytest.mark.parametrize("seed", GAMES)
+@pytest.mark.parametrize("seed", spread(GAMES, every=5))
 def test_a_fork_at_a_random_decision_plays_on_as_the_original_with_the_same_answers(
     base_pack: Pack, seed: int
 ) -> None:
