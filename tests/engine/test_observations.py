@@ -142,3 +142,29 @@ def test_the_observation_is_the_one_of_the_views_json(game: str) -> None:
         for seat in position.players:
             view = position.view(seat)
             assert view.observation() == observer.observe(view.to_json())
+
+
+def test_answering_a_simultaneous_question_in_turn_hides_the_earlier_answers() -> None:
+    """Seats of a question asked of several at once may answer one after the other: what a later
+    seat sees is what it saw before the earlier ones answered."""
+    checked = 0
+    for position in _positions("base", 11, every=1):
+        if len(position.waiting) < 2 or position.decision is None or position.decision.answers:
+            continue
+        first, later = position.waiting[0], position.waiting[1]
+        view = position.view(later)
+        before = (_without_waiting(view.to_json()), view.observation(), view.information_state(), view.log())
+        answered = position.fork()
+        answered.submit(first, answered.legal(first)[-1])
+        after_view = answered.view(later)
+        after = (
+            _without_waiting(after_view.to_json()),
+            after_view.observation(),
+            after_view.information_state(),
+            after_view.log(),
+        )
+        assert after == before
+        checked += 1
+        if checked == 5:
+            return
+    pytest.fail(f"only {checked} questions asked of several seats at once")
