@@ -107,7 +107,10 @@ class HeuristicAgent:
         # a look-ahead plays in a world consistent with the view, never in the game itself
         sampler = getattr(view, "sample_world", None)
         world = None if sampler is None else (lambda: sampler(self.rng))
-        return self.decide(view.to_json(), legal, world)
+        try:
+            return self.decide(view.to_json(), legal, world)
+        finally:
+            self._view = None  # (not kept past its decision: the game would have to freeze it)
 
     def decide(self, state: dict[str, Any], legal: list[Action], world: World | Game | None = None) -> Action:
         """The answer from a view's JSON (read only: a search may pass the game's own data), by

@@ -17,16 +17,29 @@ if TYPE_CHECKING:
     from coh_core.engine.game import Game
     from coh_core.engine.rules import Rules
 
+FROZEN_SEED = 0  # the generator of the world a view kept past its decision reads
+
 
 class PlayerView:
-    """A read-only window on the game for one player (a spectator's, with no colour: what
-    everyone may know); everything else stays hidden."""
+    """What one seat may know of a game at one decision (a spectator's, with no colour: what
+    everyone may know); everything else stays hidden.
 
-    __slots__ = ("_game", "colour")
+    While its decision is open the view reads the game itself; when the game goes on, a view
+    still held by someone keeps what it showed: it then reads a world drawn from it
+    (`sample_world`), which holds nothing of the game the seat could not see, and no reference to
+    the game (`Game` freezes the views it handed out before it takes the next answer).
+    """
+
+    __slots__ = ("__weakref__", "_game", "colour")
 
     def __init__(self, game: Game, colour: str | None):
         self._game = game
         self.colour = colour
+
+    def _freeze(self) -> None:
+        """Keep what the view shows now, in a world of its own (its hidden parts dealt by a fixed
+        generator: the view shows none of them)."""
+        self._game = sample_world(self._game, self.colour, Rng(FROZEN_SEED), redraw_answers=True)
 
     @property
     def decision(self) -> dict[str, Any] | None:
@@ -112,7 +125,7 @@ class PlayerView:
             "memory": self._memory(),
             # the states of the edges of the pack's graphs: on the table, seen by everyone
             "edges": {name: dict(edges) for name, edges in state.get("edges", {}).items()},
-            "result": state["result"],
+            "result": _copied(state["result"]),
             "decision": self.decision,
             "thresholds": thresholds(self._game.rules, state["locations"]),
             "extra_places": self._extra_places(),
@@ -176,7 +189,7 @@ def _copied(value: Any) -> Any:
 
 
 def _location(place: dict[str, Any]) -> dict[str, Any]:
-    return dict(place)
+    return {k: _copied(v) for k, v in place.items()}
 
 
 def _pieces(of_kind: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -184,7 +197,7 @@ def _pieces(of_kind: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def _piece(ch: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in ch.items()}
+    return {k: _copied(v) for k, v in ch.items()}  # (its traits too: the game changes them in place)
 
 
 # -- Thresholds: the counts at which a location's side fires a trigger --------------------------

@@ -21,11 +21,13 @@ def sample_world(game: Game, me: str | None, rng: Rng, redraw_answers: bool = Fa
     The entries of the piles hidden from `me` (by the pack's `sees`: a pile of a piece is seen by
     the piece's owner, as in the seat's view) are pooled by type, put in a fixed order (so the
     pool does not tell where each was) and dealt back at random into piles of the same sizes; the
-    others' entries of memory seen by its owner only are forgotten; the answers others have
-    already given to the decision are forgotten (they answer again), or with `redraw_answers`
-    drawn again among their legal answers (the same seats are left to answer: a sequence of
-    answers to a simultaneous decision stays where it was); the game's generator is replaced.
-    What the engine's frames hold is kept as it is.
+    others' entries of memory seen by its owner only are forgotten, as are the entries of the log
+    addressed to others only (each left as an entry `unseen`) and the others' past answers; the
+    answers others have already given to the decision are forgotten (they answer again), or with
+    `redraw_answers` drawn again among their legal answers (the same seats are left to answer: a
+    sequence of answers to a simultaneous decision stays where it was); the game's generator is
+    replaced; the seed and the starting state, which would tell every draw, are not kept. What
+    the engine's frames hold is kept as it is.
     """
     world = game.fork()
     rules = world.rules
@@ -54,6 +56,13 @@ def sample_world(game: Game, me: str | None, rng: Rng, redraw_answers: bool = Fa
         if spec.visible == "owner" and spec.per_player and isinstance(value, dict):
             for player in [p for p in value if p != me]:
                 del value[player]
+    # what others alone saw, and what they answered before, is not the seat's to hold: an entry of
+    # the log addressed to others keeps its place (the engine counts entries), not its content
+    world.log = [e if "to" not in e or me in e["to"] else _unseen(e) for e in world.log]
+    world._answered = [{c: a for c, a in answers.items() if c == me} for answers in world._answered]
+    # nor is how the game was dealt: its seed and starting state would tell every draw
+    world.state["seed"] = WORLD_SEED
+    world.initial = {}
     decision = world.decision
     if decision is not None:
         decision.answers = {
@@ -69,3 +78,11 @@ def _seer(owner: str, per_piece: bool, pieces: dict[str, Any]) -> Any:
     """Who sees a pile of `sees: owner` kept for `owner`: of a pile kept per piece, the piece's
     owner, as the seat's view has it; else `owner`, a player."""
     return pieces.get(owner, {}).get("owner") if per_piece else owner
+
+
+UNSEEN = "unseen"  # the key of a log entry of a sampled world that only others saw
+WORLD_SEED = 0  # a sampled world's seed (the game's would tell every draw; nothing plays from it)
+
+
+def _unseen(entry: dict[str, Any]) -> dict[str, Any]:
+    return {"key": UNSEEN, "turn": entry.get("turn"), "params": {}, "to": list(entry["to"])}

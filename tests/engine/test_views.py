@@ -111,3 +111,53 @@ def test_the_public_view_shows_what_every_seat_sees_and_no_more(base_pack: Pack,
             assert {k: seen[k] for k in value} == value if isinstance(value, dict) else seen == value, name
     assert public.log() == [entry for entry in game.log if "to" not in entry]
     assert all(entry in seat.log() for seat in seats for entry in public.log())
+
+
+def _reachable(start: Any) -> list[Any]:
+    """Every object reachable from `start` through references (the garbage collector's)."""
+    import gc
+
+    seen: dict[int, Any] = {id(start): start}
+    todo = [start]
+    while todo:
+        for found in gc.get_referents(todo.pop()):
+            if id(found) not in seen and not isinstance(found, type):
+                seen[id(found)] = found
+                todo.append(found)
+    return list(seen.values())
+
+
+def test_a_view_kept_past_its_decision_keeps_what_it_showed_and_no_part_of_the_game(base_pack: Pack) -> None:
+    game = _game_in_play(base_pack, 4)
+    colour = game.waiting[0]
+    kept = game.view(colour)
+    shown = (kept.to_json(), kept.log(), kept.observation(), kept.information_state(), kept.decision)
+    agent = RandomAgent(9)
+    for _ in range(30):  # the game goes on
+        decision = game.decision
+        assert decision is not None
+        seat = decision.waiting[0]
+        game.submit(seat, agent.act(game.view(seat), decision.legal(seat)))
+    now = game.view(colour)
+    assert now.to_json() != shown[0]
+    assert (kept.to_json(), kept.log(), kept.observation(), kept.information_state(), kept.decision) == shown
+    reachable = {id(o) for o in _reachable(kept)}
+    hidden = [held for held in game.state["piles"]["hands"].values()]
+    assert id(game) not in reachable and id(game.state) not in reachable
+    assert not any(id(h) in reachable for h in hidden) and id(game.log) not in reachable
+    world = kept.sample_world(RandomAgent(1).rng)
+    assert world.view(colour).to_json()["decision"] == shown[0]["decision"]
+
+
+def test_a_sampled_world_holds_nothing_the_seat_did_not_see(base_pack: Pack) -> None:
+    from coh_core.engine.rng import Rng
+    from coh_core.engine.worlds import sample_world
+
+    game = _game_in_play(base_pack, 5)
+    me = game.players[1]
+    world = sample_world(game, me, Rng(3))
+    assert world.state["seed"] != game.state["seed"] and world.initial == {}
+    private = [e for e in game.log if "to" in e and me not in e["to"]]
+    assert private and not any(e in world.log for e in private)
+    assert len(world.log) == len(game.log)  # (the engine counts entries: each keeps its place)
+    assert all(set(answers) <= {me} for answers in world.history)
