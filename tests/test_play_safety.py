@@ -389,7 +389,7 @@ def test_a_cascade_nested_in_loops_does_not_use_the_interpreters_stack(base_copy
 def test_a_game_past_the_decision_bound_is_stopped_with_one_json_document(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(game_module, "MAX_GAME_DECISIONS", 10)
+    monkeypatch.setattr(game_module, "MAX_DECISIONS", 10)
     result, _ = _invoke(["play", *DEFAULT_PLAY, "--format", "json"])
     _clean(result)
     assert result.exit_code == 1

@@ -38,7 +38,6 @@ _NO_CARDS: list[str] = []  # the hand of a pack without hands (only ever read)
 GAME_FORMAT = "coh-game/1"  # the layout of `Game.to_json`
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
 RETURN_BOUNDS = (-1.0, 1.0)  # what `Game.returns` gives a seat: a loss, a win
-MAX_GAME_DECISIONS = MAX_DECISIONS  # decisions one game may ask: one more is `ENGINE-LIMIT`
 
 
 def as_action(value: Any) -> Action:
@@ -184,11 +183,10 @@ class Game:
                 "ACTION-ILLEGAL",
                 f"{list(chosen)} is not one of the {len(legal)} legal actions for {colour}",
             )
-        if len(answers) + 1 == len(decision.options) and len(self._answered) >= MAX_GAME_DECISIONS:
+        if len(answers) + 1 == len(decision.options) and len(self._answered) >= MAX_DECISIONS:
             raise EngineError(
                 "ENGINE-LIMIT",
-                f"more than {MAX_GAME_DECISIONS:,} decisions and the game goes on:"
-                " the turn structure never ends",
+                f"more than {MAX_DECISIONS:,} decisions and the game goes on: the turn structure never ends",
                 self.rules.turn_location(),
             )
         answers[colour] = chosen

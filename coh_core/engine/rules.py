@@ -102,6 +102,14 @@ class Pile:
         owner sees a pile of `sees: owner`."""
         return self.per not in PLAYER_OWNED
 
+    def seen_by(self, owner: str, seat: str | None, pieces: Mapping[str, Mapping[str, Any]]) -> bool:
+        """Whether `seat` sees the entries of this pile kept for `owner`: a pile everyone sees, or
+        one its owner sees kept for the seat (of a pile per piece, for one of the seat's pieces)."""
+        if self.sees == "everyone":
+            return True
+        held_by = pieces.get(owner, {}).get("owner") if self.per_piece else owner
+        return self.sees == "owner" and held_by == seat
+
 
 def pile_size_of(size: Any, params: Mapping[str, Any]) -> int | None:
     """A pile's declared `size` as a number: written so, or the value of the rule parameter it names

@@ -86,10 +86,7 @@ class PlayerView:
             "pieces": state["pieces"],
             "counts": state["counts"],
             "piles": self._piles(copy=False),
-            "pile_sizes": {
-                name: {owner: len(held) for owner, held in piles.items()}
-                for name, piles in state["piles"].items()
-            },
+            "pile_sizes": self._pile_sizes(),
             "memory": self._memory(copy=False),
             "edges": state.get("edges", {}),
             "decision": {"kind": decision.kind} if asked and decision is not None else None,
@@ -117,10 +114,7 @@ class PlayerView:
             "piece_roles": dict(self._game.rules.piece_roles),
             "counts": {place: dict(counts) for place, counts in state["counts"].items()},
             "piles": self._piles(),
-            "pile_sizes": {
-                name: {owner: len(held) for owner, held in piles.items()}
-                for name, piles in state["piles"].items()
-            },
+            "pile_sizes": self._pile_sizes(),
             "roles": dict(self._game.rules.roles),
             "memory": self._memory(),
             # the states of the edges of the pack's graphs: on the table, seen by everyone
@@ -148,18 +142,17 @@ class PlayerView:
         pieces = self._game.pieces
         for name, piles in self._game.state["piles"].items():
             pile = self._game.rules.piles[name]
-            sees = pile.sees
-            by_piece = pile.per_piece  # a piece's pile is its owner's to see
             found[name] = {
                 owner: list(held) if copy else held
                 for owner, held in piles.items()
-                if sees == "everyone"
-                or (
-                    sees == "owner"
-                    and (pieces.get(owner, {}).get("owner") if by_piece else owner) == self.colour
-                )
+                if pile.seen_by(owner, self.colour, pieces)
             }
         return found
+
+    def _pile_sizes(self) -> dict[str, dict[str, int]]:
+        """How many entries each pile holds, every pile's (on the table for everyone)."""
+        piles = self._game.state["piles"]
+        return {name: {owner: len(held) for owner, held in kept.items()} for name, kept in piles.items()}
 
     def _memory(self, copy: bool = True) -> dict[str, Any]:
         """What the game remembers that the player may see, as the pack declares it (`visible`):

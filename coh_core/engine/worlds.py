@@ -36,10 +36,8 @@ def sample_world(game: Game, me: str | None, rng: Rng, redraw_answers: bool = Fa
     slots: list[tuple[str, str, int]] = []  # (pile, owner, size) to deal back, in a fixed order
     for name in sorted(world.state["piles"]):
         pile = rules.piles[name]
-        if pile.sees == "everyone":
-            continue
         for owner in sorted(world.state["piles"][name]):
-            if pile.sees == "owner" and _seer(owner, pile.per_piece, pieces) == me:
+            if pile.seen_by(owner, me, pieces):
                 continue
             held = world.state["piles"][name][owner]
             pools.setdefault(pile.of, []).extend(held)
@@ -72,12 +70,6 @@ def sample_world(game: Game, me: str | None, rng: Rng, redraw_answers: bool = Fa
         }
     world.rng = Rng(rng.next64())
     return world
-
-
-def _seer(owner: str, per_piece: bool, pieces: dict[str, Any]) -> Any:
-    """Who sees a pile of `sees: owner` kept for `owner`: of a pile kept per piece, the piece's
-    owner, as the seat's view has it; else `owner`, a player."""
-    return pieces.get(owner, {}).get("owner") if per_piece else owner
 
 
 UNSEEN = "unseen"  # the key of a log entry of a sampled world that only others saw

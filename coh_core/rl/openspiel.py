@@ -27,10 +27,11 @@ import numpy as np
 import pyspiel
 
 from coh_core.engine import Game
-from coh_core.engine.game import MAX_GAME_DECISIONS, RETURN_BOUNDS
+from coh_core.engine.game import RETURN_BOUNDS
 from coh_core.engine.observe import observation_string, observer_for
 from coh_core.engine.rng import Rng
 from coh_core.engine.worlds import sample_world
+from coh_core.limits import MAX_DECISIONS
 from coh_core.rl.table import Table
 
 SHORT_NAME = "python_coh"
@@ -77,7 +78,7 @@ class CohGame(pyspiel.Game):  # type: ignore[misc]
             num_players=self.table.players,
             min_utility=RETURN_BOUNDS[0],
             max_utility=RETURN_BOUNDS[1],
-            max_game_length=MAX_GAME_DECISIONS * self.table.players,
+            max_game_length=MAX_DECISIONS * self.table.players,
         )
         super().__init__(_GAME_TYPE, info, given)
 
