@@ -24,7 +24,7 @@ from coh_core.agents import make_bot
 from coh_core.agents.evaluation import evaluator, position_worth
 from coh_core.agents.expert import clearly_better
 from coh_core.agents.heuristic import HeuristicAgent
-from coh_core.agents.runner import play_out
+from coh_core.agents.runner import ask, play_out
 from coh_core.engine import new_game
 from coh_core.engine.game import Game
 from coh_core.engine.rng import Rng
@@ -323,7 +323,7 @@ def test_the_expert_keeps_the_tactics_answer_where_none_does_clearly_better(tmp_
         decision = game.decision
         assert decision is not None
         for colour in decision.waiting:
-            game.submit(colour, bots_by_seat[colour].act(game.view(colour), decision.legal(colour)))
+            game.submit(colour, ask(game, bots_by_seat[colour], colour))
     assert _strokes(game) == [2] * 4
 
 

@@ -15,7 +15,7 @@ import pytest
 from coh_core.agents import make_bot
 from coh_core.agents.expert import ExpertAgent
 from coh_core.agents.heuristic import HeuristicAgent
-from coh_core.agents.runner import play_out
+from coh_core.agents.runner import ask, play_out
 from coh_core.engine import new_game
 from coh_core.engine.game import Game
 from coh_core.packs.model import Pack
@@ -40,7 +40,7 @@ def _to_first(game: Game, kind: str, agents: dict[str, Any]) -> Game:
         if decision.kind == kind and len(decision.waiting) == len(game.players):
             return game
         for colour in decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     raise AssertionError(f"no {kind} decision asked every player")
 
 
@@ -72,7 +72,7 @@ def test_four_heuristic_bots_seldom_all_choose_the_same_movement_card(base_pack:
             assert decision is not None
             answers = {}
             for colour in decision.waiting:
-                answers[colour] = agents[colour].act(game.view(colour), decision.legal(colour))
+                answers[colour] = ask(game, agents[colour], colour)
                 game.submit(colour, answers[colour])
             if decision.kind == MOVEMENT and len(answers) == 4:
                 asked += 1

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from jsonschema import Draft7Validator
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.cli import main
 from coh_core.engine import new_game, record_text
 from coh_core.engine.record import RecordError, load, save
@@ -232,7 +233,7 @@ def test_a_saved_game_loads_and_a_broken_save_is_refused(base_pack: Pack) -> Non
         decision = game.decision
         assert decision is not None
         for colour in decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     saved = save(game, seed=3)
     assert load(base_pack, saved).digest() == game.digest()
     saved["header"]["seed"] = "3"

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from team_pack import write_team_pack
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.cli import main
 from coh_core.effects.parser import parse_effect
 from coh_core.engine import Game, compiler_for, new_game
@@ -37,7 +38,7 @@ def _played(pack: Pack, players: int, seed: int) -> Game:
     while not game.over:
         assert game.decision is not None
         for colour in game.decision.waiting:
-            game.submit(colour, bots[colour].act(game.view(colour), game.decision.legal(colour)))
+            game.submit(colour, ask(game, bots[colour], colour))
     return game
 
 

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from coh_core.agents.runner import ask
+
 if TYPE_CHECKING:
     from coh_core.engine import Game
 
@@ -114,7 +116,7 @@ def _play_out(game: Game, agents_seed: int, then: Callable[[Game, int], Game]) -
         decision = game.decision
         assert decision is not None
         for colour in decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
             decisions += 1
             game = then(game, decisions)
     return game, decisions

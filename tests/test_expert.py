@@ -14,7 +14,7 @@ from test_bots import _hidden_changed
 from coh_core.agents import make_bot
 from coh_core.agents.expert import ExpertAgent, Node
 from coh_core.agents.heuristic import HeuristicAgent
-from coh_core.agents.runner import play_out
+from coh_core.agents.runner import ask, play_out
 from coh_core.cli import main
 from coh_core.engine import new_game
 from coh_core.engine.game import Game
@@ -34,7 +34,7 @@ def _at_movement(pack: Pack, seed: int) -> tuple[Game, str, list[Any]]:
             me = game.players[0]
             return game, me, decision.legal(me)
         for colour in decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     raise AssertionError("no movement question")
 
 

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.cli import main
 from coh_core.effects import ast as effects_ast
 from coh_core.engine import new_game
@@ -310,7 +311,7 @@ def test_a_quiet_trait_is_logged_not_told_and_needs_no_text(runner: CliRunner, b
         decision = game.decision
         assert decision is not None
         for colour in list(decision.waiting):
-            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     scratched = [e for e in game.log if e["key"] == "trait_set" and e["params"]["trait"] == "scratches"]
     assert len(scratched) >= 9  # logged, one per character dealt...
     narrator = Narrator(pack)

@@ -30,6 +30,7 @@ from renaming import Renaming, rename_pack, surviving_names
 from coh_core import load_ruleset, validate_paths
 from coh_core.agents import Agent, RandomAgent
 from coh_core.agents.heuristic import HeuristicAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import new_game
 from coh_core.packs.model import Pack
 from coh_core.resources import content_root
@@ -212,7 +213,7 @@ def play(pack: Pack, players: int, seed: int, agents: str, names: Mapping[str, s
         assert decision is not None
         for colour in decision.waiting:
             legal = decision.legal(colour)
-            answer = bots[colour].act(game.view(colour), legal)
+            answer = ask(game, bots[colour], colour)
             trace.append((decision.kind, seats[colour], len(legal), answer))
             game.submit(colour, answer)
     result = game.state["result"]

@@ -22,7 +22,7 @@ from team_pack import CROSSING, TURNS, write_team_pack
 
 from coh_core.agents import RandomAgent
 from coh_core.agents.expert import WIN_BONUS, result_worth
-from coh_core.agents.runner import play_out
+from coh_core.agents.runner import ask, play_out
 from coh_core.cli import main
 from coh_core.engine import Game, new_game
 from coh_core.engine.runtime import EngineError
@@ -334,7 +334,7 @@ def test_without_a_memory_of_players_out_a_player_who_lost_every_piece_plays_on(
             assert decision is not None
             for colour in decision.waiting:
                 asked = asked or (game.state["turn"] >= 1 and not game.living(colour))
-                game.submit(colour, bots[colour].act(game.view(colour), decision.legal(colour)))
+                game.submit(colour, ask(game, bots[colour], colour))
             assert game.out_of_game() == []
             assert sorted(game.turn_order()) == sorted(game.players)
         assert game.state["result"]["winners"]

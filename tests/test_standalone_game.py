@@ -15,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.cli import main
 from coh_core.engine import new_game
 from coh_core.messages import fill
@@ -118,7 +119,7 @@ def test_a_game_that_words_none_of_the_primitives_entries_tells_them_in_cohs_wor
         while not game.over:
             assert game.decision is not None
             for colour in game.decision.waiting:
-                game.submit(colour, bots[colour].act(game.view(colour), game.decision.legal(colour)))
+                game.submit(colour, ask(game, bots[colour], colour))
         written |= {entry["key"] for entry in game.log}
     assert {"character_moved", "character_died", "card_played", "power_used", "gift"} <= written
 
@@ -133,7 +134,7 @@ def test_its_scoreboard_is_in_cohs_words_without_score_parts(lang: str) -> None:
     while not game.over:
         assert game.decision is not None
         for colour in game.decision.waiting:
-            game.submit(colour, bots[colour].act(game.view(colour), game.decision.legal(colour)))
+            game.submit(colour, ask(game, bots[colour], colour))
     narrator = Narrator(pack, lang)
     board = scoreboard(game, narrator)
     result = game.state["result"]

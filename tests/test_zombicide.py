@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from coh_core.agents import RandomAgent, make_bot
-from coh_core.agents.runner import play_out
+from coh_core.agents.runner import ask, play_out
 from coh_core.agents.terminal import TerminalAgent
 from coh_core.cli import main
 from coh_core.engine import Game, new_game
@@ -122,7 +122,7 @@ def test_every_decision_is_a_position_that_saves_and_loads(zombicide: Pack, play
         decision = game.decision
         assert decision is not None
         for colour in decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
             game = Game.from_json(game.rules, game.to_json())
     assert state_problems(game.rules, game.state) == []
     assert set(game.state["result"]) == {"won"}
@@ -166,7 +166,7 @@ def test_the_table_shows_each_survivor_at_their_zone_with_experience_and_cards(
             break
         state = game.view(game.players[0]).to_json()
         colour = game.decision.waiting[0]
-        game.submit(colour, agents[colour].act(game.view(colour), game.decision.legal(colour)))
+        game.submit(colour, ask(game, agents[colour], colour))
     if game.decision is not None:
         state = game.view(game.players[0]).to_json()
     narrator = Narrator(zombicide)

@@ -10,11 +10,17 @@ Action = tuple[Any, ...]
 
 
 class Agent(Protocol):
+    """Answers a decision from the seat's view (`PlayerView`) and its legal actions. An agent that
+    answers from the legal actions alone says so with a class attribute `reads_view = False`: it
+    is then handed no view (`None`), which saves making one at each decision."""
+
     def act(self, view: Any, legal: list[Action]) -> Action: ...
 
 
 class RandomAgent:
     """Uniform over the legal actions, from its own seeded generator."""
+
+    reads_view = False
 
     def __init__(self, seed: int = 0):
         self.rng = Rng(seed)
@@ -69,6 +75,8 @@ def make_agent(
 
 class ScriptedAgent:
     """Answers from a list, in order (for tests); fails loudly when the script runs out."""
+
+    reads_view = False
 
     def __init__(self, script: list[Action]):
         self.script = list(script)

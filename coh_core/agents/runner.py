@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from coh_core.agents import Agent
+from coh_core.agents import Action, Agent
 from coh_core.engine.game import Game
 from coh_core.engine.runtime import Decision
 
@@ -15,7 +15,7 @@ def play_out(
     before: Callable[[Game, Decision], None] | None = None,
     after: Callable[[Game], None] | None = None,
 ) -> int:
-    """Ask each waiting player's agent (with that player's view only); returns the decisions made.
+    """Ask each waiting player's agent (`ask`); returns the decisions made.
 
     `before` is called at each decision, `after` after each answer (to save the game there).
     """
@@ -26,8 +26,15 @@ def play_out(
         if before is not None:
             before(game, decision)
         for colour in decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
             decisions += 1
             if after is not None:
                 after(game)
     return decisions
+
+
+def ask(game: Game, agent: Agent, colour: str) -> Action:
+    """The agent's answer for `colour` now, from that seat's view and legal actions (no view for an
+    agent whose `reads_view` is false: making one is not free)."""
+    view = game.view(colour) if getattr(agent, "reads_view", True) else None
+    return agent.act(view, game.legal(colour))

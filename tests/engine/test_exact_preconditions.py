@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.effects.parser import parse_effect
 from coh_core.engine import compiler_for, new_game
 from coh_core.engine.compile.dry import _OF_SOME, _TOTAL
@@ -108,7 +109,7 @@ def _play(pack: Pack, players: int, seed: int) -> None:
         decision = played.decision
         assert decision is not None
         for colour in decision.waiting:
-            played.submit(colour, agents[colour].act(played.view(colour), decision.legal(colour)))
+            played.submit(colour, ask(played, agents[colour], colour))
 
 
 @pytest.mark.parametrize("overlay", [None, *SHIPPED])

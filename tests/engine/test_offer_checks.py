@@ -9,6 +9,7 @@ random games, for every player and for windows with cards only, powers only, bot
 from __future__ import annotations
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import new_game, rules_for
 from coh_core.packs.model import Pack
 
@@ -36,5 +37,5 @@ def test_could_try_and_can_give_agree_with_the_lists(base_pack: Pack) -> None:
             decision = game.decision
             assert decision is not None
             for colour in decision.waiting:
-                game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+                game.submit(colour, ask(game, agents[colour], colour))
     assert min(seen.values()) > 50, seen  # both answers came up often: the comparison is not idle

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import Game, new_game
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
@@ -19,7 +20,7 @@ def _played(pack: Pack, seed: int, players: int = 4, until: str | None = None) -
     agents = {c: RandomAgent(seed * 1000 + i) for i, c in enumerate(game.players)}
     while game.decision is not None and game.decision.kind != until:
         for colour in game.decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), game.decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     return game
 
 

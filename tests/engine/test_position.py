@@ -10,6 +10,7 @@ import pytest
 from long_runs import spread
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import new_game, rules_for
 from coh_core.engine.game import Game
 from coh_core.engine.runtime import Action, EngineError
@@ -42,7 +43,7 @@ def _played(pack: Pack, seed: int) -> Played:
         decision = game.decision
         saves.append((len(answers), game.to_json()))
         for colour in decision.waiting:
-            action = agents[colour].act(game.view(colour), decision.legal(colour))
+            action = ask(game, agents[colour], colour)
             game.submit(colour, action)
             answers.append((colour, action))
     return game, answers, saves
@@ -104,13 +105,13 @@ def test_a_saved_decision_keeps_the_answers_already_given(base_pack: Pack) -> No
         decision = game.decision
         if len(decision.waiting) > 1:
             first = decision.waiting[0]
-            game.submit(first, agents[first].act(game.view(first), decision.legal(first)))
+            game.submit(first, ask(game, agents[first], first))
             loaded = Game.from_json(rules_for(base_pack), game.to_json())
             assert loaded.decision is not None and loaded.decision.waiting == decision.waiting
             assert loaded.decision.answers == decision.answers
             return
         for colour in decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     pytest.fail("the game put no decision to several players at once")
 
 

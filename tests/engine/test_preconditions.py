@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.effects.parser import parse_effect
 from coh_core.engine import compiler_for, new_game, rules_for
 from coh_core.engine.compile.model import CompiledBlock
@@ -100,7 +101,7 @@ def test_preconditions_decide_as_the_dry_runs_do(base_pack: Pack) -> None:
                 decision = game.decision
                 assert decision is not None
                 for colour in decision.waiting:
-                    game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+                    game.submit(colour, ask(game, agents[colour], colour))
     finally:
         for block in blocks:
             block.pre = originals[id(block)]  # type: ignore[assignment]

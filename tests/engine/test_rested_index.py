@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import new_game
 from coh_core.engine.game import Game
 from coh_core.packs.model import Pack
@@ -32,5 +33,5 @@ def test_rested_characters_follow_exhausts_rests_and_deaths(base_pack: Pack, pla
         changes += now != before
         before = now
         for colour in game.decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), game.decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     assert changes > 5  # characters were exhausted, rested or died along the way

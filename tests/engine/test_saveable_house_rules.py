@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import new_game, rules_for
 from coh_core.engine.game import Game
 from coh_core.engine.runtime import Action
@@ -36,7 +37,7 @@ def test_a_game_saved_at_a_question_of_a_house_rule_goes_on_as_the_original(over
                 saves.append((len(answers), game.to_json()))
                 asked.add(decision.kind)
             for colour in decision.waiting:
-                action = agents[colour].act(game.view(colour), decision.legal(colour))
+                action = ask(game, agents[colour], colour)
                 game.submit(colour, action)
                 answers.append((colour, action))
         for index, (done, doc) in enumerate(saves):

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import Game, new_game, rules_for
 from coh_core.packs.model import Pack
 
@@ -30,7 +31,7 @@ def _play(game: Game, seed: int) -> tuple[list[tuple[int, str, dict[str, Any]]],
         if decision.kind in KINDS:
             saves.append((len(answers), decision.kind, game.to_json()))
         for colour in decision.waiting:
-            answer = agents[colour].act(game.view(colour), decision.legal(colour))
+            answer = ask(game, agents[colour], colour)
             game.submit(colour, answer)
             answers.append((colour, answer))
     return saves, answers

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import new_game, rules_for
 from coh_core.engine.game import Game
 from coh_core.engine.library import IMPLS
@@ -22,7 +23,7 @@ def _play(game: Game, seed: int, decisions: int) -> None:
         decision = game.decision
         assert decision is not None
         for colour in decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
 
 
 @pytest.mark.parametrize(

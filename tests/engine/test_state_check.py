@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import Game, new_game
 from coh_core.engine.state_check import state_problems
 from coh_core.packs import load_pack_checked
@@ -40,7 +41,7 @@ def test_every_state_a_game_reaches_obeys_the_declarations(overlay: str | None) 
         if game.decision is None:
             break
         for colour in game.decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), game.decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     assert checked > 100
 
 
@@ -52,7 +53,7 @@ def played(base_pack: Pack) -> Game:
     while game.state["turn"] < 2:
         assert game.decision is not None
         for colour in game.decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), game.decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     return game
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import Game, new_game
 from coh_core.packs.model import Pack
 
@@ -16,7 +17,7 @@ def _game_at(base_pack: Pack, kind: str, players: int = 4, seed: int = 3) -> Gam
     agents = {c: RandomAgent(seed * 100 + i) for i, c in enumerate(game.players)}
     while game.decision is not None and game.decision.kind != kind:
         for colour in game.decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), game.decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     assert game.decision is not None
     return game
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import new_game
 from coh_core.engine.game import PASS, Game
 from coh_core.engine.machine import Frame
@@ -40,5 +41,5 @@ def test_a_player_passed_over_is_offered_only_a_pass(base_pack: Pack, players: i
                     checked += 1
                 offered += len(options) > 1
         for colour in game.decision.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), game.decision.legal(colour)))
+            game.submit(colour, ask(game, agents[colour], colour))
     assert checked > 10 and offered > 10  # both kinds of player were met
