@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -133,7 +132,6 @@ class Game:
         # the windows and names checked (`check_window_names`)
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
-        self._views: list[weakref.ref[PlayerView]] = []  # handed out since the last answer (`view`)
         self._index_triggers()
 
     @property
@@ -166,8 +164,6 @@ class Game:
 
     def submit(self, colour: str, action: Any) -> None:
         """Answer for one player; raises IllegalAction (state unchanged) for anything not offered."""
-        if self._views:
-            self._freeze_views()
         decision = self.decision
         if decision is None:
             raise IllegalAction("ACTION-GAME-OVER", "the game is over; nothing is waiting for an answer")
@@ -250,33 +246,20 @@ class Game:
         return {seat: 1.0 if seat in winners else -1.0 for seat in seats}
 
     def view(self, colour: str) -> PlayerView:
-        """What the seat `colour` may know (`VIEW-SEAT` for a colour not seated in this game)."""
+        """What the seat `colour` may know, as it stands now (`VIEW-SEAT` for a colour not seated in
+        this game); the view holds no reference to the game."""
         if colour not in self.players:
             raise EngineError(
                 "VIEW-SEAT",
                 f"`{colour}` is not a seat of this game (its seats: {', '.join(self.players)});"
                 " what everyone may know is `public_view()`",
             )
-        return self._handed_out(PlayerView(self, colour))
+        return PlayerView(self, colour)
 
     def public_view(self) -> PlayerView:
         """What everyone may know, a spectator's: the public log, the piles everyone sees, the
         memory everyone sees; no decision and no seat (`me` is None)."""
-        return self._handed_out(PlayerView(self, None))
-
-    def _handed_out(self, view: PlayerView) -> PlayerView:
-        """A view handed out, remembered (weakly) until the next answer freezes it if it is kept."""
-        self._views.append(weakref.ref(view))
-        return view
-
-    def _freeze_views(self) -> None:
-        """Before the game goes on: each view handed out that someone still holds keeps what it
-        showed, in a world of its own (a view dropped costs nothing)."""
-        views, self._views = self._views, []
-        for ref in views:
-            view = ref()
-            if view is not None:
-                view._freeze()
+        return PlayerView(self, None)
 
     def digest(self) -> str:
         """A hash of the full state and log: equal digests mean identical games."""

@@ -1,6 +1,6 @@
 """What a seat observes, as numbers and as text: the observation vector and the information state.
 
-Both are worked out from the seat's view alone (`PlayerView.to_json` and `log`), so two games that
+Both are worked out from what the seat may see alone (`coh_core.engine.views`), so two games that
 differ only in what the seat cannot see give it the same observation and the same string.
 
 The vector's layout is generated from the pack's declarations for one table (its seats), in
@@ -31,7 +31,10 @@ fields, each a run of numbers (`Observer.layout`; `coh docs space` prints it):
 
 from __future__ import annotations
 
+import copy
 import json
+import marshal
+import operator
 from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,7 +52,8 @@ OTHER_QUESTION = "other"  # the decision field's slot for a question the pack do
 GAME_OWNER = ""  # the owner of a pile kept once for the whole game
 
 Vector: TypeAlias = "array[float]"  # the observation's numbers, float32 (`array("f")`), written in place
-Writer = Callable[[Mapping[str, Any], Vector, int], None]
+Reader = Callable[[Mapping[str, Any]], Any]  # the part of the seat's view a field is worked out from
+Writer = Callable[[Any, Vector, int], None]  # writes a field from that part, at its start
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,8 @@ class Observer:
         self.players = tuple(players)
         self._declared = rules.declared
         self._fields: list[Field] = []
-        self._writers: list[tuple[int, Writer]] = []
+        # (start, size, read, write, public: the same for every seat)
+        self._writers: list[tuple[int, int, Reader, Writer, bool]] = []
         self.size = 0
         self._build()
         self._zeros = array("f", bytes(4 * self.size))
@@ -81,11 +86,12 @@ class Observer:
 
     # -- the layout ---------------------------------------------------------------------------
 
-    def _add(self, name: str, size: int, what: str, writer: Writer) -> None:
+    def _add(self, name: str, size: int, what: str, read: Reader, write: Writer, public: bool = True) -> None:
+        """A field; `public` when its part of the view is the same for every seat."""
         if size <= 0:
             return
         self._fields.append(Field(name, self.size, size, what))
-        self._writers.append((self.size, writer))
+        self._writers.append((self.size, size, read, write, public))
         self.size += size
 
     def _values(self, type_name: str) -> tuple[Any, ...] | None:
@@ -95,28 +101,40 @@ class Observer:
 
     def _build(self) -> None:
         rules, players = self.rules, self.players
-        self._add("seat", len(players), "1 at the seat observing", _one_hot(lambda v: v["me"], players))
-        self._add("turn", 1, "the turn's number", lambda v, out, at: _put(out, at, v["turn"]))
+        self._add("seat", len(players), "1 at the seat observing", _part("me"), _one_hot(players), False)
+        self._add("turn", 1, "the turn's number", _part("turn"), _put_at)
         phases = (SETUP_PHASE, *(phase.id for phase in rules.phases), END_PHASE)
         self._add(
             "phase",
             len(phases),
             "1 at the phase: " + ", ".join(phases),
-            _one_hot(lambda v: v["phase"], phases),
+            _part("phase"),
+            _one_hot(phases),
         )
         for name, (_what, type_name) in self._declared.pointers.items():
             values = self._values(type_name) or ()
-            self._add(f"pointer.{name}", len(values), f"1 at its value ({type_name})", _pointer(name, values))
+            self._add(
+                f"pointer.{name}",
+                len(values),
+                f"1 at its value ({type_name})",
+                _part_of("pointers", name),
+                _one_hot(values),
+            )
         self._add(
             "out",
             len(players),
             "1 for each seat out of the game",
-            _many_hot(lambda v: v["eliminated"], players),
+            _part("eliminated"),
+            _many_hot(players),
         )
         for place, sides in _sides_by_place(rules).items():
             if len(sides) > 1:
                 self._add(
-                    f"side.{place}", len(sides), "1 at its side: " + ", ".join(sides), _side(place, sides)
+                    f"side.{place}",
+                    len(sides),
+                    "1 at its side: " + ", ".join(sides),
+                    _side_of(place),
+                    _one_hot(sides),
                 )
         self._add_counts()
         for kind, piece_kind in rules.piece_kinds.items():
@@ -127,7 +145,12 @@ class Observer:
             size, writer = self._encoder(type_name)
             if writer is not None:
                 self._add(
-                    f"memory.{name}", size, f"where seen, by its type {type_name}", _memory(name, writer)
+                    f"memory.{name}",
+                    size,
+                    f"where seen, by its type {type_name}",
+                    _part_of("memory", name),
+                    _seen(writer),
+                    public=False,
                 )
         for name in rules.stateful_graphs:
             self._add_edges(name)
@@ -135,7 +158,14 @@ class Observer:
             *sorted({q.split(".")[0] for q in messages_of(rules.pack).questions()} - {OTHER_QUESTION}),
             OTHER_QUESTION,
         )
-        self._add("decision", 1 + len(questions), "1 if asked, then 1 at the question", _decision(questions))
+        self._add(
+            "decision",
+            1 + len(questions),
+            "1 if asked, then 1 at the question",
+            _part("decision"),
+            _decision(questions),
+            public=False,
+        )
 
     def _places(self) -> tuple[str, ...]:
         return tuple(self._values("location") or ())
@@ -147,6 +177,7 @@ class Observer:
             "counts",
             len(places) * len(kinds),
             "per place (" + ", ".join(places) + "), its counters: " + ", ".join(kinds),
+            _part("counts"),
             _counts(places, kinds),
         )
 
@@ -163,7 +194,11 @@ class Observer:
         per_piece = 3 + len(places) + len(self.players) + sum(1 if v is None else len(v) for _t, v in traits)
         what = "per piece: in play, alive, exhausted, place, owner, " + ", ".join(t for t, _v in traits)
         self._add(
-            f"piece.{kind}", len(ids) * per_piece, what, _pieces(self, kind, ids, places, traits, per_piece)
+            f"piece.{kind}",
+            len(ids) * per_piece,
+            what,
+            _part_of("pieces", kind),
+            _pieces(self, ids, places, traits, per_piece),
         )
 
     def _add_pile(self, name: str, of: str, per: str) -> None:
@@ -191,7 +226,9 @@ class Observer:
             f"pile.{name}",
             len(owners) * per_owner,
             f"per pile ({len(owners)}): its size" + (f", {held} where seen" if held else ""),
-            _pile(name, owners, values, per_owner),
+            _pile_of(name),
+            _pile(owners, values, per_owner),
+            public=False,
         )
 
     def _add_edges(self, name: str) -> None:
@@ -201,10 +238,11 @@ class Observer:
             f"edge.{name}",
             sum(len(states) for _k, states in edges),
             "per edge with states, 1 at its state",
-            _edges(name, edges),
+            _part_of("edges", name),
+            _edges(edges),
         )
 
-    def _encoder(self, type_name: str) -> tuple[int, Callable[[Any, Vector, int], None] | None]:
+    def _encoder(self, type_name: str) -> tuple[int, Writer | None]:
         """The size of a value of a declared type in the vector and how it is written (None: left out)."""
         written = type_name.replace(" ", "")
         if written in SCALAR_TYPES:
@@ -233,12 +271,46 @@ class Observer:
 
     # -- encoding ----------------------------------------------------------------------------------
 
-    def observe(self, view: Mapping[str, Any]) -> array[float]:
-        """The observation vector of a seat's view (`PlayerView.to_json()`)."""
-        out = array("f", self._zeros)  # (a copy of the zeros: one block copied, not a list converted)
-        for at, writer in self._writers:
-            writer(view, out, at)
-        return out
+    def observe(self, view: Mapping[str, Any], memo: Memo | None = None) -> array[float]:
+        """The observation vector of what a seat may see (the parts of its view the fields read:
+        `coh_core.engine.views.seen_parts`). With a `memo` of the table's last observations (kept
+        by whoever observes its seats again and again), only the fields whose part changed since
+        are written again, and a change on the table is written once for every seat: the same
+        vector, for less."""
+        if memo is None:
+            out = array("f", self._zeros)  # (a copy of the zeros: one block copied, not a list converted)
+            for at, _size, read, write, _public in self._writers:
+                write(read(view), out, at)
+            return out
+        if memo.observer is not self:
+            memo.reset(self)
+        seat = memo.seat(view["me"])
+        table, versions, seen = memo.table, memo.versions, seat.versions
+        for n, (at, size, read, _write, public) in enumerate(self._writers):
+            part = read(view)
+            if not public:
+                self._write_changed(n, part, seat.out, seat.parts)
+                continue
+            if part != table.parts[n]:
+                self._write_changed(n, part, table.out, table.parts)
+                versions[n] += 1
+            if seen[n] != versions[n]:  # (the table changed since this seat last looked)
+                seat.out[at : at + size] = table.out[at : at + size]
+                seen[n] = versions[n]
+        return array("f", seat.out)
+
+    def _write_changed(self, n: int, part: Any, out: Vector, parts: list[Any]) -> None:
+        """Write field `n` again where its part differs from the one last written (`parts[n]`)."""
+        kept = parts[n]
+        if part == kept:
+            return
+        at, size, _read, write, _public = self._writers[n]
+        if type(write) is Keyed and type(kept) is dict and type(part) is dict:
+            write.update(part, kept, out, at, self._zeros)  # (only the entries that changed)
+            return
+        out[at : at + size] = self._zeros[at : at + size]
+        write(part, out, at)
+        parts[n] = _kept(part)
 
     def describe(self) -> dict[str, Any]:
         """The layout as JSON data: the version, the size and the fields in order."""
@@ -248,6 +320,61 @@ class Observer:
             "players": list(self.players),
             "fields": [field.to_json() for field in self.layout],
         }
+
+
+class Memo:
+    """What the last observations of a table's seats were worked out from, field by field, and
+    their vectors (`Observer.observe`): the table's parts (the same for every seat) once, each
+    seat's own parts per seat. One per game being observed again and again (a fork or the next
+    game may share it: parts are compared by value)."""
+
+    __slots__ = ("observer", "seats", "table", "versions")
+
+    def __init__(self) -> None:
+        self.observer: Observer | None = None
+        self.table = _Written(0, 0)
+        self.versions: list[int] = []  # per field of the table, how many times it was written
+        self.seats: dict[str | None, _Written] = {}
+
+    def reset(self, observer: Observer) -> None:
+        self.observer = observer
+        self.table = _Written(observer.size, len(observer._writers))
+        self.versions = [0] * len(observer._writers)
+        self.seats = {}
+
+    def seat(self, colour: str | None) -> _Written:
+        found = self.seats.get(colour)
+        if found is None:
+            assert self.observer is not None
+            found = self.seats[colour] = _Written(self.observer.size, len(self.versions))
+        return found
+
+
+class _Written:
+    """A vector as last written, the part each field was written from, and (of a seat's) the
+    version of each of the table's fields it holds."""
+
+    __slots__ = ("out", "parts", "versions")
+
+    def __init__(self, size: int, fields: int):
+        self.out: Vector = array("f", bytes(4 * size))
+        self.parts: list[Any] = [_UNREAD] * fields
+        self.versions: list[int] = [-1] * fields
+
+
+_UNREAD: Any = object()  # a memo's part not read yet (equal to nothing but itself)
+_UNCHANGING = (str, int, float, bool, type(None))
+
+
+def _kept(part: Any) -> Any:
+    """A copy of a part of the view that the game's changes will not reach (the game changes its
+    data in place), for the next observation to compare with."""
+    if part is _MISSING or type(part) in _UNCHANGING:
+        return part
+    try:
+        return marshal.loads(marshal.dumps(part))
+    except ValueError:  # (a value marshal does not write: copied the long way)
+        return copy.deepcopy(part)
 
 
 def information_state(view: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> str:
@@ -274,12 +401,76 @@ def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-# -- writers ----------------------------------------------------------------------------------------
+class Keyed:
+    """A field written entry by entry from a part of the view that maps keys to entries (the
+    counters of each place, the pieces of a kind): each key has its run of the field, so a memo
+    rewrites only the entries that changed."""
+
+    __slots__ = ("runs", "write_entry")
+
+    def __init__(
+        self, runs: Mapping[Any, tuple[int, int]], write_entry: Callable[[Any, Any, Vector, int], None]
+    ):
+        self.runs = runs  # per key: (where its run starts in the field, its length)
+        self.write_entry = write_entry  # (key, entry, out, where its run starts)
+
+    def __call__(self, part: Any, out: Vector, at: int) -> None:
+        if not isinstance(part, Mapping):
+            return
+        for key, entry in part.items():
+            run = self.runs.get(key)
+            if run is not None:
+                self.write_entry(key, entry, out, at + run[0])
+
+    def update(self, part: dict[Any, Any], kept: dict[Any, Any], out: Vector, at: int, zeros: Vector) -> None:
+        """Rewrite the runs of the entries that differ from `kept`, and bring `kept` up to date."""
+        runs = self.runs
+        for key, entry in part.items():
+            if kept.get(key, _MISSING) == entry:
+                continue
+            run = runs.get(key)
+            if run is not None:
+                start = at + run[0]
+                out[start : start + run[1]] = zeros[start : start + run[1]]
+                self.write_entry(key, entry, out, start)
+            kept[key] = _kept(entry)
+        if len(kept) != len(part):
+            for key in [k for k in kept if k not in part]:
+                run = runs.get(key)
+                if run is not None:
+                    start = at + run[0]
+                    out[start : start + run[1]] = zeros[start : start + run[1]]
+                del kept[key]
+
+
+# -- readers and writers ---------------------------------------------------------------------------
+
+_MISSING: Any = object()  # a part the view does not hold (a memory the seat does not see)
+
+
+def _part(key: str) -> Reader:
+    return operator.itemgetter(key)
+
+
+def _part_of(key: str, name: str) -> Reader:
+    return lambda view: view[key].get(name, _MISSING)
+
+
+def _side_of(place: str) -> Reader:
+    return lambda view: view["locations"].get(place, {}).get("side")
+
+
+def _pile_of(name: str) -> Reader:
+    return lambda view: view["piles"].get(name, {})
 
 
 def _put(out: Vector, at: int, value: Any) -> None:
     if isinstance(value, bool | int | float):
         out[at] = float(value)
+
+
+def _put_at(value: Any, out: Vector, at: int) -> None:
+    _put(out, at, value)
 
 
 def _hot(out: Vector, at: int, index: int | None) -> None:
@@ -295,48 +486,35 @@ def _count_into(value: Any, index: Mapping[Any, int], out: Vector, at: int) -> N
             out[at + found] += 1.0
 
 
-def _one_hot(read: Callable[[Mapping[str, Any]], Any], values: Sequence[Any]) -> Writer:
+def _one_hot(values: Sequence[Any]) -> Writer:
     index = {v: i for i, v in enumerate(values)}
-    return lambda view, out, at: _hot(out, at, index.get(read(view)))
+    return lambda value, out, at: _hot(out, at, index.get(value) if value is not _MISSING else None)
 
 
-def _many_hot(read: Callable[[Mapping[str, Any]], Any], values: Sequence[Any]) -> Writer:
+def _many_hot(values: Sequence[Any]) -> Writer:
     index = {v: i for i, v in enumerate(values)}
-    return lambda view, out, at: _count_into(read(view), index, out, at)
+    return lambda value, out, at: _count_into(value, index, out, at)
 
 
-def _pointer(name: str, values: Sequence[Any]) -> Writer:
-    return _one_hot(lambda view: view["pointers"].get(name), values)
-
-
-def _side(place: str, sides: Sequence[str]) -> Writer:
-    return _one_hot(lambda view: view["locations"].get(place, {}).get("side"), sides)
-
-
-def _counts(places: Sequence[str], kinds: Sequence[str]) -> Writer:
+def _counts(places: Sequence[str], kinds: Sequence[str]) -> Keyed:
     width = len(kinds)
 
-    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
-        counts = view["counts"]
-        for p, place in enumerate(places):
-            held = counts.get(place)
-            if held:
-                start = at + p * width
-                out[start : start + width] = array("f", [held.get(kind, 0) for kind in kinds])
+    def write(place: str, held: Mapping[str, int], out: Vector, start: int) -> None:
+        if held:
+            out[start : start + width] = array("f", [held.get(kind, 0) for kind in kinds])
 
-    return write
+    return Keyed({place: (p * width, width) for p, place in enumerate(places)}, write)
 
 
 def _pieces(
     observer: Observer,
-    kind: str,
     ids: Sequence[str],
     places: Sequence[str],
     traits: Sequence[tuple[str, tuple[Any, ...] | None]],
     per_piece: int,
-) -> Writer:
-    place_index = {p: i for i, p in enumerate(places)}
-    owner_index = {p: i for i, p in enumerate(observer.players)}
+) -> Keyed:
+    place_index: dict[Any, int] = {p: i for i, p in enumerate(places)}
+    owner_index: dict[Any, int] = {p: i for i, p in enumerate(observer.players)}
     rules = observer.rules
     # where each trait's run starts among a piece's traits, and its values (None: a number)
     runs: dict[str, tuple[int, tuple[Any, ...] | None]] = {}
@@ -359,13 +537,8 @@ def _pieces(
     }
     traits_at = 3 + len(places) + len(owner_index)
 
-    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
-        held = view["pieces"].get(kind, {})
-        for n, piece in enumerate(ids):
-            data = held.get(piece)
-            if data is None:
-                continue
-            start = at + n * per_piece
+    def write(piece: str, data: Any, out: Vector, start: int) -> None:
+        if isinstance(data, Mapping):
             out[start] = 1.0
             out[start + 1] = 1.0 if data.get("alive") else 0.0
             out[start + 2] = 1.0 if data.get("exhausted") else 0.0
@@ -380,20 +553,21 @@ def _pieces(
                     found = run_of(given[0], values)
                     out[start + run[0] : start + run[0] + len(found)] = found
 
-    return write
+    return Keyed({piece: (n * per_piece, per_piece) for n, piece in enumerate(ids)}, write)
 
 
-def _pile(name: str, owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -> Writer:
+def _pile(owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -> Writer:
     index = {v: i for i, v in enumerate(values or ())}
 
-    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
-        sizes = view["pile_sizes"].get(name, {})
-        seen = view["piles"].get(name, {})
+    def write(pile: Mapping[str, list[Any] | int], out: Vector, at: int) -> None:
         for n, owner in enumerate(owners):
             start = at + n * per_owner
-            _put(out, start, sizes.get(owner, 0))
-            entries = seen.get(owner)
-            if entries is None or per_owner == 1:
+            entries = pile.get(owner, 0)
+            if not isinstance(entries, list):  # (a pile the seat does not see: its size)
+                _put(out, start, entries)
+                continue
+            out[start] = float(len(entries))
+            if per_owner == 1:
                 continue
             if values is None:
                 out[start + 1] = float(sum(e for e in entries if isinstance(e, int | float)))
@@ -403,18 +577,17 @@ def _pile(name: str, owners: Sequence[str], values: Sequence[Any] | None, per_ow
     return write
 
 
-def _memory(name: str, writer: Callable[[Any, Vector, int], None]) -> Writer:
-    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
-        memory = view["memory"]
-        if name in memory:
-            writer(memory[name], out, at)
+def _seen(writer: Writer) -> Writer:
+    """Writes a part only where the seat sees it."""
+
+    def write(value: Any, out: Vector, at: int) -> None:
+        if value is not _MISSING:
+            writer(value, out, at)
 
     return write
 
 
-def _map_writer(
-    keys: Sequence[Any], size: int, inner: Callable[[Any, Vector, int], None]
-) -> Callable[[Any, Vector, int], None]:
+def _map_writer(keys: Sequence[Any], size: int, inner: Writer) -> Writer:
     def write(value: Any, out: Vector, at: int) -> None:
         if not isinstance(value, dict):
             return
@@ -425,9 +598,10 @@ def _map_writer(
     return write
 
 
-def _edges(name: str, edges: Sequence[tuple[str, tuple[str, ...]]]) -> Writer:
-    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
-        states = view.get("edges", {}).get(name, {})
+def _edges(edges: Sequence[tuple[str, tuple[str, ...]]]) -> Writer:
+    def write(states: Any, out: Vector, at: int) -> None:
+        if states is _MISSING:
+            return
         for key, kinds in edges:
             state = states.get(key)
             if state in kinds:
@@ -440,8 +614,7 @@ def _edges(name: str, edges: Sequence[tuple[str, tuple[str, ...]]]) -> Writer:
 def _decision(questions: Sequence[str]) -> Writer:
     index = {q: i for i, q in enumerate(questions)}
 
-    def write(view: Mapping[str, Any], out: Vector, at: int) -> None:
-        decision = view.get("decision")
+    def write(decision: Any, out: Vector, at: int) -> None:
         if not decision:
             return
         out[at] = 1.0

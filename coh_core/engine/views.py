@@ -8,52 +8,46 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from coh_core.effects import ast
-from coh_core.engine.observe import information_state, observer_for
+from coh_core.engine.observe import Memo, information_state, observer_for
 from coh_core.engine.rng import Rng
 from coh_core.engine.worlds import sample_world
 from coh_core.packs.roles import place_sides
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
-    from coh_core.engine.rules import Rules
+    from coh_core.engine.rules import Pile, Rules
 
-FROZEN_SEED = 0  # the generator of the world a view kept past its decision reads
+VIEW_SEED = 0  # the generator that deals the hidden parts of the world a view reads
 
 
 class PlayerView:
     """What one seat may know of a game at one decision (a spectator's, with no colour: what
     everyone may know); everything else stays hidden.
 
-    While its decision is open the view reads the game itself; when the game goes on, a view
-    still held by someone keeps what it showed: it then reads a world drawn from it
-    (`sample_world`), which holds nothing of the game the seat could not see, and no reference to
-    the game (`Game` freezes the views it handed out before it takes the next answer).
+    A view holds no reference to the game: it reads a world drawn from it when it is made
+    (`sample_world`, its hidden parts dealt by a fixed generator), which holds nothing the seat
+    could not see, so it shows what it showed for as long as it is kept.
     """
 
-    __slots__ = ("__weakref__", "_game", "colour")
+    __slots__ = ("_world", "colour")
 
     def __init__(self, game: Game, colour: str | None):
-        self._game = game
+        self._world = sample_world(game, colour, Rng(VIEW_SEED), redraw_answers=True)
         self.colour = colour
-
-    def _freeze(self) -> None:
-        """Keep what the view shows now, in a world of its own (its hidden parts dealt by a fixed
-        generator: the view shows none of them)."""
-        self._game = sample_world(self._game, self.colour, Rng(FROZEN_SEED), redraw_answers=True)
 
     @property
     def decision(self) -> dict[str, Any] | None:
-        decision = self._game.decision
+        decision = self._world.decision
         if decision is None or self.colour not in decision.options:
             return None
         return decision.to_json(self.colour)
 
     def log(self) -> list[dict[str, Any]]:
-        return [e for e in self._game.log if "to" not in e or self.colour in e["to"]]
+        return [e for e in self._world.log if "to" not in e or self.colour in e["to"]]
 
     def places(self) -> list[Any]:
         """Where each entry of `log()` was written (`Game.places`), for the narrative's headings."""
-        game = self._game
+        game = self._world
         return [
             p for e, p in zip(game.log, game.places, strict=True) if "to" not in e or self.colour in e["to"]
         ]
@@ -62,42 +56,19 @@ class PlayerView:
         """A game the seat cannot tell from this one: everything it cannot see drawn again from
         `rng` (`coh_core.engine.worlds.sample_world`; of a spectator's view, everything no seat
         sees). What a search plays out, never the game itself."""
-        return sample_world(self._game, self.colour, rng, redraw_answers)
+        return sample_world(self._world, self.colour, rng, redraw_answers)
 
     def observation(self) -> array[float]:
         """The seat's observation vector, laid out as `coh_core.engine.observe` says."""
-        game = self._game
-        return observer_for(game.rules, game.players).observe(self._shared())
-
-    def _shared(self) -> dict[str, Any]:
-        """What the observation reads of `to_json`, sharing the game's data instead of copying it
-        (only read, at once): the same values, worked out as `to_json` works them out."""
-        game = self._game
-        state = game.state
-        decision = game.decision
-        asked = decision is not None and self.colour in decision.options
-        return {
-            "me": self.colour,
-            "turn": state["turn"],
-            "phase": state["phase"],
-            "pointers": state["pointers"],
-            "eliminated": game.out_of_game(),
-            "locations": state["locations"],
-            "pieces": state["pieces"],
-            "counts": state["counts"],
-            "piles": self._piles(copy=False),
-            "pile_sizes": self._pile_sizes(),
-            "memory": self._memory(copy=False),
-            "edges": state.get("edges", {}),
-            "decision": {"kind": decision.kind} if asked and decision is not None else None,
-        }
+        world = self._world
+        return observer_for(world.rules, world.players).observe(seen_parts(world, self.colour))
 
     def information_state(self) -> str:
         """What the seat knows, as one string (`coh_core.engine.observe.information_state`)."""
         return information_state(self.to_json(), self.log())
 
     def to_json(self) -> dict[str, Any]:
-        state = self._game.state
+        state = self._world.state
         me = self.colour
         return {
             "me": me,
@@ -106,71 +77,153 @@ class PlayerView:
             "phase": state["phase"],
             "step": state["step"],
             "at": state["at"],
-            "first": self._game.first_player(),
+            "first": self._world.first_player(),
             "pointers": dict(state["pointers"]),  # every pointer is on the table
-            "eliminated": self._game.out_of_game(),
+            "eliminated": self._world.out_of_game(),
             "locations": {loc: _location(place) for loc, place in state["locations"].items()},
             "pieces": {kind: _pieces(of_kind) for kind, of_kind in state["pieces"].items()},
-            "piece_roles": dict(self._game.rules.piece_roles),
+            "piece_roles": dict(self._world.rules.piece_roles),
             "counts": {place: dict(counts) for place, counts in state["counts"].items()},
-            "piles": self._piles(),
-            "pile_sizes": self._pile_sizes(),
-            "roles": dict(self._game.rules.roles),
-            "memory": self._memory(),
+            "piles": seen_piles(self._world, me),
+            "pile_sizes": pile_sizes(self._world),
+            "roles": dict(self._world.rules.roles),
+            "memory": seen_memory(self._world, me),
             # the states of the edges of the pack's graphs: on the table, seen by everyone
             "edges": {name: dict(edges) for name, edges in state.get("edges", {}).items()},
             "result": _copied(state["result"]),
             "decision": self.decision,
-            "thresholds": thresholds(self._game.rules, state["locations"]),
+            "thresholds": thresholds(self._world.rules, state["locations"]),
             "extra_places": self._extra_places(),
         }
 
     def _extra_places(self) -> dict[str, int]:
         """Per location, its living characters that hold an extra place there (`holds_extra_place`,
         ruling 13): they are not counted against its capacity. Locations with none are left out."""
-        game = self._game
+        game = self._world
         found: dict[str, int] = {}
         for character, ch in game.pieces.items():
             if ch["alive"] and ch["at"] is not None and game.holds_extra_place(character):
                 found[ch["at"]] = found.get(ch["at"], 0) + 1
         return found
 
-    def _piles(self, copy: bool = True) -> dict[str, dict[str, list[Any]]]:
-        """The entries of the piles the player may see (`sees` in the pack's piles): every one's,
-        the player's own, or none; of the others the view has only their sizes (`pile_sizes`)."""
-        found: dict[str, dict[str, list[Any]]] = {}
-        pieces = self._game.pieces
-        for name, piles in self._game.state["piles"].items():
-            pile = self._game.rules.piles[name]
+
+def observation(game: Game, colour: str | None, memo: Memo | None = None) -> array[float]:
+    """The seat's observation of the game as it stands: what `game.view(colour).observation()`
+    gives, without making a view. With a `memo` of the seat's last observation (the caller keeps
+    one per seat), only the fields whose part of the view changed since are worked out again."""
+    return observer_for(game.rules, game.players).observe(seen_parts(game, colour), memo)
+
+
+def seen_parts(game: Game, colour: str | None) -> dict[str, Any]:
+    """The parts of the seat's view the observation reads (`PlayerView.to_json`), sharing the
+    game's data instead of copying it: the same values, worked out as `to_json` works them out,
+    only to be read at once."""
+    state = game.state
+    decision = game.decision
+    asked = decision is not None and colour in decision.options
+    return {
+        "me": colour,
+        "turn": state["turn"],
+        "phase": state["phase"],
+        "pointers": state["pointers"],
+        "eliminated": game.out_of_game(),
+        "locations": state["locations"],
+        "pieces": state["pieces"],
+        "counts": state["counts"],
+        "piles": pile_parts(game, colour),
+        "memory": seen_memory(game, colour, copy=False),
+        "edges": state.get("edges", {}),
+        "decision": {"kind": decision.kind} if asked and decision is not None else None,
+    }
+
+
+def seen_piles(game: Game, colour: str | None, copy: bool = True) -> dict[str, dict[str, list[Any]]]:
+    """The entries of the piles the seat may see (`sees` in the pack's piles): every one's, the
+    seat's own, or none; of the others the view has only their sizes (`pile_sizes`)."""
+    found: dict[str, dict[str, list[Any]]] = {}
+    pieces = game.pieces
+    declared = game.rules.piles
+    for name, piles in game.state["piles"].items():
+        pile = declared[name]
+        if pile.sees == "everyone":
+            shown = piles
+        elif pile.sees != "owner":
+            shown = {}
+        elif not pile.per_piece:
+            shown = {colour: piles[colour]} if colour in piles else {}
+        else:
+            shown = {owner: held for owner, held in piles.items() if pile.seen_by(owner, colour, pieces)}
+        found[name] = {owner: list(held) for owner, held in shown.items()} if copy else shown
+    return found
+
+
+def pile_parts(game: Game, colour: str | None) -> dict[str, dict[str, list[Any] | int]]:
+    """Per pile, what the seat knows of each of its piles: its entries where the seat sees them
+    (`seen_piles`), else how many it holds; shared with the game, only to be read at once."""
+    found: dict[str, dict[str, list[Any] | int]] = {}
+    pieces = game.pieces
+    shown = _shown_piles(game.rules)
+    for name, piles in game.state["piles"].items():
+        pile, seen = shown[name]
+        if seen == _EVERYONE:
+            found[name] = piles  # (lists only: each seen)
+        elif seen == _NOBODY:
+            found[name] = dict(zip(piles, map(len, piles.values()), strict=True))
+        elif seen == _OWNER:
+            found[name] = {owner: held if owner == colour else len(held) for owner, held in piles.items()}
+        else:
             found[name] = {
-                owner: list(held) if copy else held
+                owner: held if pile.seen_by(owner, colour, pieces) else len(held)
                 for owner, held in piles.items()
-                if pile.seen_by(owner, self.colour, pieces)
             }
-        return found
+    return found
 
-    def _pile_sizes(self) -> dict[str, dict[str, int]]:
-        """How many entries each pile holds, every pile's (on the table for everyone)."""
-        piles = self._game.state["piles"]
-        return {name: {owner: len(held) for owner, held in kept.items()} for name, kept in piles.items()}
 
-    def _memory(self, copy: bool = True) -> dict[str, Any]:
-        """What the game remembers that the player may see, as the pack declares it (`visible`):
-        everyone's value, the player's own only, or nothing; an entry of a player answering the
-        question it is `hidden_while_asked` by is that player's only."""
-        game, me = self._game, self.colour
-        decision = game.decision
-        found: dict[str, Any] = {}
-        for name, spec in game.rules.memory.items():
-            value = game.state["memory"][name]
-            if spec.visible == "none" or (spec.visible == "owner" and not spec.per_player):
-                continue
-            if spec.visible == "owner":
-                value = {me: value[me]} if me in value else {}
-            elif decision is not None and decision.kind == spec.hidden_while_asked:
-                value = {p: v for p, v in value.items() if p == me or p not in decision.options}
-            found[name] = _copied(value) if copy else value
-        return found
+_EVERYONE, _NOBODY, _OWNER, _PIECE_OWNER = range(4)  # whose entries of a pile a seat sees
+
+
+def _shown_piles(rules: Rules) -> dict[str, tuple[Pile, int]]:
+    """Per pile, its declaration and whose entries a seat sees, worked out once per ruleset."""
+    found: dict[str, tuple[Pile, int]] | None = rules.derived.get("view_piles")
+    if found is None:
+        found = rules.derived["view_piles"] = {
+            name: (
+                pile,
+                _EVERYONE
+                if pile.sees == "everyone"
+                else _NOBODY
+                if pile.sees != "owner"
+                else _PIECE_OWNER
+                if pile.per_piece
+                else _OWNER,
+            )
+            for name, pile in rules.piles.items()
+        }
+    return found
+
+
+def pile_sizes(game: Game) -> dict[str, dict[str, int]]:
+    """How many entries each pile holds, every pile's (on the table for everyone)."""
+    piles = game.state["piles"]
+    return {name: {owner: len(held) for owner, held in kept.items()} for name, kept in piles.items()}
+
+
+def seen_memory(game: Game, colour: str | None, copy: bool = True) -> dict[str, Any]:
+    """What the game remembers that the seat may see, as the pack declares it (`visible`):
+    everyone's value, the seat's own only, or nothing; an entry of a player answering the
+    question it is `hidden_while_asked` by is that player's only."""
+    decision = game.decision
+    found: dict[str, Any] = {}
+    for name, spec in game.rules.memory.items():
+        value = game.state["memory"][name]
+        if spec.visible == "none" or (spec.visible == "owner" and not spec.per_player):
+            continue
+        if spec.visible == "owner":
+            value = {colour: value[colour]} if colour in value else {}
+        elif decision is not None and decision.kind == spec.hidden_while_asked:
+            value = {p: v for p, v in value.items() if p == colour or p not in decision.options}
+        found[name] = _copied(value) if copy else value
+    return found
 
 
 def _copied(value: Any) -> Any:

@@ -28,8 +28,9 @@ import pyspiel
 
 from coh_core.engine import Game
 from coh_core.engine.game import RETURN_BOUNDS
-from coh_core.engine.observe import observation_string, observer_for
+from coh_core.engine.observe import Memo, observation_string, observer_for
 from coh_core.engine.rng import Rng
+from coh_core.engine.views import observation
 from coh_core.engine.worlds import sample_world
 from coh_core.limits import MAX_DECISIONS
 from coh_core.rl.table import Table
@@ -134,7 +135,7 @@ def _initial_game(table: Table, seed: int) -> Game:
 @functools.lru_cache(maxsize=256)
 def _initial_observation(table: Table, seed: int, player: int) -> bytes:
     game = _initial_game(table, seed)
-    return bytes(game.view(game.players[player]).observation())
+    return bytes(observation(game, game.players[player]))
 
 
 class CohState(pyspiel.State):  # type: ignore[misc]
@@ -198,6 +199,7 @@ class CohObserver:
         self.observer = observer_for(table.ruleset, table.seats)
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(self.observer.size, np.float32)
+        self.memo = Memo()  # the seats' last observations (`observation`)
         self.dict = {f.name: self.tensor[f.start : f.start + f.size] for f in self.observer.layout}
 
     def set_from(self, state: CohState, player: int) -> None:
@@ -205,7 +207,7 @@ class CohObserver:
         if position.fresh:
             seen: Any = _initial_observation(position.table, position.seed, player)
         else:
-            seen = position.game.view(position.game.players[player]).observation()
+            seen = observation(position.game, position.game.players[player], self.memo)
         self.tensor[:] = np.frombuffer(seen, np.float32)
 
     def string_from(self, state: CohState, player: int) -> str:

@@ -33,9 +33,10 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from coh_core.engine import Game
-from coh_core.engine.observe import observer_for
+from coh_core.engine.observe import Memo, observer_for
 from coh_core.engine.rng import Rng
 from coh_core.engine.runtime import IllegalAction
+from coh_core.engine.views import observation
 from coh_core.rl.table import Table
 
 ILLEGAL_POLICIES = ("raise", "lose")  # what an illegal action does: an error, or the game lost
@@ -60,6 +61,7 @@ class _Seats:
         self.possible_agents: list[str] = list(self.table.seats)
         self.game: Game | None = None
         self._seeds = Rng(0)
+        self._memo = Memo()  # the seats' last observations (`observation`)
 
     def deal(self, seed: int | None) -> Game:
         if seed is not None:
@@ -84,7 +86,7 @@ class _Seats:
         """The seat's vector and its mask (all 0 unless `asked`)."""
         game = self.game
         assert game is not None
-        vector = np.frombuffer(game.view(agent).observation(), np.float32).copy()
+        vector = np.frombuffer(observation(game, agent, self._memo), np.float32)
         mask = np.zeros(len(self.space), np.int8)
         if asked:
             mask[game.legal_ids(agent)] = 1

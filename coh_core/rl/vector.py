@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from coh_core.engine import Game
-from coh_core.engine.observe import observer_for
+from coh_core.engine.observe import Memo, observer_for
+from coh_core.engine.views import observation
 from coh_core.rl.table import Table
 
 
@@ -41,6 +42,7 @@ class VectorTables:
         self.seats = list(self.table.seats)
         self._next_seed = seed
         self.games: list[Game] = []
+        self._memos = [Memo() for _ in range(count)]  # each game's last observations (`observation`)
         self.finished = 0  # games played to their end since the last reset
 
     def _deal(self) -> Game:
@@ -78,7 +80,7 @@ class VectorTables:
         seats = np.zeros(self.count, np.int64)
         for i, game in enumerate(self.games):
             seat = game.waiting[0]
-            observations[i] = np.frombuffer(game.view(seat).observation(), np.float32)
+            observations[i] = np.frombuffer(observation(game, seat, self._memos[i]), np.float32)
             masks[i, game.legal_ids(seat)] = 1
             seats[i] = self.seats.index(seat)
         return observations, masks, seats

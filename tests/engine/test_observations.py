@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 
 from coh_core.engine import Game, new_game, rules_for
-from coh_core.engine.observe import OBSERVATION_VERSION, observer_for
+from coh_core.engine.observe import OBSERVATION_VERSION, Memo, observer_for
 from coh_core.engine.rng import Rng
+from coh_core.engine.views import observation, seen_parts
 from coh_core.engine.worlds import sample_world
 from coh_core.packs import load_pack_checked
 from coh_core.packs.model import Pack
@@ -134,14 +135,35 @@ def test_the_information_state_tells_apart_what_the_seat_has_seen() -> None:
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_the_observation_is_the_one_of_the_views_json(game: str) -> None:
-    """`view.observation()` reads the game's data without copying it: the vector is the one its
-    `to_json()` gives, seat by seat, all through a game."""
+def test_the_observation_reads_what_the_view_shows(game: str) -> None:
+    """The observation reads parts of the seat's view shared with the game instead of copied
+    (`seen_parts`): each is what the view's `to_json()` shows, all through a game."""
     for position in _positions(game, 9, every=5):
-        observer = observer_for(position.rules, position.players)
         for seat in position.players:
-            view = position.view(seat)
-            assert view.observation() == observer.observe(view.to_json())
+            shown = position.view(seat).to_json()
+            parts = seen_parts(position, seat)
+            for key in ("me", "turn", "phase", "pointers", "eliminated", "locations", "pieces", "counts"):
+                assert parts[key] == shown[key], key
+            assert parts["memory"] == shown["memory"] and parts["edges"] == shown["edges"]
+            asked = shown["decision"]
+            assert parts["decision"] == (None if asked is None else {"kind": asked["kind"]})
+            for name, sizes in shown["pile_sizes"].items():
+                seen = shown["piles"][name]
+                assert parts["piles"][name] == {owner: seen.get(owner, n) for owner, n in sizes.items()}, name
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_an_observation_remembered_seat_by_seat_is_the_one_worked_out_afresh(game: str) -> None:
+    """The adapters keep the seats' last observations (`Memo`) and work out again only the fields
+    whose part of the view changed: at every decision of a game, for the seats observed, the
+    vector is the one their view gives."""
+    memo = Memo()
+    checked = 0
+    for position in _positions(game, 4, every=1):
+        for seat in position.players[checked % 2 :: 2]:  # (each seat after some changes it did not see)
+            assert observation(position, seat, memo) == position.view(seat).observation(), seat
+            checked += 1
+    assert checked > 150
 
 
 def test_answering_a_simultaneous_question_in_turn_hides_the_earlier_answers() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from coh_core.agents import RandomAgent
+from coh_core.agents.runner import ask
 from coh_core.engine import new_game
 from coh_core.engine.game import Game
 from coh_core.engine.runtime import EngineError
@@ -24,7 +25,7 @@ def _game_in_play(base_pack: Pack, seed: int) -> Game:
         if decision is None:
             break
         colour = decision.waiting[0]
-        game.submit(colour, agent.act(game.view(colour), decision.legal(colour)))
+        game.submit(colour, ask(game, agent, colour))
     return game
 
 
@@ -114,16 +115,24 @@ def test_the_public_view_shows_what_every_seat_sees_and_no_more(base_pack: Pack,
 
 
 def _reachable(start: Any) -> list[Any]:
-    """Every object reachable from `start` through references (the garbage collector's)."""
+    """Every object reachable from `start` through references (the garbage collector's), but
+    through the ruleset and the code, shared by every game of it (`Rules`, its programs, modules
+    and code objects)."""
     import gc
+    import types
 
+    from coh_core.engine.machine import Program
+    from coh_core.engine.rules import Rules
+
+    shared = (Rules, Program, types.ModuleType, types.CodeType)
     seen: dict[int, Any] = {id(start): start}
     todo = [start]
     while todo:
         for found in gc.get_referents(todo.pop()):
             if id(found) not in seen and not isinstance(found, type):
                 seen[id(found)] = found
-                todo.append(found)
+                if not isinstance(found, shared):
+                    todo.append(found)
     return list(seen.values())
 
 
@@ -137,7 +146,7 @@ def test_a_view_kept_past_its_decision_keeps_what_it_showed_and_no_part_of_the_g
         decision = game.decision
         assert decision is not None
         seat = decision.waiting[0]
-        game.submit(seat, agent.act(game.view(seat), decision.legal(seat)))
+        game.submit(seat, ask(game, agent, seat))
     now = game.view(colour)
     assert now.to_json() != shown[0]
     assert (kept.to_json(), kept.log(), kept.observation(), kept.information_state(), kept.decision) == shown
@@ -147,6 +156,16 @@ def test_a_view_kept_past_its_decision_keeps_what_it_showed_and_no_part_of_the_g
     assert not any(id(h) in reachable for h in hidden) and id(game.log) not in reachable
     world = kept.sample_world(RandomAgent(1).rng)
     assert world.view(colour).to_json()["decision"] == shown[0]["decision"]
+
+
+@pytest.mark.parametrize("seat", [0, 2, None])
+def test_a_view_just_made_reaches_nothing_of_the_game(base_pack: Pack, seat: int | None) -> None:
+    game = _game_in_play(base_pack, 6)
+    view = game.view(game.players[seat]) if seat is not None else game.public_view()
+    reachable = {id(o) for o in _reachable(view)}
+    others = [held for owner, held in game.state["piles"]["hands"].items() if owner != view.colour]
+    assert id(game) not in reachable and id(game.state) not in reachable and id(game.log) not in reachable
+    assert others and not any(id(h) in reachable for h in others)
 
 
 def test_a_sampled_world_holds_nothing_the_seat_did_not_see(base_pack: Pack) -> None:
