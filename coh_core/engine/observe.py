@@ -54,6 +54,7 @@ GAME_OWNER = ""  # the owner of a pile kept once for the whole game
 Vector: TypeAlias = "array[float]"  # the observation's numbers, float32 (`array("f")`), written in place
 Reader = Callable[[Mapping[str, Any]], Any]  # the part of the seat's view a field is worked out from
 Writer = Callable[[Any, Vector, int], None]  # writes a field from that part, at its start
+_Group: TypeAlias = "list[tuple[str, int, int, Writer]]"  # fields written as one: (key, start, size, write)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,26 @@ class Observer:
         self._writers.append((self.size, size, read, write, public))
         self.size += size
 
+    def _add_entry(self, group: _Group, key: str, name: str, size: int, what: str, write: Writer) -> None:
+        """A field written from one entry of a part of the view that several fields share (the
+        sides of the places, the piles, the memory): the group is written as one (`_end_group`)."""
+        if size <= 0:
+            return
+        self._fields.append(Field(name, self.size, size, what))
+        group.append((key, self.size, size, write))
+        self.size += size
+
+    def _end_group(self, group: _Group, read: Reader, public: bool) -> None:
+        """One writer for a group of fields, entry by entry (`Keyed`): a memo compares the part
+        they share once, and writes again only the entries that changed."""
+        if not group:
+            return
+        start = group[0][1]
+        runs = {key: (at - start, size) for key, at, size, _write in group}
+        writers = {key: write for key, _at, _size, write in group}
+        keyed = Keyed(runs, lambda key, entry, out, at: writers[key](entry, out, at))
+        self._writers.append((start, self.size - start, read, keyed, public))
+
     def _values(self, type_name: str) -> tuple[Any, ...] | None:
         if type_name in ("player", "colour"):
             return self.players if type_name == "player" else tuple(self.rules.pack.colours())
@@ -127,31 +148,26 @@ class Observer:
             _part("eliminated"),
             _many_hot(players),
         )
+        sides_group: _Group = []
         for place, sides in _sides_by_place(rules).items():
             if len(sides) > 1:
-                self._add(
-                    f"side.{place}",
-                    len(sides),
-                    "1 at its side: " + ", ".join(sides),
-                    _side_of(place),
-                    _one_hot(sides),
-                )
+                what = "1 at its side: " + ", ".join(sides)
+                self._add_entry(sides_group, place, f"side.{place}", len(sides), what, _side(sides))
+        self._end_group(sides_group, _part("locations"), public=True)
         self._add_counts()
         for kind, piece_kind in rules.piece_kinds.items():
             self._add_pieces(kind, piece_kind.of)
+        piles: _Group = []
         for name, pile in rules.piles.items():
-            self._add_pile(name, pile.of, pile.per)
+            self._add_pile(piles, name, pile.of, pile.per)
+        self._end_group(piles, _part("piles"), public=False)
+        memory: _Group = []
         for name, (_what, type_name) in self._declared.memory.items():
             size, writer = self._encoder(type_name)
             if writer is not None:
-                self._add(
-                    f"memory.{name}",
-                    size,
-                    f"where seen, by its type {type_name}",
-                    _part_of("memory", name),
-                    _seen(writer),
-                    public=False,
-                )
+                what = f"where seen, by its type {type_name}"
+                self._add_entry(memory, name, f"memory.{name}", size, what, writer)
+        self._end_group(memory, _part("memory"), public=False)
         for name in rules.stateful_graphs:
             self._add_edges(name)
         questions = (
@@ -201,7 +217,7 @@ class Observer:
             _pieces(self, ids, places, traits, per_piece),
         )
 
-    def _add_pile(self, name: str, of: str, per: str) -> None:
+    def _add_pile(self, group: _Group, name: str, of: str, per: str) -> None:
         if per == "game":
             owners: tuple[str, ...] = (GAME_OWNER,)
         elif per == "location":
@@ -222,13 +238,13 @@ class Observer:
             if per_owner > 1
             else ""
         )
-        self._add(
+        self._add_entry(
+            group,
+            name,
             f"pile.{name}",
             len(owners) * per_owner,
             f"per pile ({len(owners)}): its size" + (f", {held} where seen" if held else ""),
-            _pile_of(name),
             _pile(owners, values, per_owner),
-            public=False,
         )
 
     def _add_edges(self, name: str) -> None:
@@ -285,25 +301,25 @@ class Observer:
         if memo.observer is not self:
             memo.reset(self)
         seat = memo.seat(view["me"])
-        table, versions, seen = memo.table, memo.versions, seat.versions
+        versions, seen = memo.versions, seat.versions
+        seat_out, seat_parts, table_out, table_parts = seat.out, seat.parts, memo.table.out, memo.table.parts
         for n, (at, size, read, _write, public) in enumerate(self._writers):
             part = read(view)
             if not public:
-                self._write_changed(n, part, seat.out, seat.parts)
+                if part != seat_parts[n]:
+                    self._write_changed(n, part, seat_out, seat_parts)
                 continue
-            if part != table.parts[n]:
-                self._write_changed(n, part, table.out, table.parts)
+            if part != table_parts[n]:
+                self._write_changed(n, part, table_out, table_parts)
                 versions[n] += 1
             if seen[n] != versions[n]:  # (the table changed since this seat last looked)
-                seat.out[at : at + size] = table.out[at : at + size]
+                seat_out[at : at + size] = table_out[at : at + size]
                 seen[n] = versions[n]
-        return array("f", seat.out)
+        return array("f", seat_out)
 
     def _write_changed(self, n: int, part: Any, out: Vector, parts: list[Any]) -> None:
-        """Write field `n` again where its part differs from the one last written (`parts[n]`)."""
+        """Write field `n` again from `part`, which differs from the one last written (`parts[n]`)."""
         kept = parts[n]
-        if part == kept:
-            return
         at, size, _read, write, _public = self._writers[n]
         if type(write) is Keyed and type(kept) is dict and type(part) is dict:
             write.update(part, kept, out, at, self._zeros)  # (only the entries that changed)
@@ -406,13 +422,17 @@ class Keyed:
     counters of each place, the pieces of a kind): each key has its run of the field, so a memo
     rewrites only the entries that changed."""
 
-    __slots__ = ("runs", "write_entry")
+    __slots__ = ("keep", "runs", "write_entry")
 
     def __init__(
-        self, runs: Mapping[Any, tuple[int, int]], write_entry: Callable[[Any, Any, Vector, int], None]
+        self,
+        runs: Mapping[Any, tuple[int, int]],
+        write_entry: Callable[[Any, Any, Vector, int], None],
+        keep: Callable[[Any], Any] | None = None,
     ):
         self.runs = runs  # per key: (where its run starts in the field, its length)
         self.write_entry = write_entry  # (key, entry, out, where its run starts)
+        self.keep = keep or _kept  # how an entry is copied for the memo (a flat one: `dict`)
 
     def __call__(self, part: Any, out: Vector, at: int) -> None:
         if not isinstance(part, Mapping):
@@ -433,7 +453,7 @@ class Keyed:
                 start = at + run[0]
                 out[start : start + run[1]] = zeros[start : start + run[1]]
                 self.write_entry(key, entry, out, start)
-            kept[key] = _kept(entry)
+            kept[key] = self.keep(entry)
         if len(kept) != len(part):
             for key in [k for k in kept if k not in part]:
                 run = runs.get(key)
@@ -445,7 +465,7 @@ class Keyed:
 
 # -- readers and writers ---------------------------------------------------------------------------
 
-_MISSING: Any = object()  # a part the view does not hold (a memory the seat does not see)
+_MISSING: Any = object()  # a part the view does not hold (a pointer not set, a kind of pieces not dealt)
 
 
 def _part(key: str) -> Reader:
@@ -454,14 +474,6 @@ def _part(key: str) -> Reader:
 
 def _part_of(key: str, name: str) -> Reader:
     return lambda view: view[key].get(name, _MISSING)
-
-
-def _side_of(place: str) -> Reader:
-    return lambda view: view["locations"].get(place, {}).get("side")
-
-
-def _pile_of(name: str) -> Reader:
-    return lambda view: view["piles"].get(name, {})
 
 
 def _put(out: Vector, at: int, value: Any) -> None:
@@ -503,7 +515,8 @@ def _counts(places: Sequence[str], kinds: Sequence[str]) -> Keyed:
         if held:
             out[start : start + width] = array("f", [held.get(kind, 0) for kind in kinds])
 
-    return Keyed({place: (p * width, width) for p, place in enumerate(places)}, write)
+    # (a place's counters are a flat mapping of numbers: a shallow copy keeps them)
+    return Keyed({place: (p * width, width) for p, place in enumerate(places)}, write, dict)
 
 
 def _pieces(
@@ -577,14 +590,10 @@ def _pile(owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -
     return write
 
 
-def _seen(writer: Writer) -> Writer:
-    """Writes a part only where the seat sees it."""
-
-    def write(value: Any, out: Vector, at: int) -> None:
-        if value is not _MISSING:
-            writer(value, out, at)
-
-    return write
+def _side(sides: Sequence[str]) -> Writer:
+    """1 at the side a place shows (from the place's data in the view)."""
+    index = {v: i for i, v in enumerate(sides)}
+    return lambda place, out, at: _hot(out, at, index.get(place.get("side")))
 
 
 def _map_writer(keys: Sequence[Any], size: int, inner: Writer) -> Writer:
