@@ -803,8 +803,9 @@ def _human_colours(pack: Pack, narrator: Narrator, given: Sequence[str]) -> list
             raise UsageError(
                 f"--human {name!r} is not a colour of the game; choose from {choices}", code="USAGE-HUMAN"
             )
-        if found not in chosen:
-            chosen.append(found)
+        if found in chosen:
+            raise UsageError(f"--human {name!r} is given twice: each colour is one seat", code="USAGE-HUMAN")
+        chosen.append(found)
     return chosen
 
 

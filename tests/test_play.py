@@ -72,10 +72,17 @@ def test_a_tampered_log_is_refused(runner: CliRunner, tmp_path: Path) -> None:
     assert "REPLAY-DIGEST" in result.output
 
 
-def test_an_unknown_human_colour_is_a_usage_error(runner: CliRunner) -> None:
-    result = runner.invoke(main, ["play", "--players", "3", "--human", "octarine"])
+@pytest.mark.parametrize(
+    ("humans", "says"),
+    [(["octarine"], "not a colour"), (["red", "red"], "given twice"), (["red", "Red"], "given twice")],
+)
+def test_a_human_colour_that_is_none_or_given_twice_is_a_usage_error(
+    runner: CliRunner, humans: list[str], says: str
+) -> None:
+    args = [arg for colour in humans for arg in ("--human", colour)]
+    result = runner.invoke(main, ["play", "--players", "3", *args])
     assert result.exit_code == 2
-    assert "USAGE-HUMAN" in result.output
+    assert "USAGE-HUMAN" in result.output and says in result.output
 
 
 def _random_answers(seed: int, count: int = 4000, high: int = 4) -> str:

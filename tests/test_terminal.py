@@ -14,7 +14,7 @@ import pytest
 
 from coh_core.agents import terminal
 from coh_core.agents.menu import Entry, Keys, assign_keys, build_menu
-from coh_core.agents.terminal import CLEAR_SCREEN, TerminalAgent
+from coh_core.agents.terminal import CLEAR_SCREEN, ERASE_SCROLLBACK, TerminalAgent
 from coh_core.narrative import Narrator
 from coh_core.packs.model import Pack
 
@@ -216,6 +216,8 @@ def _play_at_the_terminal(child: Any, humans: list[str]) -> dict[str, int]:
             return seen
         if found == 1:
             seen["hand_overs"] += 1
+            # the hand-over wiped the screen and the scrollback the last player's answers are in
+            assert CLEAR_SCREEN in child.before and ERASE_SCROLLBACK in CLEAR_SCREEN
             child.sendline("")
             after = child.expect([PROMPT, pexpect.EOF])
             assert after == 0
