@@ -293,6 +293,8 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.menu.help": (),
     "ui.table.menu.no_such": ("asked",),
     "ui.table.menu.shortened": (),
+    "ui.table.menu.pass_place": (),
+    "ui.table.menu.pass_phase": (),
 }
 
 # `coh list`, `coh show` and the `coh validate` summary: what every pack's pages print (a kind
@@ -574,6 +576,16 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
     "ui.table.menu.shortened": (
         "At the end of the table's first line when the table is shortened to leave the question on a"
         " small screen (the others' pieces counted, long lines cut): `?` shows it whole.",
+        {},
+    ),
+    "ui.table.menu.pass_place": (
+        "A menu's answer beside pass (key `>`): pass now and at every such question until the place"
+        " being resolved is done, unless something comes up that concerns the player.",
+        {},
+    ),
+    "ui.table.menu.pass_phase": (
+        "A menu's answer beside pass (key `>>`): pass now and at every such question until the phase"
+        " ends, unless something comes up that concerns the player.",
         {},
     ),
     "ui.phase.setup": ("The phase shown in the table's header during the setup.", {}),

@@ -75,7 +75,6 @@ HUMANS_TAKEN = [
     (["ROT"], "de", ["red"]),
     (["Bleu"], "fr", ["blue"]),
     (["red"], "de", ["red"]),  # the id is always taken
-    (["red", "RED"], "en", ["red"]),  # named twice: one seat
     (["red", "blue"], "en", ["red", "blue"]),
 ]
 
@@ -149,6 +148,8 @@ def test_hotseat_output_between_hand_overs_shows_no_other_humans_secrets(
             capsys.readouterr()
             action = shared.act(view, legal)
             screen = capsys.readouterr().out
+            if not screen and action == ("pass",) and me in shared.passing:
+                return action  # a standing pass answered: nothing asked, nothing shown
             if switched:
                 hand_overs += 1
                 assert screen.lstrip("\n").startswith(HANDOVER_SEPARATOR)

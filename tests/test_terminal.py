@@ -319,3 +319,74 @@ def test_a_human_reads_the_news_under_the_story_headings() -> None:
     assert news.count("=== Turn 1 ===") == 1
     assert news.index("=== Setup ===") < news.index("=== Turn 1 ===")
     assert any(line.startswith("-- ") and line.endswith(" --") for line in news)
+
+
+class _PassingOn(TerminalAgent):
+    """A human who types `>>` (pass until the phase ends) at every question that offers it, and
+    the first key otherwise; records what was asked."""
+
+    def __init__(self, narrator: Any):
+        super().__init__(narrator)
+        self.asked: list[tuple[Any, bool, list[str]]] = []  # (turn and phase, pass offered, keys)
+        self.log_seen: list[dict[str, Any]] = []
+
+    def act(self, view: Any, legal: list[Any]) -> Any:
+        self.log_seen = view.log()
+        return super().act(view, legal)
+
+    def choose(self, question: str, top: list[Any], state: Any) -> Any:
+        keys = [e.key for e in top]
+        offers_pass = ("pass",) in _answers_in(top)
+        self.asked.append(((state["turn"], state["phase"], len(self.log_seen)), offers_pass, keys))
+        chosen = next((e for e in top if e.key == ">>"), None) or next(e for e in top if e.action is not None)
+        return chosen.action
+
+
+def _answers_in(entries: list[Any]) -> list[Any]:
+    return [e.action for e in entries if e.action is not None] + [
+        a for e in entries if e.action is None for a in _answers_in(e.children)
+    ]
+
+
+def test_a_standing_pass_is_not_asked_again_until_the_phase_ends_or_a_piece_of_theirs_is_named(
+    base_pack: Any,
+) -> None:
+    """`>>` passes at once and at every later question that offers to pass, until the phase ends
+    or the log names one of the player's pieces; questions without a pass are asked meanwhile.
+    `>` (until the place being resolved is done) is offered only while a place is."""
+    import contextlib
+    import io
+
+    from coh_core.agents import make_bot
+    from coh_core.agents.runner import ask
+    from coh_core.engine import new_game
+    from coh_core.narrative import Narrator
+
+    game = new_game(base_pack, players=4, seed=3)
+    human = game.players[0]
+    terminal = _PassingOn(Narrator(base_pack))
+    agents: dict[str, Any] = {c: make_bot("heuristic", i, base_pack) for i, c in enumerate(game.players)}
+    agents[human] = terminal
+    with contextlib.redirect_stdout(io.StringIO()):
+        while not game.over:
+            for colour in game.waiting:
+                game.submit(colour, ask(game, agents[colour], colour))
+    mine = {p for held in game.state["pieces"].values() for p, d in held.items() if d.get("owner") == human}
+    log = game.view(human).log()
+    standing: tuple[Any, int] | None = None  # (turn and phase, log length) of the last `>>`
+    for (turn, phase, seen), offers_pass, keys in terminal.asked:
+        if offers_pass and standing is not None and standing[0] == (turn, phase):
+            named = [e for e in log[standing[1] : seen] if any(v in mine for v in _values(e.get("params")))]
+            assert named, f"asked again at {turn}, {phase} with a standing pass and nothing of theirs named"
+        if offers_pass:
+            assert ">>" in keys and (">" in keys) == (phase == "location_resolution")
+            standing = ((turn, phase), seen)
+    assert sum(offers for _w, offers, _k in terminal.asked) >= 4
+
+
+def _values(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _values(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _values(v)]
+    return [value]

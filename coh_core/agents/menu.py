@@ -96,8 +96,9 @@ def _without_articles(names: Sequence[tuple[str, str]]) -> list[tuple[str, str]]
 class Keys:
     """The keys of every value the pack names, per kind, fixed for a pack and a language."""
 
-    # Kept for the program: `?`, `<` and the digits are never keys of values.
-    RESERVED = frozenset({"?", "<"})
+    # Kept for the program: `?`, `<`, the passes on (`>`, `>>`) and the digits are never keys of
+    # values.
+    RESERVED = frozenset({"?", "<", ">", ">>"})
 
     def __init__(self, narrator: Narrator):
         self.narrator = narrator

@@ -27,6 +27,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
 from typing import IO, Any
 
 import click
@@ -91,6 +92,23 @@ SHORT_MENU = 3  # a menu this long or shorter is one column (longer ones take as
 DEFAULT_WIDTH = 80  # the width menus are laid out for when the output is no terminal
 
 
+PASS: Action = ("pass",)
+# The answers beside pass that pass on (keys `>` and `>>`, kept for the program): until the
+# place being resolved is done, or until the phase ends.
+PASS_PLACE, PASS_PHASE = ">", ">>"
+
+
+@dataclass
+class PassingOn:
+    """A human's standing pass: every question that offers to pass is answered so for them while
+    `scope` (turn, phase and, for a place, the place being resolved) lasts, unless something
+    happens that concerns them: a log entry naming them or one of their pieces. Questions that
+    offer no pass are asked as usual meanwhile."""
+
+    scope: tuple[Any, ...]
+    seen: int  # the entries of their log it has read
+
+
 class TerminalAgent:
     def __init__(self, narrator: Narrator, err: bool = False, hotseat: bool = False):
         self.narrator = narrator
@@ -101,22 +119,61 @@ class TerminalAgent:
         self.keys: Keys | None = None  # the answers' keys, made at the first question
         self.hinted: set[str] = set()  # the players told how to answer
         self.whole: list[str] | None = None  # the whole table, while a shortened one is shown
+        self.passing: dict[str, PassingOn] = {}  # per human: a standing pass (`>`, `>>`)
 
     def _say(self, text: str, nl: bool = True) -> None:
         click.echo(text, nl=nl, err=self.err)
 
     def act(self, view: Any, legal: list[Action]) -> Action:
+        state = view.to_json()
+        if self._passes_on(view.colour, state, view.log(), legal):
+            return PASS
         if self.hotseat and self.last != view.colour:
             self.hand_over(view.colour)
         self.last = view.colour
         self.show_news(view)
-        state = view.to_json()
         drawn = made_public(view.log())
         player = self.narrator.player(view.colour)
         question = f"[{player}] {self.question(state['decision'] or {})}"
-        menu = build_menu(legal, self.narrator, self._keys())
+        menu = build_menu(legal, self.narrator, self._keys()) + self._passing_entries(state, legal)
         self._say("\n".join(self.board(state, drawn, self._rows_below(question, menu))))
-        return self.choose(question, menu, state)
+        chosen = self.choose(question, menu, state)
+        if chosen in _PASSING_ON:
+            self._pass_on(view.colour, state, len(view.log()), chosen)
+            return PASS
+        return chosen
+
+    def _passing_entries(self, state: Mapping[str, Any], legal: list[Action]) -> list[Entry]:
+        """Beside pass, the answers that pass on: until the place being resolved is done (when
+        one is), until the phase ends."""
+        if PASS not in legal or state.get("decision") is None:
+            return []
+        entries = []
+        if state.get("at") is not None:
+            entries.append(Entry(PASS_PLACE, self.narrator.ui("ui.table.menu.pass_place"), _UNTIL_PLACE))
+        entries.append(Entry(PASS_PHASE, self.narrator.ui("ui.table.menu.pass_phase"), _UNTIL_PHASE))
+        return entries
+
+    def _pass_on(self, colour: str, state: Mapping[str, Any], seen: int, chosen: Action) -> None:
+        scope = (state["turn"], state["phase"]) + ((state["at"],) if chosen == _UNTIL_PLACE else ())
+        self.passing[colour] = PassingOn(scope, seen)
+
+    def _passes_on(
+        self, colour: str, state: Mapping[str, Any], log: list[dict[str, Any]], legal: list[Action]
+    ) -> bool:
+        """Whether a standing pass answers this question (one that offers to pass). It ends with
+        its scope, or when something since concerns the player."""
+        standing = self.passing.get(colour)
+        if standing is None:
+            return False
+        now = (state["turn"], state["phase"], state["at"])[: len(standing.scope)]
+        mine = _pieces_of(state, colour)
+        concerned = any(_names_any(entry.get("params"), mine) for entry in log[standing.seen :])
+        if now != standing.scope or concerned:
+            del self.passing[colour]
+            return False
+        standing.seen = len(log)
+        return PASS in legal
 
     def board(self, state: Mapping[str, Any], drawn: Collection[Any], below: int) -> list[str]:
         """The table as it fits the screen above `below` rows (the question and its menu): whole
@@ -622,3 +679,29 @@ def columns(entries: Sequence[tuple[str, str]], width: int) -> list[str]:
 def _trait_value(held: Any) -> Any:
     """A trait's value (a trait given for a while is kept as [value, until])."""
     return held[0] if isinstance(held, list) and held else held
+
+
+_UNTIL_PLACE: Action = ("pass", PASS_PLACE)  # (no answer of any pack: a pass's only value is none)
+_UNTIL_PHASE: Action = ("pass", PASS_PHASE)
+_PASSING_ON = (_UNTIL_PLACE, _UNTIL_PHASE)
+
+
+def _pieces_of(state: Mapping[str, Any], colour: str) -> set[str]:
+    """The ids of the player's pieces, of every kind."""
+    return {
+        piece
+        for held in (state.get("pieces") or {}).values()
+        for piece, data in held.items()
+        if isinstance(data, Mapping) and data.get("owner") == colour
+    }
+
+
+def _names_any(value: Any, names: set[str]) -> bool:
+    """Whether a log entry's parameters name any of these (in lists and mappings too)."""
+    if isinstance(value, str):
+        return value in names
+    if isinstance(value, Mapping):
+        return any(_names_any(v, names) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_names_any(v, names) for v in value)
+    return False
