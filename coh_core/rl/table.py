@@ -39,4 +39,3 @@ class Table:
 
     def new(self, seed: int) -> Game:
         return new_game(self.pack, players=self.players, seed=seed)
-

@@ -22,7 +22,16 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from coh_core.web.rooms import Room, RoomError, Setup, checked_setup, language, new_room_id, seat_message, speaker
+from coh_core.web.rooms import (
+    Room,
+    RoomError,
+    Setup,
+    checked_setup,
+    language,
+    new_room_id,
+    seat_message,
+    speaker,
+)
 from coh_core.web.store import Store
 
 STATIC = Path(__file__).resolve().parent / "static"

@@ -112,7 +112,9 @@ def language(pack: Pack, asked: Any, default: str) -> str:
     locale = normalize_locale(str(asked)) if isinstance(asked, str) and len(asked) <= 20 else None
     if locale is None:
         return default
-    if locale.split("-")[0] == SOURCE_LOCALE or any(step in pack.locales() for step in fallback_chain(locale)[:-1]):
+    if locale.split("-")[0] == SOURCE_LOCALE or any(
+        step in pack.locales() for step in fallback_chain(locale)[:-1]
+    ):
         return locale
     return default
 
@@ -203,7 +205,9 @@ class Room:
             raise RoomError("WEB-OVER", "the game is over")
         decision = message.get("decision")
         if type(decision) is not int or decision != self.decision_number:
-            raise RoomError("WEB-STALE", f"decision {decision!r} is not the one asked now ({self.decision_number})")
+            raise RoomError(
+                "WEB-STALE", f"decision {decision!r} is not the one asked now ({self.decision_number})"
+            )
         legal = self.game.legal(colour)
         if not legal:
             raise RoomError("WEB-NOT-ASKED", "nothing is asked of this seat now")
@@ -342,7 +346,9 @@ def _word(narrator: Narrator, name: str, **params: Any) -> str:
     key = f"ui.web.{name}"
     if narrator.has(key):
         return narrator.ui(key, **params)
-    shown = {k: ", ".join(narrator.player(p) for p in v) if isinstance(v, list) else v for k, v in params.items()}
+    shown = {
+        k: ", ".join(narrator.player(p) for p in v) if isinstance(v, list) else v for k, v in params.items()
+    }
     return WEB_WORDS[name].format(**shown)
 
 
@@ -358,7 +364,12 @@ def _scores(result: Any, players: Sequence[str], narrator: Narrator) -> list[str
         winners = result.get("winners") or []
         for rank, player in standings(result, players):
             mark = "*" if player in winners else " "
-            row = {"rank": rank, "player": player, "score": result["scores"].get(player, 0), "winner_mark": mark}
+            row = {
+                "rank": rank,
+                "player": player,
+                "score": result["scores"].get(player, 0),
+                "winner_mark": mark,
+            }
             lines.append(narrator.ui("ui.scoreboard.row.plain", **row))
         lines.append(narrator.ui("ui.winners", players=winners))
     return lines
