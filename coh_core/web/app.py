@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -39,6 +40,7 @@ MAX_ROOMS = 200  # rooms a server keeps
 MAX_MESSAGE = 2048  # characters of a browser's message
 RATE = (40, 10.0)  # at most this many messages per connection in this many seconds
 MAX_FORM = 4096  # bytes of a request that makes a room
+LISTED = ("humans", "rules")  # the fields of a room's form that may be given several times
 CLOSE_TOKEN = 4404  # the WebSocket close code for a link that opens no seat
 
 
@@ -149,11 +151,10 @@ async def create_room(request: Request) -> Response:
             doc = json.loads(body)
             if not isinstance(doc, dict):
                 raise ValueError
-        else:
-            form = await request.form()
-            doc = {name: form.getlist(name) if name in ("humans", "rules") else form[name] for name in form}
-            doc = {name: value for name, value in doc.items() if value not in ("", [])}
-    except ValueError:
+        else:  # a form, urlencoded
+            form = parse_qs(body.decode("utf-8"), max_num_fields=50)
+            doc = {name: values if name in LISTED else values[-1] for name, values in form.items()}
+    except (ValueError, UnicodeDecodeError):
         return _refused(RoomError("WEB-MALFORMED", "a room's request is a form or a JSON object"), 400)
     table = _table(request)
     try:
