@@ -1684,7 +1684,17 @@ DEFAULT_WEB_DB = "coh-web.sqlite3"  # in the current directory
     help="The SQLite file the rooms are kept in (created when missing; a server started again on it"
     " goes on with every room).",
 )
-def serve(host: str, port: int, db: Path) -> None:
+@click.option(
+    "--max-rooms", type=click.IntRange(1), default=200, show_default=True, help="The rooms a server keeps."
+)
+@click.option(
+    "--rate",
+    type=click.IntRange(1),
+    default=40,
+    show_default=True,
+    help="The messages a browser may send in 10 seconds (more are refused, WEB-RATE).",
+)
+def serve(host: str, port: int, db: Path, max_rooms: int, rate: int) -> None:
     """Serve the web table (needs coh[web]): `POST /rooms` makes a room of a shipped game, with a
     secret link per human seat, a spectator's link and bots at the other seats; each link opens
     the table in a browser, in the language of its `?lang=`."""
@@ -1698,4 +1708,4 @@ def serve(host: str, port: int, db: Path) -> None:
     from coh_core.web.app import create_app
 
     click.echo(f"the web table on http://{host}:{port}/ (rooms kept in {_shown_path(db)})", err=True)
-    uvicorn.run(create_app(db), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(db, max_rooms, (rate, 10.0)), host=host, port=port, log_level="warning")

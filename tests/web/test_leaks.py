@@ -19,11 +19,11 @@ import pytest
 pytest.importorskip("starlette", reason="the web table needs coh[web]: pip install '.[web]'")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip install '.[web]'")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from coh_core.narrative import Narrator  # noqa: E402
+from coh_core.narrative import Narrator
 
-from .conftest import first_keys, make_room, token_of  # noqa: E402
+from .conftest import first_keys, make_room, token_of
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

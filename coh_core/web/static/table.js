@@ -9,6 +9,7 @@ let socket = null;
 let state = null;
 let path = []; // the groups opened in the menu
 let retry = 500;
+let received = 0; // the states received: the page's version
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -30,6 +31,7 @@ function connect() {
     if (message.type === "state") {
       if (!state || state.decision !== message.decision) path = [];
       state = message;
+      received += 1;
       hideError();
       draw();
     } else if (message.type === "error") {
@@ -39,7 +41,7 @@ function connect() {
   socket.onclose = (event) => {
     if (event.code === 4404) return; // a link that opens no seat: nothing to retry
     setTimeout(connect, retry);
-    retry = Math.min(retry * 2, 8000);
+    retry = Math.min(retry * 2, 2000);
   };
 }
 
@@ -53,6 +55,9 @@ function send(keys) {
 function draw() {
   const view = state.view;
   document.documentElement.lang = state.lang;
+  document.body.dataset.decision = String(state.decision);
+  document.body.dataset.over = String(state.over);
+  document.body.dataset.version = String(received);
   document.getElementById("seat").textContent = state.me ? name(state.me) : word("spectator");
   document.getElementById("turn").textContent = state.header;
   document.getElementById("pointers").textContent = Object.entries(view.pointers)
@@ -83,7 +88,7 @@ function drawLanguages() {
       connect();
     };
   }
-  select.value = state.lang.split("-")[0] === state.lang ? state.lang : state.lang;
+  select.value = state.langs.includes(state.lang) ? state.lang : state.lang.split("-")[0];
 }
 
 function piecesAt(view, place) {
@@ -147,6 +152,7 @@ function drawMenu() {
     const button = el("button");
     button.type = "button";
     button.dataset.key = entry.key;
+    if (!entry.children) button.dataset.leaf = "1";
     button.appendChild(el("kbd", entry.key));
     button.appendChild(el("span", entry.children ? entry.label + " …" : entry.label));
     button.onclick = () => {
