@@ -17,7 +17,7 @@ from typing import Any
 from coh_core.agents import Action, Agent, make_bot
 from coh_core.agents.menu import Entry, Keys, build_menu, find
 from coh_core.agents.runner import ask
-from coh_core.agents.terminal import TerminalAgent
+from coh_core.agents.terminal import TerminalAgent, made_public
 from coh_core.engine import Game, new_game, rules_for
 from coh_core.engine.views import PlayerView
 from coh_core.i18n import SOURCE_LOCALE, fallback_chain, normalize_locale
@@ -275,6 +275,8 @@ def state_of(
         "names": _names(state, narrator),
         "texts": _texts(state, speaker),
         "story": narrator.story(view.log(), view.places()),
+        # the terminal's table: the pack's own words for what a seat sees (`TerminalAgent.table`)
+        "table": speaker.terminal.table(state, made_public(view.log())) if view.colour is not None else [],
         "question": speaker.terminal.question(state["decision"]) if asked else None,
         "menu": [_entry(entry, view, speaker) for entry in menu],
         "waiting": [{"seat": c, "name": narrator.player(c)} for c in waiting],

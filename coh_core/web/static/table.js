@@ -67,6 +67,7 @@ function draw() {
   drawMenu();
   drawWaiting();
   drawResult(view);
+  document.getElementById("summary").textContent = state.table.join("\n");
   drawMine(view);
   drawSeats(view);
   drawPiles(view);
