@@ -335,23 +335,9 @@ def _texts(state: Mapping[str, Any], speaker: Speaker) -> dict[str, str]:
     return found
 
 
-# The page's own words (`ui.web.<name>` in the engine's texts, which a pack may reword).
-WEB_WORDS = {
-    "waiting": "Waiting for {players}.",
-    "spectator": "Spectator",
-    "back": "Back",
-    "over": "The game is over.",
-}
-
-
 def _word(narrator: Narrator, name: str, **params: Any) -> str:
-    key = f"ui.web.{name}"
-    if narrator.has(key):
-        return narrator.ui(key, **params)
-    shown = {
-        k: ", ".join(narrator.player(p) for p in v) if isinstance(v, list) else v for k, v in params.items()
-    }
-    return WEB_WORDS[name].format(**shown)
+    """One of the page's own words: `ui.web.<name>` (the engine's texts, which a pack may reword)."""
+    return narrator.ui(f"ui.web.{name}", **params)
 
 
 def _scores(result: Any, players: Sequence[str], narrator: Narrator) -> list[str]:
