@@ -83,15 +83,25 @@ class Table:
         for token in room.tokens:
             self.links[token] = room
 
-    def create(self, doc: dict[str, Any]) -> Room:
+    async def create(self, doc: dict[str, Any]) -> Room:
         if len(self.rooms) >= self.max_rooms:
             raise RoomError("WEB-ROOMS", f"this table keeps at most {self.max_rooms} rooms")
         setup = checked_setup(doc)
         room = Room.create(new_room_id(), setup)
-        room.play_bots()
-        self.store.add(room.ident, setup.to_json(), room.game.to_json(), room.tokens)
-        self._keep(room)
+        self._keep(room)  # counted at once (its links are not given out before it is stored)
+        try:
+            async with self.lock(room):
+                await asyncio.to_thread(room.play_bots)
+                self.store.add(room.ident, setup.to_json(), room.game.to_json(), room.tokens)
+        except BaseException:
+            self._drop(room)
+            raise
         return room
+
+    def _drop(self, room: Room) -> None:
+        self.rooms.pop(room.ident, None)
+        for token in room.tokens:
+            self.links.pop(token, None)
 
     def lock(self, room: Room) -> asyncio.Lock:
         return self.locks.setdefault(room.ident, asyncio.Lock())
@@ -130,11 +140,11 @@ class Table:
         if not isinstance(message, dict) or message.get("type") != "answer":
             raise RoomError("WEB-MALFORMED", 'a message is {"type": "answer", "key": ..., "decision": ...}')
         room = connection.room
-        async with self.lock(room):
+        async with self.lock(room):  # one answer at a time; its states sent before the next
             room.answer(connection.seat, message, self.speaker_for(connection))
             await asyncio.to_thread(room.play_bots)
             self.store.save(room.ident, room.game.to_json())
-        await self.broadcast(room)
+            await self.broadcast(room)
 
 
 def _table(request: Request) -> Table:
@@ -158,7 +168,7 @@ async def create_room(request: Request) -> Response:
         return _refused(RoomError("WEB-MALFORMED", "a room's request is a form or a JSON object"), 400)
     table = _table(request)
     try:
-        room = table.create(doc)
+        room = await table.create(doc)
     except RoomError as error:
         return _refused(error, 503 if error.code == "WEB-ROOMS" else 400)
     base = str(request.base_url).rstrip("/")

@@ -8,6 +8,7 @@ let lang = params.get("lang") || localStorage.getItem("coh-lang") || "";
 let socket = null;
 let state = null;
 let path = []; // the groups opened in the menu
+let typed = ""; // the letters of a key typed so far
 let retry = 500;
 let received = 0; // the states received: the page's version
 
@@ -157,6 +158,7 @@ function drawMenu() {
     button.appendChild(el("kbd", entry.key));
     button.appendChild(el("span", entry.children ? entry.label + " …" : entry.label));
     button.onclick = () => {
+      typed = "";
       if (entry.children) { path.push(entry.key); drawMenu(); } else { send([...path, entry.key]); }
     };
     menu.appendChild(button);
@@ -222,9 +224,24 @@ function drawPiles(view) {
   box.appendChild(table);
 }
 
+// Typing a key as at the terminal picks its entry: a key no other key begins with at once,
+// else on Enter; `<` or Escape goes back.
 document.addEventListener("keydown", (event) => {
   if (!state || !state.menu.length || event.target.tagName === "SELECT") return;
-  if (event.key === "Escape" || event.key === "<") { path.pop(); drawMenu(); }
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "Escape" || event.key === "<") { typed = ""; path.pop(); drawMenu(); return; }
+  const buttons = [...document.querySelectorAll("#menu button")].filter((b) => b.dataset.key !== "<");
+  if (event.key === "Enter") {
+    const found = buttons.find((b) => b.dataset.key === typed);
+    typed = "";
+    if (found) { event.preventDefault(); found.click(); }
+    return;
+  }
+  if (!/^[a-z0-9]$/i.test(event.key)) return;
+  typed += event.key.toLowerCase();
+  const starting = buttons.filter((b) => b.dataset.key.startsWith(typed));
+  if (!starting.length) { typed = ""; return; }
+  if (starting.length === 1 && starting[0].dataset.key === typed) { typed = ""; starting[0].click(); }
 });
 
 connect();
