@@ -1705,7 +1705,9 @@ def serve(host: str, port: int, db: Path, max_rooms: int, rate: int) -> None:
         _fail_usage(UsageError(f"coh serve needs {', '.join(missing)}: {INSTALL_HINT}", code="WEB-EXTRA"))
     import uvicorn
 
-    from coh_core.web.app import create_app
+    from coh_core.web.app import MAX_MESSAGE, create_app
 
     click.echo(f"the web table on http://{host}:{port}/ (rooms kept in {_shown_path(db)})", err=True)
-    uvicorn.run(create_app(db, max_rooms, (rate, 10.0)), host=host, port=port, log_level="warning")
+    app = create_app(db, max_rooms, (rate, 10.0))
+    # a frame far beyond any answer is refused by the WebSocket protocol itself
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_MESSAGE * 8)

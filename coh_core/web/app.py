@@ -1,9 +1,20 @@
 """The web table's Starlette application: rooms made by `POST /rooms`, one WebSocket per browser
 (`/ws/{token}`), the page (`/play/{token}`) and its static files.
 
+The protocol: `POST /rooms` takes a form or a JSON object (`game`, `rules`, `players`, `humans`,
+`bots`, `lang`, `seed`: see `rooms.checked_setup`) and answers the room, a secret link per human
+seat (`seats`) and a spectator's link. A browser opens `/ws/{token}` (`?lang=` for its language)
+and is sent `{"type": "state", ...}` (`rooms.state_of`) at once and after every answer taken in
+its room; it sends `{"type": "answer", "key": "KEYS", "decision": N}` (the terminal's keys from
+the top menu, separated by blanks) or `{"type": "answer", "action": ID, "decision": N}` (an id of
+the game's action space), N being the `decision` of the state it answers.
+
 Every browser is sent only what its seat may see: each message is made from `game.view(colour)`
 (a spectator's from `game.public_view()`), never from the game. Refusals are coded errors
-(`{"type": "error", "code": "WEB-..."}`) and change nothing.
+(`{"type": "error", "code": "WEB-...", "message": ...}`) and change nothing: WEB-MALFORMED (not an
+answer), WEB-SIZE, WEB-RATE, WEB-STALE (not the decision asked now), WEB-KEY, WEB-ACTION,
+WEB-NOT-ASKED, WEB-SPECTATOR, WEB-OVER, WEB-TOKEN (a link that opens no seat: then closed, 4404),
+and for `POST /rooms` WEB-SETUP and WEB-ROOMS.
 """
 
 from __future__ import annotations
@@ -153,6 +164,9 @@ def _table(request: Request) -> Table:
 
 
 async def create_room(request: Request) -> Response:
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > MAX_FORM:  # refused before it is read
+        return _refused(RoomError("WEB-SIZE", f"a room's request has at most {MAX_FORM} bytes"), 413)
     body = await request.body()
     if len(body) > MAX_FORM:
         return _refused(RoomError("WEB-SIZE", f"a room's request has at most {MAX_FORM} bytes"), 413)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,9 @@ def client(db: Path) -> Iterator[Any]:
     """Starlette's TestClient on an app over `db` (skipped without coh[web] and httpx)."""
     pytest.importorskip("starlette", reason="the web table needs coh[web]: pip install '.[web]'")
     pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip install '.[web]'")
-    from starlette.testclient import TestClient
+    with warnings.catch_warnings():  # Starlette asks for httpx2, which its TestClient does not need yet
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
 
     from coh_core.web.app import create_app
 

@@ -12,6 +12,7 @@ its name in the seat's language, is anywhere in the message.
 from __future__ import annotations
 
 import json
+import warnings
 from typing import Any
 
 import pytest
@@ -19,7 +20,9 @@ import pytest
 pytest.importorskip("starlette", reason="the web table needs coh[web]: pip install '.[web]'")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip install '.[web]'")
 
-from starlette.testclient import TestClient
+with warnings.catch_warnings():  # Starlette asks for httpx2, which its TestClient does not need yet
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from coh_core.narrative import Narrator
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,9 @@ import pytest
 pytest.importorskip("starlette", reason="the web table needs coh[web]: pip install '.[web]'")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip install '.[web]'")
 
-from starlette.testclient import TestClient
+with warnings.catch_warnings():  # Starlette asks for httpx2, which its TestClient does not need yet
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from coh_core.agents.menu import Keys, build_menu
