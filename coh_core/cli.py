@@ -1666,3 +1666,49 @@ def _simulate(
         click.echo()
         click.echo(text_table(*comparison_rows(summary["comparisons"])))
     click.echo(f"\nreport: {_shown_path(out / 'report.md')}")
+
+
+# --- the web table -----------------------------------------------------------------------------
+
+DEFAULT_WEB_DB = "coh-web.sqlite3"  # in the current directory
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port.")
+@click.option(
+    "--db",
+    "db",
+    type=_PathType(),
+    default=DEFAULT_WEB_DB,
+    show_default=True,
+    help="The SQLite file the rooms are kept in (created when missing; a server started again on it"
+    " goes on with every room).",
+)
+@click.option(
+    "--max-rooms", type=click.IntRange(1), default=200, show_default=True, help="The rooms a server keeps."
+)
+@click.option(
+    "--rate",
+    type=click.IntRange(1),
+    default=40,
+    show_default=True,
+    help="The messages a browser may send in 10 seconds (more are refused, WEB-RATE).",
+)
+def serve(host: str, port: int, db: Path, max_rooms: int, rate: int) -> None:
+    """Serve the web table (needs coh[web]): `POST /rooms` makes a room of a shipped game, with a
+    secret link per human seat, a spectator's link and bots at the other seats; each link opens
+    the table in a browser, in the language of its `?lang=`."""
+    from coh_core.web import INSTALL_HINT, missing_libraries
+
+    missing = missing_libraries()
+    if missing:
+        _fail_usage(UsageError(f"coh serve needs {', '.join(missing)}: {INSTALL_HINT}", code="WEB-EXTRA"))
+    import uvicorn
+
+    from coh_core.web.app import MAX_MESSAGE, create_app
+
+    click.echo(f"the web table on http://{host}:{port}/ (rooms kept in {_shown_path(db)})", err=True)
+    app = create_app(db, max_rooms, (rate, 10.0))
+    # a frame far beyond any answer is refused by the WebSocket protocol itself
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_MESSAGE * 8)

@@ -295,6 +295,11 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.menu.shortened": (),
     "ui.table.menu.pass_place": (),
     "ui.table.menu.pass_phase": (),
+    # the web table's page (`coh_core.web`)
+    "ui.web.waiting": ("players",),
+    "ui.web.spectator": (),
+    "ui.web.back": (),
+    "ui.web.over": (),
 }
 
 # `coh list`, `coh show` and the `coh validate` summary: what every pack's pages print (a kind
@@ -588,6 +593,13 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
         " ends, unless something comes up that concerns the player.",
         {},
     ),
+    "ui.web.waiting": (
+        "The web table (`coh serve`): who the table waits for.",
+        {"players": 'the players who must answer now, as "Red, Blue"'},
+    ),
+    "ui.web.spectator": ("The web table: in place of a seat's name, on a spectator's page.", {}),
+    "ui.web.back": ("The web table: the button that goes back from a sub-menu (`<`).", {}),
+    "ui.web.over": ("The web table: once the game is over, in place of who it waits for.", {}),
     "ui.phase.setup": ("The phase shown in the table's header during the setup.", {}),
     "ui.phase.end": ("The phase shown in the table's header once the game is over.", {}),
     "ui.show.header": (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 from coh_core.errors import ContentError, Problem, UsageError
@@ -236,6 +236,16 @@ def load_pack_checked(root: Path | None = None, rules: Sequence[str] = ()) -> Pa
     if blocking:
         raise ContentError(blocking)
     return pack
+
+
+@cache
+def load_game(game: str = "base", rules: tuple[str, ...] = ()) -> Pack:
+    """A game loaded once per process, with the overlays in `rules`: a game coh ships by its name
+    (a folder of the shipped content), else the pack's folder `game`; ContentError if it has
+    problems (`load_pack_checked`)."""
+    shipped = content_root() / game
+    root = shipped if shipped.is_dir() and "/" not in game else Path(game)
+    return load_pack_checked(root, rules)
 
 
 TRANSLATION_CODES = "I18N-"  # problems of translations: reported, but they never stop a game

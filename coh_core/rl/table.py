@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 
 from coh_core.engine import Game, new_game, rules_for
 from coh_core.engine.rules import Rules
 from coh_core.engine.space import ActionSpace, action_space
-from coh_core.packs import load_pack_checked
+from coh_core.packs import load_game
 from coh_core.packs.model import Pack
-from coh_core.resources import content_root
 
 
 @dataclass(frozen=True)
@@ -25,7 +22,7 @@ class Table:
 
     @property
     def pack(self) -> Pack:
-        return _loaded(self.game, self.rules)
+        return load_game(self.game, self.rules)
 
     @property
     def ruleset(self) -> Rules:
@@ -42,11 +39,3 @@ class Table:
 
     def new(self, seed: int) -> Game:
         return new_game(self.pack, players=self.players, seed=seed)
-
-
-@cache
-def _loaded(game: str, rules: tuple[str, ...]) -> Pack:
-    """A pack loaded once per process (a game's name, else a folder)."""
-    shipped = content_root() / game
-    root = shipped if shipped.is_dir() and "/" not in game else Path(game)
-    return load_pack_checked(root, rules)
