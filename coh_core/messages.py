@@ -293,6 +293,7 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.menu.help": (),
     "ui.table.menu.no_such": ("asked",),
     "ui.table.menu.shortened": (),
+    "ui.table.menu.pass_concerned": (),
     "ui.table.menu.pass_place": (),
     "ui.table.menu.pass_phase": (),
     # the web table's page (`coh_core.web`)
@@ -583,14 +584,19 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
         " small screen (the others' pieces counted, long lines cut): `?` shows it whole.",
         {},
     ),
+    "ui.table.menu.pass_concerned": (
+        "A menu's answer beside pass (key `>`): pass now and at every question that offers to pass"
+        " until something happens to one of the player's pieces.",
+        {},
+    ),
     "ui.table.menu.pass_place": (
-        "A menu's answer beside pass (key `>`): pass now and at every such question until the place"
-        " being resolved is done, unless something comes up that concerns the player.",
+        "A menu's answer beside pass (key `>>`): pass now and at every question that offers to pass"
+        " until the place being resolved is done.",
         {},
     ),
     "ui.table.menu.pass_phase": (
-        "A menu's answer beside pass (key `>>`): pass now and at every such question until the phase"
-        " ends, unless something comes up that concerns the player.",
+        "A menu's answer beside pass (key `>>>`): pass now and at every question that offers to pass"
+        " until the phase ends.",
         {},
     ),
     "ui.web.waiting": (

@@ -322,12 +322,13 @@ def test_a_human_reads_the_news_under_the_story_headings() -> None:
 
 
 class _PassingOn(TerminalAgent):
-    """A human who types `>>` (pass until the phase ends) at every question that offers it, and
-    the first key otherwise; records what was asked."""
+    """A human who types `key` (a standing pass) at every question that offers it, and the first
+    answer otherwise; records what was asked."""
 
-    def __init__(self, narrator: Any):
+    def __init__(self, narrator: Any, key: str):
         super().__init__(narrator)
-        self.asked: list[tuple[Any, bool, list[str]]] = []  # (turn and phase, pass offered, keys)
+        self.key = key
+        self.asked: list[tuple[Any, bool, list[str]]] = []  # (turn, phase, log), pass offered, keys
         self.log_seen: list[dict[str, Any]] = []
 
     def act(self, view: Any, legal: list[Any]) -> Any:
@@ -338,7 +339,7 @@ class _PassingOn(TerminalAgent):
         keys = [e.key for e in top]
         offers_pass = ("pass",) in _answers_in(top)
         self.asked.append(((state["turn"], state["phase"], len(self.log_seen)), offers_pass, keys))
-        chosen = next((e for e in top if e.key == ">>"), None) or next(e for e in top if e.action is not None)
+        chosen = next((e for e in top if e.key == self.key), None) or next(e for e in top if e.action)
         return chosen.action
 
 
@@ -348,23 +349,19 @@ def _answers_in(entries: list[Any]) -> list[Any]:
     ]
 
 
-def test_a_standing_pass_is_not_asked_again_until_the_phase_ends_or_a_piece_of_theirs_is_named(
-    base_pack: Any,
-) -> None:
-    """`>>` passes at once and at every later question that offers to pass, until the phase ends
-    or the log names one of the player's pieces; questions without a pass are asked meanwhile.
-    `>` (until the place being resolved is done) is offered only while a place is."""
+def _played_with(base_pack: Any, key: str) -> tuple[_PassingOn, set[str], list[dict[str, Any]]]:
+    """A seeded game where the first seat is a human who types `key` wherever it is offered: the
+    terminal, the human's pieces and the log they saw."""
     import contextlib
     import io
 
     from coh_core.agents import make_bot
     from coh_core.agents.runner import ask
     from coh_core.engine import new_game
-    from coh_core.narrative import Narrator
 
     game = new_game(base_pack, players=4, seed=3)
     human = game.players[0]
-    terminal = _PassingOn(Narrator(base_pack))
+    terminal = _PassingOn(Narrator(base_pack), key)
     agents: dict[str, Any] = {c: make_bot("heuristic", i, base_pack) for i, c in enumerate(game.players)}
     agents[human] = terminal
     with contextlib.redirect_stdout(io.StringIO()):
@@ -372,16 +369,37 @@ def test_a_standing_pass_is_not_asked_again_until_the_phase_ends_or_a_piece_of_t
             for colour in game.waiting:
                 game.submit(colour, ask(game, agents[colour], colour))
     mine = {p for held in game.state["pieces"].values() for p, d in held.items() if d.get("owner") == human}
-    log = game.view(human).log()
-    standing: tuple[Any, int] | None = None  # (turn and phase, log length) of the last `>>`
-    for (turn, phase, seen), offers_pass, keys in terminal.asked:
-        if offers_pass and standing is not None and standing[0] == (turn, phase):
-            named = [e for e in log[standing[1] : seen] if any(v in mine for v in _values(e.get("params")))]
-            assert named, f"asked again at {turn}, {phase} with a standing pass and nothing of theirs named"
+    return terminal, mine, game.view(human).log()
+
+
+def test_a_pass_until_the_phase_ends_asks_nothing_that_offers_to_pass_in_that_phase(base_pack: Any) -> None:
+    """`>>>` passes at once and at every later question that offers to pass until the phase ends;
+    questions without a pass are asked meanwhile. `>>` (until the place being resolved is done)
+    is offered only while a place is, `>` (until something happens to one of mine) always."""
+    terminal, _mine, _log = _played_with(base_pack, ">>>")
+    passed_in: set[tuple[Any, Any]] = set()
+    for (turn, phase, _seen), offers_pass, keys in terminal.asked:
         if offers_pass:
-            assert ">>" in keys and (">" in keys) == (phase == "location_resolution")
-            standing = ((turn, phase), seen)
-    assert sum(offers for _w, offers, _k in terminal.asked) >= 4
+            assert (turn, phase) not in passed_in, f"asked again in turn {turn}, {phase}"
+            assert ">" in keys and ">>>" in keys and (">>" in keys) == (phase == "location_resolution")
+            passed_in.add((turn, phase))
+    assert len(passed_in) >= 4 and any(not offers for _w, offers, _k in terminal.asked)
+
+
+def test_a_pass_until_something_happens_to_mine_ends_when_the_log_names_a_piece_of_theirs(
+    base_pack: Any,
+) -> None:
+    terminal, mine, log = _played_with(base_pack, ">")
+    since: int | None = None  # the log's length at the last `>`
+    again = 0
+    for (_turn, _phase, seen), offers_pass, _keys in terminal.asked:
+        if offers_pass and since is not None:
+            named = [e for e in log[since:seen] if any(v in mine for v in _values(e.get("params")))]
+            assert named, "asked again with a standing pass and nothing of theirs named"
+            again += 1
+        if offers_pass:
+            since = seen
+    assert again >= 3
 
 
 def _values(value: Any) -> list[Any]:

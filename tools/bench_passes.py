@@ -6,11 +6,11 @@ heuristic bot picks, as a player who knows what they want would; the other seats
 bots. Each game is played twice from the same seed:
 
 - `plain`: where the bot passes, the human types the pass of the menu;
-- `passing on`: where the bot passes, the human types `>>` (pass until the phase ends) when the
-  menu offers it, and is not asked again until the phase ends or something concerns them.
+- `passing on`: where the bot passes, the human types `>>>` (pass until the phase ends) when the
+  menu offers it, and is asked nothing that offers to pass again until the phase ends.
 
-Printed per way: the questions the human was asked, how many they answered with a pass (`>` and
-`>>` count as passes), and the share. The issue's mark: at most one pass for every three answers.
+Printed per way: the questions the human was asked, how many they answered with a pass (`>`,
+`>>` and `>>>` count as passes), and the share. The issue's mark: at most one pass for every three answers.
 
     python tools/bench_passes.py --games 5 --players 4
 """

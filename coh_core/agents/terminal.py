@@ -93,19 +93,19 @@ DEFAULT_WIDTH = 80  # the width menus are laid out for when the output is no ter
 
 
 PASS: Action = ("pass",)
-# The answers beside pass that pass on (keys `>` and `>>`, kept for the program): until the
-# place being resolved is done, or until the phase ends.
-PASS_PLACE, PASS_PHASE = ">", ">>"
+# The answers beside pass that pass on (keys kept for the program): until something happens to
+# one of the player's pieces, until the place being resolved is done, until the phase ends.
+PASS_CONCERNED, PASS_PLACE, PASS_PHASE = ">", ">>", ">>>"
 
 
 @dataclass
 class PassingOn:
-    """A human's standing pass: every question that offers to pass is answered so for them while
-    `scope` (turn, phase and, for a place, the place being resolved) lasts, unless something
-    happens that concerns them: a log entry naming them or one of their pieces. Questions that
-    offer no pass are asked as usual meanwhile."""
+    """A human's standing pass: every question that offers to pass is answered so for them
+    until something happens to one of their pieces (a log entry names it: `scope` None), or
+    while `scope` lasts (turn and phase, and the place being resolved for a place's). Questions
+    that offer no pass are asked as usual meanwhile."""
 
-    scope: tuple[Any, ...]
+    scope: tuple[Any, ...] | None
     seen: int  # the entries of their log it has read
 
 
@@ -148,28 +148,32 @@ class TerminalAgent:
         one is), until the phase ends."""
         if PASS not in legal or state.get("decision") is None:
             return []
-        entries = []
+        entries = [Entry(PASS_CONCERNED, self.narrator.ui("ui.table.menu.pass_concerned"), _UNTIL_CONCERNED)]
         if state.get("at") is not None:
             entries.append(Entry(PASS_PLACE, self.narrator.ui("ui.table.menu.pass_place"), _UNTIL_PLACE))
         entries.append(Entry(PASS_PHASE, self.narrator.ui("ui.table.menu.pass_phase"), _UNTIL_PHASE))
         return entries
 
     def _pass_on(self, colour: str, state: Mapping[str, Any], seen: int, chosen: Action) -> None:
-        scope = (state["turn"], state["phase"]) + ((state["at"],) if chosen == _UNTIL_PLACE else ())
+        scope = None
+        if chosen != _UNTIL_CONCERNED:
+            scope = (state["turn"], state["phase"]) + ((state["at"],) if chosen == _UNTIL_PLACE else ())
         self.passing[colour] = PassingOn(scope, seen)
 
     def _passes_on(
         self, colour: str, state: Mapping[str, Any], log: list[dict[str, Any]], legal: list[Action]
     ) -> bool:
         """Whether a standing pass answers this question (one that offers to pass). It ends with
-        its scope, or when something since concerns the player."""
+        its scope, or, without one, when something since happened to one of the player's pieces."""
         standing = self.passing.get(colour)
         if standing is None:
             return False
-        now = (state["turn"], state["phase"], state["at"])[: len(standing.scope)]
-        mine = _pieces_of(state, colour)
-        concerned = any(_names_any(entry.get("params"), mine) for entry in log[standing.seen :])
-        if now != standing.scope or concerned:
+        if standing.scope is None:
+            mine = _pieces_of(state, colour)
+            over = any(_names_any(entry.get("params"), mine) for entry in log[standing.seen :])
+        else:
+            over = (state["turn"], state["phase"], state["at"])[: len(standing.scope)] != standing.scope
+        if over:
             del self.passing[colour]
             return False
         standing.seen = len(log)
@@ -681,9 +685,11 @@ def _trait_value(held: Any) -> Any:
     return held[0] if isinstance(held, list) and held else held
 
 
-_UNTIL_PLACE: Action = ("pass", PASS_PLACE)  # (no answer of any pack: a pass's only value is none)
+# (no answer of any pack: a pass has no value)
+_UNTIL_CONCERNED: Action = ("pass", PASS_CONCERNED)
+_UNTIL_PLACE: Action = ("pass", PASS_PLACE)
 _UNTIL_PHASE: Action = ("pass", PASS_PHASE)
-_PASSING_ON = (_UNTIL_PLACE, _UNTIL_PHASE)
+_PASSING_ON = (_UNTIL_CONCERNED, _UNTIL_PLACE, _UNTIL_PHASE)
 
 
 def _pieces_of(state: Mapping[str, Any], colour: str) -> set[str]:

@@ -21,7 +21,7 @@ def db(tmp_path: Path) -> Path:
 def client(db: Path) -> Iterator[Any]:
     """Starlette's TestClient on an app over `db` (skipped without coh[web] and httpx)."""
     pytest.importorskip("starlette", reason="the web table needs coh[web]: pip install '.[web]'")
-    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip install '.[web]'")
+    pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip install '.[web,web-tests]'")
     with warnings.catch_warnings():  # Starlette asks for httpx2, which its TestClient does not need yet
         warnings.simplefilter("ignore")
         from starlette.testclient import TestClient
