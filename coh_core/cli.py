@@ -1125,6 +1125,7 @@ class _Session:
                 self.agents[colour].rng = Rng(state)
             if humans:
                 self.agents[humans[0]].seen.update(doc["seen"])
+                self.agents[humans[0]].restore_passing(doc.get("passing") or {})
         self.game = game  # the game has begun: from now on it has a record
         self.save()
         play_out(game, self.agents, after=self.answered)
@@ -1144,7 +1145,8 @@ class _Session:
             return
         terminal = next((a for a in self.agents.values() if isinstance(a, TerminalAgent)), None)
         seen = terminal.seen if terminal is not None else {}
-        write_save(self.save_path, save_document(self.game, self.setup, self.agents, seen))
+        passing = terminal.passing_json() if terminal is not None else {}
+        write_save(self.save_path, save_document(self.game, self.setup, self.agents, seen, passing))
         self.saved = True
 
     def located(self, error: CohError) -> Problem:

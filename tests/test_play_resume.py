@@ -190,7 +190,8 @@ def _resumed(
     position = _consumed(result, hotseat)
     for cut in [*cuts[1:], len(lines)]:
         rest = lines[position:]
-        ended_at_question = result.stderr.rstrip().splitlines()[-3].endswith((PROMPT, SUB_PROMPT))
+        told = result.stderr.rstrip().splitlines()
+        ended_at_question = len(told) >= 3 and told[-3].endswith((PROMPT, SUB_PROMPT))
         if hotseat and ended_at_question:
             rest = ["", *rest]  # the resumed game's opening hand-over screen
         result = _invoke(["--resume", str(save), "--format", "json"], _typed(rest[:cut]))
@@ -388,3 +389,17 @@ def test_resume_keeps_saving_where_save_says(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert first.read_text() == kept
     assert json.loads(other.read_text())["decisions"] > json.loads(kept)["decisions"]
+
+
+def test_a_standing_pass_is_saved_and_goes_on_after_resume(tmp_path: Path) -> None:
+    """A human who passes on (`>`: until something happens to one of theirs) and whose input ends:
+    the save keeps the standing pass, and the resumed game ends as the uninterrupted one."""
+    args = ["--players", "4", "--seed", "2", "--human", "red"]
+    lines = [">", "1"] * 40
+    whole = _digest(_invoke([*args, "--format", "json"], _typed(lines)))
+    played = _resumed(tmp_path, args, lines, [20], False)
+    assert next(played).exit_code == 2
+    saved = json.loads((tmp_path / "game.save").read_text())
+    assert set(saved["passing"]) == {"red"} and saved["passing"]["red"]["scope"] is None
+    *_, last = played
+    assert _digest(last) == whole

@@ -56,9 +56,13 @@ class PlaySetup:
 
 
 def save_document(
-    game: Game, setup: PlaySetup, agents: Mapping[str, Any], seen: Mapping[str, int]
+    game: Game,
+    setup: PlaySetup,
+    agents: Mapping[str, Any],
+    seen: Mapping[str, int],
+    passing: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The save of a game at this decision."""
+    """The save of a game at this decision (`passing`: the humans' standing passes, as JSON)."""
     return {
         "coh_save": SAVE_FORMAT,
         "seed": setup.seed,
@@ -71,6 +75,7 @@ def save_document(
         "expert": setup.expert,
         "generators": {c: a.rng.state for c, a in agents.items() if hasattr(a, "rng")},
         "seen": dict(seen),
+        "passing": dict(passing or {}),
         "digest": game.digest(),
         "game": game.to_json(),
     }
@@ -150,6 +155,20 @@ _OPTIONAL: dict[str, tuple[Any, str]] = {
         "the expert's budget, as `--expert-iterations` and `--expert-seconds` take it: {iterations:"
         f" 1 to {MAX_EXPERT_ITERATIONS:,}, seconds: above 0 and at most {MAX_EXPERT_SECONDS:g}}}",
     ),
+    "passing": (
+        lambda v: (
+            isinstance(v, dict)
+            and all(
+                isinstance(p, dict)
+                and set(p) == {"scope", "seen"}
+                and (p["scope"] is None or isinstance(p["scope"], list))
+                and _is_int(p["seen"])
+                and p["seen"] >= 0
+                for p in v.values()
+            )
+        ),
+        "the humans' standing passes by colour: {scope: a list or null, seen: a count}",
+    ),
     # where a save made before this version wrote its game's log (a save names no file now)
     "log": (lambda v: v is None or isinstance(v, str), "a path or null (it is not used)"),
 }
@@ -200,8 +219,8 @@ def restore_game(pack: Pack, doc: Mapping[str, Any], line: Line) -> Game:
         )
     game = _played_again(pack, doc, position, line)
     _check_same(game, position, line)
-    for name in ("humans", "generators", "seen"):
-        colours = doc[name] if name == "humans" else list(doc[name])
+    for name in ("humans", "generators", "seen", "passing"):
+        colours = doc[name] if name == "humans" else list(doc.get(name) or {})
         stranger = next((c for c in colours if c not in game.players), None)
         if stranger is not None:
             where = line.at((name,))

@@ -143,6 +143,19 @@ class TerminalAgent:
             return PASS
         return chosen
 
+    def passing_json(self) -> dict[str, dict[str, Any]]:
+        """The standing passes as a save keeps them."""
+        return {
+            colour: {"scope": None if p.scope is None else list(p.scope), "seen": p.seen}
+            for colour, p in self.passing.items()
+        }
+
+    def restore_passing(self, saved: Mapping[str, Mapping[str, Any]]) -> None:
+        """The standing passes a save kept (`passing_json`)."""
+        for colour, p in saved.items():
+            scope = p.get("scope")
+            self.passing[colour] = PassingOn(None if scope is None else tuple(scope), int(p["seen"]))
+
     def _passing_entries(self, state: Mapping[str, Any], legal: list[Action]) -> list[Entry]:
         """Beside pass, the answers that pass on: until the place being resolved is done (when
         one is), until the phase ends."""
@@ -242,8 +255,10 @@ class TerminalAgent:
             if typed == "<" and path:
                 path.pop()
                 continue
-            number = parse_answer(typed, len(entries))  # a line's number, as before keys
-            found = entries[number - 1] if number is not None else find(entries, typed)
+            # a line's number, as before keys (the passes on, last, only by their keys)
+            numbered = [e for e in entries if e.action not in _PASSING_ON]
+            number = parse_answer(typed, len(numbered))
+            found = numbered[number - 1] if number is not None else find(entries, typed)
             if found is None:
                 self._say(
                     self.narrator.ui(
