@@ -116,22 +116,24 @@ def test_the_public_view_shows_what_every_seat_sees_and_no_more(base_pack: Pack,
 
 def _reachable(start: Any) -> list[Any]:
     """Every object reachable from `start` through references (the garbage collector's), but
-    through the ruleset and the code, shared by every game of it (`Rules`, its programs, modules
-    and code objects)."""
+    through the ruleset and the code, shared by every game of it (`Rules`, its programs, modules,
+    their globals and code objects)."""
     import gc
+    import sys
     import types
 
     from coh_core.engine.machine import Program
     from coh_core.engine.rules import Rules
 
     shared = (Rules, Program, types.ModuleType, types.CodeType)
+    modules = {id(vars(m)) for m in list(sys.modules.values()) if m is not None}  # (functions' globals)
     seen: dict[int, Any] = {id(start): start}
     todo = [start]
     while todo:
         for found in gc.get_referents(todo.pop()):
             if id(found) not in seen and not isinstance(found, type):
                 seen[id(found)] = found
-                if not isinstance(found, shared):
+                if not isinstance(found, shared) and id(found) not in modules:
                     todo.append(found)
     return list(seen.values())
 
