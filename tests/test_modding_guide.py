@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 from click.testing import CliRunner
+from long_runs import spread
 
 from coh_core.cli import main
 from coh_core.packs import load_pack_checked
@@ -225,7 +226,7 @@ def _examples_of_kind(examples: Examples, kind: str) -> list[str]:
     ]
 
 
-@pytest.mark.parametrize("players", [3, 6])
+@pytest.mark.parametrize("players", spread([3, 6], every=2))
 def test_each_example_overlay_plays_a_whole_game(examples: Examples, players: int) -> None:
     overlays = _examples_of_kind(examples, "overlay")
     assert len(overlays) >= 3

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from long_runs import spread
 
 from coh_core.agents import terminal
 from coh_core.agents.menu import Entry, Keys, assign_keys, build_menu
@@ -269,7 +270,7 @@ def test_a_human_plays_a_whole_game_at_an_80x24_terminal() -> None:
 
 
 @needs_pexpect
-@pytest.mark.parametrize("seed", ["1", "2"])
+@pytest.mark.parametrize("seed", spread(["1", "2"], every=2))
 def test_a_six_player_game_keeps_the_board_and_the_question_on_an_80x24_screen(seed: str) -> None:
     # Six players' characters fill the board: it is shortened to fit, never scrolled off.
     child = _spawn("--players", "6", "--seed", seed, "--human", "red")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from long_runs import spread
 
 from coh_core.agents import RandomAgent, make_bot
 from coh_core.agents.runner import ask, play_out
@@ -91,7 +92,7 @@ def test_a_hundred_seeded_games_end_with_a_team_result(zombicide: Pack, players:
 
 
 @pytest.mark.parametrize("players", PLAYERS)
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", spread([1, 2], every=2))
 def test_the_seeded_games_are_those_coh_play_plays(zombicide: Pack, players: int, seed: int) -> None:
     args = ["play", "--game", "zombicide", "--players", str(players), "--seed", str(seed)]
     result = CliRunner().invoke(main, [*args, "--bots", "random", "--format", "json"])
