@@ -16,7 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -121,36 +121,34 @@ def _decision(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.decision"))
 
 
-def answer_first(page: Any) -> None:
-    """Click the first entry of the menu, into its sub-menus, and wait for the next state."""
+def _first_answer(page: Any, press: Callable[[Any, Any], None]) -> None:
+    """Answer the first entry of the menu, into its sub-menus (`press` picks a button), and wait
+    for the next state."""
     _decision(page)
     before = page.evaluate("document.body.dataset.version")
     while True:
         button = page.locator("#menu button").first
         button.wait_for(timeout=20_000)
         leaf = button.get_attribute("data-leaf") == "1"
-        button.click()
+        press(page, button)
         if leaf:
             break
-    page.wait_for_function(
-        f"document.body.dataset.version !== '{before}'",
-        timeout=20_000,
-    )
+    page.wait_for_function(f"document.body.dataset.version !== '{before}'", timeout=20_000)
+
+
+def answer_first(page: Any) -> None:
+    """Click the first entry of the menu, into its sub-menus."""
+    _first_answer(page, lambda _page, button: button.click())
+
+
+def _type_keys(page: Any, button: Any) -> None:
+    page.keyboard.type(button.get_attribute("data-key") or "")
+    page.keyboard.press("Enter")  # a key another key begins with waits for it
 
 
 def type_first(page: Any) -> None:
     """Answer the first entry of the menu by typing its keys, as at the terminal."""
-    _decision(page)
-    before = page.evaluate("document.body.dataset.version")
-    while True:
-        button = page.locator("#menu button").first
-        button.wait_for(timeout=20_000)
-        leaf = button.get_attribute("data-leaf") == "1"
-        page.keyboard.type(button.get_attribute("data-key") or "")
-        page.keyboard.press("Enter")  # a key another key begins with waits for it
-        if leaf:
-            break
-    page.wait_for_function(f"document.body.dataset.version !== '{before}'", timeout=20_000)
+    _first_answer(page, _type_keys)
 
 
 def play_to_the_end(page: Any, limit: int = 2000) -> int:
