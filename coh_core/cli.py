@@ -221,13 +221,57 @@ _output_option = click.option(
     default=None,
     help="Write to this file instead of stdout.",
 )
+
+
+class _PackHelp(click.Option):
+    """An option whose help ends with what the built-in game says of it (its player range, its
+    languages), worked out only when the help is shown: loading a pack is not free."""
+
+    def __init__(self, *args: Any, from_pack: Any = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.from_pack = from_pack  # Pack -> the words that end the help
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        if self.from_pack is not None and self.help is not None and not getattr(self, "_finished", False):
+            try:
+                from coh_core import load_ruleset
+
+                self.help = f"{self.help} {self.from_pack(load_ruleset())}"
+            except CohError:  # (a broken built-in pack: the plain help)
+                pass
+            self._finished = True
+        return super().get_help_record(ctx)
+
+
+def _player_range(pack: Pack) -> str:
+    players = pack.section("setup").get("players") or {}
+    low, high = players.get("min"), players.get("max")
+    return f"(the built-in game: {low} to {high}; a pack's setup says its own)" if low and high else ""
+
+
+def _languages(pack: Pack) -> str:
+    return f"(the built-in game: {', '.join(pack.locales())})"
+
+
+_players_option = click.option(
+    "--players",
+    type=int,  # (the pack's setup bounds it: GAME-PLAYERS names its range)
+    default=4,
+    show_default=True,
+    cls=_PackHelp,
+    from_pack=_player_range,
+    help="Seats at the table",
+)
+
 _lang_option = click.option(
     "--lang",
     "lang",
     default=None,
     metavar="LANG",
-    help="Language of the output: en, es, it, fr, or a regional one such as fr-CA"
-    " (default: $COH_LANG, else the system's language, else English).",
+    cls=_PackHelp,
+    from_pack=_languages,
+    help="Language of the output, or a regional one such as fr-CA"
+    " (default: $COH_LANG, else the system's language, else English)",
 )
 
 
@@ -691,9 +735,7 @@ def docs_procedures(output: Path | None, pack: Path | None, rules: tuple[str, ..
 @_output_option
 @_pack_option
 @_rules_option
-@click.option(
-    "--players", type=click.IntRange(1, 12), default=4, show_default=True, help="Seats at the table."
-)
+@_players_option
 def docs_space(output: Path | None, pack: Path | None, rules: tuple[str, ...], players: int) -> None:
     """The action space and the observation layout research tools read, as one JSON document:
     every answer the rules in force can be given with its id, the kinds of answers with the ids
@@ -856,9 +898,7 @@ def _result_with_breakdown(game: Any) -> Any:
 
 
 @main.command()
-@click.option(
-    "--players", type=click.IntRange(1, 12), default=4, show_default=True, help="Seats at the table."
-)
+@_players_option
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random generator.")
 @click.option(
     "--bots",

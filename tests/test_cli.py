@@ -218,3 +218,13 @@ def test_ctrl_c_while_the_command_loads_exits_130(monkeypatch: pytest.MonkeyPatc
         entry.run()
     assert stopped.value.code == 130
     assert capsys.readouterr().err == "\nINTERRUPTED interrupted before the command began\n"
+
+
+def test_plays_help_tells_the_built_in_games_player_range_and_languages(base_pack: Any) -> None:
+    """The help of `--players` and `--lang` ends with what the built-in pack declares."""
+    result = CliRunner().invoke(main, ["play", "--help"], terminal_width=200)
+    assert result.exit_code == 0
+    players = base_pack.section("setup")["players"]
+    assert f"(the built-in game: {players['min']} to {players['max']};" in result.output
+    assert f"(the built-in game: {', '.join(base_pack.locales())})" in result.output
+    assert "1<=x<=12" not in result.output
