@@ -1002,6 +1002,8 @@ def play(
             setup.rules = [str(Path(r).resolve()) if Path(r).is_dir() else r for r in rules]
             setup.log = None if log_path is None else str(log_path.resolve())
         humans = tuple(setup.humans)
+        # a game of bots alone takes seconds: a line on a terminal's stderr follows its turns
+        session.progress = not humans and not as_json and sys.stderr.isatty()
         decisions = session.run(players, setup.bots, humans, resumed)
     except RecordError as exc:
         session.stop(exc.problems, EXIT_PROBLEMS)
@@ -1125,6 +1127,8 @@ class _Session:
         self.save_path: Path | None = None
         self.saved = False  # whether the save holds this game
         self.budget: tuple[int | None, float | None] = (None, None)  # the expert's (saved in `setup`)
+        self.progress = False  # a line on stderr that follows a game no human plays (a terminal's)
+        self._shown: Any = None  # the turn the progress line last showed
 
     def resume(
         self, path: Path, lang: str | None, log_path: Path | None, save_path: Path | None
@@ -1172,9 +1176,13 @@ class _Session:
         return int(self.setup.decisions)
 
     def answered(self, game: Any) -> None:
-        """After each answer: count it, and save the game."""
+        """After each answer: count it, save the game, and show how far it is (`progress`)."""
         self.setup.decisions += 1
         self.save()
+        if self.progress and self.narrator is not None and (game.state["turn"], game.over) != self._shown:
+            self._shown = (game.state["turn"], game.over)
+            line = self.narrator.ui("ui.play.progress", turn=game.state["turn"], count=self.setup.decisions)
+            click.echo("\r\x1b[K" + ("" if game.over else line), err=True, nl=False)
 
     def save(self) -> None:
         """Keep the game in `--save`'s file (UsageError IO-WRITE if it cannot be written)."""

@@ -284,6 +284,7 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.play.interrupted": (),  # ... or pressed Ctrl-C
     "ui.play.saved": ("path",),  # ... and the game is saved there
     "ui.play.hand_over": ("player",),  # hotseat: the screen between two humans' questions
+    "ui.play.progress": ("turn", "count"),  # a game of bots alone, on a terminal
     "ui.phase.setup": (),  # the phases outside the pack's turn: setup and the end of the game
     "ui.phase.end": (),
     # the answers' menus (`coh_core.agents.terminal`)
@@ -522,6 +523,11 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
         "Hotseat (several humans at one terminal): the screen is cleared and the terminal is"
         " passed to the next human, who presses Enter to see their question.",
         {"player": "the player whose turn it is"},
+    ),
+    "ui.play.progress": (
+        "On a terminal's stderr while bots alone play a game (rewritten in place each turn, wiped at"
+        " the end).",
+        {"turn": "the turn being played", "count": "the decisions answered so far"},
     ),
     "ui.table.header": (
         "The first line of the table shown before a human player's question; the pack's"

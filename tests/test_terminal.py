@@ -409,3 +409,24 @@ def _values(value: Any) -> list[Any]:
     if isinstance(value, list):
         return [x for v in value for x in _values(v)]
     return [value]
+
+
+@needs_pexpect
+def test_a_game_of_bots_alone_shows_its_progress_on_a_terminal_and_wipes_it() -> None:
+    """On a terminal, a game no human plays tells the turn it is at as it goes (one line, written
+    again in place), wiped before the story is printed; nothing of it in output that is no
+    terminal."""
+    child = _spawn("--players", "3", "--seed", "1", "--bots", "random")
+    child.expect(pexpect.EOF)
+    shown = child.before
+    turns = [int(t) for t in re.findall(r"Playing turn (\d+): \d+ decisions so far", shown)]
+    assert turns == sorted(set(turns)) and len(turns) >= 4, turns  # each turn once, in order
+    last = shown.rindex("decisions so far")
+    assert shown.index("\r\x1b[K", last) < shown.index("Final scores")
+
+    from click.testing import CliRunner
+
+    from coh_core.cli import main
+
+    plain = CliRunner().invoke(main, ["play", "--players", "3", "--seed", "1", "--bots", "random"])
+    assert plain.exit_code == 0 and "decisions so far" not in plain.output
