@@ -198,6 +198,7 @@ GOLDEN = [
         _entry("item_shared", player="red", recipient="blue", item="card", location="bank"),
         "At Bank, Red gives Blue an action card.",
     ),
+    (_entry("item_kept", player="red", item="antidote", location="bank"), "At Bank, Red keeps an antidote."),
     (_entry("effect_fizzled", source="priest"), "The effect of The Priest finds nothing to act on."),
     (
         _entry("effect_fizzled", source="armory/burnt"),
