@@ -223,44 +223,12 @@ _output_option = click.option(
 )
 
 
-class _PackHelp(click.Option):
-    """An option whose help ends with what the built-in game says of it (its player range, its
-    languages), worked out only when the help is shown: loading a pack is not free."""
-
-    def __init__(self, *args: Any, from_pack: Any = None, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        self.from_pack = from_pack  # Pack -> the words that end the help
-
-    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        if self.from_pack is not None and self.help is not None and not getattr(self, "_finished", False):
-            try:
-                from coh_core import load_ruleset
-
-                self.help = f"{self.help} {self.from_pack(load_ruleset())}"
-            except CohError:  # (a broken built-in pack: the plain help)
-                pass
-            self._finished = True
-        return super().get_help_record(ctx)
-
-
-def _player_range(pack: Pack) -> str:
-    players = pack.section("setup").get("players") or {}
-    low, high = players.get("min"), players.get("max")
-    return f"(the built-in game: {low} to {high}; a pack's setup says its own)" if low and high else ""
-
-
-def _languages(pack: Pack) -> str:
-    return f"(the built-in game: {', '.join(pack.locales())})"
-
-
 _players_option = click.option(
     "--players",
     type=int,  # (the pack's setup bounds it: GAME-PLAYERS names its range)
     default=4,
     show_default=True,
-    cls=_PackHelp,
-    from_pack=_player_range,
-    help="Seats at the table",
+    help="Seats at the table: as many as the game's setup allows (coh explain setup tells the range).",
 )
 
 _lang_option = click.option(
@@ -268,10 +236,9 @@ _lang_option = click.option(
     "lang",
     default=None,
     metavar="LANG",
-    cls=_PackHelp,
-    from_pack=_languages,
-    help="Language of the output, or a regional one such as fr-CA"
-    " (default: $COH_LANG, else the system's language, else English)",
+    help="Language of the output: one the game has text in (coh i18n check lists them; the"
+    " built-in content speaks en, de, es, fr, it), or a regional one such as fr-CA (default:"
+    " $COH_LANG, else the system's language, else English).",
 )
 
 
