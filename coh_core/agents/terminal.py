@@ -83,8 +83,8 @@ def read_answer(stream: IO[Any] | None, limit: int = MAX_ANSWER_CHARS) -> str:
 
 # Clears a terminal, its scrollback too (so the next player cannot scroll up to the last one's
 # hand: xterm's ED 3, which terminals without it ignore), and puts the cursor at the top left.
-CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
 ERASE_SCROLLBACK = "\x1b[3J"
+CLEAR_SCREEN = "\x1b[H\x1b[2J" + ERASE_SCROLLBACK
 # What stands for a cleared screen in output that is no terminal (a pipe, a test).
 HANDOVER_SEPARATOR = "=" * 60
 NO_LIMIT = "∞"  # a capacity without a limit, in any language

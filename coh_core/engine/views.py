@@ -137,29 +137,18 @@ def seen_parts(game: Game, colour: str | None) -> dict[str, Any]:
     }
 
 
-def seen_piles(game: Game, colour: str | None, copy: bool = True) -> dict[str, dict[str, list[Any]]]:
-    """The entries of the piles the seat may see (`sees` in the pack's piles): every one's, the
-    seat's own, or none; of the others the view has only their sizes (`pile_sizes`)."""
-    found: dict[str, dict[str, list[Any]]] = {}
-    pieces = game.pieces
-    declared = game.rules.piles
-    for name, piles in game.state["piles"].items():
-        pile = declared[name]
-        if pile.sees == "everyone":
-            shown = piles
-        elif pile.sees != "owner":
-            shown = {}
-        elif not pile.per_piece:
-            shown = {colour: piles[colour]} if colour in piles else {}
-        else:
-            shown = {owner: held for owner, held in piles.items() if pile.seen_by(owner, colour, pieces)}
-        found[name] = {owner: list(held) for owner, held in shown.items()} if copy else shown
-    return found
+def seen_piles(game: Game, colour: str | None) -> dict[str, dict[str, list[Any]]]:
+    """The entries of the piles the seat may see (`sees` in the pack's piles), copied: every
+    one's, the seat's own, or none; of the others the view has only their sizes (`pile_sizes`)."""
+    return {
+        name: {owner: list(held) for owner, held in part.items() if isinstance(held, list)}
+        for name, part in pile_parts(game, colour).items()
+    }
 
 
 def pile_parts(game: Game, colour: str | None) -> dict[str, dict[str, list[Any] | int]]:
-    """Per pile, what the seat knows of each of its piles: its entries where the seat sees them
-    (`seen_piles`), else how many it holds; shared with the game, only to be read at once."""
+    """Per pile, what the seat knows of each of its piles: its entries where the seat sees them,
+    else how many it holds; shared with the game, only to be read at once."""
     found: dict[str, dict[str, list[Any] | int]] = {}
     pieces = game.pieces
     shown = _shown_piles(game.rules)
