@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT (128 + 2)
+NEW_SEEDS = 999_999  # a game given no seed takes one from 1 to this
 
 
 class _PathType(click.Path):
@@ -866,7 +867,12 @@ def _result_with_breakdown(game: Any) -> Any:
 
 @main.command()
 @_players_option
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the game's random generator.")
+@click.option(
+    "--seed",
+    type=int,
+    default=None,
+    help="Seed of the game's random generator (by default a new one, printed to play the game again).",
+)
 @click.option(
     "--bots",
     type=click.Choice(["random", "heuristic", "expert"]),
@@ -902,7 +908,7 @@ def _result_with_breakdown(game: Any) -> Any:
 def play(
     ctx: click.Context,
     players: int,
-    seed: int,
+    seed: int | None,
     bots: str,
     humans: tuple[str, ...],
     expert_iterations: int | None,
@@ -931,10 +937,13 @@ def play(
     from coh_core.agents.saving import PlaySetup
     from coh_core.engine import EngineError
     from coh_core.engine.record_text import RecordError
-    from coh_core.narrative import scoreboard
+    from coh_core.narrative import Verbatim, scoreboard
     from coh_core.packs import load_pack_checked
 
     as_json = fmt == "json"
+    drawn = seed is None and resume_path is None  # a seed of our own, told so the game can be replayed
+    if seed is None:
+        seed = new_seed()
     setup = PlaySetup(seed, bots, list(humans), list(rules), None if pack is None else str(pack), lang)
     session = _Session(as_json, log_path, seed, {"bots": bots, "humans": list(humans)})
     session.setup, session.save_path = setup, save_path
@@ -971,6 +980,8 @@ def play(
         humans = tuple(setup.humans)
         # a game of bots alone takes seconds: a line on a terminal's stderr follows its turns
         session.progress = not humans and not as_json and sys.stderr.isatty()
+        if drawn and not as_json:  # (a JSON document holds its seed)
+            click.echo(narrator.ui("ui.play.seed", seed=Verbatim(str(seed))))
         decisions = session.run(players, setup.bots, humans, resumed)
     except RecordError as exc:
         session.stop(exc.problems, EXIT_PROBLEMS)
@@ -1394,6 +1405,13 @@ def _check_processes(ctx: click.Context, workers: int, backend: str, scheduler: 
             Location("--scheduler"),
             code="SIM-SCHEDULER",
         )
+
+
+def new_seed() -> int:
+    """A seed for a game given none: a new one each time, short enough to type again."""
+    import secrets
+
+    return secrets.randbelow(NEW_SEEDS) + 1
 
 
 def _check_seed(seed: int, games: int) -> None:

@@ -285,6 +285,7 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.play.saved": ("path",),  # ... and the game is saved there
     "ui.play.hand_over": ("player",),  # hotseat: the screen between two humans' questions
     "ui.play.progress": ("turn", "count"),  # a game of bots alone, on a terminal
+    "ui.play.seed": ("seed",),  # the seed drawn for a game given none
     "ui.phase.setup": (),  # the phases outside the pack's turn: setup and the end of the game
     "ui.phase.end": (),
     # the answers' menus (`coh_core.agents.terminal`)
@@ -528,6 +529,11 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
         "On a terminal's stderr while bots alone play a game (rewritten in place each turn, wiped at"
         " the end).",
         {"turn": "the turn being played", "count": "the decisions answered so far"},
+    ),
+    "ui.play.seed": (
+        "The first line of `coh play` when no `--seed` was given: the seed drawn for this game, so"
+        " that it can be played again.",
+        {"seed": "the seed"},
     ),
     "ui.table.header": (
         "The first line of the table shown before a human player's question; the pack's"

@@ -152,7 +152,9 @@ def test_a_pack_may_leave_any_engine_entry_untold(tmp_path: Path) -> None:
     game.write_text(
         text.replace("messages:\n", "messages:\n  engine_log:\n    game_over: {told: false}\n", 1)
     )
-    result = CliRunner().invoke(main, ["play", "--pack", str(root), "--players", "2", "--bots", "random"])
+    result = CliRunner().invoke(
+        main, ["play", "--pack", str(root), "--players", "2", "--seed", "1", "--bots", "random"]
+    )
     assert result.exit_code == 0, result.output
     assert str(engine_english()["log.game_over"]) not in result.output.splitlines()
 

@@ -297,7 +297,9 @@ def test_a_stale_translation_does_not_stop_a_game(runner: CliRunner, base_copy: 
     english = base_copy / "text" / "en.yaml"
     text = english.read_text(encoding="utf-8")
     english.write_text(text.replace("Final scores\n", "Final score table\n"), encoding="utf-8")
-    result = runner.invoke(main, ["play", "--pack", str(base_copy), "--players", "3", "--lang", "es"])
+    result = runner.invoke(
+        main, ["play", "--pack", str(base_copy), "--players", "3", "--seed", "1", "--lang", "es"]
+    )
     assert result.exit_code == 0, result.output
 
 

@@ -165,3 +165,29 @@ def test_an_answer_reads_as_its_kind_declares(
     base_pack: Pack, action: tuple[object, ...], key: str, params: dict[str, object]
 ) -> None:
     assert Narrator(base_pack).declared.action_message(action) == (key, params)
+
+
+def _seed_line(out: str) -> int:
+    """The seed the first line of a game given no seed names."""
+    found = re.fullmatch(
+        r"Game seed (\d+): the same command with `--seed \1` plays this game again\.", out.splitlines()[0]
+    )
+    assert found is not None, out.splitlines()[0]
+    return int(found.group(1))
+
+
+def test_a_game_given_no_seed_draws_one_prints_it_and_replays_with_it(runner: CliRunner) -> None:
+    first = _play(runner, "--players", "3", "--bots", "random")
+    second = _play(runner, "--players", "3", "--bots", "random")
+    seed = _seed_line(first)
+    assert seed != _seed_line(second)  # (two draws of a million seeds)
+    again = _play(runner, "--players", "3", "--bots", "random", "--seed", str(seed))
+    assert again.splitlines() == first.splitlines()[1:]
+
+
+def test_a_json_game_given_no_seed_holds_its_seed_and_prints_no_line(runner: CliRunner) -> None:
+    doc = json.loads(_play(runner, "--players", "3", "--bots", "random", "--format", "json"))
+    again = json.loads(
+        _play(runner, "--players", "3", "--bots", "random", "--format", "json", "--seed", str(doc["seed"]))
+    )
+    assert again == doc

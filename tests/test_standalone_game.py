@@ -61,7 +61,8 @@ def test_bots_play_it_to_the_end_in_words(runner: CliRunner, lang: str, players:
 def test_a_human_plays_it_at_the_terminal_in_words(runner: CliRunner, lang: str) -> None:
     """The table, the menus, `?` and a key no answer has: every word there is coh's."""
     answers = "?\n9\n? nothing\n1\n" + "1\n" * 10
-    args = ["--pack", str(PEBBLES), "--players", "2", "--human", "red", "--bots", "random", "--lang", lang]
+    args = ["--pack", str(PEBBLES), "--players", "2", "--seed", "1", "--human", "red", "--bots", "random"]
+    args += ["--lang", lang]
     result = runner.invoke(main, ["play", *args], input=answers)
     assert result.exit_code == 0, result.output
     assert not RAW_KEY.search(result.output), result.output
