@@ -1013,9 +1013,20 @@ def play(
     else:
         shown = [(e, p) for e, p in zip(game.log, game.places, strict=True) if "to" not in e]
         for line in narrator.story([e for e, _ in shown], [p for _, p in shown]):
-            click.echo(line)
+            _echo_fitted(line)
     for line in scoreboard(game, narrator):
-        click.echo(line)
+        _echo_fitted(line)
+
+
+def _echo_fitted(line: str) -> None:
+    """A line on stdout, wrapped at blanks to the width when stdout is a terminal."""
+    if sys.stdout.isatty():
+        import shutil
+
+        from coh_core.agents.terminal import wrapped
+
+        line = wrapped(line, shutil.get_terminal_size().columns)
+    click.echo(line)
 
 
 # What a saved game keeps: these options cannot be given again with --resume.

@@ -197,6 +197,13 @@ def _screen(text: str) -> list[str]:
     return rows
 
 
+def _fits_the_width(text: str) -> None:
+    """Every line printed is narrower than the screen: wrapped by coh at blanks, not cut mid-word
+    by the terminal (a continuation row is indented)."""
+    lines = ANSI.sub("", text).replace("\r", "").split("\n")
+    assert all(len(line) < COLUMNS for line in lines), [line for line in lines if len(line) >= COLUMNS]
+
+
 def _menu(rows: list[str], player: str) -> tuple[int, list[str]]:
     """Where the last question of `player` starts on the screen, and the keys of its menu."""
     start = max(i for i, row in enumerate(rows) if row.startswith(f"[{player}]"))
@@ -213,6 +220,7 @@ def _play_at_the_terminal(child: Any, humans: list[str]) -> dict[str, int]:
     last_player: str | None = None
     while True:
         found = child.expect([PROMPT, HAND_OVER, pexpect.EOF])
+        _fits_the_width(child.before)
         if found == 2:
             return seen
         if found == 1:

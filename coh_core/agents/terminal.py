@@ -122,7 +122,13 @@ class TerminalAgent:
         self.passing: dict[str, PassingOn] = {}  # per human: a standing pass (`>`, `>>`)
 
     def _say(self, text: str, nl: bool = True) -> None:
+        """Print, each line wrapped at blanks to a terminal's width (output that is no terminal as is)."""
+        if self._tty():
+            text = wrapped(text, self._width())
         click.echo(text, nl=nl, err=self.err)
+
+    def _tty(self) -> bool:
+        return (sys.stderr if self.err else sys.stdout).isatty()
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         state = view.to_json()
@@ -295,7 +301,7 @@ class TerminalAgent:
 
         stream = sys.stderr if self.err else sys.stdout
         console = Console(file=stream, highlight=False, markup=False, emoji=False, soft_wrap=True)
-        console.print(text, style=style)
+        console.print(wrapped(text, self._width()) if self._tty() else text, style=style)
 
     def _width(self) -> int:
         """The terminal's width (80 when the output is no terminal)."""
@@ -353,7 +359,7 @@ class TerminalAgent:
 
     def clear(self) -> None:
         """Wipe what the previous player saw: the screen of a terminal, else a separator."""
-        tty = (sys.stderr if self.err else sys.stdout).isatty()
+        tty = self._tty()
         self._say(CLEAR_SCREEN if tty else "\n" + HANDOVER_SEPARATOR, nl=not tty)
 
     def hand_over(self, colour: str) -> None:
@@ -667,13 +673,25 @@ def _in_order(value: Any) -> tuple[bool, Any]:
 
 
 def screen_rows(lines: Sequence[str], width: int) -> int:
-    """How many rows the lines take on a screen this wide (each wrapped at blanks, as a reader
-    of the screen counts them: at least as many as the terminal's own wrapping)."""
-    return sum(
-        len(textwrap.wrap(part, width, drop_whitespace=False)) or 1
-        for line in lines
-        for part in line.split("\n")
-    )
+    """How many rows the lines take on a screen this wide, wrapped as `wrapped` wraps them."""
+    return sum(len(wrap_line(part, width)) for line in lines for part in line.split("\n"))
+
+
+def wrapped(text: str, width: int) -> str:
+    """The text with each line wrapped at blanks to the width (`wrap_line`)."""
+    return "\n".join(row for line in text.split("\n") for row in wrap_line(line, width))
+
+
+def wrap_line(line: str, width: int) -> list[str]:
+    """One line in rows of less than the width (some terminals wrap at the last column), broken at
+    blanks and never inside a word unless it is longer than a row; the rows after the first are
+    indented two more than the line, so a wrapped line reads as one."""
+    if len(line) < width:
+        return [line]
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 2)
+    row = max(width - 1, len(indent) + 1)
+    rows = textwrap.wrap(line, row, subsequent_indent=indent, break_on_hyphens=False)
+    return rows or [line]
 
 
 def cut(line: str, width: int) -> str:
