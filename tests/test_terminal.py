@@ -14,7 +14,7 @@ import pytest
 from long_runs import spread
 
 from coh_core.agents import terminal
-from coh_core.agents.menu import Entry, Keys, assign_keys, build_menu
+from coh_core.agents.menu import Entry, Keys, assign_keys, build_menu, find
 from coh_core.agents.terminal import CLEAR_SCREEN, ERASE_SCROLLBACK, TerminalAgent
 from coh_core.narrative import Narrator
 from coh_core.packs.model import Pack
@@ -161,6 +161,17 @@ def test_question_mark_reads_the_card_behind_a_key_or_a_name(
     assert out.count(gun_text) == 2  # `? g`, and the hand shown by `?`
     assert narrator.ui("action.kitten.text") in out
     assert "No answer has the key nothing-such" in out
+
+
+def test_question_mark_reads_a_key_of_another_menu(
+    narrator: Narrator, keys: Keys, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Keys stay with their values: a card's key reads its text at a vote, where no card is offered.
+    votes = [("vote", "red"), ("vote", "green")]
+    kitten = keys.of("kitten")
+    assert kitten is not None and find(build_menu(votes, narrator, keys), kitten) is None
+    assert _choose(narrator, [f"? {kitten}", "r"], monkeypatch, votes) == ("vote", "red")
+    assert narrator.ui("action.kitten.text") in capsys.readouterr().out
 
 
 # --- whole games at an 80x24 pseudo-terminal ---------------------------------------------------

@@ -137,6 +137,18 @@ class Keys:
     def verb(self, verb: Any) -> str | None:
         return self.by_kind[VERBS].get(str(verb))
 
+    def named_by(self, typed: str) -> list[str]:
+        """The ids whose fixed key was typed (any case), of every kind: a key is the same in every
+        menu, so it reads about its value wherever it is typed."""
+        wanted = typed.strip().casefold()
+        return [
+            value
+            for kind, keys in self.by_kind.items()
+            if kind != VERBS
+            for value, key in keys.items()
+            if key == wanted
+        ]
+
 
 def build_menu(actions: Sequence[Action], narrator: Narrator, keys: Keys) -> list[Entry]:
     """The top menu of these answers: one entry per verb (a group when it has several)."""

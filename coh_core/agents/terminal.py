@@ -289,11 +289,16 @@ class TerminalAgent:
                     self._say(f"  {self._summary(str(entry))}")
             return
         found = find(entries, asked)
-        about = found.about if found is not None else self._named(asked)
-        if about is None:
+        if found is not None and found.about is not None:
+            about = [found.about]
+        else:  # a key of another menu (keys never change), or a name
+            named = self._named(asked)
+            about = self._keys().named_by(asked) or ([named] if named is not None else [])
+        if not about:
             self._say(self.narrator.ui("ui.table.menu.no_such", asked=Verbatim(asked)))
             return
-        self._say(self.page(about))
+        for entity in about:
+            self._say(self.page(entity))
 
     def _styled(self, text: str, style: str) -> None:
         """A line in a style (through `rich`, which leaves it plain on no terminal or with NO_COLOR)."""
