@@ -835,11 +835,14 @@ def variant_messages(message: Message, spec: Mapping[str, Any]) -> list[Message]
 class PlaceholderType:
     """What a placeholder holds, which says how it is shown: a type of the effect language or of
     the pack (`location`, `count`, an enumeration...), `list[T]`, or `map[K, V]`, whose entries
-    are each told through the log part named after `via` (`map[player, int] via part.score`)."""
+    are each told through the log part named after `via` (`map[player, int] via part.score`);
+    `via <part> by <param>` gives the part, as `{count}`, the value at the same key of another map
+    of the message (`map[player, player] via part.vote by weights`), which picks its plural form."""
 
     name: str  # `list`, `map`, or the name of a type
     args: tuple[PlaceholderType, ...] = ()
     via: str = ""  # of a `map`: the part (`log.<via>`) each entry goes through, as `{name} {value}`
+    by: str = ""  # of a `map` via a part: the entry's map of numbers whose value at each key is `{count}`
 
 
 _TYPE_TOKEN = re.compile(r"\s*([a-z_][a-z0-9_.]*|\[|\]|,)")
@@ -847,7 +850,7 @@ _TYPE_TOKEN = re.compile(r"\s*([a-z_][a-z0-9_.]*|\[|\]|,)")
 
 def parse_type(text: str) -> PlaceholderType | None:
     """A placeholder's declared type, or None if it is not written `T`, `list[T]` or `map[K, V]`
-    (the last maybe followed by `via <part>`)."""
+    (the last maybe followed by `via <part>`, and that by `by <param>`)."""
     tokens: list[str] = []
     position = 0
     while position < len(text.rstrip()):
@@ -856,13 +859,15 @@ def parse_type(text: str) -> PlaceholderType | None:
             return None
         tokens.append(match.group(1))
         position = match.end()
-    via = ""
+    via = by = ""
+    if len(tokens) >= 4 and tokens[-2] == "by" and tokens[-4] == "via":
+        by, tokens = tokens[-1], tokens[:-2]
     if len(tokens) >= 2 and tokens[-2] == "via":
         via, tokens = tokens[-1], tokens[:-2]
     found, rest = _parse_type(tokens)
     if found is None or rest or (via and found.name != "map"):
         return None
-    return PlaceholderType(found.name, found.args, via) if via else found
+    return PlaceholderType(found.name, found.args, via, by) if via else found
 
 
 def _parse_type(tokens: list[str]) -> tuple[PlaceholderType | None, list[str]]:

@@ -223,11 +223,12 @@ class Narrator:
                 return self.name(kind, text)
         return _raw(value)
 
-    def part(self, key: str, **values: str) -> str:
-        """A piece of a message (`log.part.*`, `log.item.*`); plain values when the pack lacks it."""
+    def part(self, key: str, number: Any = None, **values: str) -> str:
+        """A piece of a message (`log.part.*`, `log.item.*`), in its plural form for `number`;
+        plain values when the pack lacks it."""
         template = self.messages.get(log_key(key))
         if template is not None:
-            return fill(pick_form(template, self.locale, None), values)
+            return fill(pick_form(template, self.locale, number), values)
         return " ".join(values.values()) or key
 
 
@@ -270,14 +271,23 @@ def _named(kind: str) -> Renderer:
     return render
 
 
-def _pairs(part: str, keys: Renderer, values: Renderer) -> Renderer:
-    """A mapping as `Red 5, Blue 3`: each entry through the message `log.<part>`."""
+def _pairs(part: str, keys: Renderer, values: Renderer, by: str = "") -> Renderer:
+    """A mapping as `Red 5, Blue 3`: each entry through the message `log.<part>`; with `by`, the
+    part's `{count}` (and plural form) is the entry's param `by` at the same key."""
 
     def render(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
         if not isinstance(value, Mapping):
             return _plain(narrator, value, params)
+        counts = params.get(by) if by else None
+        counts = counts if isinstance(counts, Mapping) else {}
         return _join(
-            narrator.part(part, name=keys(narrator, k, params), value=values(narrator, v, params))
+            narrator.part(
+                part,
+                counts.get(k),
+                name=keys(narrator, k, params),
+                value=values(narrator, v, params),
+                **({"count": _raw(counts[k])} if k in counts else {}),
+            )
             for k, v in value.items()
         )
 
@@ -365,7 +375,7 @@ def _renderer(by_type: Mapping[str, Renderer], found: PlaceholderType) -> Render
         return _listed(_renderer(by_type, found.args[0]))
     if found.name == "map" and len(found.args) == 2:
         key, value = (_renderer(by_type, arg) for arg in found.args)
-        return _pairs(found.via or "part.score", key, value)
+        return _pairs(found.via or "part.score", key, value, found.by)
     return by_type.get(found.name) or _texted(found.name)
 
 

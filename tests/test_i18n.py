@@ -337,7 +337,7 @@ def test_template_writes_each_note_above_its_entry(runner: CliRunner, base_copy:
     assert lines[entry - 4 : entry] == [
         "  # The secret votes at a location are shown, with the count per candidate.",
         "  #   {location}: the location of the vote",
-        '  #   {votes}: each player\'s vote, as "Red for Blue, Green for Blue"',
+        '  #   {votes}: each player\'s vote, as "Red for Blue (2 votes), Green for Blue"',
         '  #   {tally}: the votes each candidate received, as "Blue 5, Red 2"',
     ]
     entry = lines.index("  log.game_over:")  # the engine's own messages have notes too

@@ -387,3 +387,43 @@ def test_a_character_sent_to_the_overflow_location_is_told_why(
     lines = _story(4, 1, lang)
     assert lines[lines.index(no_room) + 1] == placed
     assert lines[lines.index(moved[0]) + 1] == moved[1]
+
+
+# -- votes ---------------------------------------------------------------------------------------
+
+_BALLOTS = {
+    "key": "votes_revealed",
+    "params": {
+        "location": "hospital",
+        "votes": {"red": "red", "blue": "red", "green": "green"},
+        "tally": {"red": 3, "green": 1},
+        "weights": {"red": 2, "blue": 1, "green": 1},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "told"),
+    [
+        (
+            "en",
+            "Vote at Hospital: Red for Red (2 votes), Blue for Red, Green for Green. Tally: Red 3, Green 1.",
+        ),
+        ("de", "Abstimmung im Krankenhaus: Rot für Rot (2 Stimmen), Blau für Rot, Grün für Grün."),
+    ],
+)
+def test_a_player_who_casts_several_votes_is_told_with_their_number(
+    base_pack: Pack, lang: str, told: str
+) -> None:
+    assert Narrator(base_pack, lang).line(_BALLOTS).startswith(told)
+
+
+@pytest.mark.parametrize(("players", "seed"), spread([(4, 1), (4, 2), (5, 3), (6, 1)], every=2))
+def test_the_votes_each_player_cast_add_up_to_the_tally(players: int, seed: int) -> None:
+    votes = [e["params"] for e in _random_game(players, seed).log if e["key"] == "votes_revealed"]
+    assert votes
+    for vote in votes:
+        counted = {
+            c: sum(vote["weights"][p] for p, b in vote["votes"].items() if b == c) for c in vote["tally"]
+        }
+        assert counted == vote["tally"]

@@ -32,6 +32,7 @@ from coh_core.messages import (
     GROUPS,
     NONE_VARIANT,
     DeclaredMessages,
+    PlaceholderType,
     declarations,
     engine_log_tellings,
     engine_texts,
@@ -345,7 +346,7 @@ def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Itera
             + (suggest(str(plural), params) or f"; its placeholders: {', '.join(params) or 'none'}"),
             _at(section, (*path, "plural")),
         )
-    yield from _check_types(section, path, params, spec.get("types"))
+    yield from _check_types(section, path, params + carries, spec.get("types"))
     key_at = spec.get("key_at")
     if key_at is None:
         return
@@ -442,22 +443,41 @@ def _check_edge_text(pack: Pack, section: Section, path: Path_, graph: str, stat
 
 
 def _check_types(section: Section, path: Path_, params: list[str], types: Any) -> Iterator[Problem]:
-    """Each type a message declares is of one of its placeholders, and written as a type."""
+    """Each type a message declares is of one of its placeholders or carried values, and written as
+    a type; a `by` names a map of numbers with the same keys."""
     for name, written in (types if isinstance(types, dict) else {}).items():
         if name not in params:
             yield Problem(
                 "MSG-TYPE",
-                f"`types` gives `{name}`, which is not a placeholder of `{path[-1]}`"
-                + (suggest(str(name), params) or f"; its placeholders: {', '.join(params) or 'none'}"),
+                f"`types` gives `{name}`, which is no placeholder or carried value of `{path[-1]}`"
+                + (suggest(str(name), params) or f"; those it has: {', '.join(params) or 'none'}"),
                 section.doc.location((*section.path, *path, "types", name), key=True),
             )
-        elif not isinstance(written, str) or parse_type(written) is None:
+        elif not isinstance(written, str) or (found := parse_type(written)) is None:
             yield Problem(
                 "MSG-TYPE",
                 f"`{name}: {written}` is no type: write a name (`location`, `int`), `list[T]`"
-                " or `map[K, V] via <part>`",
+                " or `map[K, V] via <part>` (maybe followed by `by <param>`)",
                 _at(section, (*path, "types", name)),
             )
+        elif found.by and not _counts_by_key(types.get(found.by), found):
+            yield Problem(
+                "MSG-TYPE",
+                f"`{name}: {written}`: `by {found.by}` names no placeholder or carried value of"
+                f" `{path[-1]}` whose type is a map of numbers with the same keys",
+                _at(section, (*path, "types", name)),
+            )
+
+
+def _counts_by_key(written: Any, counted: PlaceholderType) -> bool:
+    """Whether a placeholder's type is a map from the counted map's keys to numbers."""
+    found = parse_type(written) if isinstance(written, str) else None
+    return (
+        found is not None
+        and found.name == "map"
+        and found.args[:1] == counted.args[:1]
+        and found.args[1].name in ("int", "count")
+    )
 
 
 # -- components and setup -------------------------------------------------------------
