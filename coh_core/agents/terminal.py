@@ -412,9 +412,13 @@ class TerminalAgent:
         for location, place in state["locations"].items():
             present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
             people = self._people(present, me if counted else None, carried)
-            counts = self._texts("ui.table.count", state["counts"][location])
+            compared = self._compared(state, location)
+            counts = self._texts("ui.table.count", state["counts"][location], shown=compared)
             here = {
-                **{kind: text + self._fires(state, location, kind) for kind, text in counts.items()},
+                **{
+                    kind: text + self._fires(state, location, kind) + self._holds(state, location, kind)
+                    for kind, text in counts.items()
+                },
                 **self._texts("ui.table.pile", _sizes(state, piles, "location", location)),
             }
             shown: dict[str, Any] = {"location": location, "characters": Verbatim("; ".join(people) or "-")}
@@ -465,6 +469,32 @@ class TerminalAgent:
             if threshold["counter"] == counter and threshold["at"] > count and self.narrator.has(key):
                 does = Verbatim(self.narrator.ui(key))
                 found.append(self.narrator.ui("ui.table.threshold", at=threshold["at"], does=does))
+        return "".join(f" {text}" for text in found)
+
+    def _compared(self, state: Mapping[str, Any], location: str) -> set[str]:
+        """The counters whose count a condition of the location's side compares (the view's
+        `conditions`), where the pack says what happens when it holds: shown even at 0."""
+        return {
+            c["counter"]
+            for c in state.get("conditions", {}).get(location, [])
+            if self.narrator.has(f"ui.table.when.{c['context']}")
+        }
+
+    def _holds(self, state: Mapping[str, Any], location: str, counter: str) -> str:
+        """When the condition of the location's side that compares that count holds, and what
+        happens then (`ui.table.when.<context>`): " (at 3: ...)" for a number it reaches, else
+        more than the pieces there (`ui.table.threshold.more_than_pieces`) or as many
+        (`ui.table.threshold.as_many_as_pieces`); "" without those texts."""
+        found = []
+        for condition in state.get("conditions", {}).get(location, []):
+            key = f"ui.table.when.{condition['context']}"
+            if condition["counter"] != counter or not self.narrator.has(key):
+                continue
+            does = Verbatim(self.narrator.ui(key))
+            if "at" in condition:
+                found.append(self.narrator.ui("ui.table.threshold", at=condition["at"], does=does))
+            elif (than := _THAN_PIECES.get(condition.get("pieces"))) and self.narrator.has(than):
+                found.append(self.narrator.ui(than, does=does))
         return "".join(f" {text}" for text in found)
 
     def _side(self, location: str, side: str, present: int, extra: int = 0) -> Verbatim:
@@ -532,13 +562,16 @@ class TerminalAgent:
             rows.append(self.narrator.ui(key, card=last, contents=Verbatim("; ".join(contents))))
         return rows
 
-    def _texts(self, prefix: str, counts: Mapping[str, int], empty: bool = False) -> dict[str, str]:
-        """`<prefix>.<name>` for each count the pack has that text for (non-zero, unless `empty`)."""
+    def _texts(
+        self, prefix: str, counts: Mapping[str, int], empty: bool = False, shown: Collection[str] = ()
+    ) -> dict[str, str]:
+        """`<prefix>.<name>` for each count the pack has that text for (non-zero, unless `empty`
+        or the count is among those always `shown`)."""
         ui, has = self.narrator.ui, self.narrator.has
         return {
             name: ui(f"{prefix}.{name}", count=count)
             for name, count in counts.items()
-            if (count or empty) and has(f"{prefix}.{name}")
+            if (count or empty or name in shown) and has(f"{prefix}.{name}")
         }
 
     def _carried(
@@ -699,6 +732,9 @@ def _trait_value(held: Any) -> Any:
     """A trait's value (a trait given for a while is kept as [value, until])."""
     return held[0] if isinstance(held, list) and held else held
 
+
+# The texts of a condition that compares a count with the pieces at its place, by comparison.
+_THAN_PIECES = {">": "ui.table.threshold.more_than_pieces", ">=": "ui.table.threshold.as_many_as_pieces"}
 
 # (no answer of any pack: a pass has no value)
 _UNTIL_CONCERNED: Action = ("pass", PASS_CONCERNED)
