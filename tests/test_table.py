@@ -42,9 +42,16 @@ def test_the_table_shows_the_components_the_pack_gives_texts_for(base_pack: Pack
     state, rows = _table(base_pack, narrator)
     name = narrator.name
     first, leader = state["pointers"]["first_player"], state["pointers"]["leader"]
-    assert rows[0].endswith(
-        f". First player: {name('colour', first)}. Zombie leader: {name('colour', leader)}."
+    # The rules: play goes clockwise round the seats from the first player; the zombie leader
+    # moves clockwise round the wheel, on the colours in play only.
+    seats = (
+        state["players"][state["players"].index(first) :] + state["players"][: state["players"].index(first)]
     )
+    wheel = [c for c in base_pack.section("components")["leader_wheel"] if c in state["players"]]
+    wheel = wheel[wheel.index(leader) :] + wheel[: wheel.index(leader)]
+    turns = " → ".join(name("colour", c) for c in seats)
+    moves = " → ".join(name("colour", c) for c in wheel)
+    assert rows[0].endswith(f". First player: {turns}. Zombie leader: {moves}.")
     assert rows[0].startswith(f"Turn {state['turn']}, ")
     for location, row in zip(state["locations"], rows[1:7], strict=True):
         counts = state["counts"][location]

@@ -88,6 +88,7 @@ CLEAR_SCREEN = "\x1b[H\x1b[2J" + ERASE_SCROLLBACK
 # What stands for a cleared screen in output that is no terminal (a pipe, a test).
 HANDOVER_SEPARATOR = "=" * 60
 NO_LIMIT = "∞"  # a capacity without a limit, in any language
+ORDER_SEP = " → "  # between the values a pointer takes in turn, in any language
 SHORT_MENU = 3  # a menu this long or shorter is one column (longer ones take as many as fit)
 DEFAULT_WIDTH = 80  # the width menus are laid out for when the output is no terminal
 
@@ -195,8 +196,9 @@ class TerminalAgent:
     def board(self, state: Mapping[str, Any], drawn: Collection[Any], below: int) -> list[str]:
         """The table as it fits the screen above `below` rows (the question and its menu): whole
         when it fits or the output is no terminal, else shortened (the others' characters
-        counted, not named; then each line cut to the width), with a note that `?` shows it
-        whole. `self.whole` keeps the whole table for `?` meanwhile."""
+        counted, not named; then the lines that take the most rows cut to the width, one by one
+        until it fits), with a note that `?` shows it whole. `self.whole` keeps the whole table
+        for `?` meanwhile."""
         rows = self.table(state, drawn)
         self.whole = None
         height, width = self._height(), self._width()
@@ -205,10 +207,13 @@ class TerminalAgent:
         self.whole = rows
         rows = self.table(state, drawn, counted=True)
         note = self.narrator.ui("ui.table.menu.shortened")
-        if screen_rows([f"{rows[0]} {note}", *rows[1:]], width) + below > height:
-            rows = [cut(row, width - (len(note) + 1 if i == 0 else 0)) for i, row in enumerate(rows)]
-        rows[0] = f"{rows[0]} {note}"
-        return rows
+        shown = [f"{rows[0]} {note}", *rows[1:]]
+        # the rows that take the most screen rows are cut first, the first row last
+        for i in sorted(range(len(rows)), key=lambda i: (i == 0, -screen_rows([shown[i]], width), -i)):
+            if screen_rows(shown, width) + below <= height:
+                break
+            shown[i] = f"{cut(rows[0], width - len(note) - 1)} {note}" if i == 0 else cut(rows[i], width)
+        return shown
 
     def _rows_below(self, question: str, menu: list[Entry]) -> int:
         """The rows the question and its menu take under the table (the hint too, when due)."""
@@ -399,7 +404,7 @@ class TerminalAgent:
         piles = self.narrator.pack.section("components").get("piles") or {}
         header = ui("ui.table.header", turn=state["turn"], phase=state["phase"])
         pointers = [
-            ui(key, value=value)
+            ui(key, value=value, order=self._order(state, pointer, value))
             for pointer, value in state["pointers"].items()
             if self.narrator.has(key := f"ui.table.pointer.{pointer}")
         ]
@@ -445,6 +450,16 @@ class TerminalAgent:
             rows.append(" ".join(own))
         rows.extend(self._secrets(state, drawn))
         return rows
+
+    def _order(self, state: Mapping[str, Any], pointer: str, value: Any) -> Verbatim:
+        """The values a pointer takes as it moves on round its cycle (the view's `cycles`), from
+        the one it points at: "Red → Blue → Green", each shown as the pointer's declared `type`."""
+        cycle = list(state.get("cycles", {}).get(pointer) or [value])
+        start = cycle.index(value) if value in cycle else 0
+        declared = (self.narrator.pack.section("components").get("pointers") or {}).get(pointer)
+        kind = declared.get("type") if isinstance(declared, Mapping) else None
+        names = [self.narrator.render(kind, v, {}) for v in cycle[start:] + cycle[:start]]
+        return Verbatim(ORDER_SEP.join(names))
 
     def _edges(self, state: Mapping[str, Any]) -> list[str]:
         """The edges of the pack's graphs whose state has a text (`ui.table.edge.<graph>.<state>`,

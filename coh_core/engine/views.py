@@ -79,6 +79,7 @@ class PlayerView:
             "at": state["at"],
             "first": self._world.first_player(),
             "pointers": dict(state["pointers"]),  # every pointer is on the table
+            "cycles": {name: list(cycle) for name, cycle in state["cycles"].items()},  # and its cycle
             "eliminated": self._world.out_of_game(),
             "locations": {loc: _location(place) for loc, place in state["locations"].items()},
             "pieces": {kind: _pieces(of_kind) for kind, of_kind in state["pieces"].items()},
