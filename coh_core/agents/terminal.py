@@ -121,6 +121,8 @@ class TerminalAgent:
         self.hinted: set[str] = set()  # the players told how to answer
         self.whole: list[str] | None = None  # the whole table, while a shortened one is shown
         self.passing: dict[str, PassingOn] = {}  # per human: a standing pass (`>`, `>>`)
+        self.briefs: dict[str, str] = {}  # per entity: what its kind's `brief` says of it
+        self.me: str | None = None  # the player whose table is being made
 
     def _say(self, text: str, nl: bool = True) -> None:
         click.echo(text, nl=nl, err=self.err)
@@ -412,6 +414,8 @@ class TerminalAgent:
         rows.extend("  " + line for line in self._edges(state))
         role = state["piece_roles"].get("players")  # a game may have no pieces on its places
         pieces = state["pieces"][role] if role is not None else {}
+        self.me = me
+        rows.extend(self._unplaced(pieces, role, me))
         extra = state.get("extra_places", {})
         carried = self._carried(state, piles, role)
         for location, place in state["locations"].items():
@@ -620,10 +624,13 @@ class TerminalAgent:
         `ui.table.piece[.exhausted]`), else each with its owner. Given `me`, the others' pieces
         are only counted (a table shortened to fit the screen)."""
         if not self.narrator.has("ui.table.owner"):
-            return [self._character(c, ch, carried=carried) for c, ch in present.items()]
+            return [
+                self._character(c, ch, carried=carried, mine=ch["owner"] == self.me)
+                for c, ch in present.items()
+            ]
         owners: dict[str, list[str]] = {}
         for character, ch in present.items():
-            shown = self._character(character, ch, "ui.table.piece", carried)
+            shown = self._character(character, ch, "ui.table.piece", carried, mine=ch["owner"] == self.me)
             owners.setdefault(ch["owner"], []).append(shown)
         return [
             self.narrator.ui(
@@ -640,18 +647,42 @@ class TerminalAgent:
         ch: Mapping[str, Any],
         prefix: str = "ui.table.character",
         carried: Mapping[str, list[str]] | None = None,
+        mine: bool = False,
     ) -> str:
-        """A piece in words: its name (and owner), then in brackets its traits, joined by commas,
-        and the piles it carries, each after a semicolon (their entries are joined by commas)."""
+        """A piece in words: its name (and owner), then in brackets what its kind's `brief` says
+        of it (the player's own pieces only), its traits, joined by commas, and the piles it
+        carries, each after a semicolon (their entries are joined by commas)."""
         key = f"{prefix}.exhausted" if ch["exhausted"] else prefix
         shown = self.narrator.ui(key, character=character, player=ch["owner"])
-        traits = [
+        brief = self.brief(character) if mine else ""
+        traits = ([brief] if brief else []) + [
             self.narrator.ui(f"ui.table.trait.{trait}", value=_trait_value(held))
             for trait, held in (ch.get("traits") or {}).items()
             if self.narrator.has(f"ui.table.trait.{trait}")
         ]
         parts = ([", ".join(traits)] if traits else []) + list((carried or {}).get(character, ()))
         return f"{shown} [{'; '.join(parts)}]" if parts else shown
+
+    def brief(self, entity: str) -> str:
+        """What the `brief` of the entity's kind says of it, in a few words ("" without one)."""
+        if entity not in self.briefs:
+            self.briefs[entity] = _brief(self.narrator, entity)
+        return self.briefs[entity]
+
+    def _unplaced(self, pieces: Mapping[str, Mapping[str, Any]], role: str | None, me: str) -> list[str]:
+        """The player's own living pieces that stand nowhere yet, with their `brief`s, as the
+        pack's `ui.table.own.unplaced.<piece kind>` says (a line; none without the text)."""
+        key = f"ui.table.own.unplaced.{role}"
+        mine = [
+            self._character(c, ch, "ui.table.piece", mine=True)
+            for c, ch in pieces.items()
+            if ch["owner"] == me and ch["alive"] and ch["at"] is None
+        ]
+        return (
+            [self.narrator.ui(key, pieces=Verbatim(", ".join(mine)))]
+            if mine and self.narrator.has(key)
+            else []
+        )
 
     def show_news(self, view: Any, public: bool = False) -> None:
         """What happened since this player last answered (what everyone saw only, with `public`)."""
@@ -664,6 +695,21 @@ class TerminalAgent:
             entries, places = [entries[i] for i in kept], [places[i] for i in kept if i < len(places)]
         for line in self.narrator.story(entries, places, start):
             self._say(f"  {line}")
+
+
+def _brief(narrator: Narrator, entity: str) -> str:
+    """What the `brief` of the entity's kind says of it ("" without one, or of no entity)."""
+    from coh_core.packs.display import NOTHING, Display
+    from coh_core.packs.listing import entity_record
+
+    found = narrator.pack.entity(entity)
+    declared = narrator.pack.kind_declarations().get(found.kind, {}) if found is not None else {}
+    spec = declared.get("brief")
+    if found is None or not isinstance(spec, Mapping):
+        return ""
+    record = entity_record(narrator, found)
+    value = Display(narrator, record.get("text") or {}).value(spec, record, declared.get("fields"))
+    return "" if value is NOTHING else str(value)
 
 
 def made_public(entries: Sequence[Mapping[str, Any]]) -> set[Any]:

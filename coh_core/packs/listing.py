@@ -43,7 +43,7 @@ def list_rows(
     narrator = narrator or Narrator(pack)
     kind = pack.entity_sections()[section]
     declared = pack.kind_declarations()[kind]
-    records = [_record(narrator, e) for e in pack.entities_of(kind)]
+    records = [entity_record(narrator, e) for e in pack.entities_of(kind)]
     if "list" not in declared:
         return (*_field_rows(narrator, records, declared), records, _field_footer(narrator, section, records))
     listing, fields = declared["list"], declared.get("fields")
@@ -98,7 +98,7 @@ def _field_footer(narrator: Narrator, section: str, records: list[dict[str, Any]
     return ui(narrator, key, count=len(records)) if narrator.has(key) else ""
 
 
-def _record(narrator: Narrator, entity: Entity) -> dict[str, Any]:
+def entity_record(narrator: Narrator, entity: Entity) -> dict[str, Any]:
     """The entity's data plus its text in the narrator's language, ready for JSON."""
     record: dict[str, Any] = {"id": entity.id, "kind": entity.kind, "name": _name(narrator, entity)}
     prefix = f"{entity.kind}.{entity.id}."
@@ -127,7 +127,7 @@ def show_entity(
     if entity is None:
         return None
     compiled = {c.slot.path: c for c in pack.effects if c.slot.doc is entity.doc}
-    record = _record(narrator, entity)
+    record = entity_record(narrator, entity)
     record["effects"] = {
         _label(entity, c, pack): _pretty(c)
         for path, c in compiled.items()
