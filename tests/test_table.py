@@ -134,7 +134,7 @@ def test_the_pack_declares_a_type_for_each_placeholder_it_fills(base_pack: Pack)
 BRIEF = {
     "en": ("{r}/{e} pts", "0 votes"),
     "de": ("{r}/{e} Pkt.", "0 Stimmen"),
-    "es": ("{r}/{e} pts", "0 votos"),
+    "es": ("{r}/{e} ptos.", "0 votos"),
     "fr": ("{r}/{e} pts", "0 voix"),
     "it": ("{r}/{e} pti", "0 voti"),
 }

@@ -123,6 +123,7 @@ class TerminalAgent:
         self.passing: dict[str, PassingOn] = {}  # per human: a standing pass (`>`, `>>`)
         self.briefs: dict[str, str] = {}  # per entity: what its kind's `brief` says of it
         self.me: str | None = None  # the player whose table is being made
+        self.places: list[str] | None = None  # the game's places in order, once a table is made
 
     def _say(self, text: str, nl: bool = True) -> None:
         click.echo(text, nl=nl, err=self.err)
@@ -336,10 +337,11 @@ class TerminalAgent:
         return None
 
     def page(self, entity: str) -> str:
-        """What the pack says of an entity, as `coh show` prints it, without its effects' code."""
+        """What the pack says of an entity, as `coh show` prints it in play (where its data come
+        from left out, its numbered places named by the game's city), without its effects' code."""
         from coh_core.packs.listing import show_entity
 
-        found = show_entity(self.narrator.pack, entity, self.narrator)
+        found = show_entity(self.narrator.pack, entity, self.narrator, self.places, play=True)
         if found is None:
             return self.narrator.entity(entity)
         text, record = found
@@ -414,7 +416,7 @@ class TerminalAgent:
         rows.extend("  " + line for line in self._edges(state))
         role = state["piece_roles"].get("players")  # a game may have no pieces on its places
         pieces = state["pieces"][role] if role is not None else {}
-        self.me = me
+        self.me, self.places = me, list(state["locations"])
         rows.extend(self._unplaced(pieces, role, me))
         extra = state.get("extra_places", {})
         carried = self._carried(state, piles, role)
@@ -567,7 +569,8 @@ class TerminalAgent:
 
     def _secrets(self, state: Mapping[str, Any], drawn: Collection[Any] = ()) -> list[str]:
         """What the game remembers for this player alone, with a `ui.table.own.memory.<name>`
-        text: the last entry, and what that entity says (unless everyone has seen it since)."""
+        text: the last entry, and what that entity does (its kind's `brief`, else its page in play)
+        unless everyone has seen it since."""
         rows = []
         for name, value in state["memory"].items():
             key = f"ui.table.own.memory.{name}"
@@ -577,8 +580,9 @@ class TerminalAgent:
             last = mine[-1] if isinstance(mine, list) else mine
             if last in drawn:
                 continue
+            brief = self.brief(str(last))
             contents = [line.strip() for line in self.page(str(last)).splitlines()[1:] if line.strip()]
-            rows.append(self.narrator.ui(key, card=last, contents=Verbatim("; ".join(contents))))
+            rows.append(self.narrator.ui(key, card=last, contents=Verbatim(brief or "; ".join(contents))))
         return rows
 
     def _texts(
@@ -666,7 +670,7 @@ class TerminalAgent:
     def brief(self, entity: str) -> str:
         """What the `brief` of the entity's kind says of it, in a few words ("" without one)."""
         if entity not in self.briefs:
-            self.briefs[entity] = _brief(self.narrator, entity)
+            self.briefs[entity] = _brief(self.narrator, entity, self.places)
         return self.briefs[entity]
 
     def _unplaced(self, pieces: Mapping[str, Mapping[str, Any]], role: str | None, me: str) -> list[str]:
@@ -697,7 +701,7 @@ class TerminalAgent:
             self._say(f"  {line}")
 
 
-def _brief(narrator: Narrator, entity: str) -> str:
+def _brief(narrator: Narrator, entity: str, places: list[str] | None) -> str:
     """What the `brief` of the entity's kind says of it ("" without one, or of no entity)."""
     from coh_core.packs.display import NOTHING, Display
     from coh_core.packs.listing import entity_record
@@ -708,7 +712,8 @@ def _brief(narrator: Narrator, entity: str) -> str:
     if found is None or not isinstance(spec, Mapping):
         return ""
     record = entity_record(narrator, found)
-    value = Display(narrator, record.get("text") or {}).value(spec, record, declared.get("fields"))
+    display = Display(narrator, record.get("text") or {}, places, play=True)
+    value = display.value(spec, record, declared.get("fields"))
     return "" if value is NOTHING else str(value)
 
 

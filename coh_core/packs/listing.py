@@ -119,9 +119,14 @@ Lines = list[str]
 
 
 def show_entity(
-    pack: Pack, entity_id: str, narrator: Narrator | None = None
+    pack: Pack,
+    entity_id: str,
+    narrator: Narrator | None = None,
+    places: list[str] | None = None,
+    play: bool = False,
 ) -> tuple[str, dict[str, Any]] | None:
-    """The page `coh show` prints, and the matching JSON record, for one entity."""
+    """The page `coh show` prints, and the matching JSON record, for one entity; in `play`, as the
+    table of a game shows it, with `places` its city (`coh_core.packs.display.Display`)."""
     narrator = narrator or Narrator(pack)
     entity = pack.entity(entity_id)
     if entity is None:
@@ -134,7 +139,9 @@ def show_entity(
         if path[: len(entity.path)] == entity.path
     }
     declared = pack.kind_declarations().get(entity.kind, {})
-    page = _Page(narrator, entity, compiled, declared, record.get("text") or {})
+    page = _Page(
+        narrator, entity, compiled, declared, Display(narrator, record.get("text") or {}, places, play)
+    )
     label = str(declared.get("label") or f"ui.kind.{entity.kind}")
     kind = narrator.ui(label) if narrator.has(label) else entity.kind  # the kind as the pack names it
     lines = [
@@ -153,10 +160,10 @@ class _Page:
         entity: Entity,
         compiled: dict[Any, CompiledEffect],
         declared: dict[str, Any],
-        texts: Mapping[str, str],
+        display: Display,
     ):
         self.narrator, self.entity, self.compiled, self.declared = narrator, entity, compiled, declared
-        self.display = Display(narrator, texts)
+        self.display = display
 
     def ui(self, key: str, **params: Any) -> str:
         return ui(self.narrator, key, **params)
