@@ -75,3 +75,20 @@ def test_a_cut_line_fits_one_row_and_says_it_was_cut() -> None:
     line = "x" * 200
     assert len(cut(line, WIDTH)) < WIDTH and cut(line, WIDTH).endswith("…")
     assert cut("short", WIDTH) == "short"
+
+
+@pytest.mark.parametrize("height", [20, 16])
+def test_the_first_row_with_the_pointers_orders_is_cut_last(
+    base_pack: Pack, monkeypatch: pytest.MonkeyPatch, height: int
+) -> None:
+    # A shortened table cuts the rows that take the most screen rows first: where cutting the
+    # others is enough, the turn order and the wheel's stay whole.
+    state, view = _six_players(base_pack)
+    terminal = _terminal(base_pack, monkeypatch, height)
+    drawn = made_public(view.log())
+    shortened = terminal.table(state, drawn, counted=True)
+    below = 5
+    rows = terminal.board(state, drawn, below)
+    assert screen_rows(rows, WIDTH) + below <= height
+    assert rows[0] == f"{shortened[0]} (shortened to fit: ? shows it all)"
+    assert any(row.endswith("…") for row in rows[1:])

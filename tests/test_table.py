@@ -42,14 +42,22 @@ def test_the_table_shows_the_components_the_pack_gives_texts_for(base_pack: Pack
     state, rows = _table(base_pack, narrator)
     name = narrator.name
     first, leader = state["pointers"]["first_player"], state["pointers"]["leader"]
-    assert rows[0].endswith(
-        f". First player: {name('colour', first)}. Zombie leader: {name('colour', leader)}."
+    # The rules: play goes clockwise round the seats from the first player; the zombie leader
+    # moves clockwise round the wheel, on the colours in play only.
+    seats = (
+        state["players"][state["players"].index(first) :] + state["players"][: state["players"].index(first)]
     )
+    wheel = [c for c in base_pack.section("components")["leader_wheel"] if c in state["players"]]
+    wheel = wheel[wheel.index(leader) :] + wheel[: wheel.index(leader)]
+    turns = " → ".join(name("colour", c) for c in seats)
+    moves = " → ".join(name("colour", c) for c in wheel)
+    assert rows[0].endswith(f". First player: {turns}. Zombie leader: {moves}.")
     assert rows[0].startswith(f"Turn {state['turn']}, ")
     for location, row in zip(state["locations"], rows[1:7], strict=True):
         counts = state["counts"][location]
         assert row.startswith(f"  {name('location', location)} (")
-        assert (f"zombies {counts['zombies']}" in row) == (counts["zombies"] > 0), row
+        # the zombies are shown even at 0: the attack condition of every base side compares them
+        assert f"zombies {counts['zombies']} (" in row, row
         assert (f"antidotes lying here {counts['antidotes']}" in row) == (counts["antidotes"] > 0), row
         cards = state["pile_sizes"]["cards_at"].get(location, 0)
         assert (f"action cards lying here {cards}" in row) == (cards > 0), row
@@ -120,3 +128,56 @@ def test_the_pack_declares_a_type_for_each_placeholder_it_fills(base_pack: Pack)
     for group, message_id, spec in declarations(base_pack.section("messages")):
         if group != "parts":
             assert set(spec.get("types") or {}) == set(spec.get("params") or {}), (group, message_id)
+
+
+# A character's points in each language's brief, and the grandpa's votes (his disadvantage).
+BRIEF = {
+    "en": ("{r}/{e} pts", "0 votes"),
+    "de": ("{r}/{e} Pkt.", "0 Stimmen"),
+    "es": ("{r}/{e} ptos.", "0 votos"),
+    "fr": ("{r}/{e} pts", "0 voix"),
+    "it": ("{r}/{e} pti", "0 voti"),
+}
+
+
+@pytest.mark.parametrize("locale", sorted(BRIEF))
+def test_the_first_question_shows_the_players_own_characters_with_their_points(
+    base_pack: Pack, locale: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At the first question (where a character starts) none of the player's characters stands
+    # anywhere yet: they are listed apart, each with the points on its rested and exhausted sides,
+    # and stay on an 80x24 screen whatever is shortened.
+    game = new_game(base_pack, players=3, seed=10)  # the first to answer was dealt the grandpa
+    me = game.decision.waiting[0]
+    narrator = Narrator(base_pack, locale)
+    terminal = TerminalAgent(narrator)
+    monkeypatch.setattr(terminal, "_height", lambda: 24)
+    monkeypatch.setattr(terminal, "_width", lambda: 80)
+    state = game.view(me).to_json()
+    rows = terminal.board(state, (), below=6)
+    mine = [c for c, ch in state["pieces"]["characters"].items() if ch["owner"] == me]
+    line = next(r for r in rows if str(narrator.name("character", mine[0])) in r)
+    for character in mine:
+        data = base_pack.entity(character).data
+        points = BRIEF[locale][0].format(r=data["rested"], e=data["exhausted"])
+        said = f"{narrator.name('character', character)} [{points}"
+        assert said in line
+        votes = (data.get("traits") or {}).get("votes")
+        assert (f"{said}, {BRIEF[locale][1]}]" in line) == (votes == 0)
+    assert "grandpa" in mine
+
+
+def test_a_placed_character_of_ones_own_keeps_its_points_beside_it(base_pack: Pack) -> None:
+    narrator = Narrator(base_pack)
+    state, rows = _table(base_pack, narrator)
+    pieces = state["pieces"]["characters"]
+    for character, ch in pieces.items():
+        if not ch["alive"] or ch["at"] is None:
+            continue
+        data = base_pack.entity(character).data
+        name = narrator.name("character", character)
+        row = next(r for r in rows if r.strip().startswith(str(narrator.name("location", ch["at"]))))
+        assert (
+            f"{name}{' (exhausted)' if ch['exhausted'] else ''} [{data['rested']}/{data['exhausted']} pts"
+            in row
+        ) == (ch["owner"] == state["me"]), row

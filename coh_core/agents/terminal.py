@@ -88,6 +88,7 @@ CLEAR_SCREEN = "\x1b[H\x1b[2J" + ERASE_SCROLLBACK
 # What stands for a cleared screen in output that is no terminal (a pipe, a test).
 HANDOVER_SEPARATOR = "=" * 60
 NO_LIMIT = "∞"  # a capacity without a limit, in any language
+ORDER_SEP = " → "  # between the values a pointer takes in turn, in any language
 SHORT_MENU = 3  # a menu this long or shorter is one column (longer ones take as many as fit)
 DEFAULT_WIDTH = 80  # the width menus are laid out for when the output is no terminal
 
@@ -120,6 +121,9 @@ class TerminalAgent:
         self.hinted: set[str] = set()  # the players told how to answer
         self.whole: list[str] | None = None  # the whole table, while a shortened one is shown
         self.passing: dict[str, PassingOn] = {}  # per human: a standing pass (`>`, `>>`)
+        self.briefs: dict[str, str] = {}  # per entity: what its kind's `brief` says of it
+        self.me: str | None = None  # the player whose table is being made
+        self.places: list[str] | None = None  # the game's places in order, once a table is made
 
     def _say(self, text: str, nl: bool = True) -> None:
         """Print, each line wrapped at blanks to a terminal's width (output that is no terminal as is)."""
@@ -201,8 +205,9 @@ class TerminalAgent:
     def board(self, state: Mapping[str, Any], drawn: Collection[Any], below: int) -> list[str]:
         """The table as it fits the screen above `below` rows (the question and its menu): whole
         when it fits or the output is no terminal, else shortened (the others' characters
-        counted, not named; then each line cut to the width), with a note that `?` shows it
-        whole. `self.whole` keeps the whole table for `?` meanwhile."""
+        counted, not named; then the lines that take the most rows cut to the width, one by one
+        until it fits), with a note that `?` shows it whole. `self.whole` keeps the whole table
+        for `?` meanwhile."""
         rows = self.table(state, drawn)
         self.whole = None
         height, width = self._height(), self._width()
@@ -211,10 +216,13 @@ class TerminalAgent:
         self.whole = rows
         rows = self.table(state, drawn, counted=True)
         note = self.narrator.ui("ui.table.menu.shortened")
-        if screen_rows([f"{rows[0]} {note}", *rows[1:]], width) + below > height:
-            rows = [cut(row, width - (len(note) + 1 if i == 0 else 0)) for i, row in enumerate(rows)]
-        rows[0] = f"{rows[0]} {note}"
-        return rows
+        shown = [f"{rows[0]} {note}", *rows[1:]]
+        # the rows that take the most screen rows are cut first, the first row last
+        for i in sorted(range(len(rows)), key=lambda i: (i == 0, -screen_rows([shown[i]], width), -i)):
+            if screen_rows(shown, width) + below <= height:
+                break
+            shown[i] = f"{cut(rows[0], width - len(note) - 1)} {note}" if i == 0 else cut(rows[i], width)
+        return shown
 
     def _rows_below(self, question: str, menu: list[Entry]) -> int:
         """The rows the question and its menu take under the table (the hint too, when due)."""
@@ -340,10 +348,11 @@ class TerminalAgent:
         return None
 
     def page(self, entity: str) -> str:
-        """What the pack says of an entity, as `coh show` prints it, without its effects' code."""
+        """What the pack says of an entity, as `coh show` prints it in play (where its data come
+        from left out, its numbered places named by the game's city), without its effects' code."""
         from coh_core.packs.listing import show_entity
 
-        found = show_entity(self.narrator.pack, entity, self.narrator)
+        found = show_entity(self.narrator.pack, entity, self.narrator, self.places, play=True)
         if found is None:
             return self.narrator.entity(entity)
         text, record = found
@@ -410,7 +419,7 @@ class TerminalAgent:
         piles = self.narrator.pack.section("components").get("piles") or {}
         header = ui("ui.table.header", turn=state["turn"], phase=state["phase"])
         pointers = [
-            ui(key, value=value)
+            ui(key, value=value, order=self._order(state, pointer, value))
             for pointer, value in state["pointers"].items()
             if self.narrator.has(key := f"ui.table.pointer.{pointer}")
         ]
@@ -418,14 +427,20 @@ class TerminalAgent:
         rows.extend("  " + line for line in self._edges(state))
         role = state["piece_roles"].get("players")  # a game may have no pieces on its places
         pieces = state["pieces"][role] if role is not None else {}
+        self.me, self.places = me, list(state["locations"])
+        rows.extend(self._unplaced(pieces, role, me))
         extra = state.get("extra_places", {})
         carried = self._carried(state, piles, role)
         for location, place in state["locations"].items():
             present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
             people = self._people(present, me if counted else None, carried)
-            counts = self._texts("ui.table.count", state["counts"][location])
+            compared = self._compared(state, location)
+            counts = self._texts("ui.table.count", state["counts"][location], shown=compared)
             here = {
-                **{kind: text + self._fires(state, location, kind) for kind, text in counts.items()},
+                **{
+                    kind: text + self._fires(state, location, kind) + self._holds(state, location, kind)
+                    for kind, text in counts.items()
+                },
                 **self._texts("ui.table.pile", _sizes(state, piles, "location", location)),
             }
             shown: dict[str, Any] = {"location": location, "characters": Verbatim("; ".join(people) or "-")}
@@ -453,6 +468,16 @@ class TerminalAgent:
         rows.extend(self._secrets(state, drawn))
         return rows
 
+    def _order(self, state: Mapping[str, Any], pointer: str, value: Any) -> Verbatim:
+        """The values a pointer takes as it moves on round its cycle (the view's `cycles`), from
+        the one it points at: "Red → Blue → Green", each shown as the pointer's declared `type`."""
+        cycle = list(state.get("cycles", {}).get(pointer) or [value])
+        start = cycle.index(value) if value in cycle else 0
+        declared = (self.narrator.pack.section("components").get("pointers") or {}).get(pointer)
+        kind = declared.get("type") if isinstance(declared, Mapping) else None
+        names = [self.narrator.render(kind, v, {}) for v in cycle[start:] + cycle[:start]]
+        return Verbatim(ORDER_SEP.join(names))
+
     def _edges(self, state: Mapping[str, Any]) -> list[str]:
         """The edges of the pack's graphs whose state has a text (`ui.table.edge.<graph>.<state>`,
         its ends as `a` and `b`), one line each, in the order the pack declares them."""
@@ -476,6 +501,32 @@ class TerminalAgent:
             if threshold["counter"] == counter and threshold["at"] > count and self.narrator.has(key):
                 does = Verbatim(self.narrator.ui(key))
                 found.append(self.narrator.ui("ui.table.threshold", at=threshold["at"], does=does))
+        return "".join(f" {text}" for text in found)
+
+    def _compared(self, state: Mapping[str, Any], location: str) -> set[str]:
+        """The counters whose count a condition of the location's side compares (the view's
+        `conditions`), where the pack says what happens when it holds: shown even at 0."""
+        return {
+            c["counter"]
+            for c in state.get("conditions", {}).get(location, [])
+            if self.narrator.has(f"ui.table.when.{c['context']}")
+        }
+
+    def _holds(self, state: Mapping[str, Any], location: str, counter: str) -> str:
+        """When the condition of the location's side that compares that count holds, and what
+        happens then (`ui.table.when.<context>`): " (at 3: ...)" for a number it reaches, else
+        more than the pieces there (`ui.table.threshold.more_than_pieces`) or as many
+        (`ui.table.threshold.as_many_as_pieces`); "" without those texts."""
+        found = []
+        for condition in state.get("conditions", {}).get(location, []):
+            key = f"ui.table.when.{condition['context']}"
+            if condition["counter"] != counter or not self.narrator.has(key):
+                continue
+            does = Verbatim(self.narrator.ui(key))
+            if "at" in condition:
+                found.append(self.narrator.ui("ui.table.threshold", at=condition["at"], does=does))
+            elif (than := _THAN_PIECES.get(condition.get("pieces"))) and self.narrator.has(than):
+                found.append(self.narrator.ui(than, does=does))
         return "".join(f" {text}" for text in found)
 
     def _side(self, location: str, side: str, present: int, extra: int = 0) -> Verbatim:
@@ -529,7 +580,8 @@ class TerminalAgent:
 
     def _secrets(self, state: Mapping[str, Any], drawn: Collection[Any] = ()) -> list[str]:
         """What the game remembers for this player alone, with a `ui.table.own.memory.<name>`
-        text: the last entry, and what that entity says (unless everyone has seen it since)."""
+        text: the last entry, and what that entity does (its kind's `brief`, else its page in play)
+        unless everyone has seen it since."""
         rows = []
         for name, value in state["memory"].items():
             key = f"ui.table.own.memory.{name}"
@@ -539,17 +591,21 @@ class TerminalAgent:
             last = mine[-1] if isinstance(mine, list) else mine
             if last in drawn:
                 continue
+            brief = self.brief(str(last))
             contents = [line.strip() for line in self.page(str(last)).splitlines()[1:] if line.strip()]
-            rows.append(self.narrator.ui(key, card=last, contents=Verbatim("; ".join(contents))))
+            rows.append(self.narrator.ui(key, card=last, contents=Verbatim(brief or "; ".join(contents))))
         return rows
 
-    def _texts(self, prefix: str, counts: Mapping[str, int], empty: bool = False) -> dict[str, str]:
-        """`<prefix>.<name>` for each count the pack has that text for (non-zero, unless `empty`)."""
+    def _texts(
+        self, prefix: str, counts: Mapping[str, int], empty: bool = False, shown: Collection[str] = ()
+    ) -> dict[str, str]:
+        """`<prefix>.<name>` for each count the pack has that text for (non-zero, unless `empty`
+        or the count is among those always `shown`)."""
         ui, has = self.narrator.ui, self.narrator.has
         return {
             name: ui(f"{prefix}.{name}", count=count)
             for name, count in counts.items()
-            if (count or empty) and has(f"{prefix}.{name}")
+            if (count or empty or name in shown) and has(f"{prefix}.{name}")
         }
 
     def _carried(
@@ -583,10 +639,13 @@ class TerminalAgent:
         `ui.table.piece[.exhausted]`), else each with its owner. Given `me`, the others' pieces
         are only counted (a table shortened to fit the screen)."""
         if not self.narrator.has("ui.table.owner"):
-            return [self._character(c, ch, carried=carried) for c, ch in present.items()]
+            return [
+                self._character(c, ch, carried=carried, mine=ch["owner"] == self.me)
+                for c, ch in present.items()
+            ]
         owners: dict[str, list[str]] = {}
         for character, ch in present.items():
-            shown = self._character(character, ch, "ui.table.piece", carried)
+            shown = self._character(character, ch, "ui.table.piece", carried, mine=ch["owner"] == self.me)
             owners.setdefault(ch["owner"], []).append(shown)
         return [
             self.narrator.ui(
@@ -603,18 +662,42 @@ class TerminalAgent:
         ch: Mapping[str, Any],
         prefix: str = "ui.table.character",
         carried: Mapping[str, list[str]] | None = None,
+        mine: bool = False,
     ) -> str:
-        """A piece in words: its name (and owner), then in brackets its traits, joined by commas,
-        and the piles it carries, each after a semicolon (their entries are joined by commas)."""
+        """A piece in words: its name (and owner), then in brackets what its kind's `brief` says
+        of it (the player's own pieces only), its traits, joined by commas, and the piles it
+        carries, each after a semicolon (their entries are joined by commas)."""
         key = f"{prefix}.exhausted" if ch["exhausted"] else prefix
         shown = self.narrator.ui(key, character=character, player=ch["owner"])
-        traits = [
+        brief = self.brief(character) if mine else ""
+        traits = ([brief] if brief else []) + [
             self.narrator.ui(f"ui.table.trait.{trait}", value=_trait_value(held))
             for trait, held in (ch.get("traits") or {}).items()
             if self.narrator.has(f"ui.table.trait.{trait}")
         ]
         parts = ([", ".join(traits)] if traits else []) + list((carried or {}).get(character, ()))
         return f"{shown} [{'; '.join(parts)}]" if parts else shown
+
+    def brief(self, entity: str) -> str:
+        """What the `brief` of the entity's kind says of it, in a few words ("" without one)."""
+        if entity not in self.briefs:
+            self.briefs[entity] = _brief(self.narrator, entity, self.places)
+        return self.briefs[entity]
+
+    def _unplaced(self, pieces: Mapping[str, Mapping[str, Any]], role: str | None, me: str) -> list[str]:
+        """The player's own living pieces that stand nowhere yet, with their `brief`s, as the
+        pack's `ui.table.own.unplaced.<piece kind>` says (a line; none without the text)."""
+        key = f"ui.table.own.unplaced.{role}"
+        mine = [
+            self._character(c, ch, "ui.table.piece", mine=True)
+            for c, ch in pieces.items()
+            if ch["owner"] == me and ch["alive"] and ch["at"] is None
+        ]
+        return (
+            [self.narrator.ui(key, pieces=Verbatim(", ".join(mine)))]
+            if mine and self.narrator.has(key)
+            else []
+        )
 
     def show_news(self, view: Any, public: bool = False) -> None:
         """What happened since this player last answered (what everyone saw only, with `public`)."""
@@ -627,6 +710,22 @@ class TerminalAgent:
             entries, places = [entries[i] for i in kept], [places[i] for i in kept if i < len(places)]
         for line in self.narrator.story(entries, places, start):
             self._say(f"  {line}")
+
+
+def _brief(narrator: Narrator, entity: str, places: list[str] | None) -> str:
+    """What the `brief` of the entity's kind says of it ("" without one, or of no entity)."""
+    from coh_core.packs.display import NOTHING, Display
+    from coh_core.packs.listing import entity_record
+
+    found = narrator.pack.entity(entity)
+    declared = narrator.pack.kind_declarations().get(found.kind, {}) if found is not None else {}
+    spec = declared.get("brief")
+    if found is None or not isinstance(spec, Mapping):
+        return ""
+    record = entity_record(narrator, found)
+    display = Display(narrator, record.get("text") or {}, places, play=True)
+    value = display.value(spec, record, declared.get("fields"))
+    return "" if value is NOTHING else str(value)
 
 
 def made_public(entries: Sequence[Mapping[str, Any]]) -> set[Any]:
@@ -722,6 +821,9 @@ def _trait_value(held: Any) -> Any:
     """A trait's value (a trait given for a while is kept as [value, until])."""
     return held[0] if isinstance(held, list) and held else held
 
+
+# The texts of a condition that compares a count with the pieces at its place, by comparison.
+_THAN_PIECES = {">": "ui.table.threshold.more_than_pieces", ">=": "ui.table.threshold.as_many_as_pieces"}
 
 # (no answer of any pack: a pass has no value)
 _UNTIL_CONCERNED: Action = ("pass", PASS_CONCERNED)

@@ -79,6 +79,7 @@ class PlayerView:
             "at": state["at"],
             "first": self._world.first_player(),
             "pointers": dict(state["pointers"]),  # every pointer is on the table
+            "cycles": {name: list(cycle) for name, cycle in state["cycles"].items()},  # and its cycle
             "eliminated": self._world.out_of_game(),
             "locations": {loc: _location(place) for loc, place in state["locations"].items()},
             "pieces": {kind: _pieces(of_kind) for kind, of_kind in state["pieces"].items()},
@@ -93,6 +94,7 @@ class PlayerView:
             "result": _copied(state["result"]),
             "decision": self.decision,
             "thresholds": thresholds(self._world.rules, state["locations"]),
+            "conditions": conditions(self._world.rules, state["locations"]),
             "extra_places": self._extra_places(),
         }
 
@@ -268,6 +270,12 @@ _HERE = "here"  # the name a location's trigger binds to its location
 _COUNT_OF = "count_of"  # the built-in selector `count_of(kind, place)`
 _DEPTH = 8  # how deep pack selectors calling pack selectors are followed
 _DERIVED = "view_thresholds"  # their name in `Rules.derived`
+_DERIVED_CONDITIONS = "view_conditions"
+# The built-in selector `characters(at)`: how many pieces stand at a place, which a condition may
+# compare a count with (`tokens(here) > characters(here)`).
+_PIECES_AT = "characters"
+_PIECES = "pieces"  # a count of the pieces at the place, as a condition's view gives it
+_MORE = {">": ">", ">=": ">="}  # the comparisons with the pieces there that a view gives
 
 
 def thresholds(rules: Rules, locations: Mapping[str, Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
@@ -293,17 +301,79 @@ def _side_thresholds(rules: Rules) -> dict[str, dict[str, tuple[dict[str, Any], 
     return found
 
 
-def find_thresholds(rules: Rules) -> dict[tuple[str, str], tuple[Threshold, ...]]:
-    """Each side's triggers whose condition compares a count at the location with a constant."""
+@dataclass(frozen=True)
+class Condition:
+    """A side's condition of role `place_condition` (written in `context`) that compares a count
+    at its location with a number or with the pieces there: it holds once `counter` there reaches
+    `at`, or once it is more than the pieces there (`pieces` `>`), or as many (`>=`)."""
+
+    side: str
+    context: str
+    counter: str
+    at: int | None = None
+    pieces: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        found: dict[str, Any] = {"side": self.side, "context": self.context, "counter": self.counter}
+        if self.at is not None:
+            found["at"] = self.at
+        if self.pieces is not None:
+            found[_PIECES] = self.pieces
+        return found
+
+
+def conditions(rules: Rules, locations: Mapping[str, Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Per location, the condition of its current side read as a count compared (`find_conditions`);
+    locations without one left out. Worked out once per compiled pack."""
+    cached: dict[tuple[str, str], dict[str, Any]] | None = rules.derived.get(_DERIVED_CONDITIONS)
+    if cached is None:
+        cached = {where: c.to_json() for where, c in find_conditions(rules).items()}
+        rules.derived[_DERIVED_CONDITIONS] = cached
+    found = {}
+    for location, place in locations.items():
+        held = cached.get((location, place["side"]))
+        if held is not None:
+            found[location] = [dict(held)]
+    return found
+
+
+def find_conditions(rules: Rules) -> dict[tuple[str, str], Condition]:
+    """Each side's condition (role `place_condition`) that compares a count at the location with a
+    number or with the pieces there (through the pack's own selectors)."""
     pack = rules.pack
     trees = {(id(c.slot.doc), c.slot.path): c.tree for c in pack.effects}
+    reader = _reader(rules, trees)
+    found: dict[tuple[str, str], Condition] = {}
+    for side in place_sides(pack, rules.declared):
+        role = side.roles.condition
+        tree = trees.get((id(side.place.doc), (*side.path, role.field))) if role is not None else None
+        if role is None or tree is None:
+            continue
+        where, number, beyond = (side.place.id, side.name), reader.threshold(tree), reader.beyond_pieces(tree)
+        if number is not None:
+            found[where] = Condition(side.name, role.context, number[0], at=number[1])
+        elif beyond is not None:
+            found[where] = Condition(side.name, role.context, beyond[0], pieces=beyond[1])
+    return found
+
+
+def _reader(rules: Rules, trees: Mapping[tuple[int, Any], Any]) -> _CountReader:
+    """A reader of the pack's counts, following its own selectors."""
+    pack = rules.pack
     selectors = {verb.id: verb for verb in pack.entities_of("verb")}
     bodies = {name: trees.get((id(verb.doc), (*verb.path, "do"))) for name, verb in selectors.items()}
     params = {
         name: list(given) if isinstance(given := verb.data.get("params"), Mapping) else []
         for name, verb in selectors.items()
     }
-    reader = _CountReader(set(rules.counters), params, bodies)
+    return _CountReader(set(rules.counters), params, bodies)
+
+
+def find_thresholds(rules: Rules) -> dict[tuple[str, str], tuple[Threshold, ...]]:
+    """Each side's triggers whose condition compares a count at the location with a constant."""
+    pack = rules.pack
+    trees = {(id(c.slot.doc), c.slot.path): c.tree for c in pack.effects}
+    reader = _reader(rules, trees)
     found: dict[tuple[str, str], tuple[Threshold, ...]] = {}
     for side in place_sides(pack, rules.declared):
         triggers = side.roles.triggers
@@ -342,6 +412,28 @@ class _CountReader:
         counter = self.counter(count, frozenset({_HERE}), _DEPTH)
         return None if counter is None else (counter, _REACHED[op](number.value))
 
+    def beyond_pieces(self, tree: Any) -> tuple[str, str] | None:
+        """(counter, `>` or `>=`) when the condition compares a count at here with the pieces
+        there (`count > characters(here)`, either way round), else None."""
+        if not isinstance(tree, ast.BinOp):
+            return None
+        op, count, pieces = tree.op, tree.left, tree.right
+        if self.pieces(count, frozenset({_HERE}), _DEPTH) and op in _MIRRORED:
+            op, count, pieces = _MIRRORED[op], pieces, count
+        if op not in _MORE or not self.pieces(pieces, frozenset({_HERE}), _DEPTH):
+            return None
+        counter = self.counter(count, frozenset({_HERE}), _DEPTH)
+        return None if counter is None else (counter, _MORE[op])
+
+    def pieces(self, expr: Any, here: frozenset[str], depth: int) -> bool:
+        """Whether `expr` counts the pieces at the location (`here` names it)."""
+        if not isinstance(expr, ast.Call) or depth <= 0:
+            return False
+        if expr.name == _PIECES_AT:
+            return _names(_arguments(expr, ["at"]).get("at"), here)
+        followed = self._returned(expr, here)
+        return followed is not None and self.pieces(*followed, depth - 1)
+
     def counter(self, expr: Any, here: frozenset[str], depth: int) -> str | None:
         """The kind of counter `expr` counts at the location (`here` names it), or None."""
         if not isinstance(expr, ast.Call) or depth <= 0:
@@ -352,16 +444,19 @@ class _CountReader:
             if isinstance(kind, ast.Name) and kind.name in self.counters and _names(place, here):
                 return kind.name
             return None
-        body = self.bodies.get(expr.name)
+        followed = self._returned(expr, here)
+        return None if followed is None else self.counter(*followed, depth - 1)
+
+    def _returned(self, call: ast.Call, here: frozenset[str]) -> tuple[Any, frozenset[str]] | None:
+        """What a pack selector of one `return` returns, and its parameters that name the location."""
+        body = self.bodies.get(call.name)
         if not isinstance(body, ast.Block) or len(body.statements) != 1:
             return None
         (statement,) = body.statements
         if not isinstance(statement, ast.Return) or statement.value is None:
             return None
-        given = _arguments(expr, self.params.get(expr.name, []))
-        return self.counter(
-            statement.value, frozenset(n for n, v in given.items() if _names(v, here)), depth - 1
-        )
+        given = _arguments(call, self.params.get(call.name, []))
+        return statement.value, frozenset(n for n, v in given.items() if _names(v, here))
 
 
 def _arguments(call: ast.Call, params: list[str]) -> dict[str, Any]:

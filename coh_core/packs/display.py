@@ -11,7 +11,7 @@ of a list, a part of a `join` or a cell of `coh list` (then empty).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from coh_core.narrative import Narrator, Verbatim
@@ -37,15 +37,31 @@ def ui(narrator: Narrator, key: str, **params: Any) -> str:
 
 class Display:
     """Makes the declared values of one entity in one language: its record (its data, name and
-    own texts, `texts`, by their keys below `<kind>.<id>.`) and its kind's field declarations."""
+    own texts, `texts`, by their keys below `<kind>.<id>.`) and its kind's field declarations.
 
-    def __init__(self, narrator: Narrator, texts: Mapping[str, str]):
+    `places` are the board's places in order (a game's city as it stands; the pack's
+    `setup.board.locations` when not given), which a value marked `place` names by its number
+    from 1. In `play` (the table of a game, not `coh show`), a value marked `provenance` (where
+    the data come from) comes to nothing.
+    """
+
+    def __init__(
+        self,
+        narrator: Narrator,
+        texts: Mapping[str, str],
+        places: Sequence[str] | None = None,
+        play: bool = False,
+    ):
         self.narrator = narrator
         self.texts = texts
+        self.places = list(places) if places is not None else _board(narrator)
+        self.play = play
 
     def value(self, spec: Spec, data: Any, fields: Any = None) -> Any:
         """The value `spec` makes of `data`, whose fields `fields` declares (or NOTHING)."""
         if "when" in spec and not shown(data, spec["when"]):
+            return NOTHING
+        if self.play and spec.get("provenance"):
             return NOTHING
         found = self._made(spec, data, fields)
         if (found is NOTHING or found == "") and "or" in spec:
@@ -66,10 +82,20 @@ class Display:
                 return spec.get("default", "")
         if spec.get("entries") and isinstance(value, Mapping):
             value, inner = [{"name": k, "value": v} for k, v in value.items()], None
+        if spec.get("numbered") and isinstance(value, list):
+            value, inner = [{"number": n, "value": v} for n, v in enumerate(value, 1)], None
+        if spec.get("place"):
+            return self._place(value)
         cases = spec.get("cases")
         if isinstance(cases, Mapping) and isinstance(value, str) and value in cases:
             return self.value(cases[value], value, None)
         return self._shaped(spec, value, inner)
+
+    def _place(self, number: Any) -> Any:
+        """The name of the board's place of that number (from 1); the number where there is none."""
+        if isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= len(self.places):
+            return self.narrator.entity(self.places[number - 1])
+        return number
 
     def _shaped(self, spec: Spec, value: Any, fields: Any) -> Any:
         """The value of a field (or the data) as the rest of `spec` shapes it."""
@@ -107,6 +133,13 @@ class Display:
         """The values of a text's or pattern's `fill`; None when one of them is NOTHING."""
         filled = {str(name): self.value(sub, value, fields) for name, sub in (spec.get("fill") or {}).items()}
         return None if any(v is NOTHING for v in filled.values()) else filled
+
+
+def _board(narrator: Narrator) -> list[str]:
+    """The board's places in the pack's order (`setup.board.locations`; none without a board)."""
+    board = narrator.pack.section("setup").get("board")
+    places = board.get("locations") if isinstance(board, Mapping) else None
+    return [str(p) for p in places] if isinstance(places, list) else []
 
 
 def shown(data: Any, when: Any) -> bool:

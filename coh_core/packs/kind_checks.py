@@ -188,6 +188,8 @@ def _texts_named(entry: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, 
     elif footer is not None:
         yield ("list", "footer"), str(footer), ["count"]
     yield from _lines_texts(entry.get("show") or [], ("show",))
+    if isinstance(entry.get("brief"), dict):
+        yield from _value_texts(entry["brief"], ("brief",))
 
 
 def _lines_texts(

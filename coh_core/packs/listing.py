@@ -43,7 +43,7 @@ def list_rows(
     narrator = narrator or Narrator(pack)
     kind = pack.entity_sections()[section]
     declared = pack.kind_declarations()[kind]
-    records = [_record(narrator, e) for e in pack.entities_of(kind)]
+    records = [entity_record(narrator, e) for e in pack.entities_of(kind)]
     if "list" not in declared:
         return (*_field_rows(narrator, records, declared), records, _field_footer(narrator, section, records))
     listing, fields = declared["list"], declared.get("fields")
@@ -98,7 +98,7 @@ def _field_footer(narrator: Narrator, section: str, records: list[dict[str, Any]
     return ui(narrator, key, count=len(records)) if narrator.has(key) else ""
 
 
-def _record(narrator: Narrator, entity: Entity) -> dict[str, Any]:
+def entity_record(narrator: Narrator, entity: Entity) -> dict[str, Any]:
     """The entity's data plus its text in the narrator's language, ready for JSON."""
     record: dict[str, Any] = {"id": entity.id, "kind": entity.kind, "name": _name(narrator, entity)}
     prefix = f"{entity.kind}.{entity.id}."
@@ -119,22 +119,29 @@ Lines = list[str]
 
 
 def show_entity(
-    pack: Pack, entity_id: str, narrator: Narrator | None = None
+    pack: Pack,
+    entity_id: str,
+    narrator: Narrator | None = None,
+    places: list[str] | None = None,
+    play: bool = False,
 ) -> tuple[str, dict[str, Any]] | None:
-    """The page `coh show` prints, and the matching JSON record, for one entity."""
+    """The page `coh show` prints, and the matching JSON record, for one entity; in `play`, as the
+    table of a game shows it, with `places` its city (`coh_core.packs.display.Display`)."""
     narrator = narrator or Narrator(pack)
     entity = pack.entity(entity_id)
     if entity is None:
         return None
     compiled = {c.slot.path: c for c in pack.effects if c.slot.doc is entity.doc}
-    record = _record(narrator, entity)
+    record = entity_record(narrator, entity)
     record["effects"] = {
         _label(entity, c, pack): _pretty(c)
         for path, c in compiled.items()
         if path[: len(entity.path)] == entity.path
     }
     declared = pack.kind_declarations().get(entity.kind, {})
-    page = _Page(narrator, entity, compiled, declared, record.get("text") or {})
+    page = _Page(
+        narrator, entity, compiled, declared, Display(narrator, record.get("text") or {}, places, play)
+    )
     label = str(declared.get("label") or f"ui.kind.{entity.kind}")
     kind = narrator.ui(label) if narrator.has(label) else entity.kind  # the kind as the pack names it
     lines = [
@@ -153,10 +160,10 @@ class _Page:
         entity: Entity,
         compiled: dict[Any, CompiledEffect],
         declared: dict[str, Any],
-        texts: Mapping[str, str],
+        display: Display,
     ):
         self.narrator, self.entity, self.compiled, self.declared = narrator, entity, compiled, declared
-        self.display = Display(narrator, texts)
+        self.display = display
 
     def ui(self, key: str, **params: Any) -> str:
         return ui(self.narrator, key, **params)
