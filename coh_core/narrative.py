@@ -272,8 +272,9 @@ def _named(kind: str) -> Renderer:
 
 
 def _pairs(part: str, keys: Renderer, values: Renderer, by: str = "") -> Renderer:
-    """A mapping as `Red 5, Blue 3`: each entry through the message `log.<part>`; with `by`, the
-    part's `{count}` (and plural form) is the entry's param `by` at the same key."""
+    """A mapping as `Red 5, Blue 3`: each entry through the message `log.<part>`, whose `{count}`
+    (which picks its plural form) is the entry's map `by` at the same key, else 1 (an entry
+    counts once)."""
 
     def render(narrator: Narrator, value: Any, params: Mapping[str, Any]) -> str:
         if not isinstance(value, Mapping):
@@ -283,10 +284,10 @@ def _pairs(part: str, keys: Renderer, values: Renderer, by: str = "") -> Rendere
         return _join(
             narrator.part(
                 part,
-                counts.get(k),
+                counts.get(k, 1),
                 name=keys(narrator, k, params),
                 value=values(narrator, v, params),
-                **({"count": _raw(counts[k])} if k in counts else {}),
+                count=_raw(counts.get(k, 1)),
             )
             for k, v in value.items()
         )

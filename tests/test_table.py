@@ -124,10 +124,14 @@ def test_a_value_is_shown_by_its_declared_type(
 
 
 def test_the_pack_declares_a_type_for_each_placeholder_it_fills(base_pack: Pack) -> None:
-    """Parts are filled by the narrator with words already; every other placeholder has a type."""
+    """Parts are filled by the narrator with words already; every other placeholder has a type
+    (and a carried value a type where a placeholder's type counts by it)."""
     for group, message_id, spec in declarations(base_pack.section("messages")):
         if group != "parts":
-            assert set(spec.get("types") or {}) == set(spec.get("params") or {}), (group, message_id)
+            typed = set(spec.get("params") or {}) | {
+                name for name in spec.get("carries") or {} if name in (spec.get("types") or {})
+            }
+            assert set(spec.get("types") or {}) == typed, (group, message_id)
 
 
 # A character's points in each language's brief, and the grandpa's votes (his disadvantage).
