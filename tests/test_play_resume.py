@@ -122,7 +122,7 @@ def test_the_readme_hotseat_example_plays_a_whole_game() -> None:
 # --- hotseat: what each human sees ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", spread([1, 2, 3], every=3))
 def test_hotseat_output_between_hand_overs_shows_no_other_humans_secrets(
     base_pack: Pack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], seed: int
 ) -> None:
