@@ -126,38 +126,44 @@ def test_the_readme_hotseat_example_plays_a_whole_game() -> None:
 def test_hotseat_output_between_hand_overs_shows_no_other_humans_secrets(
     base_pack: Pack, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], seed: int
 ) -> None:
-    """Each human's screen, from the hand-over to the next, never holds the other human's hand,
-    a private log line the asked human may not see, or another human's question."""
+    """Each human's screen never holds the other human's hand, a private log line the asked human
+    may not see, or another human's question; what is the asked human's alone (their hand, their
+    secrets) is shown only after a hand-over to them, or when they answered last. A question
+    that needs no secret is asked with no hand-over, on a screen wiped of the last one's secrets."""
     game = new_game(base_pack, players=4, seed=seed)
     humans = game.players[:2]
     narrator = Narrator(base_pack)
     shared = TerminalAgent(narrator, hotseat=True)
     typed = iter(_answers(seed, count=20000))
     monkeypatch.setattr(terminal, "read_answer", lambda stream: next(typed))
-    hand_overs = 0
+    seen = {"hand_overs": 0, "public": 0}
+    hand_over = narrator.ui("ui.play.hand_over", player="x").split("x")[0]
 
     class Watched:
         def act(self, view: Any, legal: list[Any]) -> Any:
-            nonlocal hand_overs
             me = view.colour
             other = next(h for h in humans if h != me)
-            mine = set(shared.table(view.to_json()))
-            secret_rows = [row for row in shared.table(game.view(other).to_json()) if row not in mine]
+            state = view.to_json()
+            full = shared.table(state)
+            mine = [row for row in full if row not in shared.table(state, public=True)]
+            secret_rows = [row for row in shared.table(game.view(other).to_json()) if row not in full]
             hidden = [e for e in game.log if "to" in e and me not in e["to"]]
-            switched = shared.last != me  # the first question too: a screen no one has seen
+            last, secrets_shown = shared.last, shared.secrets_shown
             capsys.readouterr()
             action = shared.act(view, legal)
             screen = capsys.readouterr().out
             if not screen and action == ("pass",) and me in shared.passing:
                 return action  # a standing pass answered: nothing asked, nothing shown
-            if switched:
-                hand_overs += 1
-                assert screen.lstrip("\n").startswith(HANDOVER_SEPARATOR)
-                assert screen.count(HANDOVER_SEPARATOR) == 1
-            else:
-                assert HANDOVER_SEPARATOR not in screen
-            assert f"[{narrator.name('colour', other)}]" not in screen
             shown = {line.strip() for line in screen.splitlines()}
+            handed = hand_over in screen
+            shows_mine = any(row.strip() in shown for row in mine)
+            assert handed == (shows_mine and last != me), (me, last, screen[:300])
+            seen["hand_overs"] += handed
+            if not shows_mine:
+                seen["public"] += 1
+                # the last screen's secrets are wiped first
+                assert screen.lstrip("\n").startswith(HANDOVER_SEPARATOR) == secrets_shown
+            assert f"[{narrator.name('colour', other)}]" not in screen
             for row in secret_rows:
                 assert row.strip() not in shown, (me, row)
             for line in narrator.lines(hidden):
@@ -167,7 +173,7 @@ def test_hotseat_output_between_hand_overs_shows_no_other_humans_secrets(
     watched = Watched()
     agents = {c: watched if c in humans else RandomAgent(seed * 10 + i) for i, c in enumerate(game.players)}
     play_out(game, agents)
-    assert game.over and hand_overs > 10
+    assert game.over and seen["hand_overs"] > 10 and seen["public"] > 10, seen
 
 
 def test_a_single_human_gets_no_hand_over_screen() -> None:

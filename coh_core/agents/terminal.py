@@ -121,6 +121,8 @@ class TerminalAgent:
         self.hinted: set[str] = set()  # the players told how to answer
         self.whole: list[str] | None = None  # the whole table, while a shortened one is shown
         self.passing: dict[str, PassingOn] = {}  # per human: a standing pass (`>`, `>>`)
+        self.seen_public: dict[str, int] = {}  # per player: log entries shown on screens all may see
+        self.secrets_shown = False  # whether the screen holds what one player alone may see
         self.briefs: dict[str, str] = {}  # per entity: what its kind's `brief` says of it
         self.me: str | None = None  # the player whose table is being made
         self.places: list[str] | None = None  # the game's places in order, once a table is made
@@ -136,22 +138,61 @@ class TerminalAgent:
 
     def act(self, view: Any, legal: list[Action]) -> Action:
         state = view.to_json()
-        if self._passes_on(view.colour, state, view.log(), legal):
+        log = view.log()
+        if self._passes_on(view.colour, state, log, legal):
             return PASS
-        if self.hotseat and self.last != view.colour:
+        # In hotseat, a question that needs no secret is asked on a screen all may see, with no
+        # hand-over; the screen is wiped first if it holds the last player's secrets.
+        public = self.hotseat and not self._private(state, log, legal)
+        if self.hotseat and not public and self.last != view.colour:
             self.hand_over(view.colour)
+        elif public and self.secrets_shown:
+            self.clear()
+        self.secrets_shown = not public
         self.last = view.colour
-        self.show_news(view)
-        drawn = made_public(view.log())
+        self.show_news(view, public=public)
+        drawn = made_public(log)
         player = self.narrator.player(view.colour)
         question = f"[{player}] {self.question(state['decision'] or {})}"
         menu = build_menu(legal, self.narrator, self._keys()) + self._passing_entries(state, legal)
-        self._say("\n".join(self.board(state, drawn, self._rows_below(question, menu))))
-        chosen = self.choose(question, menu, state)
+        self._say("\n".join(self.board(state, drawn, self._rows_below(question, menu), public)))
+        chosen = self.choose(question, menu, state, public)
         if chosen in _PASSING_ON:
             self._pass_on(view.colour, state, len(view.log()), chosen)
             return PASS
         return chosen
+
+    def _private(
+        self, state: Mapping[str, Any], log: Sequence[Mapping[str, Any]], legal: list[Action]
+    ) -> bool:
+        """Whether the question is for the player's eyes alone: it asks several players at once
+        (each answers in secret), or one of its answers names what the player alone knows."""
+        decision = state.get("decision") or {}
+        if len(decision.get("asked") or ()) > 1:
+            return True
+        known = self._known_alone(state, log)
+        return any(_names_any(list(action[1:]), known) for action in legal)
+
+    def _known_alone(self, state: Mapping[str, Any], log: Sequence[Mapping[str, Any]]) -> set[str]:
+        """What the player knows that the others do not: the entries they see of piles not
+        everyone sees, the values told to them alone (and not made public since) and what the
+        game remembers for their eyes only; the ids of players, places and pieces, which everyone
+        knows, left out."""
+        components = self.narrator.pack.section("components")
+        piles, memory, me = components.get("piles") or {}, components.get("memory") or {}, state["me"]
+        known: set[str] = set()
+        for name, held in state["piles"].items():
+            if (piles.get(name) or {}).get("sees") != _EVERYONE:
+                lists = [entries for entries in held.values() if isinstance(entries, list)]
+                known.update(e for entries in lists for e in entries if isinstance(e, str))
+        for entry in log:
+            if "to" in entry:
+                known.update(_values(entry.get("params") or {}))
+        for name, value in state["memory"].items():
+            if (memory.get(name) or {}).get("visible") == _OWNER_ONLY and isinstance(value, Mapping):
+                known.update(_values({me: value.get(me)}))
+        public = set(state["players"]) | set(state["locations"]) | _pieces_of(state, None)
+        return known - public - made_public(log)
 
     def passing_json(self) -> dict[str, dict[str, Any]]:
         """The standing passes as a save keeps them."""
@@ -202,19 +243,21 @@ class TerminalAgent:
         standing.seen = len(log)
         return PASS in legal
 
-    def board(self, state: Mapping[str, Any], drawn: Collection[Any], below: int) -> list[str]:
+    def board(
+        self, state: Mapping[str, Any], drawn: Collection[Any], below: int, public: bool = False
+    ) -> list[str]:
         """The table as it fits the screen above `below` rows (the question and its menu): whole
         when it fits or the output is no terminal, else shortened (the others' characters
         counted, not named; then the lines that take the most rows cut to the width, one by one
         until it fits), with a note that `?` shows it whole. `self.whole` keeps the whole table
-        for `?` meanwhile."""
-        rows = self.table(state, drawn)
+        for `?` meanwhile. With `public`, what the player alone may see is left out (`table`)."""
+        rows = self.table(state, drawn, public=public)
         self.whole = None
         height, width = self._height(), self._width()
         if height is None or screen_rows(rows, width) + below <= height:
             return rows
         self.whole = rows
-        rows = self.table(state, drawn, counted=True)
+        rows = self.table(state, drawn, counted=True, public=public)
         note = self.narrator.ui("ui.table.menu.shortened")
         shown = [f"{rows[0]} {note}", *rows[1:]]
         # the rows that take the most screen rows are cut first, the first row last
@@ -247,7 +290,9 @@ class TerminalAgent:
             self.keys = Keys(self.narrator)
         return self.keys
 
-    def choose(self, question: str, top: list[Entry], state: Mapping[str, Any]) -> Action:
+    def choose(
+        self, question: str, top: list[Entry], state: Mapping[str, Any], public: bool = False
+    ) -> Action:
         """The answer picked in the menu: a key opens a group or picks an answer, `<` goes back,
         `?` explains; anything else (a bare Enter too) is asked again."""
         path: list[Entry] = []
@@ -264,7 +309,7 @@ class TerminalAgent:
             self._say(f"{self.narrator.ui(hint)}: ", nl=False)
             typed = read_answer(sys.stdin).strip()
             if typed.startswith("?"):
-                self.explain(typed[1:].strip(), entries, state)
+                self.explain(typed[1:].strip(), entries, state, public)
                 continue
             if typed == "<" and path:
                 path.pop()
@@ -284,13 +329,17 @@ class TerminalAgent:
             else:
                 path.append(found)
 
-    def explain(self, asked: str, entries: list[Entry], state: Mapping[str, Any]) -> None:
-        """`?`: how to answer and the player's hand with its texts; `? KEY` (or a name): what
-        that entry's card, character, location... says."""
+    def explain(
+        self, asked: str, entries: list[Entry], state: Mapping[str, Any], public: bool = False
+    ) -> None:
+        """`?`: how to answer and the player's hand with its texts (not on a `public` screen);
+        `? KEY` (or a name): what that entry's card, character, location... says."""
         if not asked:
             if self.whole is not None:  # what the shortened table left out
                 self._say("\n".join(self.whole))
             self._say(self.narrator.ui("ui.table.menu.help"))
+            if public:
+                return
             me = state["me"]
             for pile in self._hand_piles():
                 for entry in sorted(set(state["piles"].get(pile, {}).get(me, [])), key=_in_order):
@@ -397,7 +446,11 @@ class TerminalAgent:
         return self.narrator.text("ui.decision.other", {"kind": kind})
 
     def table(
-        self, state: Mapping[str, Any], drawn: Collection[Any] = (), counted: bool = False
+        self,
+        state: Mapping[str, Any],
+        drawn: Collection[Any] = (),
+        counted: bool = False,
+        public: bool = False,
     ) -> list[str]:
         """The public board and the player's own cards, tokens, counters and secrets.
 
@@ -413,7 +466,9 @@ class TerminalAgent:
         them), counters (`ui.table.own.count.<kind>`) and what the game remembers for them alone
         (`ui.table.own.memory.<name>`, its last entry and what that entity says) while that entry
         is not among the `drawn` values (`made_public`: a card seen in secret, drawn since).
-        With `counted`, the other players' pieces at a location are counted, not named.
+        With `counted`, the other players' pieces at a location are counted, not named; with
+        `public` (a screen all the players at a hotseat terminal may see), the player's own piles,
+        counters and secrets are left out, and the piles carried that not everyone sees.
         """
         ui, me = self.narrator.ui, state["me"]
         piles = self.narrator.pack.section("components").get("piles") or {}
@@ -430,7 +485,7 @@ class TerminalAgent:
         self.me, self.places = me, list(state["locations"])
         rows.extend(self._unplaced(pieces, role, me))
         extra = state.get("extra_places", {})
-        carried = self._carried(state, piles, role)
+        carried = self._carried(state, piles, role, public)
         for location, place in state["locations"].items():
             present = {c: ch for c, ch in pieces.items() if ch["alive"] and ch["at"] == location}
             people = self._people(present, me if counted else None, carried)
@@ -453,9 +508,11 @@ class TerminalAgent:
             else:
                 rows.append("  " + ui(line, **shown))
         # The rest in as few lines as they take: the screen is 24 lines high for a new player.
-        public = [*self._totals(state, piles), *self._others(state, piles)]
+        everyones = [*self._totals(state, piles), *self._others(state, piles)]
+        if everyones:
+            rows.append(" ".join(everyones))
         if public:
-            rows.append(" ".join(public))
+            return rows
         own = []
         for pile, size in _sizes(state, piles, "player", me, empty=True).items():
             key = f"ui.table.own.pile.{pile}"
@@ -609,10 +666,11 @@ class TerminalAgent:
         }
 
     def _carried(
-        self, state: Mapping[str, Any], piles: Mapping[str, Any], role: str | None
+        self, state: Mapping[str, Any], piles: Mapping[str, Any], role: str | None, public: bool = False
     ) -> dict[str, list[str]]:
         """Per piece of the players' kind, its piles the pack has a `ui.table.carried.<id>` text for
-        that are not empty and whose entries the player sees, each in words."""
+        that are not empty and whose entries the player sees (everyone sees, with `public`), each
+        in words."""
         found: dict[str, list[str]] = {}
         for name, pile in piles.items():
             key = f"ui.table.carried.{name}"
@@ -621,6 +679,7 @@ class TerminalAgent:
                 or not isinstance(pile, Mapping)
                 or pile.get("per") != role
                 or not self.narrator.has(key)
+                or (public and pile.get("sees") != _EVERYONE)
             ):
                 continue
             for piece, entries in (state["piles"].get(name) or {}).items():
@@ -700,10 +759,15 @@ class TerminalAgent:
         )
 
     def show_news(self, view: Any, public: bool = False) -> None:
-        """What happened since this player last answered (what everyone saw only, with `public`)."""
+        """What happened since this player last answered (what everyone saw only, with `public`:
+        the next screen of theirs alone tells them all since, their secrets too)."""
         entries, places = view.log(), view.places()
         start = self.seen.get(view.colour, 0)
-        self.seen[view.colour] = len(entries)
+        if public:
+            start = max(start, self.seen_public.get(view.colour, 0))
+        else:
+            self.seen[view.colour] = len(entries)
+        self.seen_public[view.colour] = len(entries)
         if public:  # the story of what everyone saw: its headings are placed among those entries
             kept = [i for i, entry in enumerate(entries) if "to" not in entry]
             start = sum(1 for i in kept if i < start)
@@ -825,6 +889,9 @@ def _trait_value(held: Any) -> Any:
 # The texts of a condition that compares a count with the pieces at its place, by comparison.
 _THAN_PIECES = {">": "ui.table.threshold.more_than_pieces", ">=": "ui.table.threshold.as_many_as_pieces"}
 
+_EVERYONE = "everyone"  # a pile whose entries every player sees (`sees`)
+_OWNER_ONLY = "owner"  # what the game remembers for its owner's eyes alone (`visible`)
+
 # (no answer of any pack: a pass has no value)
 _UNTIL_CONCERNED: Action = ("pass", PASS_CONCERNED)
 _UNTIL_PLACE: Action = ("pass", PASS_PLACE)
@@ -832,13 +899,13 @@ _UNTIL_PHASE: Action = ("pass", PASS_PHASE)
 _PASSING_ON = (_UNTIL_CONCERNED, _UNTIL_PLACE, _UNTIL_PHASE)
 
 
-def _pieces_of(state: Mapping[str, Any], colour: str) -> set[str]:
-    """The ids of the player's pieces, of every kind."""
+def _pieces_of(state: Mapping[str, Any], colour: str | None) -> set[str]:
+    """The ids of the player's pieces (of everyone's, for None), of every kind."""
     return {
         piece
         for held in (state.get("pieces") or {}).values()
         for piece, data in held.items()
-        if isinstance(data, Mapping) and data.get("owner") == colour
+        if isinstance(data, Mapping) and (colour is None or data.get("owner") == colour)
     }
 
 

@@ -37,6 +37,7 @@ class Decision:
         return {
             "kind": self.kind,
             "prompt": dict(self.prompt),  # (a copy: the asks of one window share theirs)
+            "asked": list(self.options),  # every seat it asks (several: they answer at once, in secret)
             "waiting": self.waiting,
             "legal": {c: [list(a) for a in acts] for c, acts in shown.items()},
         }
