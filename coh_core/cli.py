@@ -1741,20 +1741,49 @@ DEFAULT_WEB_DB = "coh-web.sqlite3"  # in the current directory
     show_default=True,
     help="The messages a browser may send in 10 seconds (more are refused, WEB-RATE).",
 )
-def serve(host: str, port: int, db: Path, max_rooms: int, rate: int) -> None:
+@click.option(
+    "--idle-hours",
+    type=click.FloatRange(0, min_open=True),
+    default=72.0,
+    show_default=True,
+    help="A room where no decision was taken for this long is removed (its links then open no table).",
+)
+@click.option(
+    "--over-hours",
+    type=click.FloatRange(0, min_open=True),
+    default=24.0,
+    show_default=True,
+    help="A room whose game is over is removed this long after its last decision.",
+)
+@_expert_iterations_option
+@_expert_seconds_option
+def serve(
+    host: str,
+    port: int,
+    db: Path,
+    max_rooms: int,
+    rate: int,
+    idle_hours: float,
+    over_hours: float,
+    expert_iterations: int | None,
+    expert_seconds: float | None,
+) -> None:
     """Serve the web table (needs coh[web]): `POST /rooms` makes a room of a shipped game, with a
-    secret link per human seat, a spectator's link and bots at the other seats; each link opens
-    the table in a browser, in the language of its `?lang=`."""
+    secret link per human seat, a spectator's link and bots at the other seats (random, heuristic
+    or expert, whose budget --expert-iterations and --expert-seconds set); each link opens the
+    table in a browser, in the language of its `?lang=`."""
     from coh_core.web import INSTALL_HINT, missing_libraries
 
     missing = missing_libraries()
     if missing:
         _fail_usage(UsageError(f"coh serve needs {', '.join(missing)}: {INSTALL_HINT}", code="WEB-EXTRA"))
+    budget = _expert_budget(["expert"], expert_iterations, expert_seconds)
     import uvicorn
 
-    from coh_core.web.app import MAX_MESSAGE, create_app
+    from coh_core.web.app import HOUR, MAX_MESSAGE, Expiry, create_app
 
     click.echo(f"the web table on http://{host}:{port}/ (rooms kept in {_shown_path(db)})", err=True)
-    app = create_app(db, max_rooms, (rate, 10.0))
+    expiry = Expiry(idle=idle_hours * HOUR, over=over_hours * HOUR)
+    app = create_app(db, max_rooms, (rate, 10.0), expiry, budget=budget)
     # a frame far beyond any answer is refused by the WebSocket protocol itself
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=MAX_MESSAGE * 8)

@@ -303,6 +303,9 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.web.spectator": (),
     "ui.web.back": (),
     "ui.web.over": (),
+    "ui.web.thinking": ("player",),
+    "ui.web.gone.title": (),
+    "ui.web.gone": (),
 }
 
 # `coh list`, `coh show` and the `coh validate` summary: what every pack's pages print (a kind
@@ -618,6 +621,16 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
     "ui.web.spectator": ("The web table: in place of a seat's name, on a spectator's page.", {}),
     "ui.web.back": ("The web table: the button that goes back from a sub-menu (`<`).", {}),
     "ui.web.over": ("The web table: once the game is over, in place of who it waits for.", {}),
+    "ui.web.thinking": (
+        "The web table: in place of who it waits for, while a bot that takes its time answers.",
+        {"player": "the bot's player"},
+    ),
+    "ui.web.gone.title": ("The web table: the title of the page a link that opens no table leads to.", {}),
+    "ui.web.gone": (
+        "The web table: the page a link that opens no table leads to (a wrong link, or a room"
+        " cleared after its game ended or lay idle).",
+        {},
+    ),
     "ui.phase.setup": ("The phase shown in the table's header during the setup.", {}),
     "ui.phase.end": ("The phase shown in the table's header once the game is over.", {}),
     "ui.show.header": (

@@ -21,13 +21,16 @@ from coh_core.agents.terminal import TerminalAgent, made_public
 from coh_core.engine import Game, new_game, rules_for
 from coh_core.engine.views import PlayerView
 from coh_core.i18n import SOURCE_LOCALE, fallback_chain, normalize_locale
-from coh_core.narrative import Narrator, standings
+from coh_core.narrative import Narrator, scoreboard
 from coh_core.packs import load_game
 from coh_core.packs.model import Pack
 from coh_core.packs.overlays import shipped_packs
 from coh_core.resources import content_root
+from coh_core.web.board import board
 
-WEB_BOTS = ("random", "heuristic")  # the bots a room may seat (the expert thinks too long for a table)
+WEB_BOTS = ("random", "heuristic", "expert")  # the bots a room may seat
+SLOW_BOTS = frozenset({"expert"})  # bots that think for seconds: the table says whom it waits for
+Budget = tuple[int | None, float | None]  # the expert's: iterations and seconds per decision
 MAX_SEED = 2**31 - 1
 _OVERLAY_NAME = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-_")
 
@@ -150,51 +153,82 @@ class Speaker:
 
 
 class Room:
-    """A game and its seats; the bots answer as soon as it is their turn (`play_bots`)."""
+    """A game and its seats; the bots answer when it is their turn (`bot_waited_for`, `think`)."""
 
-    def __init__(self, ident: str, setup: Setup, game: Game, tokens: dict[str, str | None]) -> None:
+    def __init__(
+        self,
+        ident: str,
+        setup: Setup,
+        game: Game,
+        tokens: dict[str, str | None],
+        touched: float = 0.0,
+        budget: Budget = (None, None),
+    ) -> None:
         self.ident = ident
         self.setup = setup
         self.game = game
         self.tokens = tokens  # secret token -> the seat it plays (None: a spectator)
+        self.touched = touched  # when a decision was last taken (seconds, the table's clock)
         self.bots: dict[str, Agent] = {
-            colour: make_bot(setup.bots, setup.seed * 7919 + index, self.pack)
+            colour: make_bot(setup.bots, setup.seed * 7919 + index, self.pack, *budget)
             for index, colour in enumerate(game.players)
             if colour not in setup.humans
         }
+        self.scores: dict[str, list[str]] = {}  # the scoreboard per language, once over
 
     @property
     def pack(self) -> Pack:
         return load_game(self.setup.game, tuple(self.setup.rules))
 
+    @property
+    def slow(self) -> bool:
+        """Whether its bots think long enough for the table to say whom it waits for."""
+        return self.setup.bots in SLOW_BOTS and bool(self.bots)
+
     @classmethod
-    def create(cls, ident: str, setup: Setup) -> Room:
+    def create(cls, ident: str, setup: Setup, now: float = 0.0, budget: Budget = (None, None)) -> Room:
         game = new_game(load_game(setup.game, tuple(setup.rules)), players=setup.players, seed=setup.seed)
         tokens: dict[str, str | None] = {secrets.token_urlsafe(24): colour for colour in setup.humans}
         tokens[secrets.token_urlsafe(24)] = None
-        return cls(ident, setup, game, tokens)
+        return cls(ident, setup, game, tokens, now, budget)
 
     @classmethod
-    def restore(cls, ident: str, setup: Setup, doc: dict[str, Any], tokens: dict[str, str | None]) -> Room:
+    def restore(
+        cls,
+        ident: str,
+        setup: Setup,
+        doc: dict[str, Any],
+        tokens: dict[str, str | None],
+        touched: float = 0.0,
+        budget: Budget = (None, None),
+    ) -> Room:
         game = Game.from_json(rules_for(load_game(setup.game, tuple(setup.rules))), doc)
-        return cls(ident, setup, game, tokens)
+        return cls(ident, setup, game, tokens, touched, budget)
+
+    def scoreboard(self, speaker: Speaker) -> list[str]:
+        """The scoreboard `coh play` prints at the end (the parts of each score included), made
+        once per language."""
+        locale = speaker.narrator.locale
+        if locale not in self.scores:
+            self.scores[locale] = scoreboard(self.game, speaker.narrator)
+        return self.scores[locale]
+
+    def bot_waited_for(self) -> str | None:
+        """The first bot the game waits for now, if any (none once it is over)."""
+        if self.game.over:
+            return None
+        return next((colour for colour in self.game.waiting if colour in self.bots), None)
+
+    def think(self, colour: str) -> Action:
+        """That bot's answer now, submitted (a bot's search runs off the event loop: see `Table`)."""
+        action = ask(self.game, self.bots[colour], colour)
+        self.game.submit(colour, action)
+        return action
 
     @property
     def decision_number(self) -> int:
         """The number of the decision asked now (the decisions answered before it)."""
         return len(self.game.history)
-
-    def play_bots(self) -> int:
-        """The bots' answers until a human must answer or the game is over; how many."""
-        answered = 0
-        while not self.game.over:
-            waiting = [colour for colour in self.game.waiting if colour in self.bots]
-            if not waiting:
-                break
-            for colour in waiting:
-                self.game.submit(colour, ask(self.game, self.bots[colour], colour))
-                answered += 1
-        return answered
 
     def answer(self, colour: str | None, message: Mapping[str, Any], speaker: Speaker) -> Action:
         """Submit a seat's answer from a browser's message; RoomError (the game unchanged) when
@@ -243,13 +277,38 @@ class Room:
         raise RoomError("WEB-KEY", "these keys open a sub-menu: give the key of an answer in it")
 
 
-def seat_message(room: Room, colour: str | None, speaker: Speaker) -> dict[str, Any]:
+def seat_message(
+    room: Room, colour: str | None, speaker: Speaker, known: Sequence[str] = ()
+) -> tuple[dict[str, Any], list[str]]:
     """What one browser is sent: its seat's view (a spectator's: the public view) and what is made
-    from it alone, in its language; who is being waited for; its menu when it is asked."""
+    from it alone, in its language; who is being waited for; its menu when it is asked; the
+    entries of the story it lacks (it has `known`). Also the whole story, which it has once sent."""
     game = room.game
     view = game.public_view() if colour is None else game.view(colour)
     legal = game.legal(colour) if colour is not None else []
-    return state_of(view, legal, speaker, room.decision_number, list(game.waiting), game.over)
+    story = speaker.narrator.story(view.log(), view.places())
+    message = state_of(view, legal, speaker, room.decision_number, list(game.waiting), game.over)
+    message["story"] = story_entries(story, known)
+    message["scores"] = room.scoreboard(speaker) if game.over else []
+    return message, story
+
+
+def story_of(room: Room, colour: str | None, speaker: Speaker) -> list[str]:
+    """The story as the seat sees it (a spectator: as everyone does), one line an entry."""
+    view = room.game.public_view() if colour is None else room.game.view(colour)
+    return speaker.narrator.story(view.log(), view.places())
+
+
+def story_entries(story: Sequence[str], known: Sequence[str]) -> list[list[Any]]:
+    """The story's entries a browser lacks, each as [its sequence number, its line] (the first
+    line is 1): from the first line that is not the one it has; a browser that is sent entry N
+    keeps its first N - 1 lines and drops the rest."""
+    same = 0
+    for had, line in zip(known, story, strict=False):
+        if had != line:
+            break
+        same += 1
+    return [[number, line] for number, line in enumerate(story[same:], same + 1)]
 
 
 def state_of(
@@ -261,7 +320,7 @@ def state_of(
     over: bool,
 ) -> dict[str, Any]:
     """A browser's state from a seat's view and its legal answers (and the seats the table waits
-    for, which everyone at a table sees)."""
+    for, which everyone at a table sees), without the story and the scoreboard (`seat_message`)."""
     narrator = speaker.narrator
     state = view.to_json()
     asked = state["decision"] is not None and bool(legal)
@@ -274,7 +333,8 @@ def state_of(
         "view": state,
         "names": _names(state, narrator),
         "texts": _texts(state, speaker),
-        "story": narrator.story(view.log(), view.places()),
+        # the labels of the pack's components, in its words; those it has no text for left out
+        "board": board(state, narrator),
         # the terminal's table: the pack's own words for what a seat sees (`TerminalAgent.table`)
         "table": speaker.terminal.table(state, made_public(view.log())) if view.colour is not None else [],
         "question": speaker.terminal.question(state["decision"]) if asked else None,
@@ -283,7 +343,6 @@ def state_of(
         "over": over,
         "header": narrator.ui("ui.table.header", turn=state["turn"], phase=state["phase"]),
         "waiting_text": _word(narrator, "waiting", players=list(waiting)) if waiting else "",
-        "scores": _scores(state["result"], state["players"], narrator),
         "langs": narrator.pack.locales(),
         "words": {name: _word(narrator, name) for name in ("spectator", "back", "over")},
     }
@@ -338,29 +397,6 @@ def _texts(state: Mapping[str, Any], speaker: Speaker) -> dict[str, str]:
 def _word(narrator: Narrator, name: str, **params: Any) -> str:
     """One of the page's own words: `ui.web.<name>` (the engine's texts, which a pack may reword)."""
     return narrator.ui(f"ui.web.{name}", **params)
-
-
-def _scores(result: Any, players: Sequence[str], narrator: Narrator) -> list[str]:
-    """The result in the view, once there is one: a ranking's rows and winners, or a team's
-    outcome (the scoreboard's words, without the parts of the scores the view does not hold)."""
-    if not isinstance(result, Mapping):
-        return []
-    lines = []
-    if "won" in result:
-        lines.append(narrator.ui("ui.team.won" if result.get("won") else "ui.team.lost"))
-    if isinstance(result.get("scores"), Mapping):
-        winners = result.get("winners") or []
-        for rank, player in standings(result, players):
-            mark = "*" if player in winners else " "
-            row = {
-                "rank": rank,
-                "player": player,
-                "score": result["scores"].get(player, 0),
-                "winner_mark": mark,
-            }
-            lines.append(narrator.ui("ui.scoreboard.row.plain", **row))
-        lines.append(narrator.ui("ui.winners", players=winners))
-    return lines
 
 
 def new_room_id() -> str:

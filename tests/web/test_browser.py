@@ -261,3 +261,62 @@ def test_a_page_resumes_after_the_server_starts_again(browser: Any, server: Serv
     type_first(page)  # and the game goes on, answered from the keyboard
     assert _decision(page) > before
     page.screenshot(path=str(artefacts / "table-phone-resumed.png"), full_page=True)
+
+
+def component_ids(pack: Any) -> set[str]:
+    """The ids of the pack's components (its pointers, counters, piles, places, pieces, memory,
+    graphs...): each section of `components` that names its entries."""
+    found: set[str] = set()
+    for section in pack.section("components").values():
+        if isinstance(section, dict):
+            found.update(str(ident) for ident in section)
+    return found
+
+
+def shown_ids(text: str, ids: set[str], lang: str) -> list[str]:
+    """The ids the page's visible text shows: an id of two words or more (`food_face_down`)
+    anywhere; in a language other than English, whose words are not the ids', any id as a word."""
+    import re
+
+    found = [ident for ident in ids if "_" in ident and ident in text]
+    if lang != "en":
+        found += [ident for ident in ids if "_" not in ident and re.search(rf"\b{re.escape(ident)}\b", text)]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("game", "langs"),
+    [
+        pytest.param("base", {"yellow": "en", "red": "es"}, marks=pytest.mark.long),
+        ("zombicide", {"green": "en", "purple": "es"}),
+    ],
+)
+def test_every_label_is_in_the_pack_s_words(
+    browser: Any, server: Server, artefacts: Path, game: str, langs: dict[str, str]
+) -> None:
+    """Two humans in two languages play a whole game of each shipped game: at every decision, no
+    page shows the id of a component of the pack (one the pack has no text for is left out)."""
+    from coh_core.packs import load_game
+
+    ids = component_ids(load_game(game, ()))
+    room = server.room(game=game, humans=list(langs), players=4, seed=4)
+    pages = {}
+    for seat, lang in langs.items():
+        pages[seat] = browser.new_context(viewport=DESKTOP).new_page()
+        pages[seat].goto(f"{room['seats'][seat]}?lang={lang}")
+    checked = 0
+    for _ in range(1000):
+        played = server.game(room["room"])
+        for seat, page in pages.items():
+            page.wait_for_function(
+                f"document.body.dataset.decision === '{len(played.history)}'", timeout=20_000
+            )
+            assert shown_ids(page.locator("body").inner_text(), ids, langs[seat]) == [], (seat, langs[seat])
+            checked += 1
+        if played.over:
+            break
+        answer_first(pages[next(seat for seat in played.waiting if seat in pages)])
+    assert played.over and checked > 20
+    for seat, page in pages.items():
+        assert page.locator("#result div").count() > 0  # the scoreboard, or the team's outcome
+        page.screenshot(path=str(artefacts / f"over-{game}-{langs[seat]}.png"), full_page=True)

@@ -1,8 +1,9 @@
 """No browser is sent what its seat may not see.
 
-Two human seats and a spectator play a whole game (plus bots). At every message a browser
-receives, the test takes from the real game the entries of every pile the engine hides from that
-seat (the other seats' hands and the face-down piles: the piles of `game.state` whose entries the
+Two human seats and a spectator play a whole game (plus bots); each browser is sent only the
+entries of the story it lacks, which put together are its seat's whole story. At every message a
+browser receives, the test takes from the real game the entries of every pile the engine hides
+from that seat (the other seats' hands and the face-down piles: the piles of `game.state` whose entries the
 seat's view leaves out), keeps those that name something (the ids: a number says nothing alone)
 and that the seat's own view does not show elsewhere at that moment (the engine decides what a
 seat sees: the test checks that the table adds nothing to it), and asserts that none of them, nor
@@ -25,6 +26,7 @@ with warnings.catch_warnings():  # Starlette asks for httpx2, which its TestClie
     from starlette.testclient import TestClient
 
 from coh_core.narrative import Narrator
+from coh_core.web.rooms import speaker, story_of
 
 from .conftest import first_keys, make_room, token_of
 
@@ -75,6 +77,17 @@ def check(message: dict[str, Any], game: Any, seat: str | None, narrator: Narrat
     return len(hidden)
 
 
+def kept(story: list[str], entries: list[list[Any]]) -> list[str]:
+    """A browser's story after a message: entry N follows its first N - 1 lines; a message sends
+    only the entries the browser lacks, none it has already."""
+    if not entries:
+        return story
+    first = entries[0][0]
+    assert first == len(story) + 1, (first, len(story))
+    assert [n for n, _ in entries] == list(range(first, first + len(entries)))
+    return story + [line for _, line in entries]
+
+
 def test_no_browser_is_sent_another_seats_secrets(client: TestClient) -> None:
     created = make_room(client, players=4, humans=["yellow", "red"], seed=11, bots="random")
     room = client.app.state.table.rooms[created["room"]]  # type: ignore[attr-defined]
@@ -92,9 +105,11 @@ def test_no_browser_is_sent_another_seats_secrets(client: TestClient) -> None:
     ):
         sockets = {"yellow": yellow, "red": red, None: spectator}
         last: dict[str | None, dict[str, Any]] = {}
+        stories: dict[str | None, list[str]] = {}
         for seat, socket in sockets.items():
             last[seat] = socket.receive_json()
             checked += check(last[seat], room.game, seat, narrator)
+            stories[seat] = kept([], last[seat]["story"])
         for _ in range(3000):
             if room.game.over:
                 break
@@ -107,6 +122,9 @@ def test_no_browser_is_sent_another_seats_secrets(client: TestClient) -> None:
                 last[seat] = socket.receive_json()
                 assert last[seat]["type"] == "state"
                 checked += check(last[seat], room.game, seat, narrator)
+                stories[seat] = kept(stories[seat], last[seat]["story"])
                 messages += 1
     assert room.game.over
+    for seat, story in stories.items():  # each put its seat's whole story together from the entries
+        assert story == story_of(room, seat, speaker("base", (), "en")), seat
     assert messages > 50 and checked > 500  # the test saw secrets to keep, not an empty game

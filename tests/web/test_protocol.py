@@ -195,7 +195,7 @@ def test_the_rooms_limit_and_a_setup_refused(db: Path) -> None:
             {"rules": ["../../etc"]},
             {"players": 99},
             {"humans": ["purple"]},
-            {"bots": "expert"},
+            {"bots": "genius"},
             {"seed": "abc"},
         ):
             response = client.post("/rooms", json=setup)

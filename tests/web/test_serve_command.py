@@ -26,7 +26,16 @@ def test_a_missing_library_asks_for_the_extra(
 def test_serve_is_documented(runner: CliRunner) -> None:
     result = runner.invoke(main, ["serve", "--help"])
     assert result.exit_code == 0
-    for option in ("--host", "--port", "--db", "--max-rooms", "--rate"):
+    for option in (
+        "--host",
+        "--port",
+        "--db",
+        "--max-rooms",
+        "--rate",
+        "--idle-hours",
+        "--over-hours",
+        "--expert-iterations",
+    ):
         assert option in result.output
 
 

@@ -11,6 +11,7 @@ let path = []; // the groups opened in the menu
 let typed = ""; // the letters of a key typed so far
 let retry = 500;
 let received = 0; // the states received: the page's version
+let story = []; // the story's lines received so far (the server sends those the page lacks)
 
 function el(tag, text, cls) {
   const node = document.createElement(tag);
@@ -19,31 +20,45 @@ function el(tag, text, cls) {
   return node;
 }
 function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
-function name(id) { return (state && state.names[id]) || String(id); }
+// An id's name in the page's language; an id the pack gives no name is not shown
+function name(id) { return (state && state.names[id]) || ""; }
 function word(key) { return (state && state.words[key]) || key; }
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = lang ? "?lang=" + encodeURIComponent(lang) : "";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/${token}${query}`);
+  const query = new URLSearchParams();
+  if (lang) query.set("lang", lang);
+  query.set("after", String(story.length)); // the story's lines the page has: only the rest is sent
+  socket = new WebSocket(`${scheme}://${location.host}/ws/${token}?${query}`);
   socket.onopen = () => { retry = 500; };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
       if (!state || state.decision !== message.decision) path = [];
       state = message;
+      addStory(message.story);
       received += 1;
       hideError();
       draw();
+    } else if (message.type === "thinking") {
+      document.getElementById("waiting").textContent = message.text;
+      document.body.dataset.thinking = message.seat;
     } else if (message.type === "error") {
       showError(message.code + ": " + message.message);
     }
   };
   socket.onclose = (event) => {
-    if (event.code === 4404) return; // a link that opens no seat: nothing to retry
+    if (event.code === 4404) { location.reload(); return; } // no room (any more): the server's page says so
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 2000);
   };
+}
+
+// Entries are [number, line], numbered from 1: entry N follows the page's first N - 1 lines.
+function addStory(entries) {
+  if (!entries.length) return;
+  story.length = Math.min(story.length, entries[0][0] - 1);
+  for (const [, line] of entries) story.push(line);
 }
 
 function showError(text) { const box = document.getElementById("error"); box.textContent = text; box.hidden = false; }
@@ -59,22 +74,22 @@ function draw() {
   document.body.dataset.decision = String(state.decision);
   document.body.dataset.over = String(state.over);
   document.body.dataset.version = String(received);
+  delete document.body.dataset.thinking;
   document.getElementById("seat").textContent = state.me ? name(state.me) : word("spectator");
   document.getElementById("turn").textContent = state.header;
-  document.getElementById("pointers").textContent = Object.entries(view.pointers)
-    .map(([pointer, value]) => `${name(pointer)}: ${name(value)}`).join(" · ");
+  document.getElementById("pointers").textContent = state.board.pointers.join(" · ");
   drawLanguages();
   drawBoard(view);
   drawMenu();
   drawWaiting();
-  drawResult(view);
+  drawResult();
   document.getElementById("summary").textContent = state.table.join("\n");
-  drawMine(view);
+  drawMine();
   drawSeats(view);
-  drawPiles(view);
-  const story = clear(document.getElementById("story"));
-  for (const line of state.story) story.appendChild(el("li", line));
-  story.scrollTop = story.scrollHeight;
+  drawPiles();
+  const list = clear(document.getElementById("story"));
+  for (const line of story) list.appendChild(el("li", line));
+  list.scrollTop = list.scrollHeight;
 }
 
 function drawLanguages() {
@@ -85,6 +100,7 @@ function drawLanguages() {
     select.onchange = () => {
       lang = select.value;
       localStorage.setItem("coh-lang", lang);
+      story = []; // told again in the new language
       socket.onclose = null;
       socket.close();
       connect();
@@ -114,24 +130,15 @@ function drawBoard(view) {
     }
     box.appendChild(head);
     const counts = el("ul", null, "counts");
-    for (const [counter, value] of Object.entries(view.counts[place] || {})) {
-      if (value) counts.appendChild(el("li", `${name(counter)} ${value}`));
-    }
+    for (const label of state.board.places[place] || []) counts.appendChild(el("li", label));
     box.appendChild(counts);
     const pieces = el("ul", null, "pieces");
     for (const [, id, piece] of piecesAt(view, place)) {
-      const owner = piece.owner ? ` (${name(piece.owner)})` : "";
+      if (!name(id)) continue;
+      const owner = piece.owner && name(piece.owner) ? ` (${name(piece.owner)})` : "";
       pieces.appendChild(el("li", name(id) + owner, piece.owner === state.me ? "mine" : ""));
     }
     box.appendChild(pieces);
-    const marks = el("ul", null, "marks");
-    for (const mark of (view.thresholds[place] || [])) {
-      marks.appendChild(el("li", `${name(mark.counter)} → ${mark.at}`));
-    }
-    for (const [pile, owners] of Object.entries(view.pile_sizes)) {
-      if (owners[place]) marks.appendChild(el("li", `${name(pile)} ${owners[place]}`));
-    }
-    box.appendChild(marks);
     board.appendChild(box);
   }
 }
@@ -179,19 +186,16 @@ function drawWaiting() {
   box.textContent = state.over ? word("over") : state.waiting_text;
 }
 
-function drawResult(view) {
+function drawResult() {
   const box = clear(document.getElementById("result"));
   for (const line of state.scores || []) box.appendChild(el("div", line));
 }
 
-function drawMine(view) {
+function drawMine() {
   const box = clear(document.getElementById("mine"));
-  if (!state.me) return;
-  for (const [pile, owners] of Object.entries(view.piles)) {
-    const entries = owners[state.me];
-    if (!entries || !entries.length) continue;
-    box.appendChild(el("h2", name(pile)));
-    for (const entry of entries) box.appendChild(el("div", state.texts[entry] || name(entry), "card"));
+  for (const pile of state.board.mine) {
+    box.appendChild(el("h2", pile.title));
+    for (const entry of pile.entries) if (state.texts[entry]) box.appendChild(el("div", state.texts[entry], "card"));
   }
 }
 
@@ -201,27 +205,15 @@ function drawSeats(view) {
   for (const seat of view.players) {
     const row = el("tr");
     row.appendChild(el("td", name(seat) + (seat === state.me ? " *" : "")));
-    const held = [];
-    for (const [counter, value] of Object.entries(view.counts[seat] || {})) if (value) held.push(`${name(counter)} ${value}`);
-    for (const [pile, owners] of Object.entries(view.pile_sizes)) if (owners[seat]) held.push(`${name(pile)} ${owners[seat]}`);
-    row.appendChild(el("td", held.join(", ")));
+    row.appendChild(el("td", (state.board.seats[seat] || []).join(" ")));
     table.appendChild(row);
   }
   box.appendChild(table);
 }
 
-function drawPiles(view) {
+function drawPiles() {
   const box = clear(document.getElementById("piles"));
-  const table = el("table");
-  for (const [pile, owners] of Object.entries(view.pile_sizes)) {
-    if (!("" in owners)) continue;
-    const row = el("tr");
-    row.appendChild(el("td", name(pile)));
-    const seen = (view.piles[pile] || {})[""];
-    row.appendChild(el("td", seen && seen.length ? seen.map(name).join(", ") : String(owners[""])));
-    table.appendChild(row);
-  }
-  box.appendChild(table);
+  for (const line of state.board.piles) box.appendChild(el("div", line));
 }
 
 // Typing a key as at the terminal picks its entry: a key no other key begins with at once,
