@@ -474,7 +474,7 @@ class TerminalAgent:
         piles = self.narrator.pack.section("components").get("piles") or {}
         header = ui("ui.table.header", turn=state["turn"], phase=state["phase"])
         pointers = [
-            ui(key, value=value, order=self._order(state, pointer, value))
+            ui(key, value=value, order=pointer_order(self.narrator, state, pointer, value))
             for pointer, value in state["pointers"].items()
             if self.narrator.has(key := f"ui.table.pointer.{pointer}")
         ]
@@ -524,16 +524,6 @@ class TerminalAgent:
             rows.append(" ".join(own))
         rows.extend(self._secrets(state, drawn))
         return rows
-
-    def _order(self, state: Mapping[str, Any], pointer: str, value: Any) -> Verbatim:
-        """The values a pointer takes as it moves on round its cycle (the view's `cycles`), from
-        the one it points at: "Red → Blue → Green", each shown as the pointer's declared `type`."""
-        cycle = list(state.get("cycles", {}).get(pointer) or [value])
-        start = cycle.index(value) if value in cycle else 0
-        declared = (self.narrator.pack.section("components").get("pointers") or {}).get(pointer)
-        kind = declared.get("type") if isinstance(declared, Mapping) else None
-        names = [self.narrator.render(kind, v, {}) for v in cycle[start:] + cycle[:start]]
-        return Verbatim(ORDER_SEP.join(names))
 
     def _edges(self, state: Mapping[str, Any]) -> list[str]:
         """The edges of the pack's graphs whose state has a text (`ui.table.edge.<graph>.<state>`,
@@ -790,6 +780,17 @@ def _brief(narrator: Narrator, entity: str, places: list[str] | None) -> str:
     display = Display(narrator, record.get("text") or {}, places, play=True)
     value = display.value(spec, record, declared.get("fields"))
     return "" if value is NOTHING else str(value)
+
+
+def pointer_order(narrator: Narrator, state: Mapping[str, Any], pointer: str, value: Any) -> Verbatim:
+    """The values a pointer takes as it moves on round its cycle (the view's `cycles`), from
+    the one it points at: "Red → Blue → Green", each shown as the pointer's declared `type`."""
+    cycle = list(state.get("cycles", {}).get(pointer) or [value])
+    start = cycle.index(value) if value in cycle else 0
+    declared = (narrator.pack.section("components").get("pointers") or {}).get(pointer)
+    kind = declared.get("type") if isinstance(declared, Mapping) else None
+    names = [narrator.render(kind, v, {}) for v in cycle[start:] + cycle[:start]]
+    return Verbatim(ORDER_SEP.join(names))
 
 
 def made_public(entries: Sequence[Mapping[str, Any]]) -> set[Any]:

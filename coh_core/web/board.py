@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from coh_core.agents.terminal import pointer_order
 from coh_core.narrative import Narrator, Verbatim
 
 
@@ -28,9 +29,9 @@ def board(state: Mapping[str, Any], narrator: Narrator) -> dict[str, Any]:
 
 
 def pointers(state: Mapping[str, Any], narrator: Narrator) -> list[str]:
-    """Each pointer the pack has a `ui.table.pointer.<id>` text for."""
+    """Each pointer the pack has a `ui.table.pointer.<id>` text for, with the order it moves in."""
     return [
-        narrator.ui(key, value=value)
+        narrator.ui(key, value=value, order=pointer_order(narrator, state, pointer, value))
         for pointer, value in state["pointers"].items()
         if narrator.has(key := f"ui.table.pointer.{pointer}")
     ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -311,7 +312,9 @@ def test_every_label_is_in_the_pack_s_words(
             page.wait_for_function(
                 f"document.body.dataset.decision === '{len(played.history)}'", timeout=20_000
             )
-            assert shown_ids(page.locator("body").inner_text(), ids, langs[seat]) == [], (seat, langs[seat])
+            text = page.locator("body").inner_text()
+            assert shown_ids(text, ids, langs[seat]) == [], (seat, langs[seat])
+            assert not re.search(r"\{[a-z_]+\}", text), (seat, langs[seat])  # no placeholder unfilled
             checked += 1
         if played.over:
             break
