@@ -227,8 +227,7 @@ class Room:
 
     @property
     def decision_number(self) -> int:
-        """The number of the decision asked now (the decisions answered before it)."""
-        return len(self.game.history)
+        return decision_number(self.game)
 
     def answer(self, colour: str | None, message: Mapping[str, Any], speaker: Speaker) -> Action:
         """Submit a seat's answer from a browser's message; RoomError (the game unchanged) when
@@ -275,6 +274,13 @@ class Room:
                 return found.action
             entries = found.children
         raise RoomError("WEB-KEY", "these keys open a sub-menu: give the key of an answer in it")
+
+
+def decision_number(game: Game) -> int:
+    """The number of the decision asked now: the answers given before it opened (a question
+    asked of several seats at once keeps its number while they answer, one by one)."""
+    decision = game.decision
+    return len(game.history) - (len(decision.answers) if decision is not None else 0)
 
 
 def seat_message(

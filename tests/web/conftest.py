@@ -52,3 +52,8 @@ def make_room(client: Any, **setup: Any) -> dict[str, Any]:
     assert response.status_code == 200, response.text
     found: dict[str, Any] = response.json()
     return found
+
+
+def room_of(client: Any, created: dict[str, Any]) -> Any:
+    """The server's room behind a room the test made (`make_room`)."""
+    return client.app.state.table.rooms[created["room"]]

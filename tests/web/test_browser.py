@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from coh_core.web.rooms import decision_number
+
 CHROMIUM = Path("/usr/bin/chromium")
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -210,7 +212,7 @@ def test_two_humans_see_none_of_each_others_secrets(browser: Any, server: Server
         for seat, page in pages.items():
             narrator = narrators.setdefault(seat, Narrator(game.rules.pack, langs[seat]))
             page.wait_for_function(
-                f"document.body.dataset.decision === '{len(game.history)}'", timeout=20_000
+                f"document.body.dataset.decision === '{decision_number(game)}'", timeout=20_000
             )
             shown = page.content()
             visible = page.locator("body").inner_text()
@@ -310,7 +312,7 @@ def test_every_label_is_in_the_pack_s_words(
         played = server.game(room["room"])
         for seat, page in pages.items():
             page.wait_for_function(
-                f"document.body.dataset.decision === '{len(played.history)}'", timeout=20_000
+                f"document.body.dataset.decision === '{decision_number(played)}'", timeout=20_000
             )
             text = page.locator("body").inner_text()
             assert shown_ids(text, ids, langs[seat]) == [], (seat, langs[seat])

@@ -24,13 +24,9 @@ from coh_core.agents.menu import Keys, build_menu
 from coh_core.narrative import Narrator
 from coh_core.web.app import MAX_MESSAGE, create_app
 
-from .conftest import FAST, first_keys, make_room, token_of
+from .conftest import FAST, first_keys, make_room, room_of, token_of
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
-
-
-def _room(client: TestClient, created: dict[str, Any]) -> Any:
-    return client.app.state.table.rooms[created["room"]]  # type: ignore[attr-defined]
 
 
 def test_a_room_gives_a_secret_link_per_human_seat_and_one_for_spectators(client: TestClient) -> None:
@@ -41,7 +37,7 @@ def test_a_room_gives_a_secret_link_per_human_seat_and_one_for_spectators(client
     assert len(set(tokens)) == 3 and all(len(token) >= 32 for token in tokens)
     assert all("/play/" in link for link in links)
     assert client.get(created["seats"]["yellow"].replace("http://testserver", "")).status_code == 200
-    room = _room(client, created)
+    room = room_of(client, created)
     assert set(room.bots) == {"red", "white"}  # the bots play the others
 
 
@@ -52,12 +48,12 @@ def test_a_room_without_a_seed_gets_a_random_one(client: TestClient) -> None:
 
 def test_a_seat_is_sent_its_view_its_story_and_the_terminals_menu(client: TestClient) -> None:
     created = make_room(client)
-    room = _room(client, created)
+    room = room_of(client, created)
     with client.websocket_connect(f"/ws/{token_of(created['seats']['yellow'])}") as socket:
         message = socket.receive_json()
     assert message["type"] == "state" and message["me"] == "yellow"
     assert message["view"] == room.game.view("yellow").to_json()
-    assert message["decision"] == len(room.game.history)
+    assert message["decision"] == room.decision_number == len(room.game.history)
     narrator = Narrator(room.pack, "en")
     expected = build_menu(room.game.legal("yellow"), narrator, Keys(narrator))
     assert [(e["key"], e["label"]) for e in message["menu"]] == [(e.key, e.label) for e in expected]
@@ -79,7 +75,7 @@ def test_a_link_speaks_its_language(client: TestClient) -> None:
 
 def test_an_answer_by_its_keys_is_played_and_saved(client: TestClient, db: Path) -> None:
     created = make_room(client)
-    room = _room(client, created)
+    room = room_of(client, created)
     with client.websocket_connect(f"/ws/{token_of(created['seats']['yellow'])}") as socket:
         first = socket.receive_json()
         socket.send_json({"type": "answer", "key": first_keys(first), "decision": first["decision"]})
@@ -91,7 +87,7 @@ def test_an_answer_by_its_keys_is_played_and_saved(client: TestClient, db: Path)
 
 def test_an_answer_by_its_action_id(client: TestClient) -> None:
     created = make_room(client)
-    room = _room(client, created)
+    room = room_of(client, created)
     with client.websocket_connect(f"/ws/{token_of(created['seats']['yellow'])}") as socket:
         first = socket.receive_json()
         ident = room.game.space.id_of(tuple(room.game.legal("yellow")[0]))
@@ -118,7 +114,7 @@ def test_an_answer_by_its_action_id(client: TestClient) -> None:
 )
 def test_a_message_refused_has_its_code_and_changes_nothing(client: TestClient, sent: str, code: str) -> None:
     created = make_room(client)
-    room = _room(client, created)
+    room = room_of(client, created)
     with client.websocket_connect(f"/ws/{token_of(created['seats']['yellow'])}") as socket:
         first = socket.receive_json()
         before = room.game.digest()
@@ -155,7 +151,7 @@ def test_a_wrong_token_is_refused_and_closed(client: TestClient) -> None:
 
 def test_a_spectator_sees_the_public_view_and_does_not_answer(client: TestClient) -> None:
     created = make_room(client)
-    room = _room(client, created)
+    room = room_of(client, created)
     with client.websocket_connect(f"/ws/{token_of(created['spectator'])}") as socket:
         seen = socket.receive_json()
         assert seen["me"] is None and seen["menu"] == []
@@ -166,7 +162,7 @@ def test_a_spectator_sees_the_public_view_and_does_not_answer(client: TestClient
 
 def test_a_seat_not_asked_is_refused(client: TestClient) -> None:
     created = make_room(client, humans=["yellow", "red"])
-    room = _room(client, created)
+    room = room_of(client, created)
     asked = room.game.waiting[0]
     other = "red" if asked == "yellow" else "yellow"
     with client.websocket_connect(f"/ws/{token_of(created['seats'][other])}") as socket:
@@ -229,7 +225,7 @@ def play_to_the_end(socket: Any, message: dict[str, Any], limit: int = 2000) -> 
 
 def test_one_human_and_three_bots_play_a_whole_game(client: TestClient) -> None:
     created = make_room(client, bots="heuristic")
-    room = _room(client, created)
+    room = room_of(client, created)
     with client.websocket_connect(f"/ws/{token_of(created['seats']['yellow'])}") as socket:
         last = play_to_the_end(socket, socket.receive_json())
     assert room.game.over and last["scores"]
@@ -250,9 +246,9 @@ def test_a_server_started_again_goes_on_with_the_room(db: Path) -> None:
                     {"type": "answer", "key": first_keys(message), "decision": message["decision"]}
                 )
                 message = socket.receive_json()
-        digest = _room(client, created).game.digest()
+        digest = room_of(client, created).game.digest()
     with TestClient(create_app(db, rate=FAST)) as again:
-        room = _room(again, created)
+        room = room_of(again, created)
         assert room.game.digest() == digest
         with again.websocket_connect(f"/ws/{link}") as socket:
             resumed = socket.receive_json()
