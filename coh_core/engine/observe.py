@@ -44,6 +44,7 @@ from coh_core.packs.answers import type_values
 from coh_core.packs.declarations import NUMBER_TYPES, SCALAR_TYPES, messages_of
 
 if TYPE_CHECKING:
+    from coh_core.engine.journal import Journal
     from coh_core.engine.rules import Rules
 
 OBSERVATION_VERSION = 1
@@ -55,6 +56,9 @@ Vector: TypeAlias = "array[float]"  # the observation's numbers, float32 (`array
 Reader = Callable[[Mapping[str, Any]], Any]  # the part of the seat's view a field is worked out from
 Writer = Callable[[Any, Vector, int], None]  # writes a field from that part, at its start
 _Group: TypeAlias = "list[tuple[str, int, int, Writer]]"  # fields written as one: (key, start, size, write)
+# a field's counts in the game's journal (`coh_core.engine.journal`), of the sections its part is
+# worked out from: while they have not moved, the part has not changed (None: read it each time)
+Changes = Callable[["Journal"], Any] | None
 
 
 @dataclass(frozen=True)
@@ -78,8 +82,8 @@ class Observer:
         self.players = tuple(players)
         self._declared = rules.declared
         self._fields: list[Field] = []
-        # (start, size, read, write, public: the same for every seat)
-        self._writers: list[tuple[int, int, Reader, Writer, bool]] = []
+        # (start, size, read, write, public: the same for every seat, changes)
+        self._writers: list[tuple[int, int, Reader, Writer, bool, Changes]] = []
         self.size = 0
         self._build()
         self._zeros = array("f", bytes(4 * self.size))
@@ -87,12 +91,21 @@ class Observer:
 
     # -- the layout ---------------------------------------------------------------------------
 
-    def _add(self, name: str, size: int, what: str, read: Reader, write: Writer, public: bool = True) -> None:
+    def _add(
+        self,
+        name: str,
+        size: int,
+        what: str,
+        read: Reader,
+        write: Writer,
+        public: bool = True,
+        changes: Changes = None,
+    ) -> None:
         """A field; `public` when its part of the view is the same for every seat."""
         if size <= 0:
             return
         self._fields.append(Field(name, self.size, size, what))
-        self._writers.append((self.size, size, read, write, public))
+        self._writers.append((self.size, size, read, write, public, changes))
         self.size += size
 
     def _add_entry(self, group: _Group, key: str, name: str, size: int, what: str, write: Writer) -> None:
@@ -104,7 +117,7 @@ class Observer:
         group.append((key, self.size, size, write))
         self.size += size
 
-    def _end_group(self, group: _Group, read: Reader, public: bool) -> None:
+    def _end_group(self, group: _Group, read: Reader, public: bool, changes: Changes) -> None:
         """One writer for a group of fields, entry by entry (`Keyed`): a memo compares the part
         they share once, and writes again only the entries that changed."""
         if not group:
@@ -113,7 +126,7 @@ class Observer:
         runs = {key: (at - start, size) for key, at, size, _write in group}
         writers = {key: write for key, _at, _size, write in group}
         keyed = Keyed(runs, lambda key, entry, out, at: writers[key](entry, out, at))
-        self._writers.append((start, self.size - start, read, keyed, public))
+        self._writers.append((start, self.size - start, read, keyed, public, changes))
 
     def _values(self, type_name: str) -> tuple[Any, ...] | None:
         if type_name in ("player", "colour"):
@@ -140,6 +153,7 @@ class Observer:
                 f"1 at its value ({type_name})",
                 _part_of("pointers", name),
                 _one_hot(values),
+                changes=_changes("pointers"),
             )
         self._add(
             "out",
@@ -147,27 +161,34 @@ class Observer:
             "1 for each seat out of the game",
             _part("eliminated"),
             _many_hot(players),
+            changes=_changes("memory"),
         )
         sides_group: _Group = []
         for place, sides in _sides_by_place(rules).items():
             if len(sides) > 1:
                 what = "1 at its side: " + ", ".join(sides)
                 self._add_entry(sides_group, place, f"side.{place}", len(sides), what, _side(sides))
-        self._end_group(sides_group, _part("locations"), public=True)
+        self._end_group(sides_group, _part("locations"), public=True, changes=_changes("locations"))
         self._add_counts()
         for kind, piece_kind in rules.piece_kinds.items():
             self._add_pieces(kind, piece_kind.of)
         piles: _Group = []
         for name, pile in rules.piles.items():
             self._add_pile(piles, name, pile.of, pile.per)
-        self._end_group(piles, _part("piles"), public=False)
+        # (whose piles a seat sees of those kept per piece: the pieces' owners')
+        by_pieces = any(pile.per_piece and pile.sees == "owner" for pile in rules.piles.values())
+        self._end_group(piles, _part("piles"), False, _changes("piles", *(("pieces",) if by_pieces else ())))
         memory: _Group = []
         for name, (_what, type_name) in self._declared.memory.items():
             size, writer = self._encoder(type_name)
             if writer is not None:
                 what = f"where seen, by its type {type_name}"
                 self._add_entry(memory, name, f"memory.{name}", size, what, writer)
-        self._end_group(memory, _part("memory"), public=False)
+        # (an entry hidden while its player is asked: the question asked)
+        by_question = any(spec.hidden_while_asked for spec in rules.memory.values())
+        self._end_group(
+            memory, _part("memory"), False, _changes("memory", *(("decisions",) if by_question else ()))
+        )
         for name in rules.stateful_graphs:
             self._add_edges(name)
         questions = (
@@ -181,6 +202,7 @@ class Observer:
             _part("decision"),
             _decision(questions),
             public=False,
+            changes=_changes("decisions"),
         )
 
     def _places(self) -> tuple[str, ...]:
@@ -195,6 +217,7 @@ class Observer:
             "per place (" + ", ".join(places) + "), its counters: " + ", ".join(kinds),
             _part("counts"),
             _counts(places, kinds),
+            changes=_changes("counts"),
         )
 
     def _add_pieces(self, kind: str, entity_kind: str) -> None:
@@ -215,6 +238,7 @@ class Observer:
             what,
             _part_of("pieces", kind),
             _pieces(self, ids, places, traits, per_piece),
+            changes=_changes("pieces"),
         )
 
     def _add_pile(self, group: _Group, name: str, of: str, per: str) -> None:
@@ -256,6 +280,7 @@ class Observer:
             "per edge with states, 1 at its state",
             _part_of("edges", name),
             _edges(edges),
+            changes=_changes("edges"),
         )
 
     def _encoder(self, type_name: str) -> tuple[int, Writer | None]:
@@ -287,31 +312,44 @@ class Observer:
 
     # -- encoding ----------------------------------------------------------------------------------
 
-    def observe(self, view: Mapping[str, Any], memo: Memo | None = None) -> array[float]:
+    def observe(
+        self, view: Mapping[str, Any], memo: Memo | None = None, journal: Journal | None = None
+    ) -> array[float]:
         """The observation vector of what a seat may see (the parts of its view the fields read:
         `coh_core.engine.views.seen_parts`). With a `memo` of the table's last observations (kept
         by whoever observes its seats again and again), only the fields whose part changed since
         are written again, and a change on the table is written once for every seat: the same
-        vector, for less."""
+        vector, for less. With the game's `journal` besides, a field whose sections of the state
+        have not changed since is not even read."""
         if memo is None:
             out = array("f", self._zeros)  # (a copy of the zeros: one block copied, not a list converted)
-            for at, _size, read, write, _public in self._writers:
+            for at, _size, read, write, _public, _changes in self._writers:
                 write(read(view), out, at)
             return out
         if memo.observer is not self:
             memo.reset(self)
+        if memo.journal is not journal:
+            memo.follow(journal)
         seat = memo.seat(view["me"])
         versions, seen = memo.versions, seat.versions
         seat_out, seat_parts, table_out, table_parts = seat.out, seat.parts, memo.table.out, memo.table.parts
-        for n, (at, size, read, _write, public) in enumerate(self._writers):
-            part = read(view)
+        seat_stamps, table_stamps = seat.stamps, memo.table.stamps
+        for n, (at, size, read, _write, public, changes) in enumerate(self._writers):
+            # (the field's counts in the journal: None, never equal to a count kept, reads it)
+            stamp = None if changes is None or journal is None else changes(journal)
             if not public:
-                if part != seat_parts[n]:
-                    self._write_changed(n, part, seat_out, seat_parts)
+                if stamp is None or stamp != seat_stamps[n]:
+                    part = read(view)
+                    if part != seat_parts[n]:
+                        self._write_changed(n, part, seat_out, seat_parts)
+                    seat_stamps[n] = stamp
                 continue
-            if part != table_parts[n]:
-                self._write_changed(n, part, table_out, table_parts)
-                versions[n] += 1
+            if stamp is None or stamp != table_stamps[n]:
+                part = read(view)
+                if part != table_parts[n]:
+                    self._write_changed(n, part, table_out, table_parts)
+                    versions[n] += 1
+                table_stamps[n] = stamp
             if seen[n] != versions[n]:  # (the table changed since this seat last looked)
                 seat_out[at : at + size] = table_out[at : at + size]
                 seen[n] = versions[n]
@@ -320,7 +358,7 @@ class Observer:
     def _write_changed(self, n: int, part: Any, out: Vector, parts: list[Any]) -> None:
         """Write field `n` again from `part`, which differs from the one last written (`parts[n]`)."""
         kept = parts[n]
-        at, size, _read, write, _public = self._writers[n]
+        at, size, _read, write, _public, _changes = self._writers[n]
         if type(write) is Keyed and type(kept) is dict and type(part) is dict:
             write.update(part, kept, out, at, self._zeros)  # (only the entries that changed)
             return
@@ -341,13 +379,15 @@ class Observer:
 class Memo:
     """What the last observations of a table's seats were worked out from, field by field, and
     their vectors (`Observer.observe`): the table's parts (the same for every seat) once, each
-    seat's own parts per seat. One per game being observed again and again (a fork or the next
-    game may share it: parts are compared by value)."""
+    seat's own parts per seat, and the counts of the game's journal they were read at. One per
+    game being observed again and again (a fork or the next game may share it: parts are
+    compared by value, and another game's journal reads every part again)."""
 
-    __slots__ = ("observer", "seats", "table", "versions")
+    __slots__ = ("journal", "observer", "seats", "table", "versions")
 
     def __init__(self) -> None:
         self.observer: Observer | None = None
+        self.journal: Journal | None = None  # the journal of the game last observed
         self.table = _Written(0, 0)
         self.versions: list[int] = []  # per field of the table, how many times it was written
         self.seats: dict[str | None, _Written] = {}
@@ -358,6 +398,12 @@ class Memo:
         self.versions = [0] * len(observer._writers)
         self.seats = {}
 
+    def follow(self, journal: Journal | None) -> None:
+        """Observe a game of another journal: its counts say nothing of the parts kept."""
+        self.journal = journal
+        for written in (self.table, *self.seats.values()):
+            written.stamps = [None] * len(written.stamps)
+
     def seat(self, colour: str | None) -> _Written:
         found = self.seats.get(colour)
         if found is None:
@@ -367,14 +413,15 @@ class Memo:
 
 
 class _Written:
-    """A vector as last written, the part each field was written from, and (of a seat's) the
-    version of each of the table's fields it holds."""
+    """A vector as last written, the part each field was written from, the journal's counts it
+    was read at, and (of a seat's) the version of each of the table's fields it holds."""
 
-    __slots__ = ("out", "parts", "versions")
+    __slots__ = ("out", "parts", "stamps", "versions")
 
     def __init__(self, size: int, fields: int):
         self.out: Vector = array("f", bytes(4 * size))
         self.parts: list[Any] = [_UNREAD] * fields
+        self.stamps: list[Any] = [None] * fields
         self.versions: list[int] = [-1] * fields
 
 
@@ -470,6 +517,11 @@ _MISSING: Any = object()  # a part the view does not hold (a pointer not set, a 
 
 def _part(key: str) -> Reader:
     return operator.itemgetter(key)
+
+
+def _changes(*sections: str) -> Changes:
+    """A field's counts in the journal: of one section, a number; of several, a tuple."""
+    return operator.attrgetter(*sections)
 
 
 def _part_of(key: str, name: str) -> Reader:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -110,31 +110,16 @@ class PlayerView:
 def observation(game: Game, colour: str | None, memo: Memo | None = None) -> array[float]:
     """The seat's observation of the game as it stands: what `game.view(colour).observation()`
     gives, without making a view. With a `memo` of the seat's last observation (the caller keeps
-    one per seat), only the fields whose part of the view changed since are worked out again."""
-    return observer_for(game.rules, game.players).observe(seen_parts(game, colour), memo)
+    one per seat), only the fields whose part of the view changed since are worked out again
+    (of those the game's journal says unchanged, none is even read)."""
+    return observer_for(game.rules, game.players).observe(seen_parts(game, colour), memo, game.journal)
 
 
-def seen_parts(game: Game, colour: str | None) -> dict[str, Any]:
+def seen_parts(game: Game, colour: str | None) -> Mapping[str, Any]:
     """The parts of the seat's view the observation reads (`PlayerView.to_json`), sharing the
-    game's data instead of copying it: the same values, worked out as `to_json` works them out,
-    only to be read at once."""
-    state = game.state
-    decision = game.decision
-    asked = decision is not None and colour in decision.options
-    return {
-        "me": colour,
-        "turn": state["turn"],
-        "phase": state["phase"],
-        "pointers": state["pointers"],
-        "eliminated": game.out_of_game(),
-        "locations": state["locations"],
-        "pieces": state["pieces"],
-        "counts": state["counts"],
-        "piles": pile_parts(game, colour),
-        "memory": seen_memory(game, colour, copy=False),
-        "edges": state.get("edges", {}),
-        "decision": {"kind": decision.kind} if asked and decision is not None else None,
-    }
+    game's data instead of copying it: the same values, worked out as `to_json` works them out
+    when read (a part the observation does not read is not worked out), only to be read at once."""
+    return _SeenParts(game, colour)
 
 
 def seen_piles(game: Game, colour: str | None) -> dict[str, dict[str, list[Any]]]:
@@ -213,6 +198,62 @@ def seen_memory(game: Game, colour: str | None, copy: bool = True) -> dict[str, 
             value = {p: v for p, v in value.items() if p == colour or p not in decision.options}
         found[name] = _copied(value) if copy else value
     return found
+
+
+def _state_part(key: str) -> Callable[[Game, str | None], Any]:
+    def read(game: Game, colour: str | None) -> Any:
+        return game.state[key]
+
+    return read
+
+
+def _edges_part(game: Game, colour: str | None) -> Any:
+    return game.state.get("edges", {})
+
+
+def _out_part(game: Game, colour: str | None) -> list[str]:
+    return game.out_of_game()
+
+
+def _memory_part(game: Game, colour: str | None) -> dict[str, Any]:
+    return seen_memory(game, colour, copy=False)
+
+
+def _decision_part(game: Game, colour: str | None) -> dict[str, Any] | None:
+    decision = game.decision
+    return {"kind": decision.kind} if decision is not None and colour in decision.options else None
+
+
+# Each part of `seen_parts`: how it is worked out of the game for a seat.
+_PARTS: dict[str, Callable[[Game, str | None], Any]] = {
+    "me": lambda game, colour: colour,
+    **{key: _state_part(key) for key in ("turn", "phase", "pointers")},
+    "eliminated": _out_part,
+    **{key: _state_part(key) for key in ("locations", "pieces", "counts")},
+    "piles": pile_parts,
+    "memory": _memory_part,
+    "edges": _edges_part,
+    "decision": _decision_part,
+}
+
+
+class _SeenParts(Mapping[str, Any]):
+    """`seen_parts`: each part worked out as it is read."""
+
+    __slots__ = ("colour", "game")
+
+    def __init__(self, game: Game, colour: str | None):
+        self.game = game
+        self.colour = colour
+
+    def __getitem__(self, key: str) -> Any:
+        return _PARTS[key](self.game, self.colour)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_PARTS)
+
+    def __len__(self) -> int:
+        return len(_PARTS)
 
 
 def _copied(value: Any) -> Any:
