@@ -589,7 +589,7 @@ class Game:
         if self._loser_memory is not None:
             # of several lost at once, the first in turn order counts as the last loser
             self.state["memory"][self._loser_memory] = [self.owner(victims[0])]
-            self.journal.memory += 1
+            self.journal.remembered(self._loser_memory)
         for victim in victims:
             ch = self.pieces[victim]
             ch["alive"] = False
@@ -606,7 +606,7 @@ class Game:
         for player in self.state["players"]:
             if player not in memory[name] and not self.living(player):
                 memory[name] = [*memory[name], player]
-                self.journal.memory += 1
+                self.journal.remembered(name)
                 self.note("player_eliminated", player=player)
 
     # --- events and triggers --------------------------------------------------------------
@@ -930,7 +930,7 @@ class Game:
         """A card leaves the hand for the discard pile; its play is pending until no one cancels it."""
         self.role_pile("hand", colour).remove(kind)
         self.role_pile("played").append(kind)
-        self.journal.piles += 1
+        self.journal.pile(self.rules.roles.get("hand"), self.rules.roles.get("played"))
         self.note("card_played", player=colour, card=kind)
         return self.open_pending({"kind": "card", "player": colour, "card": kind})
 
@@ -959,7 +959,7 @@ class Game:
             card: str = action[3]
             hands[colour].remove(card)
             hands[to].append(card)
-            self.journal.piles += 1
+            self.journal.pile(self.rules.hand_pile)
         else:
             counts: dict[str, dict[str, int]] = self.state["counts"]
             kind = self.rules.items[what]
@@ -1017,7 +1017,7 @@ class Game:
         memory = self.state["memory"]
         for name in self.rules.turn_memory:
             memory[name] = [] if isinstance(self.rules.memory[name].empty, list) else {}
-        self.journal.memory += 1
+        self.journal.remembered(*self.rules.turn_memory)
 
     def _expire(self, duration: str) -> None:
         for ch in self.pieces.values():

@@ -278,7 +278,7 @@ def memory(rt: Rt, name: str) -> Any:
 @_impl("remember")
 def remember(rt: Rt, name: str, value: Any) -> None:
     rt.game.state["memory"][name] = value
-    rt.game.journal.memory += 1
+    rt.game.journal.remembered(name)
 
 
 @_impl("remember_for")
@@ -287,7 +287,7 @@ def remember_for(rt: Rt, name: str, player: str, value: Any) -> None:
         raise EngineError("GAME-STATE", f"`{name}` is remembered for the game, not for each player")
     memory = rt.game.state["memory"]
     memory[name] = {**memory[name], player: value}
-    rt.game.journal.memory += 1
+    rt.game.journal.remembered(name)
 
 
 @_impl("add_to_memory")
@@ -296,13 +296,13 @@ def add_to_memory(rt: Rt, name: str, item: Any) -> None:
     if not isinstance(memory[name], list):
         raise EngineError("GAME-STATE", f"`{name}` is no list to add to")
     memory[name] = [*memory[name], item]
-    rt.game.journal.memory += 1
+    rt.game.journal.remembered(name)
 
 
 @_impl("forget")
 def forget(rt: Rt, name: str) -> None:
     rt.game.state["memory"][name] = [] if isinstance(rt.game.rules.memory[name].empty, list) else {}
-    rt.game.journal.memory += 1
+    rt.game.journal.remembered(name)
 
 
 # --- information -------------------------------------------------------------------------------
@@ -678,7 +678,7 @@ def take_item(rt: Rt, item: list[str], source: str, player: str) -> None:
     else:
         rt.game.role_pile("items", source).remove(item[1])
         rt.game.role_pile("hand", player).append(item[1])
-        rt.game.journal.piles += 1
+        rt.game.journal.pile(rt.game.rules.roles.get("items"), rt.game.rules.roles.get("hand"))
 
 
 # --- what the procedures of cards and tokens need (procedures-items.yaml) ----------------------
@@ -735,7 +735,7 @@ def _fits(rt: Rt, pile: str, owner: str) -> None:
 @_impl("set_pile")
 def set_pile(rt: Rt, pile: str, entries: list[Any], owner: str) -> None:
     rt.game.state["piles"][pile][owner] = list(entries)
-    rt.game.journal.piles += 1
+    rt.game.journal.pile(pile)
     _fits(rt, pile, owner)
 
 
@@ -745,7 +745,7 @@ def move_entry(rt: Rt, entry: Any, source: str, to: str, from_owner: str, to_own
     if entry in held:
         held.remove(entry)
         _pile(rt, to, to_owner).append(entry)
-        rt.game.journal.piles += 1
+        rt.game.journal.pile(source, to)
         _fits(rt, to, to_owner)
 
 
@@ -757,7 +757,7 @@ def _check_move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to
 def move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
     _check_move_at(rt, index, source, to, from_owner, to_owner)
     _pile(rt, to, to_owner).append(_pile(rt, source, from_owner).pop(index))
-    rt.game.journal.piles += 1
+    rt.game.journal.pile(source, to)
     _fits(rt, to, to_owner)
 
 
@@ -765,7 +765,7 @@ def move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to_owner:
 def move_top(rt: Rt, n: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
     held, onto = _pile(rt, source, from_owner), _pile(rt, to, to_owner)
     onto.extend(held.pop() for _ in range(min(n, len(held))))
-    rt.game.journal.piles += 1
+    rt.game.journal.pile(source, to)
     _fits(rt, to, to_owner)
 
 

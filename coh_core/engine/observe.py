@@ -45,7 +45,7 @@ from coh_core.packs.declarations import NUMBER_TYPES, SCALAR_TYPES, messages_of
 
 if TYPE_CHECKING:
     from coh_core.engine.journal import Journal
-    from coh_core.engine.rules import Rules
+    from coh_core.engine.rules import Pile, Rules
 
 OBSERVATION_VERSION = 1
 SETUP_PHASE, END_PHASE = "setup", "end"  # the phases outside the pack's turn (`state["phase"]`)
@@ -110,7 +110,7 @@ class Observer:
 
     def _add_entry(self, group: _Group, key: str, name: str, size: int, what: str, write: Writer) -> None:
         """A field written from one entry of a part of the view that several fields share (the
-        sides of the places, the piles, the memory): the group is written as one (`_end_group`)."""
+        sides of the places): the group is written as one (`_end_group`)."""
         if size <= 0:
             return
         self._fields.append(Field(name, self.size, size, what))
@@ -161,7 +161,7 @@ class Observer:
             "1 for each seat out of the game",
             _part("eliminated"),
             _many_hot(players),
-            changes=_changes("memory"),
+            changes=_remembered(rules.memory_roles.get("out_of_game")),
         )
         sides_group: _Group = []
         for place, sides in _sides_by_place(rules).items():
@@ -172,23 +172,24 @@ class Observer:
         self._add_counts()
         for kind, piece_kind in rules.piece_kinds.items():
             self._add_pieces(kind, piece_kind.of)
-        piles: _Group = []
         for name, pile in rules.piles.items():
-            self._add_pile(piles, name, pile.of, pile.per)
-        # (whose piles a seat sees of those kept per piece: the pieces' owners')
-        by_pieces = any(pile.per_piece and pile.sees == "owner" for pile in rules.piles.values())
-        self._end_group(piles, _part("piles"), False, _changes("piles", *(("pieces",) if by_pieces else ())))
-        memory: _Group = []
+            self._add_pile(name, pile)
         for name, (_what, type_name) in self._declared.memory.items():
             size, writer = self._encoder(type_name)
+            spec = rules.memory.get(name)
             if writer is not None:
-                what = f"where seen, by its type {type_name}"
-                self._add_entry(memory, name, f"memory.{name}", size, what, writer)
-        # (an entry hidden while its player is asked: the question asked)
-        by_question = any(spec.hidden_while_asked for spec in rules.memory.values())
-        self._end_group(
-            memory, _part("memory"), False, _changes("memory", *(("decisions",) if by_question else ()))
-        )
+                self._add(
+                    f"memory.{name}",
+                    size,
+                    f"where seen, by its type {type_name}",
+                    _part_of("memory", name),
+                    writer,
+                    public=spec is not None and spec.alike,
+                    # (an entry hidden while its player is asked: the question asked too)
+                    changes=None
+                    if spec is None
+                    else _remembered(name, asked=spec.hidden_while_asked is not None),
+                )
         for name in rules.stateful_graphs:
             self._add_edges(name)
         questions = (
@@ -241,7 +242,8 @@ class Observer:
             changes=_changes("pieces"),
         )
 
-    def _add_pile(self, group: _Group, name: str, of: str, per: str) -> None:
+    def _add_pile(self, name: str, pile: Pile) -> None:
+        of, per = pile.of, pile.per
         if per == "game":
             owners: tuple[str, ...] = (GAME_OWNER,)
         elif per == "location":
@@ -262,13 +264,15 @@ class Observer:
             if per_owner > 1
             else ""
         )
-        self._add_entry(
-            group,
-            name,
+        self._add(
             f"pile.{name}",
             len(owners) * per_owner,
             f"per pile ({len(owners)}): its size" + (f", {held} where seen" if held else ""),
+            _part_of("piles", name),
             _pile(owners, values, per_owner),
+            public=pile.alike,
+            # (who sees a pile kept per piece: its piece's owner)
+            changes=_piled(name, by_pieces=pile.per_piece and not pile.alike),
         )
 
     def _add_edges(self, name: str) -> None:
@@ -524,6 +528,23 @@ def _changes(*sections: str) -> Changes:
     return operator.attrgetter(*sections)
 
 
+def _piled(name: str, by_pieces: bool) -> Changes:
+    """A pile's counts in the journal: its own (and the pieces', whose owners see it)."""
+    if by_pieces:
+        return lambda journal: (journal.piles_changed.get(name, 0), journal.pieces)
+    return lambda journal: journal.piles_changed.get(name, 0)
+
+
+def _remembered(name: str | None, asked: bool = False) -> Changes:
+    """An entry of the memory's counts in the journal: its own (and the questions', if `asked`);
+    of no entry, nothing that changes."""
+    if name is None:
+        return lambda journal: 0
+    if asked:
+        return lambda journal: (journal.memory_changed.get(name, 0), journal.decisions)
+    return lambda journal: journal.memory_changed.get(name, 0)
+
+
 def _part_of(key: str, name: str) -> Reader:
     return lambda view: view[key].get(name, _MISSING)
 
@@ -625,6 +646,8 @@ def _pile(owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -
     index = {v: i for i, v in enumerate(values or ())}
 
     def write(pile: Mapping[str, list[Any] | int], out: Vector, at: int) -> None:
+        if not isinstance(pile, Mapping):  # (a pile the state does not hold)
+            return
         for n, owner in enumerate(owners):
             start = at + n * per_owner
             entries = pile.get(owner, 0)

@@ -65,8 +65,12 @@ def _sections(game: Game) -> dict[str, Any]:
     return marshal.loads(marshal.dumps({s: state.get(s) for s in SECTIONS if s != "decisions"}))
 
 
-def _counts(journal: Journal) -> dict[str, int]:
-    return {section: getattr(journal, section) for section in SECTIONS}
+def _counts(journal: Journal) -> dict[str, Any]:
+    """The journal's counts: per section, and per pile and entry of the memory."""
+    counts: dict[str, Any] = {section: getattr(journal, section) for section in SECTIONS}
+    counts["piles by name"] = dict(journal.piles_changed)
+    counts["memory by name"] = dict(journal.memory_changed)
+    return counts
 
 
 def _play(game: str, overlays: tuple[str, ...], players: int, seed: int) -> set[str]:
@@ -85,6 +89,11 @@ def _play(game: str, overlays: tuple[str, ...], players: int, seed: int) -> set[
                 if value != before[section]:
                     changed.add(section)
                     assert moved[section] > counts[section], (section, played.state["turn"])
+            for section in ("piles", "memory"):  # (entry by entry)
+                was, now = counts[f"{section} by name"], moved[f"{section} by name"]
+                for name, value in after[section].items():
+                    if value != before[section][name]:
+                        assert now.get(name, 0) > was.get(name, 0), (name, played.state["turn"])
             if played.decision is not decision:
                 changed.add("decisions")
                 assert moved["decisions"] > counts["decisions"]
@@ -112,5 +121,7 @@ def test_a_game_made_again_starts_a_journal_of_its_own() -> None:
     copies = [game.fork(), Game.from_json(game.rules, game.to_json())]
     assert all(c.journal is not game.journal for c in copies)
     counts = _counts(game.journal)
-    game.journal.touch_all()
+    game.journal.touch_all(piles=game.state["piles"], memory=game.state["memory"])
     assert all(getattr(game.journal, s) == counts[s] + 1 for s in SECTIONS)
+    assert set(game.journal.piles_changed.values()) == {game.journal.piles}
+    assert set(game.journal.memory_changed.values()) == {game.journal.memory}
