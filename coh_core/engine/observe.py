@@ -56,9 +56,19 @@ Vector: TypeAlias = "array[float]"  # the observation's numbers, float32 (`array
 Reader = Callable[[Mapping[str, Any]], Any]  # the part of the seat's view a field is worked out from
 Writer = Callable[[Any, Vector, int], None]  # writes a field from that part, at its start
 _Group: TypeAlias = "list[tuple[str, int, int, Writer]]"  # fields written as one: (key, start, size, write)
-# a field's counts in the game's journal (`coh_core.engine.journal`), of the sections its part is
-# worked out from: while they have not moved, the part has not changed (None: read it each time)
-Changes = Callable[["Journal"], Any] | None
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """Where a field's part is worked out from in the game's journal (`coh_core.engine.journal`):
+    the sections, and the field's own counts among them (of one pile, one entry of the memory).
+    While they have not moved, the part has not changed."""
+
+    sections: tuple[str, ...]
+    stamp: Callable[[Journal], Any]
+
+
+Changes: TypeAlias = "_Counted | None"  # (None: the part is read each time)
 
 
 @dataclass(frozen=True)
@@ -88,6 +98,22 @@ class Observer:
         self._build()
         self._zeros = array("f", bytes(4 * self.size))
         self.layout: tuple[Field, ...] = tuple(self._fields)
+        self._blocks = self._blocks_of_fields()
+        # where the fields of each seat's own are (the rest of a seat's vector is the table's)
+        self._own_runs = tuple((at, size) for at, size, _r, _w, public, _c in self._writers if not public)
+
+    def _blocks_of_fields(self) -> list[tuple[Callable[[Journal], Any] | None, bool, tuple[int, ...]]]:
+        """The fields by the sections they are worked out from and whether they are the table's:
+        (the sections' counts, public, the fields); a block whose counts have not moved is skipped
+        whole. Fields read each time are a block of their own each."""
+        blocks: dict[Any, list[int]] = {}
+        for n, (_at, _size, _read, _write, public, changes) in enumerate(self._writers):
+            key = (n, public) if changes is None else (changes.sections, public)
+            blocks.setdefault(key, []).append(n)
+        return [
+            (None if type(key[0]) is int else operator.attrgetter(*key[0]), key[1], tuple(fields))
+            for key, fields in blocks.items()
+        ]
 
     # -- the layout ---------------------------------------------------------------------------
 
@@ -334,30 +360,31 @@ class Observer:
             memo.reset(self)
         if memo.journal is not journal:
             memo.follow(journal)
-        seat = memo.seat(view["me"])
-        versions, seen = memo.versions, seat.versions
-        seat_out, seat_parts, table_out, table_parts = seat.out, seat.parts, memo.table.out, memo.table.parts
-        seat_stamps, table_stamps = seat.stamps, memo.table.stamps
-        for n, (at, size, read, _write, public, changes) in enumerate(self._writers):
-            # (the field's counts in the journal: None, never equal to a count kept, reads it)
-            stamp = None if changes is None or journal is None else changes(journal)
-            if not public:
-                if stamp is None or stamp != seat_stamps[n]:
+        table, seat = memo.table, memo.seat(view["me"])
+        writers = self._writers
+        for b, (guard, public, fields) in enumerate(self._blocks):
+            written = table if public else seat
+            counted = None if guard is None or journal is None else guard(journal)
+            if counted is not None and counted == written.guards[b]:
+                continue  # (none of the sections of these fields changed since they were read)
+            out, parts, stamps = written.out, written.parts, written.stamps
+            for n in fields:
+                _at, _size, read, _write, _public, changes = writers[n]
+                # (the field's own counts: None, never equal to counts kept, reads it)
+                stamp = (
+                    None if counted is None or changes is None or journal is None else changes.stamp(journal)
+                )
+                if stamp is None or stamp != stamps[n]:
                     part = read(view)
-                    if part != seat_parts[n]:
-                        self._write_changed(n, part, seat_out, seat_parts)
-                    seat_stamps[n] = stamp
-                continue
-            if stamp is None or stamp != table_stamps[n]:
-                part = read(view)
-                if part != table_parts[n]:
-                    self._write_changed(n, part, table_out, table_parts)
-                    versions[n] += 1
-                table_stamps[n] = stamp
-            if seen[n] != versions[n]:  # (the table changed since this seat last looked)
-                seat_out[at : at + size] = table_out[at : at + size]
-                seen[n] = versions[n]
-        return array("f", seat_out)
+                    if part != parts[n]:
+                        self._write_changed(n, part, out, parts)
+                    stamps[n] = stamp
+            written.guards[b] = counted
+        found = array("f", table.out)
+        own = seat.out
+        for at, size in self._own_runs:
+            found[at : at + size] = own[at : at + size]
+        return found
 
     def _write_changed(self, n: int, part: Any, out: Vector, parts: list[Any]) -> None:
         """Write field `n` again from `part`, which differs from the one last written (`parts[n]`)."""
@@ -382,51 +409,54 @@ class Observer:
 
 class Memo:
     """What the last observations of a table's seats were worked out from, field by field, and
-    their vectors (`Observer.observe`): the table's parts (the same for every seat) once, each
-    seat's own parts per seat, and the counts of the game's journal they were read at. One per
-    game being observed again and again (a fork or the next game may share it: parts are
-    compared by value, and another game's journal reads every part again)."""
+    their vectors (`Observer.observe`): the table's fields (the same for every seat) once, each
+    seat's own fields per seat, and the counts of the game's journal they were read at. A seat's
+    vector is the table's with its own fields. One per game being observed again and again (a
+    fork or the next game may share it: parts are compared by value, and another game's journal
+    reads every part again)."""
 
-    __slots__ = ("journal", "observer", "seats", "table", "versions")
+    __slots__ = ("journal", "observer", "seats", "table")
 
     def __init__(self) -> None:
         self.observer: Observer | None = None
         self.journal: Journal | None = None  # the journal of the game last observed
-        self.table = _Written(0, 0)
-        self.versions: list[int] = []  # per field of the table, how many times it was written
+        self.table = _Written(0, 0, 0)
         self.seats: dict[str | None, _Written] = {}
 
     def reset(self, observer: Observer) -> None:
         self.observer = observer
-        self.table = _Written(observer.size, len(observer._writers))
-        self.versions = [0] * len(observer._writers)
+        self.table = self._written()
         self.seats = {}
+
+    def _written(self) -> _Written:
+        assert self.observer is not None
+        return _Written(self.observer.size, len(self.observer._writers), len(self.observer._blocks))
 
     def follow(self, journal: Journal | None) -> None:
         """Observe a game of another journal: its counts say nothing of the parts kept."""
         self.journal = journal
         for written in (self.table, *self.seats.values()):
             written.stamps = [None] * len(written.stamps)
+            written.guards = [None] * len(written.guards)
 
     def seat(self, colour: str | None) -> _Written:
         found = self.seats.get(colour)
         if found is None:
-            assert self.observer is not None
-            found = self.seats[colour] = _Written(self.observer.size, len(self.versions))
+            found = self.seats[colour] = self._written()
         return found
 
 
 class _Written:
-    """A vector as last written, the part each field was written from, the journal's counts it
-    was read at, and (of a seat's) the version of each of the table's fields it holds."""
+    """A vector as last written (the table's fields, or a seat's own), the part each field was
+    written from, and the journal's counts each field and each block of fields was read at."""
 
-    __slots__ = ("out", "parts", "stamps", "versions")
+    __slots__ = ("guards", "out", "parts", "stamps")
 
-    def __init__(self, size: int, fields: int):
+    def __init__(self, size: int, fields: int, blocks: int):
         self.out: Vector = array("f", bytes(4 * size))
         self.parts: list[Any] = [_UNREAD] * fields
         self.stamps: list[Any] = [None] * fields
-        self.versions: list[int] = [-1] * fields
+        self.guards: list[Any] = [None] * blocks
 
 
 _UNREAD: Any = object()  # a memo's part not read yet (equal to nothing but itself)
@@ -524,25 +554,29 @@ def _part(key: str) -> Reader:
 
 
 def _changes(*sections: str) -> Changes:
-    """A field's counts in the journal: of one section, a number; of several, a tuple."""
-    return operator.attrgetter(*sections)
+    """A field worked out from whole sections: its counts are theirs."""
+    return _Counted(sections, operator.attrgetter(*sections))
 
 
 def _piled(name: str, by_pieces: bool) -> Changes:
     """A pile's counts in the journal: its own (and the pieces', whose owners see it)."""
     if by_pieces:
-        return lambda journal: (journal.piles_changed.get(name, 0), journal.pieces)
-    return lambda journal: journal.piles_changed.get(name, 0)
+        return _Counted(
+            ("piles", "pieces"), lambda journal: (journal.piles_changed.get(name, 0), journal.pieces)
+        )
+    return _Counted(("piles",), lambda journal: journal.piles_changed.get(name, 0))
 
 
 def _remembered(name: str | None, asked: bool = False) -> Changes:
     """An entry of the memory's counts in the journal: its own (and the questions', if `asked`);
     of no entry, nothing that changes."""
     if name is None:
-        return lambda journal: 0
+        return _Counted(("memory",), lambda journal: 0)
     if asked:
-        return lambda journal: (journal.memory_changed.get(name, 0), journal.decisions)
-    return lambda journal: journal.memory_changed.get(name, 0)
+        return _Counted(
+            ("memory", "decisions"), lambda journal: (journal.memory_changed.get(name, 0), journal.decisions)
+        )
+    return _Counted(("memory",), lambda journal: journal.memory_changed.get(name, 0))
 
 
 def _part_of(key: str, name: str) -> Reader:
