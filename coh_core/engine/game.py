@@ -16,6 +16,7 @@ from typing import Any
 
 from coh_core.engine.compile.model import COLOUR_TYPE, CompiledBlock
 from coh_core.engine.flow import event_frame
+from coh_core.engine.journal import Journal
 from coh_core.engine.machine import (
     Frame,
     execute,
@@ -93,6 +94,9 @@ class Game:
         self.rules = rules
         self.state = state
         self.start = start
+        # which sections of the state change (`coh_core.engine.journal`): every primitive below
+        # that writes one moves its count
+        self.journal = Journal()
         # the pieces players own, that move, vote and die: of the kind the pack gives that role
         kind = rules.piece_roles.get("players")
         self.pieces: dict[str, dict[str, Any]] = state["pieces"][kind] if kind is not None else {}
@@ -195,6 +199,7 @@ class Game:
             top.program.ops[top.pc - 1].resume(top, answers)
             self.work_left = MAX_WORK
             self.decision = execute(frames)
+            self.journal.decisions += 1
 
     @property
     def waiting(self) -> list[str]:
@@ -275,6 +280,7 @@ class Game:
             top.program.ops[top.pc - 1].resume(top, answers)
         self.work_left = MAX_WORK
         self.decision = execute(frames)
+        self.journal.decisions += 1
 
     # --- the position as data ---------------------------------------------------------
 
@@ -546,9 +552,11 @@ class Game:
         ch["traits"] = {
             k: v for k, v in ch["traits"].items() if v[1] != "leaves_location" or (kept and kept.get(k) is v)
         }
+        self.journal.pieces += 1
 
     def place(self, character: str, location: str) -> None:
         self.pieces[character]["at"] = location
+        self.journal.pieces += 1
 
     def relocate(self, character: str, location: str) -> None:
         if self.pieces[character]["at"] != location:
@@ -564,10 +572,12 @@ class Game:
         again, a piece that had died comes back, and may change hands)."""
         self.pieces[piece] = {"owner": owner, "at": None, "exhausted": False, "alive": True, "traits": {}}
         self._living_key = self._rested_key = -1
+        self.journal.pieces += 1
 
     def set_exhausted(self, piece: str, exhausted: bool) -> None:
         self.pieces[piece]["exhausted"] = exhausted
         self._rested_key = -1
+        self.journal.pieces += 1
 
     def kill(self, victims: list[str]) -> Frame | None:
         """The living ones among the victims die at once; the frame of the triggers their death fires."""
@@ -575,9 +585,11 @@ class Game:
         if not victims:
             return None
         self._living_key = self._rested_key = -1
+        self.journal.pieces += 1
         if self._loser_memory is not None:
             # of several lost at once, the first in turn order counts as the last loser
             self.state["memory"][self._loser_memory] = [self.owner(victims[0])]
+            self.journal.remembered(self._loser_memory)
         for victim in victims:
             ch = self.pieces[victim]
             ch["alive"] = False
@@ -594,6 +606,7 @@ class Game:
         for player in self.state["players"]:
             if player not in memory[name] and not self.living(player):
                 memory[name] = [*memory[name], player]
+                self.journal.remembered(name)
                 self.note("player_eliminated", player=player)
 
     # --- events and triggers --------------------------------------------------------------
@@ -917,6 +930,7 @@ class Game:
         """A card leaves the hand for the discard pile; its play is pending until no one cancels it."""
         self.role_pile("hand", colour).remove(kind)
         self.role_pile("played").append(kind)
+        self.journal.pile(self.rules.roles.get("hand"), self.rules.roles.get("played"))
         self.note("card_played", player=colour, card=kind)
         return self.open_pending({"kind": "card", "player": colour, "card": kind})
 
@@ -945,11 +959,13 @@ class Game:
             card: str = action[3]
             hands[colour].remove(card)
             hands[to].append(card)
+            self.journal.pile(self.rules.hand_pile)
         else:
             counts: dict[str, dict[str, int]] = self.state["counts"]
             kind = self.rules.items[what]
             counts[colour][kind] -= 1
             counts[to][kind] += 1
+            self.journal.counts += 1
         # (not `note`: a call with keywords builds more, and gifts are most answers)
         self.note_params("gift", None, {"player": colour, "recipient": to, "item": what})
 
@@ -1001,11 +1017,13 @@ class Game:
         memory = self.state["memory"]
         for name in self.rules.turn_memory:
             memory[name] = [] if isinstance(self.rules.memory[name].empty, list) else {}
+        self.journal.remembered(*self.rules.turn_memory)
 
     def _expire(self, duration: str) -> None:
         for ch in self.pieces.values():
             if any(v[1] == duration for v in ch["traits"].values()):
                 ch["traits"] = {k: v for k, v in ch["traits"].items() if v[1] != duration}
+                self.journal.pieces += 1
 
 
 def _explore(block: CompiledBlock, rt: Rt, env: dict[str, Any]) -> bool:

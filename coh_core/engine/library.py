@@ -74,6 +74,7 @@ def move_counters(rt: Rt, n: int, kind: str, source: str, to: str) -> None:
         counts[source][kind] -= moved
     if to != endless:
         counts[to][kind] += moved
+    rt.game.journal.counts += 1
 
 
 def _needs(rt: Rt, test: bool) -> None:
@@ -224,6 +225,7 @@ def set_trait(rt: Rt, target: str, trait: str, value: Any, until: str) -> None:
     if rt.game.rules.declared.traits[trait].count:
         value = max(0, value)
     rt.game.pieces[target]["traits"][trait] = [value, until]
+    rt.game.journal.pieces += 1
     rt.game.note("trait_set", character=target, trait=trait, value=value, until=until)
 
 
@@ -238,6 +240,7 @@ def pointer(rt: Rt, name: str) -> Any:
 @_impl("set_pointer")
 def set_pointer(rt: Rt, name: str, to: Any) -> None:
     rt.game.state["pointers"][name] = to
+    rt.game.journal.pointers += 1
 
 
 @_impl("move_pointer")
@@ -245,6 +248,7 @@ def move_pointer(rt: Rt, name: str, steps: int) -> None:
     state = rt.game.state
     cycle = state["cycles"][name]
     state["pointers"][name] = cycle[(cycle.index(state["pointers"][name]) + steps) % len(cycle)]
+    rt.game.journal.pointers += 1
 
 
 @_impl("cycle")
@@ -274,6 +278,7 @@ def memory(rt: Rt, name: str) -> Any:
 @_impl("remember")
 def remember(rt: Rt, name: str, value: Any) -> None:
     rt.game.state["memory"][name] = value
+    rt.game.journal.remembered(name)
 
 
 @_impl("remember_for")
@@ -282,6 +287,7 @@ def remember_for(rt: Rt, name: str, player: str, value: Any) -> None:
         raise EngineError("GAME-STATE", f"`{name}` is remembered for the game, not for each player")
     memory = rt.game.state["memory"]
     memory[name] = {**memory[name], player: value}
+    rt.game.journal.remembered(name)
 
 
 @_impl("add_to_memory")
@@ -290,11 +296,13 @@ def add_to_memory(rt: Rt, name: str, item: Any) -> None:
     if not isinstance(memory[name], list):
         raise EngineError("GAME-STATE", f"`{name}` is no list to add to")
     memory[name] = [*memory[name], item]
+    rt.game.journal.remembered(name)
 
 
 @_impl("forget")
 def forget(rt: Rt, name: str) -> None:
     rt.game.state["memory"][name] = [] if isinstance(rt.game.rules.memory[name].empty, list) else {}
+    rt.game.journal.remembered(name)
 
 
 # --- information -------------------------------------------------------------------------------
@@ -313,6 +321,7 @@ def flip_board(rt: Rt, at: str, side: str) -> None:
     if (at, side) not in rt.game.rules.sides:  # (a place without sides has none to turn to)
         raise EngineError("GAME-STATE", f"`{at}` has no side or state `{side}`")
     rt.game.state["locations"][at]["side"] = side
+    rt.game.journal.locations += 1
     rt.game.note("board_flipped", location=at, side=side)
 
 
@@ -567,6 +576,7 @@ def leave_location(rt: Rt, target: str, keeping: list[str]) -> None:
 @_impl("restore_traits")
 def restore_traits(rt: Rt, target: str, traits: dict[str, Any]) -> None:
     rt.game.pieces[target]["traits"] = {name: list(given) for name, given in traits.items()}
+    rt.game.journal.pieces += 1
 
 
 @_impl("can_activate")
@@ -614,6 +624,7 @@ def set_ranking(rt: Rt, scores: dict[str, int], winners: list[str], tie_breaks: 
         "winners": list(winners),
     }
     rt.game.state["result"] = {**(rt.game.state["result"] or {}), **ranking}
+    rt.game.journal.result += 1
 
 
 @_impl("set_team_result")
@@ -621,6 +632,7 @@ def set_team_result(rt: Rt, won: bool) -> None:
     """The team part of the result: whether the players, all together, won."""
     _declared_result(rt, TEAM_VERB)
     rt.game.state["result"] = {**(rt.game.state["result"] or {}), "won": bool(won)}
+    rt.game.journal.result += 1
 
 
 def _declared_result(rt: Rt, verb: str) -> ResultSpec:
@@ -666,6 +678,7 @@ def take_item(rt: Rt, item: list[str], source: str, player: str) -> None:
     else:
         rt.game.role_pile("items", source).remove(item[1])
         rt.game.role_pile("hand", player).append(item[1])
+        rt.game.journal.pile(rt.game.rules.roles.get("items"), rt.game.rules.roles.get("hand"))
 
 
 # --- what the procedures of cards and tokens need (procedures-items.yaml) ----------------------
@@ -722,6 +735,7 @@ def _fits(rt: Rt, pile: str, owner: str) -> None:
 @_impl("set_pile")
 def set_pile(rt: Rt, pile: str, entries: list[Any], owner: str) -> None:
     rt.game.state["piles"][pile][owner] = list(entries)
+    rt.game.journal.pile(pile)
     _fits(rt, pile, owner)
 
 
@@ -731,6 +745,7 @@ def move_entry(rt: Rt, entry: Any, source: str, to: str, from_owner: str, to_own
     if entry in held:
         held.remove(entry)
         _pile(rt, to, to_owner).append(entry)
+        rt.game.journal.pile(source, to)
         _fits(rt, to, to_owner)
 
 
@@ -742,6 +757,7 @@ def _check_move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to
 def move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
     _check_move_at(rt, index, source, to, from_owner, to_owner)
     _pile(rt, to, to_owner).append(_pile(rt, source, from_owner).pop(index))
+    rt.game.journal.pile(source, to)
     _fits(rt, to, to_owner)
 
 
@@ -749,6 +765,7 @@ def move_at(rt: Rt, index: int, source: str, to: str, from_owner: str, to_owner:
 def move_top(rt: Rt, n: int, source: str, to: str, from_owner: str, to_owner: str) -> None:
     held, onto = _pile(rt, source, from_owner), _pile(rt, to, to_owner)
     onto.extend(held.pop() for _ in range(min(n, len(held))))
+    rt.game.journal.pile(source, to)
     _fits(rt, to, to_owner)
 
 
@@ -827,3 +844,4 @@ def set_edge_state(rt: Rt, graph: str, a: str, b: str, state: str) -> None:
             f" (its states: {', '.join(kind.states)})",
         )
     rt.game.state["edges"][graph][spec.keys[found]] = state
+    rt.game.journal.edges += 1

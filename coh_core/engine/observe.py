@@ -44,7 +44,8 @@ from coh_core.packs.answers import type_values
 from coh_core.packs.declarations import NUMBER_TYPES, SCALAR_TYPES, messages_of
 
 if TYPE_CHECKING:
-    from coh_core.engine.rules import Rules
+    from coh_core.engine.journal import Journal
+    from coh_core.engine.rules import Pile, Rules
 
 OBSERVATION_VERSION = 1
 SETUP_PHASE, END_PHASE = "setup", "end"  # the phases outside the pack's turn (`state["phase"]`)
@@ -55,6 +56,19 @@ Vector: TypeAlias = "array[float]"  # the observation's numbers, float32 (`array
 Reader = Callable[[Mapping[str, Any]], Any]  # the part of the seat's view a field is worked out from
 Writer = Callable[[Any, Vector, int], None]  # writes a field from that part, at its start
 _Group: TypeAlias = "list[tuple[str, int, int, Writer]]"  # fields written as one: (key, start, size, write)
+
+
+@dataclass(frozen=True)
+class _Counted:
+    """Where a field's part is worked out from in the game's journal (`coh_core.engine.journal`):
+    the sections, and the field's own counts among them (of one pile, one entry of the memory).
+    While they have not moved, the part has not changed."""
+
+    sections: tuple[str, ...]
+    stamp: Callable[[Journal], Any]
+
+
+Changes: TypeAlias = "_Counted | None"  # (None: the part is read each time)
 
 
 @dataclass(frozen=True)
@@ -78,33 +92,58 @@ class Observer:
         self.players = tuple(players)
         self._declared = rules.declared
         self._fields: list[Field] = []
-        # (start, size, read, write, public: the same for every seat)
-        self._writers: list[tuple[int, int, Reader, Writer, bool]] = []
+        # (start, size, read, write, public: the same for every seat, changes)
+        self._writers: list[tuple[int, int, Reader, Writer, bool, Changes]] = []
         self.size = 0
         self._build()
         self._zeros = array("f", bytes(4 * self.size))
         self.layout: tuple[Field, ...] = tuple(self._fields)
+        self._blocks = self._blocks_of_fields()
+        # where the fields of each seat's own are (the rest of a seat's vector is the table's)
+        self._own_runs = tuple((at, size) for at, size, _r, _w, public, _c in self._writers if not public)
+
+    def _blocks_of_fields(self) -> list[tuple[Callable[[Journal], Any] | None, bool, tuple[int, ...]]]:
+        """The fields by the sections they are worked out from and whether they are the table's:
+        (the sections' counts, public, the fields); a block whose counts have not moved is skipped
+        whole. Fields read each time are a block of their own each."""
+        blocks: dict[Any, list[int]] = {}
+        for n, (_at, _size, _read, _write, public, changes) in enumerate(self._writers):
+            key = (n, public) if changes is None else (changes.sections, public)
+            blocks.setdefault(key, []).append(n)
+        return [
+            (None if type(key[0]) is int else operator.attrgetter(*key[0]), key[1], tuple(fields))
+            for key, fields in blocks.items()
+        ]
 
     # -- the layout ---------------------------------------------------------------------------
 
-    def _add(self, name: str, size: int, what: str, read: Reader, write: Writer, public: bool = True) -> None:
+    def _add(
+        self,
+        name: str,
+        size: int,
+        what: str,
+        read: Reader,
+        write: Writer,
+        public: bool = True,
+        changes: Changes = None,
+    ) -> None:
         """A field; `public` when its part of the view is the same for every seat."""
         if size <= 0:
             return
         self._fields.append(Field(name, self.size, size, what))
-        self._writers.append((self.size, size, read, write, public))
+        self._writers.append((self.size, size, read, write, public, changes))
         self.size += size
 
     def _add_entry(self, group: _Group, key: str, name: str, size: int, what: str, write: Writer) -> None:
         """A field written from one entry of a part of the view that several fields share (the
-        sides of the places, the piles, the memory): the group is written as one (`_end_group`)."""
+        sides of the places): the group is written as one (`_end_group`)."""
         if size <= 0:
             return
         self._fields.append(Field(name, self.size, size, what))
         group.append((key, self.size, size, write))
         self.size += size
 
-    def _end_group(self, group: _Group, read: Reader, public: bool) -> None:
+    def _end_group(self, group: _Group, read: Reader, public: bool, changes: Changes) -> None:
         """One writer for a group of fields, entry by entry (`Keyed`): a memo compares the part
         they share once, and writes again only the entries that changed."""
         if not group:
@@ -113,7 +152,7 @@ class Observer:
         runs = {key: (at - start, size) for key, at, size, _write in group}
         writers = {key: write for key, _at, _size, write in group}
         keyed = Keyed(runs, lambda key, entry, out, at: writers[key](entry, out, at))
-        self._writers.append((start, self.size - start, read, keyed, public))
+        self._writers.append((start, self.size - start, read, keyed, public, changes))
 
     def _values(self, type_name: str) -> tuple[Any, ...] | None:
         if type_name in ("player", "colour"):
@@ -140,6 +179,7 @@ class Observer:
                 f"1 at its value ({type_name})",
                 _part_of("pointers", name),
                 _one_hot(values),
+                changes=_changes("pointers"),
             )
         self._add(
             "out",
@@ -147,27 +187,35 @@ class Observer:
             "1 for each seat out of the game",
             _part("eliminated"),
             _many_hot(players),
+            changes=_remembered(rules.memory_roles.get("out_of_game")),
         )
         sides_group: _Group = []
         for place, sides in _sides_by_place(rules).items():
             if len(sides) > 1:
                 what = "1 at its side: " + ", ".join(sides)
                 self._add_entry(sides_group, place, f"side.{place}", len(sides), what, _side(sides))
-        self._end_group(sides_group, _part("locations"), public=True)
+        self._end_group(sides_group, _part("locations"), public=True, changes=_changes("locations"))
         self._add_counts()
         for kind, piece_kind in rules.piece_kinds.items():
             self._add_pieces(kind, piece_kind.of)
-        piles: _Group = []
         for name, pile in rules.piles.items():
-            self._add_pile(piles, name, pile.of, pile.per)
-        self._end_group(piles, _part("piles"), public=False)
-        memory: _Group = []
+            self._add_pile(name, pile)
         for name, (_what, type_name) in self._declared.memory.items():
             size, writer = self._encoder(type_name)
+            spec = rules.memory.get(name)
             if writer is not None:
-                what = f"where seen, by its type {type_name}"
-                self._add_entry(memory, name, f"memory.{name}", size, what, writer)
-        self._end_group(memory, _part("memory"), public=False)
+                self._add(
+                    f"memory.{name}",
+                    size,
+                    f"where seen, by its type {type_name}",
+                    _part_of("memory", name),
+                    writer,
+                    public=spec is not None and spec.alike,
+                    # (an entry hidden while its player is asked: the question asked too)
+                    changes=None
+                    if spec is None
+                    else _remembered(name, asked=spec.hidden_while_asked is not None),
+                )
         for name in rules.stateful_graphs:
             self._add_edges(name)
         questions = (
@@ -181,6 +229,7 @@ class Observer:
             _part("decision"),
             _decision(questions),
             public=False,
+            changes=_changes("decisions"),
         )
 
     def _places(self) -> tuple[str, ...]:
@@ -195,6 +244,7 @@ class Observer:
             "per place (" + ", ".join(places) + "), its counters: " + ", ".join(kinds),
             _part("counts"),
             _counts(places, kinds),
+            changes=_changes("counts"),
         )
 
     def _add_pieces(self, kind: str, entity_kind: str) -> None:
@@ -215,9 +265,11 @@ class Observer:
             what,
             _part_of("pieces", kind),
             _pieces(self, ids, places, traits, per_piece),
+            changes=_changes("pieces"),
         )
 
-    def _add_pile(self, group: _Group, name: str, of: str, per: str) -> None:
+    def _add_pile(self, name: str, pile: Pile) -> None:
+        of, per = pile.of, pile.per
         if per == "game":
             owners: tuple[str, ...] = (GAME_OWNER,)
         elif per == "location":
@@ -238,13 +290,15 @@ class Observer:
             if per_owner > 1
             else ""
         )
-        self._add_entry(
-            group,
-            name,
+        self._add(
             f"pile.{name}",
             len(owners) * per_owner,
             f"per pile ({len(owners)}): its size" + (f", {held} where seen" if held else ""),
+            _part_of("piles", name),
             _pile(owners, values, per_owner),
+            public=pile.alike,
+            # (who sees a pile kept per piece: its piece's owner)
+            changes=_piled(name, by_pieces=pile.per_piece and not pile.alike),
         )
 
     def _add_edges(self, name: str) -> None:
@@ -256,6 +310,7 @@ class Observer:
             "per edge with states, 1 at its state",
             _part_of("edges", name),
             _edges(edges),
+            changes=_changes("edges"),
         )
 
     def _encoder(self, type_name: str) -> tuple[int, Writer | None]:
@@ -287,40 +342,54 @@ class Observer:
 
     # -- encoding ----------------------------------------------------------------------------------
 
-    def observe(self, view: Mapping[str, Any], memo: Memo | None = None) -> array[float]:
+    def observe(
+        self, view: Mapping[str, Any], memo: Memo | None = None, journal: Journal | None = None
+    ) -> array[float]:
         """The observation vector of what a seat may see (the parts of its view the fields read:
         `coh_core.engine.views.seen_parts`). With a `memo` of the table's last observations (kept
         by whoever observes its seats again and again), only the fields whose part changed since
         are written again, and a change on the table is written once for every seat: the same
-        vector, for less."""
+        vector, for less. With the game's `journal` besides, a field whose sections of the state
+        have not changed since is not even read."""
         if memo is None:
             out = array("f", self._zeros)  # (a copy of the zeros: one block copied, not a list converted)
-            for at, _size, read, write, _public in self._writers:
+            for at, _size, read, write, _public, _changes in self._writers:
                 write(read(view), out, at)
             return out
         if memo.observer is not self:
             memo.reset(self)
-        seat = memo.seat(view["me"])
-        versions, seen = memo.versions, seat.versions
-        seat_out, seat_parts, table_out, table_parts = seat.out, seat.parts, memo.table.out, memo.table.parts
-        for n, (at, size, read, _write, public) in enumerate(self._writers):
-            part = read(view)
-            if not public:
-                if part != seat_parts[n]:
-                    self._write_changed(n, part, seat_out, seat_parts)
-                continue
-            if part != table_parts[n]:
-                self._write_changed(n, part, table_out, table_parts)
-                versions[n] += 1
-            if seen[n] != versions[n]:  # (the table changed since this seat last looked)
-                seat_out[at : at + size] = table_out[at : at + size]
-                seen[n] = versions[n]
-        return array("f", seat_out)
+        if memo.journal is not journal:
+            memo.follow(journal)
+        table, seat = memo.table, memo.seat(view["me"])
+        writers = self._writers
+        for b, (guard, public, fields) in enumerate(self._blocks):
+            written = table if public else seat
+            counted = None if guard is None or journal is None else guard(journal)
+            if counted is not None and counted == written.guards[b]:
+                continue  # (none of the sections of these fields changed since they were read)
+            out, parts, stamps = written.out, written.parts, written.stamps
+            for n in fields:
+                _at, _size, read, _write, _public, changes = writers[n]
+                # (the field's own counts: None, never equal to counts kept, reads it)
+                stamp = (
+                    None if counted is None or changes is None or journal is None else changes.stamp(journal)
+                )
+                if stamp is None or stamp != stamps[n]:
+                    part = read(view)
+                    if part != parts[n]:
+                        self._write_changed(n, part, out, parts)
+                    stamps[n] = stamp
+            written.guards[b] = counted
+        found = array("f", table.out)
+        own = seat.out
+        for at, size in self._own_runs:
+            found[at : at + size] = own[at : at + size]
+        return found
 
     def _write_changed(self, n: int, part: Any, out: Vector, parts: list[Any]) -> None:
         """Write field `n` again from `part`, which differs from the one last written (`parts[n]`)."""
         kept = parts[n]
-        at, size, _read, write, _public = self._writers[n]
+        at, size, _read, write, _public, _changes = self._writers[n]
         if type(write) is Keyed and type(kept) is dict and type(part) is dict:
             write.update(part, kept, out, at, self._zeros)  # (only the entries that changed)
             return
@@ -340,42 +409,54 @@ class Observer:
 
 class Memo:
     """What the last observations of a table's seats were worked out from, field by field, and
-    their vectors (`Observer.observe`): the table's parts (the same for every seat) once, each
-    seat's own parts per seat. One per game being observed again and again (a fork or the next
-    game may share it: parts are compared by value)."""
+    their vectors (`Observer.observe`): the table's fields (the same for every seat) once, each
+    seat's own fields per seat, and the counts of the game's journal they were read at. A seat's
+    vector is the table's with its own fields. One per game being observed again and again (a
+    fork or the next game may share it: parts are compared by value, and another game's journal
+    reads every part again)."""
 
-    __slots__ = ("observer", "seats", "table", "versions")
+    __slots__ = ("journal", "observer", "seats", "table")
 
     def __init__(self) -> None:
         self.observer: Observer | None = None
-        self.table = _Written(0, 0)
-        self.versions: list[int] = []  # per field of the table, how many times it was written
+        self.journal: Journal | None = None  # the journal of the game last observed
+        self.table = _Written(0, 0, 0)
         self.seats: dict[str | None, _Written] = {}
 
     def reset(self, observer: Observer) -> None:
         self.observer = observer
-        self.table = _Written(observer.size, len(observer._writers))
-        self.versions = [0] * len(observer._writers)
+        self.table = self._written()
         self.seats = {}
+
+    def _written(self) -> _Written:
+        assert self.observer is not None
+        return _Written(self.observer.size, len(self.observer._writers), len(self.observer._blocks))
+
+    def follow(self, journal: Journal | None) -> None:
+        """Observe a game of another journal: its counts say nothing of the parts kept."""
+        self.journal = journal
+        for written in (self.table, *self.seats.values()):
+            written.stamps = [None] * len(written.stamps)
+            written.guards = [None] * len(written.guards)
 
     def seat(self, colour: str | None) -> _Written:
         found = self.seats.get(colour)
         if found is None:
-            assert self.observer is not None
-            found = self.seats[colour] = _Written(self.observer.size, len(self.versions))
+            found = self.seats[colour] = self._written()
         return found
 
 
 class _Written:
-    """A vector as last written, the part each field was written from, and (of a seat's) the
-    version of each of the table's fields it holds."""
+    """A vector as last written (the table's fields, or a seat's own), the part each field was
+    written from, and the journal's counts each field and each block of fields was read at."""
 
-    __slots__ = ("out", "parts", "versions")
+    __slots__ = ("guards", "out", "parts", "stamps")
 
-    def __init__(self, size: int, fields: int):
+    def __init__(self, size: int, fields: int, blocks: int):
         self.out: Vector = array("f", bytes(4 * size))
         self.parts: list[Any] = [_UNREAD] * fields
-        self.versions: list[int] = [-1] * fields
+        self.stamps: list[Any] = [None] * fields
+        self.guards: list[Any] = [None] * blocks
 
 
 _UNREAD: Any = object()  # a memo's part not read yet (equal to nothing but itself)
@@ -470,6 +551,32 @@ _MISSING: Any = object()  # a part the view does not hold (a pointer not set, a 
 
 def _part(key: str) -> Reader:
     return operator.itemgetter(key)
+
+
+def _changes(*sections: str) -> Changes:
+    """A field worked out from whole sections: its counts are theirs."""
+    return _Counted(sections, operator.attrgetter(*sections))
+
+
+def _piled(name: str, by_pieces: bool) -> Changes:
+    """A pile's counts in the journal: its own (and the pieces', whose owners see it)."""
+    if by_pieces:
+        return _Counted(
+            ("piles", "pieces"), lambda journal: (journal.piles_changed.get(name, 0), journal.pieces)
+        )
+    return _Counted(("piles",), lambda journal: journal.piles_changed.get(name, 0))
+
+
+def _remembered(name: str | None, asked: bool = False) -> Changes:
+    """An entry of the memory's counts in the journal: its own (and the questions', if `asked`);
+    of no entry, nothing that changes."""
+    if name is None:
+        return _Counted(("memory",), lambda journal: 0)
+    if asked:
+        return _Counted(
+            ("memory", "decisions"), lambda journal: (journal.memory_changed.get(name, 0), journal.decisions)
+        )
+    return _Counted(("memory",), lambda journal: journal.memory_changed.get(name, 0))
 
 
 def _part_of(key: str, name: str) -> Reader:
@@ -573,6 +680,8 @@ def _pile(owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -
     index = {v: i for i, v in enumerate(values or ())}
 
     def write(pile: Mapping[str, list[Any] | int], out: Vector, at: int) -> None:
+        if not isinstance(pile, Mapping):  # (a pile the state does not hold)
+            return
         for n, owner in enumerate(owners):
             start = at + n * per_owner
             entries = pile.get(owner, 0)

@@ -102,6 +102,11 @@ class Pile:
         owner sees a pile of `sees: owner`."""
         return self.per not in PLAYER_OWNED
 
+    @property
+    def alike(self) -> bool:
+        """Whether every seat sees the same of it: its entries (everyone sees them) or its sizes."""
+        return self.sees != "owner"
+
     def seen_by(self, owner: str, seat: str | None, pieces: Mapping[str, Mapping[str, Any]]) -> bool:
         """Whether `seat` sees the entries of this pile kept for `owner`: a pile everyone sees, or
         one its owner sees kept for the seat (of a pile per piece, for one of the seat's pieces)."""
@@ -164,6 +169,17 @@ class Memory:
     role: str | None = None  # what the engine itself keeps in it (`out_of_game`, `last_to_lose`)
     set_by: str | None = None  # the verb whose step sets it each turn (for rules scenarios)
     read_by: str | None = None  # the verb whose step reads it (for rules scenarios)
+
+    @property
+    def unseen(self) -> bool:
+        """Whether no seat sees it (`visible: none`, or the owner's of a value not per player)."""
+        return self.visible == "none" or (self.visible == "owner" and not self.per_player)
+
+    @property
+    def alike(self) -> bool:
+        """Whether every seat sees the same of it: nothing, or everyone's value with nothing hidden
+        while a question is asked."""
+        return self.unseen or (self.visible != "owner" and self.hidden_while_asked is None)
 
 
 @dataclass(frozen=True)

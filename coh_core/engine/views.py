@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +15,7 @@ from coh_core.packs.roles import place_sides
 
 if TYPE_CHECKING:
     from coh_core.engine.game import Game
-    from coh_core.engine.rules import Pile, Rules
+    from coh_core.engine.rules import Memory, Pile, Rules
 
 VIEW_SEED = 0  # the generator that deals the hidden parts of the world a view reads
 
@@ -112,31 +112,16 @@ class PlayerView:
 def observation(game: Game, colour: str | None, memo: Memo | None = None) -> array[float]:
     """The seat's observation of the game as it stands: what `game.view(colour).observation()`
     gives, without making a view. With a `memo` of the seat's last observation (the caller keeps
-    one per seat), only the fields whose part of the view changed since are worked out again."""
-    return observer_for(game.rules, game.players).observe(seen_parts(game, colour), memo)
+    one per seat), only the fields whose part of the view changed since are worked out again
+    (of those the game's journal says unchanged, none is even read)."""
+    return observer_for(game.rules, game.players).observe(seen_parts(game, colour), memo, game.journal)
 
 
-def seen_parts(game: Game, colour: str | None) -> dict[str, Any]:
+def seen_parts(game: Game, colour: str | None) -> Mapping[str, Any]:
     """The parts of the seat's view the observation reads (`PlayerView.to_json`), sharing the
-    game's data instead of copying it: the same values, worked out as `to_json` works them out,
-    only to be read at once."""
-    state = game.state
-    decision = game.decision
-    asked = decision is not None and colour in decision.options
-    return {
-        "me": colour,
-        "turn": state["turn"],
-        "phase": state["phase"],
-        "pointers": state["pointers"],
-        "eliminated": game.out_of_game(),
-        "locations": state["locations"],
-        "pieces": state["pieces"],
-        "counts": state["counts"],
-        "piles": pile_parts(game, colour),
-        "memory": seen_memory(game, colour, copy=False),
-        "edges": state.get("edges", {}),
-        "decision": {"kind": decision.kind} if asked and decision is not None else None,
-    }
+    game's data instead of copying it: the same values, worked out as `to_json` works them out
+    when read (a part the observation does not read is not worked out), only to be read at once."""
+    return _SeenParts(game, colour)
 
 
 def seen_piles(game: Game, colour: str | None) -> dict[str, dict[str, list[Any]]]:
@@ -151,23 +136,23 @@ def seen_piles(game: Game, colour: str | None) -> dict[str, dict[str, list[Any]]
 def pile_parts(game: Game, colour: str | None) -> dict[str, dict[str, list[Any] | int]]:
     """Per pile, what the seat knows of each of its piles: its entries where the seat sees them,
     else how many it holds; shared with the game, only to be read at once."""
-    found: dict[str, dict[str, list[Any] | int]] = {}
+    return {name: pile_part(game, colour, name) for name in game.state["piles"]}
+
+
+def pile_part(game: Game, colour: str | None, name: str) -> dict[str, list[Any] | int]:
+    """`pile_parts` of one pile."""
+    piles: dict[str, list[Any]] = game.state["piles"][name]
+    pile, seen = _shown_piles(game.rules)[name]
+    if seen == _EVERYONE:
+        return piles  # type: ignore[return-value]  # (lists only: each seen)
+    if seen == _NOBODY:
+        return dict(zip(piles, map(len, piles.values()), strict=True))
+    if seen == _OWNER:
+        return {owner: held if owner == colour else len(held) for owner, held in piles.items()}
     pieces = game.pieces
-    shown = _shown_piles(game.rules)
-    for name, piles in game.state["piles"].items():
-        pile, seen = shown[name]
-        if seen == _EVERYONE:
-            found[name] = piles  # (lists only: each seen)
-        elif seen == _NOBODY:
-            found[name] = dict(zip(piles, map(len, piles.values()), strict=True))
-        elif seen == _OWNER:
-            found[name] = {owner: held if owner == colour else len(held) for owner, held in piles.items()}
-        else:
-            found[name] = {
-                owner: held if pile.seen_by(owner, colour, pieces) else len(held)
-                for owner, held in piles.items()
-            }
-    return found
+    return {
+        owner: held if pile.seen_by(owner, colour, pieces) else len(held) for owner, held in piles.items()
+    }
 
 
 _EVERYONE, _NOBODY, _OWNER, _PIECE_OWNER = range(4)  # whose entries of a pile a seat sees
@@ -203,18 +188,112 @@ def seen_memory(game: Game, colour: str | None, copy: bool = True) -> dict[str, 
     """What the game remembers that the seat may see, as the pack declares it (`visible`):
     everyone's value, the seat's own only, or nothing; an entry of a player answering the
     question it is `hidden_while_asked` by is that player's only."""
-    decision = game.decision
     found: dict[str, Any] = {}
     for name, spec in game.rules.memory.items():
-        value = game.state["memory"][name]
-        if spec.visible == "none" or (spec.visible == "owner" and not spec.per_player):
-            continue
-        if spec.visible == "owner":
-            value = {colour: value[colour]} if colour in value else {}
-        elif decision is not None and decision.kind == spec.hidden_while_asked:
-            value = {p: v for p, v in value.items() if p == colour or p not in decision.options}
-        found[name] = _copied(value) if copy else value
+        if not spec.unseen:
+            value = seen_entry(game, colour, spec)
+            found[name] = _copied(value) if copy else value
     return found
+
+
+def seen_entry(game: Game, colour: str | None, spec: Memory) -> Any:
+    """`seen_memory` of one entry the seat sees something of (not `spec.unseen`), shared with the game."""
+    value = game.state["memory"][spec.name]
+    if spec.visible == "owner":
+        return {colour: value[colour]} if colour in value else {}
+    decision = game.decision
+    if decision is not None and decision.kind == spec.hidden_while_asked:
+        return {p: v for p, v in value.items() if p == colour or p not in decision.options}
+    return value
+
+
+def _state_part(key: str) -> Callable[[Game, str | None], Any]:
+    def read(game: Game, colour: str | None) -> Any:
+        return game.state[key]
+
+    return read
+
+
+def _edges_part(game: Game, colour: str | None) -> Any:
+    return game.state.get("edges", {})
+
+
+def _out_part(game: Game, colour: str | None) -> list[str]:
+    return game.out_of_game()
+
+
+class _Seen(Mapping[str, Any]):
+    """A part of `seen_parts` that maps names to entries (the piles, the memory): each entry
+    worked out as it is read."""
+
+    __slots__ = ("colour", "game")
+
+    def __init__(self, game: Game, colour: str | None):
+        self.game = game
+        self.colour = colour
+
+    def __len__(self) -> int:
+        return sum(1 for _name in self)
+
+
+class _SeenPiles(_Seen):
+    __slots__ = ()
+
+    def __getitem__(self, name: str) -> dict[str, list[Any] | int]:
+        return pile_part(self.game, self.colour, name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.game.state["piles"])
+
+
+class _SeenMemory(_Seen):
+    __slots__ = ()
+
+    def __getitem__(self, name: str) -> Any:
+        spec = self.game.rules.memory[name]
+        if spec.unseen:
+            raise KeyError(name)
+        return seen_entry(self.game, self.colour, spec)
+
+    def __iter__(self) -> Iterator[str]:
+        return (name for name, spec in self.game.rules.memory.items() if not spec.unseen)
+
+
+def _decision_part(game: Game, colour: str | None) -> dict[str, Any] | None:
+    decision = game.decision
+    return {"kind": decision.kind} if decision is not None and colour in decision.options else None
+
+
+# Each part of `seen_parts`: how it is worked out of the game for a seat.
+_PARTS: dict[str, Callable[[Game, str | None], Any]] = {
+    "me": lambda game, colour: colour,
+    **{key: _state_part(key) for key in ("turn", "phase", "pointers")},
+    "eliminated": _out_part,
+    **{key: _state_part(key) for key in ("locations", "pieces", "counts")},
+    "piles": _SeenPiles,
+    "memory": _SeenMemory,
+    "edges": _edges_part,
+    "decision": _decision_part,
+}
+
+
+class _SeenParts(Mapping[str, Any]):
+    """`seen_parts`: each part worked out as it is read."""
+
+    __slots__ = ("colour", "game")
+
+    def __init__(self, game: Game, colour: str | None):
+        self.game = game
+        self.colour = colour
+
+    def __getitem__(self, key: str) -> Any:
+        return _PARTS[key](self.game, self.colour)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_PARTS)
+
+    def __len__(self) -> int:
+        return len(_PARTS)
 
 
 def _copied(value: Any) -> Any:

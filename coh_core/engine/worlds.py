@@ -54,6 +54,9 @@ def sample_world(game: Game, me: str | None, rng: Rng, redraw_answers: bool = Fa
         if spec.visible == "owner" and spec.per_player and isinstance(value, dict):
             for player in [p for p in value if p != me]:
                 del value[player]
+    # (a world is a fork with a journal of its own: its piles and memory changed since)
+    world.journal.pile(*world.state["piles"])
+    world.journal.remembered(*world.state["memory"])
     # what others alone saw, and what they answered before, is not the seat's to hold: an entry of
     # the log addressed to others keeps its place (the engine counts entries), not its content
     world.log = [e if "to" not in e or me in e["to"] else _unseen(e) for e in world.log]

@@ -166,6 +166,28 @@ def test_an_observation_remembered_seat_by_seat_is_the_one_worked_out_afresh(gam
     assert checked > 150
 
 
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_memo_shared_by_two_games_gives_each_its_own_vector(game: str) -> None:
+    """A memo trusts the journal of the game it last observed (`Game.journal`): observing a fork
+    played on differently in between reads every part of the game again, by value."""
+    memo = Memo()
+    rng = Rng(7)
+    checked = 0
+    for position in _positions(game, 3, every=9):
+        other = position.fork()
+        for _ in range(3):  # (the fork goes on differently)
+            if other.over:
+                break
+            seat = other.waiting[0]
+            legal = other.legal(seat)
+            other.submit(seat, legal[rng.randbelow(len(legal))])
+        for played in (position, other, position):
+            seat = played.players[checked % len(played.players)]
+            assert observation(played, seat, memo) == played.view(seat).observation(), seat
+            checked += 1
+    assert checked > 30
+
+
 def test_answering_a_simultaneous_question_in_turn_hides_the_earlier_answers() -> None:
     """Seats of a question asked of several at once may answer one after the other: what a later
     seat sees is what it saw before the earlier ones answered."""
