@@ -48,6 +48,7 @@ class Answer:
     id: str
     params: tuple[str, ...] = ()
     key_at: int | None = None  # the position (from 1) of the value that is the id's last part
+    moves_to: str | None = None  # the placeholder naming the place the answer moves a piece to
 
     @property
     def verb(self) -> str:
@@ -111,6 +112,15 @@ class DeclaredMessages:
             if params is not None:
                 return f"ui.action.{answer.id}", params
         return "ui.action.other", {"value": " ".join(str(v) for v in action)}
+
+    def destination(self, action: Sequence[Any]) -> Any:
+        """The place an answer moves a piece to (its value of the answer's `moves_to`), or None."""
+        verb, *values = action
+        for answer in self.answers.get(str(verb), ()):
+            params = answer.read(values)
+            if params is not None:
+                return params.get(answer.moves_to) if answer.moves_to is not None else None
+        return None
 
 
 # -- the engine's own messages -----------------------------------------------------------------
@@ -783,8 +793,13 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
             variants[message_id] = frozenset(_names(spec.get("variants")))
             quiet[message_id] = frozenset(_names(spec.get("quiet_in")))
         elif group == "answers":
-            key_at = spec.get("key_at")
-            answer = Answer(message_id, message.params, key_at if isinstance(key_at, int) else None)
+            key_at, moves_to = spec.get("key_at"), spec.get("moves_to")
+            answer = Answer(
+                message_id,
+                message.params,
+                key_at if isinstance(key_at, int) else None,
+                moves_to if isinstance(moves_to, str) else None,
+            )
             answers.setdefault(answer.verb, []).append(answer)
     told: dict[str, bool] = {}
     for message_id, spec in engine_log_tellings(section):
