@@ -144,6 +144,7 @@ ENGINE_TYPES: dict[str, str] = {
     "until": "duration",
     "keys": "text",
     "asked": "text",
+    "answer": "text",
     "card": "id",  # a card, by the name of its kind of entity
     "recipient": "player",
     "item": "item",  # what is given: a card, or a counter the pack names (`log.item.<value>`)
@@ -308,6 +309,7 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.menu.pass_concerned": (),
     "ui.table.menu.pass_place": (),
     "ui.table.menu.pass_phase": (),
+    "ui.table.menu.full": ("answer", "location"),
     # the web table's page (`coh_core.web`)
     "ui.web.waiting": ("players",),
     "ui.web.spectator": (),
@@ -620,6 +622,11 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
         "A menu's answer beside pass (key `>>>`): pass now and at every question that offers to pass"
         " until the phase ends.",
         {},
+    ),
+    "ui.table.menu.full": (
+        "An answer that would move a piece to a place with no room for it (full, or counting as"
+        " full): the piece goes to another place instead, which the pack names.",
+        {"answer": "the answer, as the menu words it", "location": "the place the piece goes to instead"},
     ),
     "ui.web.waiting": (
         "The web table (`coh serve`): who the table waits for.",
