@@ -48,6 +48,7 @@ class Answer:
     id: str
     params: tuple[str, ...] = ()
     key_at: int | None = None  # the position (from 1) of the value that is the id's last part
+    moves_to: str | None = None  # the placeholder naming the place the answer moves a piece to
 
     @property
     def verb(self) -> str:
@@ -112,6 +113,15 @@ class DeclaredMessages:
                 return f"ui.action.{answer.id}", params
         return "ui.action.other", {"value": " ".join(str(v) for v in action)}
 
+    def destination(self, action: Sequence[Any]) -> Any:
+        """The place an answer moves a piece to (its value of the answer's `moves_to`), or None."""
+        verb, *values = action
+        for answer in self.answers.get(str(verb), ()):
+            params = answer.read(values)
+            if params is not None:
+                return params.get(answer.moves_to) if answer.moves_to is not None else None
+        return None
+
 
 # -- the engine's own messages -----------------------------------------------------------------
 
@@ -134,6 +144,7 @@ ENGINE_TYPES: dict[str, str] = {
     "until": "duration",
     "keys": "text",
     "asked": "text",
+    "answer": "text",
     "card": "id",  # a card, by the name of its kind of entity
     "recipient": "player",
     "item": "item",  # what is given: a card, or a counter the pack names (`log.item.<value>`)
@@ -298,6 +309,7 @@ TABLE_MESSAGES: dict[str, tuple[str, ...]] = {
     "ui.table.menu.pass_concerned": (),
     "ui.table.menu.pass_place": (),
     "ui.table.menu.pass_phase": (),
+    "ui.table.menu.full": ("answer", "location"),
     # the web table's page (`coh_core.web`)
     "ui.web.waiting": ("players",),
     "ui.web.spectator": (),
@@ -614,6 +626,11 @@ _UI_NOTES: dict[str, tuple[str, Holds]] = {
         " until the phase ends.",
         {},
     ),
+    "ui.table.menu.full": (
+        "An answer that would move a piece to a place with no room for it (full, or counting as"
+        " full): the piece goes to another place instead, which the pack names.",
+        {"answer": "the answer, as the menu words it", "location": "the place the piece goes to instead"},
+    ),
     "ui.web.waiting": (
         "The web table (`coh serve`): who the table waits for.",
         {"players": 'the players who must answer now, as "Red, Blue"'},
@@ -796,8 +813,13 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
             variants[message_id] = frozenset(_names(spec.get("variants")))
             quiet[message_id] = frozenset(_names(spec.get("quiet_in")))
         elif group == "answers":
-            key_at = spec.get("key_at")
-            answer = Answer(message_id, message.params, key_at if isinstance(key_at, int) else None)
+            key_at, moves_to = spec.get("key_at"), spec.get("moves_to")
+            answer = Answer(
+                message_id,
+                message.params,
+                key_at if isinstance(key_at, int) else None,
+                moves_to if isinstance(moves_to, str) else None,
+            )
             answers.setdefault(answer.verb, []).append(answer)
     told: dict[str, bool] = {}
     for message_id, spec in engine_log_tellings(section):

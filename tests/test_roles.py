@@ -14,7 +14,7 @@ import pytest
 from coh_core import load_ruleset
 from coh_core.agents import RandomAgent
 from coh_core.agents.runner import play_out
-from coh_core.effects.registry import PLACE_STATE_ROLES
+from coh_core.effects.registry import PLACE_STATE_ROLES, SETUP_FIELD_ROLES
 from coh_core.engine import new_game
 from coh_core.packs import load_pack_checked
 from coh_core.packs.declarations import declarations_of
@@ -240,7 +240,7 @@ def test_an_overlay_names_a_side_by_the_field_of_role_state_name(renamed_states:
     assert composed[0] == composed[1] != unpatched
 
 
-def test_the_shared_schema_offers_the_roles_of_a_place_s_states() -> None:
+def test_the_shared_schema_offers_the_roles_of_a_place_s_states_and_of_setup() -> None:
     schema = json.loads((Path(__file__).parents[1] / "schemas" / "content.schema.json").read_text())
     role = schema["definitions"]["field_declaration"]["properties"]["role"]
-    assert role["enum"] == list(PLACE_STATE_ROLES)
+    assert role["enum"] == [*PLACE_STATE_ROLES, *SETUP_FIELD_ROLES]

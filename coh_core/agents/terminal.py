@@ -37,7 +37,8 @@ from coh_core.i18n import text_forms
 from coh_core.limits import MAX_ANSWER_CHARS
 from coh_core.messages import placeholders
 from coh_core.narrative import Narrator, Verbatim
-from coh_core.packs.roles import place_side
+from coh_core.packs.model import Pack
+from coh_core.packs.roles import place_side, setup_role
 
 Action = tuple[Any, ...]
 _ASCII_DIGITS = frozenset("0123456789")
@@ -88,6 +89,7 @@ CLEAR_SCREEN = "\x1b[H\x1b[2J" + ERASE_SCROLLBACK
 # What stands for a cleared screen in output that is no terminal (a pipe, a test).
 HANDOVER_SEPARATOR = "=" * 60
 NO_LIMIT = "∞"  # a capacity without a limit, in any language
+OVERFLOW = "overflow"  # the role of the `setup` field naming where a piece goes instead of a full place
 ORDER_SEP = " → "  # between the values a pointer takes in turn, in any language
 SHORT_MENU = 3  # a menu this long or shorter is one column (longer ones take as many as fit)
 DEFAULT_WIDTH = 80  # the width menus are laid out for when the output is no terminal
@@ -154,7 +156,8 @@ class TerminalAgent:
         drawn = made_public(log)
         player = self.narrator.player(view.colour)
         question = f"[{player}] {self.question(state['decision'] or {})}"
-        menu = build_menu(legal, self.narrator, self._keys()) + self._passing_entries(state, legal)
+        menu = self.warn_full(build_menu(legal, self.narrator, self._keys()), state)
+        menu += self._passing_entries(state, legal)
         self._say("\n".join(self.board(state, drawn, self._rows_below(question, menu), public)))
         chosen = self.choose(question, menu, state, public)
         if chosen in _PASSING_ON:
@@ -206,6 +209,24 @@ class TerminalAgent:
         for colour, p in saved.items():
             scope = p.get("scope")
             self.passing[colour] = PassingOn(None if scope is None else tuple(scope), int(p["seen"]))
+
+    def warn_full(self, entries: list[Entry], state: Mapping[str, Any]) -> list[Entry]:
+        """The menu with each answer that would move a piece to a place with no room for it (the
+        pack's answers with `moves_to`) saying so, and where the piece goes instead: the place
+        the `setup` field of role `overflow` names (`ui.table.menu.full`). Only labels change:
+        the keys stay those of the values."""
+        instead = setup_role(self.narrator.pack, OVERFLOW)
+        if instead is None or not self.narrator.has("ui.table.menu.full"):
+            return entries
+        declared, ui = self.narrator.declared, self.narrator.ui
+        for entry in entries:
+            if entry.action is None:
+                self.warn_full(entry.children, state)
+                continue
+            to = declared.destination(entry.action)
+            if to is not None and to != instead and no_room(self.narrator.pack, state, str(to)):
+                entry.label = ui("ui.table.menu.full", answer=Verbatim(entry.label), location=instead)
+        return entries
 
     def _passing_entries(self, state: Mapping[str, Any], legal: list[Action]) -> list[Entry]:
         """Beside pass, the answers that pass on: until the place being resolved is done (when
@@ -791,6 +812,24 @@ def pointer_order(narrator: Narrator, state: Mapping[str, Any], pointer: str, va
     kind = declared.get("type") if isinstance(declared, Mapping) else None
     names = [narrator.render(kind, v, {}) for v in cycle[start:] + cycle[:start]]
     return Verbatim(ORDER_SEP.join(names))
+
+
+def no_room(pack: Pack, state: Mapping[str, Any], location: str) -> bool:
+    """Whether a place has no room for one more piece, as a seat's view shows it (`has_room`): its
+    side counts as full, or the living pieces there, less those holding an extra place, fill its
+    capacity. A place without sides, or unknown, has room."""
+    place = state["locations"].get(location)
+    side = place_side(pack, location, place["side"]) if place and place["side"] is not None else None
+    if side is None:
+        return False
+    if side.full:
+        return True
+    if side.capacity is None:
+        return False
+    role = state["piece_roles"].get("players")
+    pieces = state["pieces"][role] if role is not None else {}
+    present = sum(1 for ch in pieces.values() if ch["alive"] and ch["at"] == location)
+    return present - int(state.get("extra_places", {}).get(location, 0)) >= side.capacity
 
 
 def made_public(entries: Sequence[Mapping[str, Any]]) -> set[Any]:

@@ -8,6 +8,7 @@ from coh_core.effects.registry import (
     ENGINE_CONTEXTS,
     PLACE_STATE_ROLES,
     ROLES,
+    SETUP_FIELD_ROLES,
     TRAIT_ROLES,
     TYPES,
     Declarations,
@@ -102,6 +103,10 @@ a list field of its kind that has a field of role `state_name`. The engine reads
 by their `role:` (in the kind's `fields`), never by their names; a state without a field of a role
 has no limit, is not full and keeps nobody, and a place without states has no side at all."""
 
+_SETUP_ROLES_INTRO = """\
+A field a pack adds to its `setup` (`section_fields: setup`) may play a role too, by its `role:`:
+the engine reads that field's value for it, whatever the field is called."""
+
 _NAMES_BOUND = """\
 Besides these, a trigger has the names its event binds, and a card or power those of its window
 (`events` and `windows` of the pack); `let`, `for` and a list or map built with `for` bind names
@@ -182,6 +187,16 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
                     [
                         (f"`{role}`", " or ".join(f"`{t}`" for t in types), doc)
                         for role, (types, doc) in PLACE_STATE_ROLES.items()
+                    ],
+                ),
+                "",
+                _SETUP_ROLES_INTRO,
+                "",
+                *_table(
+                    ("role of a field of `setup`", "its type", "what the engine reads"),
+                    [
+                        (f"`{role}`", " or ".join(f"`{t}`" for t in types), doc)
+                        for role, (types, doc) in SETUP_FIELD_ROLES.items()
                     ],
                 ),
             ],

@@ -746,6 +746,16 @@ PLACE_STATE_ROLES: dict[str, tuple[tuple[str, ...], str]] = {
     ),
 }
 
+# What the engine reads of a field a pack adds to its `setup` (`section_fields: setup`), by role,
+# with the field types that may play it: a field plays one by its `role:`, once in a pack.
+SETUP_FIELD_ROLES: dict[str, tuple[tuple[str, ...], str]] = {
+    "overflow": (
+        ("location",),  # (the board's places' type, `LOCATION_TYPE`)
+        "the place a piece goes to instead when the one it would enter has no room (`has_room`): the"
+        " menus say so beside an answer that would move a piece to a full place (`moves_to`)",
+    ),
+}
+
 # What the engine does with an effect written in an entity, by role: when it runs it and which
 # names it binds. A pack names the contexts of its entities' fields (`contexts:` in its
 # declarations, each with one of these roles), or uses a role's name as a context.

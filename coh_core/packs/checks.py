@@ -14,6 +14,7 @@ from typing import Any
 from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import (
+    LOCATION_TYPE,
     PLACE_TYPE,
     TYPES,
     VERB_CONTEXTS,
@@ -347,6 +348,7 @@ def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Itera
             _at(section, (*path, "plural")),
         )
     yield from _check_types(section, path, params + carries, spec.get("types"))
+    yield from _check_moves_to(section, path, params, spec)
     key_at = spec.get("key_at")
     if key_at is None:
         return
@@ -362,6 +364,25 @@ def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Itera
             f"`key_at: {key_at}` is past the answer's values: its {len(params)} placeholder(s) and the key",
             _at(section, (*path, "key_at")),
         )
+
+
+def _check_moves_to(
+    section: Section, path: Path_, params: list[str], spec: dict[str, Any]
+) -> Iterator[Problem]:
+    """An answer's `moves_to` names one of its placeholders, of the board's places' type."""
+    moves_to = spec.get("moves_to")
+    if moves_to is None:
+        return
+    types = spec.get("types")
+    written = types.get(moves_to) if isinstance(types, dict) else None
+    if moves_to not in params:
+        said = f"`moves_to: {moves_to}` is not a placeholder of `{path[-1]}`" + (
+            suggest(str(moves_to), params) or f"; its placeholders: {', '.join(params) or 'none'}"
+        )
+        yield Problem("MSG-ANSWER", said, _at(section, (*path, "moves_to")))
+    elif written != LOCATION_TYPE:
+        said = f"`moves_to: {moves_to}` names a placeholder of the type `{written}`, not `{LOCATION_TYPE}`"
+        yield Problem("MSG-ANSWER", said, _at(section, (*path, "moves_to")))
 
 
 def _check_phase_names(pack: Pack, section: Section, path: Path_, spec: dict[str, Any]) -> Iterator[Problem]:

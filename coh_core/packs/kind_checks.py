@@ -30,7 +30,7 @@ from coh_core.packs.model import (
 )
 from coh_core.packs.pack_data import PLAYER_TABLE
 from coh_core.packs.pack_schema import shared_fields
-from coh_core.packs.roles import state_role_problems
+from coh_core.packs.roles import setup_role_problems, state_role_problems
 
 Check = dict[str, Any]
 _PATCHES = "patches"  # an overlay's changes (coh_core.packs.loader.PATCHES)
@@ -106,8 +106,8 @@ def check_kind_fields(pack: Pack) -> Iterator[Problem]:
 
 
 def check_section_fields(pack: Pack) -> Iterator[Problem]:
-    """The fields a pack adds to the shared sections say something they can mean, and are none
-    the section has of its own (`SECTION-FIELD`)."""
+    """The fields a pack adds to the shared sections say something they can mean, are none the
+    section has of its own, and play only the roles of `setup`'s fields (`SECTION-FIELD`)."""
     section = pack.sections.get(SECTION_FIELDS)
     if section is None:
         return
@@ -127,6 +127,9 @@ def check_section_fields(pack: Pack) -> Iterator[Problem]:
                 where = section.doc.location((*base, *found.path), key=found.key)
                 said = f"field `{_dotted(str(field_name), found.path)}` of `{name}`: {found.message}"
                 yield Problem("SECTION-FIELD", said, where)
+        for role in setup_role_problems(str(name), fields):
+            said = f"`{name}`: {role.message}"
+            yield Problem("SECTION-FIELD", said, section.doc.location((*section.path, name, *role.path)))
 
 
 def _dotted(field_name: str, path: tuple[str, ...]) -> str:

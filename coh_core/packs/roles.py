@@ -12,6 +12,9 @@ engine reads no field by a name the pack chose: it looks for
 - **states** (a place's sides): a list of records holding a playable, a condition of role
   `place_condition`, triggers or a `capacity`, each named by its first `id`/`name` field, with the engine's
   `capacity`, `closed` and `locked` (how many pieces fit, counts as full, nobody leaves).
+
+A field the pack adds to its `setup` may play a role as well (`SETUP_FIELD_ROLES`): the place a
+piece goes to instead of a full one (`setup_role`).
 """
 
 from __future__ import annotations
@@ -20,15 +23,22 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from coh_core.effects.registry import LOCATION_TYPE, PLACE_STATE_ROLES, ROLES, Declarations, context_spec
+from coh_core.effects.registry import (
+    LOCATION_TYPE,
+    PLACE_STATE_ROLES,
+    ROLES,
+    SETUP_FIELD_ROLES,
+    Declarations,
+    context_spec,
+)
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.fields import RECORD, field_type
-from coh_core.packs.model import Entity, Pack
+from coh_core.packs.model import SECTION_FIELDS, Entity, Pack
 from coh_core.packs.yamlsrc import Path_
 
 PLAYABLE_ROLES = frozenset({"piece_ability", "card", "place_ability"})
 PLAYABLE_EFFECT = "effect"  # the field of a playable record that holds what it does
-FIELD_ROLE = "role"  # the key of a field's declaration that gives it a role of a place's states
+FIELD_ROLE = "role"  # the key of a field's declaration that gives it a role (of a place's states, of `setup`)
 STATE_NAME = "state_name"  # the role of the field that names a state
 
 
@@ -207,6 +217,11 @@ class PlaceSide:
         return self.roles.capacity_of(self.data)
 
     @property
+    def full(self) -> bool:
+        """Whether it counts as full, whatever its capacity (role `full`)."""
+        return self.roles.flag(self.data, self.roles.full)
+
+    @property
     def reached_from(self) -> list[str]:
         """The states it is reached from ([]: a state the place may start on)."""
         return self.roles.sources(self.data)
@@ -251,6 +266,16 @@ def place_side(pack: Pack, place: str, name: str) -> PlaceSide | None:
     """The side of that name of a place, as the pack writes it (None: no such place or side)."""
     entity = pack.entity(place)
     return sides_by_name(pack, entity).get(name) if entity is not None else None
+
+
+def setup_role(pack: Pack, role: str) -> Any:
+    """The value of the pack's `setup` field that plays this role (`SETUP_FIELD_ROLES`; None:
+    no field plays it)."""
+    declared = pack.section(SECTION_FIELDS).get("setup")
+    for name, spec in _fields(declared):
+        if spec.get(FIELD_ROLE) == role:
+            return pack.section("setup").get(name)
+    return None
 
 
 # -- the roles of a place's states, as declared ---------------------------------------------------
@@ -313,9 +338,12 @@ def _roles_played(list_name: str, fields: Any) -> _Played:
     problems: list[RoleProblem] = []
     for name, spec in _fields(fields):
         role = spec.get(FIELD_ROLE)
+        where = (list_name, "fields", name, FIELD_ROLE)
+        if role in SETUP_FIELD_ROLES:
+            problems.append(RoleProblem(where, _misplaced_role(name, spec).message))
+            continue
         if not isinstance(role, str) or role not in PLACE_STATE_ROLES:
             continue  # (an unknown role: the schema's)
-        where = (list_name, "fields", name, FIELD_ROLE)
         allowed = PLACE_STATE_ROLES[role][0]
         parsed = field_type(spec)
         if parsed is not None and parsed.written not in allowed:
@@ -338,11 +366,44 @@ def _nested_roles(path: tuple[str, ...], spec: Mapping[str, Any]) -> Iterator[Ro
 
 
 def _misplaced_role(name: str, spec: Mapping[str, Any], path: tuple[str, ...] = ()) -> RoleProblem:
-    said = (
-        f"the engine reads the role `{spec.get(FIELD_ROLE)}` only on a field of a place's states: of"
-        " the records of a list (`list[record]`) of a kind whose ids are locations"
+    role = spec.get(FIELD_ROLE)
+    said = f"the engine reads the role `{role}` only on " + (
+        "a field of `setup` (`section_fields: setup`)"
+        if role in SETUP_FIELD_ROLES
+        else "a field of a place's states: of the records of a list (`list[record]`) of a kind whose"
+        " ids are locations"
     )
     return RoleProblem((*path, name, FIELD_ROLE), said)
+
+
+def setup_role_problems(section: str, fields: Any) -> Iterator[RoleProblem]:
+    """The roles of the fields a pack adds to a shared section (`section_fields`): only those of
+    `setup` play one, each of `SETUP_FIELD_ROLES`, of its type, and once."""
+    played: dict[str, str] = {}
+    for name, spec in _fields(fields):
+        yield from _nested_roles((name,), spec)
+        role = spec.get(FIELD_ROLE)
+        if role is None:
+            continue
+        where = (name, FIELD_ROLE)
+        if section != "setup" or role not in SETUP_FIELD_ROLES:
+            known = ", ".join(f"`{r}`" for r in SETUP_FIELD_ROLES)
+            said = (
+                f"the engine reads no role of a field of `{section}`"
+                if section != "setup"
+                else f"`{role}` is no role of a field of `setup` (those of `setup`: {known})"
+            )
+            yield RoleProblem(where, said)
+            continue
+        allowed = SETUP_FIELD_ROLES[role][0]
+        parsed = field_type(spec)
+        if parsed is not None and parsed.written not in allowed:
+            said = f"field `{name}` plays the role `{role}`, of type {' or '.join(f'`{t}`' for t in allowed)}"
+            yield RoleProblem(where, f"{said}, not `{parsed.written}`")
+        elif role in played:
+            yield RoleProblem(where, f"fields `{played[role]}` and `{name}` both play the role `{role}`")
+        else:
+            played[str(role)] = name
 
 
 def _fields_of(fields: Any) -> dict[str, Mapping[str, Any]]:

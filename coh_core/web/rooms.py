@@ -330,7 +330,8 @@ def state_of(
     narrator = speaker.narrator
     state = view.to_json()
     asked = state["decision"] is not None and bool(legal)
-    menu = build_menu(legal, narrator, speaker.keys) if asked else []
+    # the terminal's labels (an answer to a full place says where the piece goes instead)
+    menu = speaker.terminal.warn_full(build_menu(legal, narrator, speaker.keys), state) if asked else []
     return {
         "type": "state",
         "me": view.colour,

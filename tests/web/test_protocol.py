@@ -21,6 +21,7 @@ with warnings.catch_warnings():  # Starlette asks for httpx2, which its TestClie
 from starlette.websockets import WebSocketDisconnect
 
 from coh_core.agents.menu import Keys, build_menu
+from coh_core.agents.terminal import TerminalAgent
 from coh_core.narrative import Narrator
 from coh_core.web.app import MAX_MESSAGE, create_app
 
@@ -55,7 +56,9 @@ def test_a_seat_is_sent_its_view_its_story_and_the_terminals_menu(client: TestCl
     assert message["view"] == room.game.view("yellow").to_json()
     assert message["decision"] == room.decision_number == len(room.game.history)
     narrator = Narrator(room.pack, "en")
-    expected = build_menu(room.game.legal("yellow"), narrator, Keys(narrator))
+    # as the terminal words it: an answer to a full location says where the character goes instead
+    menu = build_menu(room.game.legal("yellow"), narrator, Keys(narrator))
+    expected = TerminalAgent(narrator).warn_full(menu, message["view"])
     assert [(e["key"], e["label"]) for e in message["menu"]] == [(e.key, e.label) for e in expected]
     assert message["waiting"] == [{"seat": "yellow", "name": "Yellow"}]
     assert message["question"] and message["story"]
