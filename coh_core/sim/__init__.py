@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 
-REQUIRED = ("joblib", "statsmodels", "matplotlib", "tqdm")
+REQUIRED = ("joblib", "scipy", "matplotlib", "tqdm")
 INSTALL_HINT = "pip install 'coh[sim]'"
 DASK_HINT = "pip install 'coh[dask]'"
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
+for _library in ("joblib", "scipy", "matplotlib", "tqdm"):
     pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
 
 from coh_core.cli import main  # noqa: E402
@@ -67,7 +67,7 @@ def test_work_meanwhile_that_fails_stops_no_game_and_prints_nothing(
     """The command does that work again after the games, and reports its failure there."""
 
     def fails() -> None:
-        raise ImportError("no module named 'statsmodels'")
+        raise ImportError("no module named 'scipy'")
 
     tasks = tasks_for([BASE], 4, None, ("random",), 5)
     records = run_joblib(tasks, 2, lambda _: None, meanwhile=fails)

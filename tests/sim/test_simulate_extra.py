@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from coh_core.cli import main
 
 
-@pytest.mark.parametrize("library", ["joblib", "statsmodels", "matplotlib", "tqdm"])
+@pytest.mark.parametrize("library", ["joblib", "scipy", "matplotlib", "tqdm"])
 def test_a_missing_library_asks_for_the_extra(
     runner: CliRunner, monkeypatch: pytest.MonkeyPatch, library: str
 ) -> None:
@@ -25,7 +25,7 @@ def test_a_missing_library_asks_for_the_extra(
 
 def test_the_dask_backend_asks_for_its_own_extra(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("joblib", reason="coh[sim] is not installed")
-    pytest.importorskip("statsmodels", reason="coh[sim] is not installed")
+    pytest.importorskip("scipy", reason="coh[sim] is not installed")
     pytest.importorskip("matplotlib", reason="coh[sim] is not installed")
     pytest.importorskip("tqdm", reason="coh[sim] is not installed")
     monkeypatch.setitem(sys.modules, "distributed", None)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
+for _library in ("joblib", "scipy", "matplotlib", "tqdm"):
     pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
 
 from team_pack import write_team_pack  # noqa: E402
