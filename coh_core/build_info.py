@@ -1,4 +1,5 @@
-"""Which build of coh runs here: compiled (mypyc) or pure Python. `python -m coh_core.build_info` says.
+"""Which coh runs here: its distribution, and its build, compiled (mypyc) or pure Python
+(`python -m coh_core.build_info` says).
 
 The compiled build (`COH_COMPILE=1 pip install .`, see hatch_build.py) ships some modules as
 extension modules beside their sources; Python imports the extension when both are there.
@@ -12,6 +13,15 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent
 COMPILED = "compiled (mypyc)"
 PURE = "pure Python"
+# coh's name on the package index (`coh` there is another project's); installed from a checkout
+# with `pip install .`, it is the distribution whose metadata has coh's version.
+DISTRIBUTION = "coh-engine"
+
+
+def install_hint(extra: str) -> str:
+    """How to install one of coh's optional extras (`sim`, `web`...)."""
+    installed = f"pip install '{DISTRIBUTION}[{extra}]'"
+    return f"pip install '.[{extra}]' in coh's checkout (where coh is installed: {installed})"
 
 
 def _module_name(path: Path) -> str | None:

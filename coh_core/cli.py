@@ -348,7 +348,7 @@ def _interrupted(as_json: bool) -> NoReturn:
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="coh", prog_name="coh")
+@click.version_option(package_name="coh-engine", prog_name="coh")
 def main() -> None:
     """coh: a data-driven rules engine for City of Horror."""
 
@@ -1577,7 +1577,7 @@ def simulate(
     pack: Path | None,
     rules: tuple[str, ...],
 ) -> None:
-    """Play many bot games per variant of the rules and report their balance (needs coh[sim]).
+    """Play many bot games per variant of the rules and report their balance (needs the extra sim).
 
     Every variant plays the same game seeds; the numbers do not depend on the worker count.
     Writes games.jsonl, summary.json and report.md with its plots in --out: every argument and
@@ -1742,7 +1742,7 @@ DEFAULT_WEB_DB = "coh-web.sqlite3"  # in the current directory
     help="The messages a browser may send in 10 seconds (more are refused, WEB-RATE).",
 )
 def serve(host: str, port: int, db: Path, max_rooms: int, rate: int) -> None:
-    """Serve the web table (needs coh[web]): `POST /rooms` makes a room of a shipped game, with a
+    """Serve the web table (needs the extra web): `POST /rooms` makes a room of a shipped game, with a
     secret link per human seat, a spectator's link and bots at the other seats; each link opens
     the table in a browser, in the language of its `?lang=`."""
     from coh_core.web import INSTALL_HINT, missing_libraries

@@ -1,7 +1,7 @@
 """The numbers of `coh simulate`: Wilson intervals, t intervals, the two-proportion z-test, Welch's
 t-test and Holm's correction, pinned on fixed inputs to the figures statsmodels gave (its
 `proportion_confint(method="wilson")`, `DescrStatsW.tconfint_mean`, `proportions_ztest`,
-`ttest_ind(usevar="unequal")` and `multipletests(method="holm")`, which coh[sim] used before
+`ttest_ind(usevar="unequal")` and `multipletests(method="holm")`, which the extra sim used before
 SciPy): the tables it prints stay the same (skipped without the extra)."""
 
 from __future__ import annotations
