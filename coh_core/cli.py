@@ -347,8 +347,25 @@ def _interrupted(as_json: bool) -> NoReturn:
     sys.exit(EXIT_INTERRUPTED)
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """`coh --version`, read only when asked (the installed distribution's metadata is slow to load);
+    click's own version option would fail in a checkout that was never installed."""
+    if value and not ctx.resilient_parsing:
+        from coh_core.build_info import version_line
+
+        click.echo(version_line())
+        ctx.exit()
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="coh-engine", prog_name="coh")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version and exit.",
+)
 def main() -> None:
     """coh: a data-driven rules engine for City of Horror."""
 
