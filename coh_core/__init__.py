@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from coh_core.build_info import __version__
     from coh_core.cards import CardSet, load_cards
     from coh_core.errors import CohError, ContentError, Location, Problem, UsageError
     from coh_core.packs import ValidationReport, validate_paths
     from coh_core.packs.model import Pack
-
-__version__ = "0.1.0"
 
 __all__ = [
     "CardSet",
@@ -34,6 +33,7 @@ __all__ = [
 # Where each public name lives: imported on first use, so that `import coh_core.cli` (and with
 # it `coh --help`) does not pay for the schema, grammar and YAML libraries.
 _EXPORTS = {
+    "__version__": "coh_core.build_info",
     "CardSet": "coh_core.cards",
     "load_cards": "coh_core.cards",
     "CohError": "coh_core.errors",

@@ -1,4 +1,5 @@
-"""Which build of coh runs here: compiled (mypyc) or pure Python. `python -m coh_core.build_info` says.
+"""Which coh runs here: its version (`coh --version`), and its build, compiled (mypyc) or pure
+Python (`python -m coh_core.build_info` says).
 
 The compiled build (`COH_COMPILE=1 pip install .`, see hatch_build.py) ships some modules as
 extension modules beside their sources; Python imports the extension when both are there.
@@ -9,9 +10,31 @@ from __future__ import annotations
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
+__version__ = "0.1.0"  # coh's one version number: pyproject.toml reads it from here (coh_core.__version__)
+
 PACKAGE = Path(__file__).resolve().parent
 COMPILED = "compiled (mypyc)"
 PURE = "pure Python"
+# coh's name on the package index (`coh` there is another project's); installed from a checkout
+# with `pip install .`, it is the distribution whose metadata has coh's version.
+DISTRIBUTION = "coh-engine"
+
+
+def install_hint(extra: str) -> str:
+    """How to install one of coh's optional extras (`sim`, `web`...)."""
+    installed = f"pip install '{DISTRIBUTION}[{extra}]'"
+    return f"pip install '.[{extra}]' in coh's checkout (where coh is installed: {installed})"
+
+
+def version_line() -> str:
+    """What `coh --version` says: the installed distribution's version, else (run from a checkout
+    that was never installed) the package's own, with where it runs from."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"coh, version {version(DISTRIBUTION)}"
+    except PackageNotFoundError:
+        return f"coh, version {__version__} (not installed: run from {PACKAGE.parent})"
 
 
 def _module_name(path: Path) -> str | None:

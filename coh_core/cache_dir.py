@@ -1,12 +1,13 @@
 """The user's cache: what earlier runs found, under names made of digests of everything it
 depends on, so that an entry can never answer for content that changed.
 
-Where: `$COH_CACHE_DIR`, else `$XDG_CACHE_HOME/coh`, else `~/.cache/coh` (created private to the
-user). `COH_NO_CACHE=1` turns it off. Most entries are empty files: coh only asks whether one
-exists. Those read are lark's table for the effects grammar, which lark checks against the
-grammar's digest before using it, and files of entries (`Stored`: the effects' trees, the
-YAML files read) named by a digest of the code that writes them, each entry by a digest of
-all it depends on.
+Where: `$COH_CACHE_DIR`, else `$XDG_CACHE_HOME/coh`, else the folder each system has for a user's
+cached files (platformdirs' `user_cache_dir`: `~/.cache/coh` on Linux, under `~/Library` on macOS,
+under `%LOCALAPPDATA%` on Windows), created private to the user. `COH_NO_CACHE=1` turns it off.
+Most entries are empty files: coh only asks whether one exists. Those read are lark's table for
+the effects grammar, which lark checks against the grammar's digest before using it, and files of
+entries (`Stored`: the effects' trees, the YAML files read) named by a digest of the code that
+writes them, each entry by a digest of all it depends on.
 """
 
 from __future__ import annotations
@@ -35,7 +36,11 @@ def directory() -> Path | None:
     if given:
         return Path(given)
     xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "coh"
+    if xdg:  # honoured on every system, as it always was
+        return Path(xdg) / "coh"
+    from platformdirs import user_cache_dir  # imported where no folder is given, not at start-up
+
+    return Path(user_cache_dir("coh", appauthor=False))
 
 
 def enabled() -> bool:

@@ -347,8 +347,25 @@ def _interrupted(as_json: bool) -> NoReturn:
     sys.exit(EXIT_INTERRUPTED)
 
 
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    """`coh --version`, read only when asked (the installed distribution's metadata is slow to load);
+    click's own version option would fail in a checkout that was never installed."""
+    if value and not ctx.resilient_parsing:
+        from coh_core.build_info import version_line
+
+        click.echo(version_line())
+        ctx.exit()
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="coh", prog_name="coh")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_show_version,
+    help="Show the version and exit.",
+)
 def main() -> None:
     """coh: a data-driven rules engine for City of Horror."""
 
@@ -1577,7 +1594,7 @@ def simulate(
     pack: Path | None,
     rules: tuple[str, ...],
 ) -> None:
-    """Play many bot games per variant of the rules and report their balance (needs coh[sim]).
+    """Play many bot games per variant of the rules and report their balance (needs the extra sim).
 
     Every variant plays the same game seeds; the numbers do not depend on the worker count.
     Writes games.jsonl, summary.json and report.md with its plots in --out: every argument and
@@ -1768,7 +1785,7 @@ def serve(
     expert_iterations: int | None,
     expert_seconds: float | None,
 ) -> None:
-    """Serve the web table (needs coh[web]): `POST /rooms` makes a room of a shipped game, with a
+    """Serve the web table (needs the extra web): `POST /rooms` makes a room of a shipped game, with a
     secret link per human seat, a spectator's link and bots at the other seats (random, heuristic
     or expert, whose budget --expert-iterations and --expert-seconds set); each link opens the
     table in a browser, in the language of its `?lang=`."""

@@ -12,6 +12,8 @@ import tomllib
 from functools import cache
 from pathlib import Path
 
+from coh_core.build_info import DISTRIBUTION
+
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -57,7 +59,7 @@ def _is_coh_project(folder: Path) -> bool:
             project = tomllib.load(file).get("project")
     except (OSError, tomllib.TOMLDecodeError):
         return False
-    return isinstance(project, dict) and project.get("name") == "coh"
+    return isinstance(project, dict) and project.get("name") == DISTRIBUTION
 
 
 def pack_here() -> Path | None:

@@ -1,7 +1,7 @@
 """OpenSpiel's information-set MCTS playing coh fairly: it searches worlds drawn from what its seat
 may know (`resample_from_infostate`), never the real game's hands and decks.
 
-    pip install 'coh[rl]'
+    pip install '.[rl]'
     python examples/openspiel_ismcts.py --games 4 --simulations 40
 
 Seat 0 is the search bot, the other seats play at random; the seat rotates with each game's seed.

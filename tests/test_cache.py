@@ -33,6 +33,48 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
+# (system, environment: each variable's folder under the test's, where the cache is under it)
+WHERE = [
+    ("unix", {"COH_CACHE_DIR": "mine", "XDG_CACHE_HOME": "xdg"}, "mine"),  # coh's own variable first
+    ("unix", {"COH_CACHE_DIR": "", "XDG_CACHE_HOME": "xdg"}, "xdg/coh"),
+    ("unix", {"XDG_CACHE_HOME": "xdg"}, "xdg/coh"),
+    ("macos", {"XDG_CACHE_HOME": "xdg"}, "xdg/coh"),  # XDG's variable on every system
+    ("windows", {"XDG_CACHE_HOME": "xdg"}, "xdg/coh"),
+    ("windows", {"COH_CACHE_DIR": "mine"}, "mine"),
+    # else each system's folder for a user's caches
+    ("unix", {}, "home/.cache/coh"),
+    ("unix", {"XDG_CACHE_HOME": ""}, "home/.cache/coh"),
+    ("macos", {}, "home/Library/Caches/coh"),
+    ("windows", {}, "home/AppData/Local/coh/Cache"),  # no folder of a publisher around coh's
+]
+
+
+@pytest.mark.parametrize(("system", "given", "folder"), WHERE)
+def test_the_cache_is_where_the_environment_says_else_in_the_systems_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, system: str, given: dict[str, str], folder: str
+) -> None:
+    import importlib
+
+    import platformdirs
+
+    module = importlib.import_module(f"platformdirs.{system}")
+    kind = {"unix": "Unix", "macos": "MacOS", "windows": "Windows"}[system]
+    monkeypatch.setattr(platformdirs, "PlatformDirs", getattr(module, kind))  # as on that system
+    local = str(tmp_path / "home" / "AppData" / "Local")  # Windows' answer for the user's local data
+    monkeypatch.setattr(importlib.import_module("platformdirs.windows"), "get_win_folder", lambda _: local)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for name in ("COH_CACHE_DIR", "COH_NO_CACHE", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in given.items():
+        monkeypatch.setenv(name, str(tmp_path / value) if value else "")
+    assert cache_dir.directory() == tmp_path / folder
+
+
+def test_no_cache_turns_it_off_wherever_it_would_be(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COH_NO_CACHE", "1")
+    assert cache_dir.directory() is None and not cache_dir.enabled()
+
+
 def _doc(text: str) -> YamlDoc:
     doc, problems = parse_yaml(text, "pack.yaml")
     assert doc is not None, problems

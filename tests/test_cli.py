@@ -228,3 +228,42 @@ def test_plays_help_tells_where_the_player_range_is_and_every_built_in_language(
     shown = " ".join(result.output.split())  # (the help's lines joined)
     assert "coh explain setup" in shown and "1<=x<=12" not in shown
     assert ", ".join(base_pack.locales()) in shown
+
+
+def test_version_is_the_installed_distributions(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.metadata
+
+    installed = {"coh-engine": "7.8.9", "coh": "0.1.3"}  # `coh` on the package index is another project
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: installed[name])
+    result = runner.invoke(main, ["--version"])
+    assert result.exit_code == 0 and result.output == "coh, version 7.8.9\n"
+
+
+def test_version_of_a_checkout_never_installed_is_its_packages_and_says_so(
+    runner: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.metadata
+
+    import coh_core
+
+    def not_installed(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    result = runner.invoke(main, ["--version", "play"])  # before any command, which does not run
+    checkout = Path(coh_core.__file__).resolve().parent.parent
+    assert result.exit_code == 0
+    assert result.output == f"coh, version {coh_core.__version__} (not installed: run from {checkout})\n"
+
+
+def test_an_installed_coh_has_the_packages_version() -> None:
+    """The wheel's version is coh_core.__version__ (pyproject.toml takes it from there)."""
+    import importlib.metadata
+
+    import coh_core
+
+    try:
+        installed = importlib.metadata.version("coh-engine")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("coh-engine is not installed here (a checkout run in place)")
+    assert installed == coh_core.__version__

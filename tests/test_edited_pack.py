@@ -58,7 +58,9 @@ def test_a_folder_that_is_no_coh_project_is_not_a_checkout(
     runner: CliRunner, checkout: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     project = checkout / "pyproject.toml"
-    project.write_text(project.read_text(encoding="utf-8").replace('name = "coh"', 'name = "other"'))
+    text = project.read_text(encoding="utf-8")
+    assert 'name = "coh-engine"' in text
+    project.write_text(text.replace('name = "coh-engine"', 'name = "other"'))
     monkeypatch.chdir(checkout)
     assert _validate(runner)["read"] == [str(resources.installed_content().resolve())]
 

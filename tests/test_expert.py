@@ -197,7 +197,7 @@ def test_play_with_an_iteration_budget_is_the_same_game_twice(runner: CliRunner)
 
 
 def test_simulate_refuses_a_bad_budget(runner: CliRunner, tmp_path: Any) -> None:
-    pytest.importorskip("statsmodels", reason="coh simulate's extra is not installed")
+    pytest.importorskip("scipy", reason="coh simulate's extra is not installed")
     args = ["simulate", "--games", "1", "--out", str(tmp_path), "--no-progress"]
     result = runner.invoke(main, [*args, "--bots", "expert", "--expert-iterations", "0"])
     assert result.exit_code == 2 and "USAGE-BUDGET" in result.output
@@ -216,7 +216,7 @@ def test_simulate_passes_the_budget_to_every_game() -> None:
 
 
 def test_simulate_records_the_budget_in_its_settings(runner: CliRunner, tmp_path: Any) -> None:
-    pytest.importorskip("statsmodels", reason="coh simulate's extra is not installed")
+    pytest.importorskip("scipy", reason="coh simulate's extra is not installed")
     args = ["simulate", "--games", "1", "--players", "3", "--no-progress", "--format", "json"]
     budgeted = [
         *args,

@@ -30,7 +30,7 @@ HEAVY_MODULES = (
     "joblib",
     "dask",
     "distributed",
-    "statsmodels",
+    "scipy",
     "matplotlib",
     "numpy",
     "tqdm",

@@ -15,7 +15,7 @@ among the legal answers with the same generator:
   after an end are played too, so its games/s counts only the games ended).
 
 Printed: microseconds per decision for each, the best of `--rounds` rounds (after one untimed
-game of each), and each one's ratio to `engine`. Needs `pip install 'coh[rl]'`.
+game of each), and each one's ratio to `engine`. Needs `pip install '.[rl]'`.
 
     python tools/bench_env.py --games 10 --rounds 3
 """

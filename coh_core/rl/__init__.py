@@ -1,4 +1,4 @@
-"""Adapters for reinforcement-learning and game-theory libraries (the optional extra `coh[rl]`).
+"""Adapters for reinforcement-learning and game-theory libraries (the optional extra `rl`).
 
 `coh_core.rl.pettingzoo` makes any pack a PettingZoo environment (`env()`, `raw_env()`,
 `parallel_env()`); `coh_core.rl.openspiel` registers it with OpenSpiel as `python_coh`. Both are

@@ -1,6 +1,6 @@
 """Balance at scale: many bot games per variant of the rules, their statistics and a report.
 
-The libraries this needs are an optional extra (`pip install 'coh[sim]'`); `missing_libraries`
+The libraries this needs are an optional extra (`pip install '.[sim]'`); `missing_libraries`
 says which are absent so the command line can ask for them instead of failing on an import.
 """
 
@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import importlib.util
 
-REQUIRED = ("joblib", "statsmodels", "matplotlib", "tqdm")
-INSTALL_HINT = "pip install 'coh[sim]'"
-DASK_HINT = "pip install 'coh[dask]'"
+from coh_core.build_info import install_hint
+
+REQUIRED = ("joblib", "scipy", "matplotlib", "tqdm")
+INSTALL_HINT = install_hint("sim")
+DASK_HINT = install_hint("dask")
 
 # The files a simulation writes in its output folder (named here, where naming them imports no
 # plotting library: the command checks the folder before any game).

@@ -41,7 +41,7 @@ def simulate(
             records = run_dask(tasks, scheduler, advance)
         else:
             records = run_joblib(tasks, workers, advance, meanwhile=load_report_libraries)
-    from coh_core.sim.stats import summarize  # statsmodels: after the workers are forked
+    from coh_core.sim.stats import summarize  # SciPy: after the workers are forked
 
     return records, summarize(records, [(v.name, v.players) for v in variants])
 
@@ -65,7 +65,7 @@ def skip_last_collections() -> None:
     """At this process's exit, leave out of its last garbage collections every object it made.
 
     The interpreter's finalization collects garbage while it tears the modules down: with the
-    packs, statsmodels and matplotlib loaded, going through all their objects took a third of a
+    packs, SciPy and matplotlib loaded, going through all their objects took a third of a
     second of processor time after the report was written. Nothing the command leaves needs
     those collections: its files are closed, its workers and their pool ended.
     """
@@ -74,7 +74,7 @@ def skip_last_collections() -> None:
 
 
 def load_report_libraries() -> None:
-    """Import what the statistics and the report need (statsmodels, matplotlib: over a second
+    """Import what the statistics and the report need (SciPy, matplotlib: over a second
     of processor time): done while forked workers play, it no longer waits for the last game."""
     for name in ("coh_core.sim.stats", "coh_core.sim.report"):
         import_module(name)

@@ -1,12 +1,14 @@
-"""The web table (`coh serve`, the optional extra `coh[web]`): rooms of a game played in browsers,
+"""The web table (`coh serve`, the optional extra `web`): rooms of a game played in browsers,
 each seat at its own secret link, bots at the others, kept in SQLite between restarts."""
 
 from __future__ import annotations
 
 import importlib.util
 
+from coh_core.build_info import install_hint
+
 REQUIRED = ("starlette", "uvicorn")
-INSTALL_HINT = "pip install 'coh[web]' (from a checkout: pip install '.[web]')"
+INSTALL_HINT = install_hint("web")
 
 
 def missing_libraries(names: tuple[str, ...] = REQUIRED) -> list[str]:

@@ -1,5 +1,5 @@
 """The PettingZoo environments and the OpenSpiel game pass those libraries' own API tests, for the
-base game, under each of its shipped overlays, and for the second game (coh[rl]; .ci/run installs
+base game, under each of its shipped overlays, and for the second game (the extra rl; .ci/run installs
 it, so that CI never skips these)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("pettingzoo", reason="coh[rl] is not installed: pip install 'coh[rl]'")
-pyspiel = pytest.importorskip("pyspiel", reason="coh[rl] is not installed: pip install 'coh[rl]'")
+pytest.importorskip("pettingzoo", reason="the extra rl is not installed: pip install '.[rl]'")
+pyspiel = pytest.importorskip("pyspiel", reason="the extra rl is not installed: pip install '.[rl]'")
 
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
 

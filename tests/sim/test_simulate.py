@@ -1,5 +1,5 @@
 """`coh simulate`: the same numbers whatever the workers, the same seeds in every variant, the
-statistics from the library, and the output folder (skipped without the coh[sim] extra)."""
+statistics from the library, and the output folder (skipped without the sim extra)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
-    pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
+for _library in ("joblib", "scipy", "matplotlib", "tqdm"):
+    pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install '.[sim]'")
 
 from coh_core.cli import main  # noqa: E402
 from coh_core.sim import games, report  # noqa: E402
@@ -67,7 +67,7 @@ def test_work_meanwhile_that_fails_stops_no_game_and_prints_nothing(
     """The command does that work again after the games, and reports its failure there."""
 
     def fails() -> None:
-        raise ImportError("no module named 'statsmodels'")
+        raise ImportError("no module named 'scipy'")
 
     tasks = tasks_for([BASE], 4, None, ("random",), 5)
     records = run_joblib(tasks, 2, lambda _: None, meanwhile=fails)
@@ -377,7 +377,7 @@ def test_json_output_is_one_document(runner: CliRunner, tmp_path: Path) -> None:
 def test_a_scheduler_that_cannot_be_reached_is_refused_in_seconds(
     runner: CliRunner, tmp_path: Path, address: str, said: str
 ) -> None:
-    pytest.importorskip("distributed", reason="coh[dask] is not installed")
+    pytest.importorskip("distributed", reason="the extra dask is not installed")
     args = ["simulate", "--games", "2", "--no-progress", "--out", str(tmp_path / "o"), "--backend", "dask"]
     start = time.monotonic()
     result = runner.invoke(main, [*args, "--scheduler", address])
@@ -389,7 +389,7 @@ def test_a_scheduler_that_cannot_be_reached_is_refused_in_seconds(
 
 
 def test_a_local_dask_cluster_gives_the_same_numbers() -> None:
-    distributed = pytest.importorskip("distributed", reason="coh[dask] is not installed")
+    distributed = pytest.importorskip("distributed", reason="the extra dask is not installed")
     # In this process (inproc transport): no port is opened, not even on the loopback.
     cluster = distributed.LocalCluster(n_workers=1, processes=False, dashboard_address=None)
     try:

@@ -1,7 +1,7 @@
 """`coh simulate --out`: the report is written aside, then moved in all together. An error,
 Ctrl-C (exit 130) or SIGTERM (143) leaves the previous report as it was, or the new one whole,
 never a mix and never the folder it was written in; files coh did not write are left alone
-(skipped without the coh[sim] extra)."""
+(skipped without the sim extra)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
-    pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
+for _library in ("joblib", "scipy", "matplotlib", "tqdm"):
+    pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install '.[sim]'")
 
 from coh_core.cli import main  # noqa: E402
 from coh_core.sim import OUTPUTS, report, run  # noqa: E402

@@ -1,7 +1,7 @@
 """`coh simulate` refuses what it cannot do before it plays any game: every argument checked as
 `coh play` checks it, and an `--out` that cannot take the report. Exit 2 (1 for a broken pack),
 a stable code, the offending value, never a traceback, nothing written; with `--format json`,
-one JSON document on stdout (skipped without the coh[sim] extra)."""
+one JSON document on stdout (skipped without the sim extra)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
-    pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
+for _library in ("joblib", "scipy", "matplotlib", "tqdm"):
+    pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install '.[sim]'")
 
 from coh_core.cli import main  # noqa: E402
 from coh_core.limits import MAX_SEED, MIN_SEED  # noqa: E402
@@ -101,7 +101,7 @@ def test_bad_arguments_are_refused_before_any_game(
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.skipif(NO_DASK, reason="coh[dask] is not installed")
+@pytest.mark.skipif(NO_DASK, reason="the extra dask is not installed")
 @pytest.mark.parametrize(("args", "code", "said"), DASK_ARGUMENTS, ids=_ids(DASK_ARGUMENTS))
 def test_options_of_the_other_backend_are_refused(
     runner: CliRunner, tmp_path: Path, args: list[str], code: int, said: str

@@ -1,5 +1,5 @@
 """`coh simulate` of games whose pack declares a team's result: the team's win rate with its
-interval, instead of each seat's; both, for a game of both kinds (skipped without coh[sim])."""
+interval, instead of each seat's; both, for a game of both kinds (skipped without the extra sim)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-for _library in ("joblib", "statsmodels", "matplotlib", "tqdm"):
-    pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install 'coh[sim]'")
+for _library in ("joblib", "scipy", "matplotlib", "tqdm"):
+    pytest.importorskip(_library, reason="coh simulate's extra is not installed: pip install '.[sim]'")
 
 from team_pack import write_team_pack  # noqa: E402
 

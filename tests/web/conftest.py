@@ -19,8 +19,8 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def client(db: Path) -> Iterator[Any]:
-    """Starlette's TestClient on an app over `db` (skipped without coh[web] and httpx)."""
-    pytest.importorskip("starlette", reason="the web table needs coh[web]: pip install '.[web]'")
+    """Starlette's TestClient on an app over `db` (skipped without the extra web and httpx)."""
+    pytest.importorskip("starlette", reason="the web table needs the extra web: pip install '.[web]'")
     pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip install '.[web,web-tests]'")
     with warnings.catch_warnings():  # Starlette asks for httpx2, which its TestClient does not need yet
         warnings.simplefilter("ignore")

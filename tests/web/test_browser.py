@@ -1,7 +1,7 @@
 """The web table in a real browser: Chromium (headless) driven by Playwright against `coh serve`
 started in a subprocess on a free port.
 
-Skipped, with the reason, where coh[web], Playwright or /usr/bin/chromium is missing; where the
+Skipped, with the reason, where the extra web, Playwright or /usr/bin/chromium is missing; where the
 environment variable COH_REQUIRE_BROWSER is set (`.ci/run` sets it for these tests), a missing
 browser fails instead. Screenshots at a desktop's and a phone's
 sizes are written into the folder the tests print (COH_WEB_ARTEFACTS, else a temporary one).
@@ -38,7 +38,7 @@ def _need(reason: str) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    pytest.importorskip("starlette", reason="the web table needs coh[web]: pip install '.[web]'")
+    pytest.importorskip("starlette", reason="the web table needs the extra web: pip install '.[web]'")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:

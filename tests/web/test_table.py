@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("starlette", reason="the web table needs coh[web]: pip install '.[web]'")
+pytest.importorskip("starlette", reason="the web table needs the extra web: pip install '.[web]'")
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx: pip install '.[web,web-tests]'")
 
 with warnings.catch_warnings():  # Starlette asks for httpx2, which its TestClient does not need yet
