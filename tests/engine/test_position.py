@@ -63,7 +63,7 @@ def _same_game(copy: Game, original: Game) -> None:
     assert copy.state["result"] == original.state["result"]
 
 
-@pytest.mark.parametrize("seed", spread(GAMES, every=5))
+@pytest.mark.parametrize("seed", spread(GAMES, every=10))
 def test_a_game_saved_at_a_decision_loads_and_goes_on_as_the_original(base_pack: Pack, seed: int) -> None:
     rules = rules_for(base_pack)
     original, answers, saves = _play(base_pack, seed)
