@@ -514,10 +514,12 @@ class TerminalAgent:
             counts = self._texts("ui.table.count", state["counts"][location], shown=compared)
             here = {
                 **{
-                    kind: text + self._fires(state, location, kind) + self._holds(state, location, kind)
+                    kind: text
+                    + "".join(f" {t}" for t in threshold_texts(self.narrator, state, location, kind))
+                    + self._holds(state, location, kind)
                     for kind, text in counts.items()
                 },
-                **self._texts("ui.table.pile", _sizes(state, piles, "location", location)),
+                **self._texts("ui.table.pile", pile_sizes(state, piles, "location", location)),
             }
             shown: dict[str, Any] = {"location": location, "characters": Verbatim("; ".join(people) or "-")}
             line = "ui.table.place"  # a place without sides: its name alone
@@ -529,13 +531,13 @@ class TerminalAgent:
             else:
                 rows.append("  " + ui(line, **shown))
         # The rest in as few lines as they take: the screen is 24 lines high for a new player.
-        everyones = [*self._totals(state, piles), *self._others(state, piles)]
+        everyones = [*total_texts(self.narrator, state, piles), *self._others(state, piles)]
         if everyones:
             rows.append(" ".join(everyones))
         if public:
             return rows
         own = []
-        for pile, size in _sizes(state, piles, "player", me, empty=True).items():
+        for pile, size in pile_sizes(state, piles, "player", me, empty=True).items():
             key = f"ui.table.own.pile.{pile}"
             if self.narrator.has(key):
                 entries = sorted(state["piles"].get(pile, {}).get(me, []), key=_in_order)
@@ -557,19 +559,6 @@ class TerminalAgent:
                     a, _, b = edge.partition("/")
                     found.append(self.narrator.ui(key, a=a, b=b))
         return found
-
-    def _fires(self, state: Mapping[str, Any], location: str, counter: str) -> str:
-        """What the location does once that count there reaches a threshold of its side (the
-        view's `thresholds`), as " (at 3: ...)", for each the count has not reached and the pack
-        has a `ui.table.fires.<location>.<side>.<counter>` text for; else ""."""
-        count = state["counts"][location].get(counter, 0)
-        found = []
-        for threshold in state.get("thresholds", {}).get(location, []):
-            key = f"ui.table.fires.{location}.{threshold['side']}.{counter}"
-            if threshold["counter"] == counter and threshold["at"] > count and self.narrator.has(key):
-                does = Verbatim(self.narrator.ui(key))
-                found.append(self.narrator.ui("ui.table.threshold", at=threshold["at"], does=does))
-        return "".join(f" {text}" for text in found)
 
     def _compared(self, state: Mapping[str, Any], location: str) -> set[str]:
         """The counters whose count a condition of the location's side compares (the view's
@@ -613,21 +602,6 @@ class TerminalAgent:
         else:
             room = self.narrator.ui("ui.table.room", present=ordinary, capacity=shown)
         return Verbatim(f"{words}, {room}")
-
-    def _totals(self, state: Mapping[str, Any], piles: Mapping[str, Any]) -> list[str]:
-        """The game's own piles the pack has a `ui.table.total.<id>` text for, in one line."""
-        found = []
-        for name, pile in piles.items():
-            key = f"ui.table.total.{name}"
-            if not isinstance(pile, Mapping) or pile.get("per") or not self.narrator.has(key):
-                continue
-            entries = state["piles"].get(name, {}).get("", [])
-            count = int(state["pile_sizes"].get(name, {}).get("", 0))
-            if count:
-                found.append(
-                    self.narrator.ui(key, count=count, entries=entries, top=entries[-1] if entries else "-")
-                )
-        return found
 
     def _others(self, state: Mapping[str, Any], piles: Mapping[str, Any]) -> list[str]:
         """How many entries the other players hold in each pile with a `ui.table.others.pile.<id>` text."""
@@ -803,6 +777,34 @@ def _brief(narrator: Narrator, entity: str, places: list[str] | None) -> str:
     return "" if value is NOTHING else str(value)
 
 
+def threshold_texts(narrator: Narrator, state: Mapping[str, Any], location: str, counter: str) -> list[str]:
+    """What the location does once that count there reaches a threshold of its side (the view's
+    `thresholds`), "(at 3: ...)", for each the count has not reached and the pack has a
+    `ui.table.fires.<location>.<side>.<counter>` text for."""
+    count = state["counts"][location].get(counter, 0)
+    found = []
+    for threshold in state.get("thresholds", {}).get(location, []):
+        key = f"ui.table.fires.{location}.{threshold['side']}.{counter}"
+        if threshold["counter"] == counter and threshold["at"] > count and narrator.has(key):
+            does = Verbatim(narrator.ui(key))
+            found.append(narrator.ui("ui.table.threshold", at=threshold["at"], does=does))
+    return found
+
+
+def total_texts(narrator: Narrator, state: Mapping[str, Any], piles: Mapping[str, Any]) -> list[str]:
+    """The game's own piles that are not empty and that the pack has a `ui.table.total.<id>` text for."""
+    found = []
+    for name, pile in piles.items():
+        key = f"ui.table.total.{name}"
+        if not isinstance(pile, Mapping) or pile.get("per") or not narrator.has(key):
+            continue
+        entries = state["piles"].get(name, {}).get("", [])
+        count = int(state["pile_sizes"].get(name, {}).get("", 0))
+        if count:
+            found.append(narrator.ui(key, count=count, entries=entries, top=entries[-1] if entries else "-"))
+    return found
+
+
 def pointer_order(narrator: Narrator, state: Mapping[str, Any], pointer: str, value: Any) -> Verbatim:
     """The values a pointer takes as it moves on round its cycle (the view's `cycles`), from
     the one it points at: "Red → Blue → Green", each shown as the pointer's declared `type`."""
@@ -862,7 +864,7 @@ def _fills(text: Any, prompt: Mapping[str, Any]) -> bool:
     return all(name in prompt for form in text_forms(text) for name in placeholders(form))
 
 
-def _sizes(
+def pile_sizes(
     state: Mapping[str, Any], piles: Mapping[str, Any], per: str, owner: str, empty: bool = False
 ) -> dict[str, int]:
     """How many entries each pile kept per `per` (`location`, `player`) holds for this owner."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from coh_core.agents.terminal import pointer_order
+from coh_core.agents.terminal import pile_sizes, pointer_order, threshold_texts, total_texts
 from coh_core.narrative import Narrator, Verbatim
 
 
@@ -23,7 +23,7 @@ def board(state: Mapping[str, Any], narrator: Narrator) -> dict[str, Any]:
         "pointers": pointers(state, narrator),
         "places": {place: place_labels(state, place, piles, narrator) for place in state["locations"]},
         "seats": {seat: seat_labels(state, seat, piles, narrator) for seat in state["players"]},
-        "piles": totals(state, piles, narrator),
+        "piles": total_texts(narrator, state, piles),
         "mine": own_piles(state, piles, narrator),
     }
 
@@ -45,26 +45,12 @@ def place_labels(
     counts = state["counts"].get(location, {})
     found = []
     for counter, count in counts.items():
-        fires = _fires(state, location, counter, count, narrator)
+        fires = threshold_texts(narrator, state, location, counter)
         if (count or fires) and narrator.has(key := f"ui.table.count.{counter}"):
             found.append(" ".join([narrator.ui(key, count=count), *fires]))
-    for pile, size in _sizes(state, piles, "location", location).items():
+    for pile, size in pile_sizes(state, piles, "location", location).items():
         if narrator.has(key := f"ui.table.pile.{pile}"):
             found.append(narrator.ui(key, count=size))
-    return found
-
-
-def _fires(
-    state: Mapping[str, Any], location: str, counter: str, count: int, narrator: Narrator
-) -> list[str]:
-    """What the place does once the count reaches each threshold it has not reached, where the pack
-    says it (`ui.table.threshold` around `ui.table.fires.<location>.<side>.<counter>`)."""
-    found = []
-    for threshold in state.get("thresholds", {}).get(location, []):
-        key = f"ui.table.fires.{location}.{threshold['side']}.{counter}"
-        if threshold["counter"] == counter and threshold["at"] > count and narrator.has(key):
-            does = Verbatim(narrator.ui(key))
-            found.append(narrator.ui("ui.table.threshold", at=threshold["at"], does=does))
     return found
 
 
@@ -80,23 +66,9 @@ def seat_labels(
             if narrator.has(key := f"ui.table.own.count.{counter}")
         ]
     found = []
-    for pile, size in _sizes(state, piles, "player", seat).items():
+    for pile, size in pile_sizes(state, piles, "player", seat).items():
         if narrator.has(key := f"ui.table.others.pile.{pile}"):
             found.append(narrator.ui(key, sizes=Verbatim(f"{narrator.player(seat)} {size}")))
-    return found
-
-
-def totals(state: Mapping[str, Any], piles: Mapping[str, Any], narrator: Narrator) -> list[str]:
-    """The game's own piles that are not empty and that the pack has a `ui.table.total.<id>` text for."""
-    found = []
-    for name, pile in piles.items():
-        key = f"ui.table.total.{name}"
-        if not isinstance(pile, Mapping) or pile.get("per") or not narrator.has(key):
-            continue
-        entries = state["piles"].get(name, {}).get("", [])
-        count = int(state["pile_sizes"].get(name, {}).get("", 0))
-        if count:
-            found.append(narrator.ui(key, count=count, entries=entries, top=entries[-1] if entries else "-"))
     return found
 
 
@@ -107,19 +79,8 @@ def own_piles(state: Mapping[str, Any], piles: Mapping[str, Any], narrator: Narr
     if me is None:
         return []
     found = []
-    for pile, size in _sizes(state, piles, "player", me).items():
+    for pile, size in pile_sizes(state, piles, "player", me).items():
         entries = state["piles"].get(pile, {}).get(me, [])
         if narrator.has(key := f"ui.table.own.pile.{pile}"):
             found.append({"title": narrator.ui(key, entries=entries, count=size), "entries": entries})
     return found
-
-
-def _sizes(state: Mapping[str, Any], piles: Mapping[str, Any], per: str, owner: str) -> dict[str, int]:
-    """How many entries each pile kept per `per` (`location`, `player`) holds for this owner, where any."""
-    sizes = state["pile_sizes"]
-    found = {
-        name: int(sizes.get(name, {}).get(owner, 0))
-        for name, pile in piles.items()
-        if isinstance(pile, Mapping) and pile.get("per") == per
-    }
-    return {name: size for name, size in found.items() if size}
