@@ -4,7 +4,7 @@ Packs and records come from strangers. Each bound turns what would otherwise rea
 the pack, eat memory or run without end into a located error: `PACK-PATH`, `PACK-LIMIT` and
 `YAML-LIMIT` while a pack is read, `EFF-LIMIT`, `EFF-RANGE` and `EFF-COST` from `coh validate`
 where the source shows it, else `ENGINE-LIMIT` at play time, at the effect that went past it. Every
-bound is far above what a real pack or game needs. The README's "Bad input" lists them.
+bound is far above what a real pack or game needs. docs/bad-input.md lists them.
 """
 
 from __future__ import annotations

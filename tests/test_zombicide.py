@@ -203,7 +203,7 @@ def test_the_bots_told_the_teams_strategy_win_some_missions(zombicide: Pack) -> 
     """The pack tells its bots a careful team's strategy (`bots: tactics`): heuristic bots
     following it win some missions where random bots win none. Measured first: 3 players, seeds
     1-12, the heuristic team won 5 and the random team none (`coh simulate` gives the rates over
-    a hundred games, in the README); the assertion leaves room below."""
+    a hundred games, in docs/new-game.md); the assertion leaves room below."""
     seeds = range(1, 13)
     assert _team_wins(zombicide, "random", 3, seeds) == 0
     assert _team_wins(zombicide, "heuristic", 3, seeds) >= 3

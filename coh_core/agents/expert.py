@@ -30,7 +30,7 @@ in its language), the expert improves on that strategy instead of searching from
 rollout policy improvement): every answer is played out in the same sampled worlds, and the
 tactic's answer is kept unless another's lead over it, world by world, is more than twice its
 standard error. (A search from nothing, scored at the end of the turn by an evaluation, can
-play worse than a good strategy it was not told of; see the README's figures for the second
+play worse than a good strategy it was not told of; docs/bots.md gives the figures for the second
 game.)
 """
 
