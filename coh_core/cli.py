@@ -537,13 +537,18 @@ def i18n() -> None:
 
 @i18n.command(name="check")
 @click.option("--lang", "langs", multiple=True, metavar="LANG", help="Check only this language (repeatable).")
+@click.option(
+    "--summary",
+    is_flag=True,
+    help="How many problems of each code, and in each file, instead of each problem (same exit code).",
+)
 @_format_option
 @_pack_option
-def i18n_check(langs: tuple[str, ...], fmt: str, pack: Path | None) -> None:
+def i18n_check(langs: tuple[str, ...], summary: bool, fmt: str, pack: Path | None) -> None:
     """Per language: missing, extra, stale and placeholder problems, and coverage; exit 1 on any."""
     import json
 
-    from coh_core.packs.i18n_check import check_translations, translated_locales
+    from coh_core.packs.i18n_check import check_translations, summarize, translated_locales
 
     loaded = _load_pack(_edited_pack(pack))
     locales = [_locale(loaded, lang) for lang in langs] or translated_locales(loaded)
@@ -553,19 +558,35 @@ def i18n_check(langs: tuple[str, ...], fmt: str, pack: Path | None) -> None:
         raise UsageError(f"pack `{loaded.id}` has no {absent[0]} text file", code="I18N-LANG")
     reports = check_translations(loaded, locales)
     ok = all(r.ok for r in reports)
+    counted = summarize(reports)
     if fmt == "json":
-        document = {"ok": ok, "pack": _shown_path(own.root), "locales": [r.to_json() for r in reports]}
-        click.echo(json.dumps(document, indent=2))
+        found = [r.to_json() for r in reports]
+        if summary:  # the counts without the problems themselves
+            found = [{k: v for k, v in r.items() if k != "problems"} for r in found]
+        document = {"ok": ok, "pack": _shown_path(own.root), "locales": found}
+        click.echo(json.dumps({**document, "summary": counted.to_json()} if summary else document, indent=2))
     else:
         if pack is None:  # the user named none: say which
             click.echo(_pack_shown(own))
-        for report in reports:
+        for report in reports if not summary else ():
             _print_problems(report.problems)
+        if summary:
+            _print_summary(counted)
         for report in reports:
             click.echo(_i18n_line(report))
         if not reports:
             click.echo(f"pack `{loaded.id}` has no translations yet: `coh i18n template LANG` starts one")
     sys.exit(EXIT_OK if ok else EXIT_PROBLEMS)
+
+
+def _print_summary(counted: Any) -> None:
+    """`coh i18n check --summary`: the problems by code, then by file (each with its codes)."""
+    width = max((len(code) for code in counted.codes), default=0)
+    for code, count in counted.codes.items():
+        click.echo(f"{_style(code.ljust(width), fg='red', bold=True)} {count:>5}")
+    for file, codes in counted.files.items():
+        shown = ", ".join(f"{count} {code}" for code, count in codes.items())
+        click.echo(f"{file}: {sum(codes.values())} ({shown})")
 
 
 def _i18n_line(report: Any) -> str:

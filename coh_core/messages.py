@@ -213,12 +213,15 @@ def log_variant_messages(declared: Declarations) -> dict[str, tuple[str, ...]]:
 LOG_VARIANTS: dict[str, str] = {"trait_set": "trait"}
 
 
+DURATION = "duration"  # the pack's enumeration of how long a trait change lasts (`set_trait`'s `until`)
+
+
 def log_parts(declared: Declarations) -> dict[str, tuple[str, ...]]:
     """Pieces the narrator puts inside the engine's log messages (texts under `log.<key>` too):
     `duration.<value>` for each value of the pack's `duration`, how long a trait lasts; and the
     narrative's headings (`HEADINGS`)."""
     return {
-        **{f"duration.{value}": () for value in declared.members("duration") or {}},
+        **{f"{DURATION}.{value}": () for value in declared.members(DURATION) or {}},
         **HEADINGS,
         **ENGINE_PARTS,
     }
@@ -350,7 +353,12 @@ def log_key(key: str) -> str:
 
 def cli_messages(declared: Declarations) -> dict[str, tuple[str, ...]]:
     """CLI_MESSAGES, and `ui.window.<window>` for each timing window of the pack."""
-    return {**CLI_MESSAGES, **{f"ui.window.{name}": () for name in declared.windows}}
+    return {**CLI_MESSAGES, **{window_key(name): () for name in declared.windows}}
+
+
+def window_key(name: str) -> str:
+    """The text key of the words for a timing window (`coh list`, `coh show`)."""
+    return f"ui.window.{name}"
 
 
 # What translators read above the engine's messages (the pack's carry their own notes):

@@ -28,7 +28,7 @@ from coh_core.messages import (
 from coh_core.packs.declarations import declarations_of
 from coh_core.packs.engine_texts import engine_chain
 from coh_core.packs.model import Pack
-from coh_core.packs.results import result_of
+from coh_core.packs.results import SCORE_PART_TEXTS, result_of, score_part_verbs
 
 Renderer = Callable[["Narrator", Any, Mapping[str, Any]], str]
 
@@ -382,12 +382,10 @@ def _renderer(by_type: Mapping[str, Renderer], found: PlaceholderType) -> Render
 
 # -- the scoreboard ------------------------------------------------------------------------------
 
-SCORE_PART = "part"  # a verb marked `scoreboard: part` is a part of the score
-
 
 def score_parts(pack: Pack) -> list[str]:
-    """The pack's verbs that are parts of the score (`scoreboard: part`), in declaration order."""
-    return [verb.id for verb in pack.entities_of("verb") if verb.data.get("scoreboard") == SCORE_PART]
+    """The ids of the pack's verbs that are parts of the score (`scoreboard: part`), in order."""
+    return [verb.id for verb in score_part_verbs(pack)]
 
 
 def breakdown(game: Any, pack: Pack) -> dict[str, dict[str, int]]:
@@ -503,7 +501,9 @@ def _parts(
     text `log.scoring.<id>`, anything else by `names`."""
     return Verbatim(
         _join(
-            narrator.part(part, name=names.get(ident) or narrator.part(f"scoring.{ident}"), value=str(value))
+            narrator.part(
+                part, name=names.get(ident) or narrator.part(f"{SCORE_PART_TEXTS}.{ident}"), value=str(value)
+            )
             for ident, value in entries
         )
     )

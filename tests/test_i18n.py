@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -391,6 +392,46 @@ def test_a_new_language_is_one_file(runner: CliRunner, base_copy: Path) -> None:
     assert {p.code for p in problems} == {"I18N-UNTRANSLATED"}  # found, English for now
     listed = runner.invoke(main, ["list", "characters", "--pack", str(base_copy), "--lang", "nl"])
     assert listed.exit_code == 0 and "The Blonde" in listed.output
+
+
+def test_the_summary_of_a_fresh_template_counts_its_problems_by_code_and_file(
+    runner: CliRunner, base_copy: Path
+) -> None:
+    """`--summary` gives a few lines in place of one per problem, counted as the full check
+    finds them, and exits as it does."""
+    dutch = base_copy / "text" / "nl.yaml"
+    template = ["i18n", "template", "nl", "--pack", str(base_copy), "-o", str(dutch)]
+    assert runner.invoke(main, template).exit_code == 0
+    _change_english(base_copy, "ui.prompt", " now")  # every other language: one stale entry
+    check = ["i18n", "check", "--pack", str(base_copy), "--lang", "nl", "--lang", "fr"]
+    full = runner.invoke(main, [*check, "--format", "json"])
+    problems = [p for locale in json.loads(full.stdout)["locales"] for p in locale["problems"]]
+    by_code = Counter(p["code"] for p in problems)
+    by_file = Counter(p["file"] for p in problems)
+    assert by_code.keys() == {"I18N-UNTRANSLATED", "I18N-STALE"} and len(by_file) == 2
+
+    summary = runner.invoke(main, [*check, "--summary"])
+    assert summary.exit_code == full.exit_code == 1
+    lines = summary.output.splitlines()
+    assert len(lines) == len(by_code) + len(by_file) + 2  # then each language's coverage
+    assert [line.split() for line in lines[: len(by_code)]] == [
+        [c, str(n)] for c, n in sorted(by_code.items())
+    ]
+    for file, count in by_file.items():
+        codes = Counter(p["code"] for p in problems if p["file"] == file)
+        shown = ", ".join(f"{n} {code}" for code, n in sorted(codes.items()))
+        assert f"{file}: {count} ({shown})" in lines
+
+    document = json.loads(runner.invoke(main, [*check, "--summary", "--format", "json"]).stdout)
+    assert document["summary"]["codes"] == dict(by_code)
+    assert {f: sum(c.values()) for f, c in document["summary"]["files"].items()} == dict(by_file)
+    assert all("problems" not in locale for locale in document["locales"])
+
+
+def test_the_summary_of_sound_translations_is_their_coverage(runner: CliRunner) -> None:
+    summary = runner.invoke(main, ["i18n", "check", "--lang", "de", "--summary"])
+    assert summary.exit_code == 0
+    assert [line.split()[0] for line in summary.output.splitlines()[1:]] == ["de"]
 
 
 def test_a_regional_file_overrides_only_what_it_has(base_copy: Path) -> None:

@@ -130,7 +130,34 @@ def test_a_decision_check_that_is_no_mapping_fails_at_its_line(base_pack: Pack, 
         "SCENARIO-FAILED",
         source.splitlines().index("  first: red") + 2,
     )
-    assert "expected None, got {" in problem.message
+    assert "expected None, got {'over': False, 'kind': " in problem.message
+
+
+FAILING = Path(__file__).parent / "failing_scenarios"
+# Each failing scenario (tests/failing_scenarios), and what its one failure must say it got: the
+# game's whole state for the check, as the rules leave it.
+FAILURES: dict[str, tuple[str, ...]] = {
+    # the tie is broken and the Housewife dies; the turn goes on, so a question waits (for Blue,
+    # who still has the Student at the Church)
+    "over_while_a_decision_waits.yaml": ("expected {'over': True}, got {'over': False, 'kind': ", "['blue']"),
+    # the antidotes after the last turn end the game: no question waits
+    "a_decision_once_the_game_is_over.yaml": ("got {'over': True}",),
+}
+
+
+def test_every_failing_scenario_says_what_it_must_report() -> None:
+    assert sorted(p.name for p in FAILING.glob("*.yaml")) == sorted(FAILURES)
+
+
+@pytest.mark.parametrize("name", sorted(FAILURES))
+def test_a_failed_check_shows_the_whole_value_the_game_has(base_pack: Pack, name: str) -> None:
+    outcome = run_file(base_pack, FAILING / name, name)
+    [problem] = outcome.problems
+    source = (FAILING / name).read_text(encoding="utf-8").splitlines()
+    assert (problem.code, problem.location.line) == ("SCENARIO-FAILED", source.index("then:") + 2)
+    for piece in FAILURES[name]:
+        assert piece in problem.message
+    assert "None" not in problem.message
 
 
 def test_an_illegal_scripted_answer_names_the_legal_ones(base_pack: Pack, tmp_path: Path) -> None:

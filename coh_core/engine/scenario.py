@@ -623,13 +623,16 @@ def _log_lacks(game: Game, expected: list[Any]) -> tuple[bool, Any]:
 
 
 def _decision(game: Game, expected: Any) -> tuple[bool, Any]:
+    """The game's next decision (or that it is over), compared on the keys the check names and
+    shown whole: whether the game is over, and the decision's kind and who it waits for, with
+    what the check asks of its answers (`legal`, `offers`, `refuses`)."""
     decision = game.decision
     actual: dict[str, Any] = {"over": decision is None}
-    if not isinstance(expected, dict):  # (`decision: null`...: no check of a decision is written so)
-        shown = actual if decision is None else {"kind": decision.kind, "waiting": decision.waiting}
-        return False, shown
     if decision is not None:
-        actual = {"kind": decision.kind, "waiting": decision.waiting}
+        actual.update(kind=decision.kind, waiting=decision.waiting)
+    if not isinstance(expected, dict):  # (`decision: null`...: no check of a decision is written so)
+        return False, actual
+    if decision is not None:
         if "legal" in expected:
             actual["legal"] = {c: [list(a) for a in decision.legal(c)] for c in expected["legal"]}
         if "offers" in expected:
@@ -649,8 +652,7 @@ def _decision(game: Game, expected: Any) -> tuple[bool, Any]:
                 if not any(offered.values())
                 else {c: {"offered all the same": acts} for c, acts in offered.items() if acts}
             )
-    shown = {k: actual.get(k) for k in expected}
-    return shown == expected, shown
+    return {k: actual.get(k) for k in expected} == expected, actual
 
 
 def _pile_check(pile: Pile) -> Check:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import PurePath
 from typing import Any
 
 from coh_core.effects import ast
@@ -28,6 +29,7 @@ from coh_core.effects.registry import (
 from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, text_forms
 from coh_core.messages import (
+    DURATION,
     ENGINE_LOG,
     ENGINE_LOG_GROUP,
     GROUPS,
@@ -41,6 +43,7 @@ from coh_core.messages import (
     log_variant_messages,
     parse_type,
     placeholders,
+    window_key,
 )
 from coh_core.packs.answers import check_answer_values
 from coh_core.packs.bot_hints import check_bots
@@ -74,6 +77,7 @@ from coh_core.packs.kind_checks import (
     check_pack_rules,
     check_section_fields,
 )
+from coh_core.packs.loader import TEXT_DIR
 from coh_core.packs.model import (
     BOARD,
     OPTIONAL_SECTIONS,
@@ -83,8 +87,9 @@ from coh_core.packs.model import (
     Pack,
     Section,
 )
-from coh_core.packs.results import check_result, tie_break_texts
+from coh_core.packs.results import check_result, score_part_key, score_part_verbs, tie_break_texts
 from coh_core.packs.roles import PlaceSide, place_sides, places_of, role_of, sides_by_name
+from coh_core.packs.text_places import where_text_belongs
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 
@@ -206,9 +211,7 @@ def _check_verbs(pack: Pack) -> Iterator[Problem]:
 def _check_score_part(verb: Entity) -> Iterator[Problem]:
     """A part of the score (`scoreboard: part`) is read once the game is over, for each player:
     a selector of one `player` that returns an `int` and asks nothing."""
-    params = [parse_param(str(name), str(spec)) for name, spec in (verb.data.get("params") or {}).items()]
-    types = [param.type if param is not None else "?" for param in params]
-    if types != ["player"] or verb.data.get("returns") != "int" or verb.data.get("asks"):
+    if not _reads_a_score(verb):
         shown = ", ".join(f"{name}: {spec}" for name, spec in (verb.data.get("params") or {}).items())
         yield Problem(
             "VERB-SCOREBOARD",
@@ -219,6 +222,13 @@ def _check_score_part(verb: Entity) -> Iterator[Problem]:
             + ")",
             verb.doc.location((*verb.path, "scoreboard")),
         )
+
+
+def _reads_a_score(verb: Entity) -> bool:
+    """Whether a verb is a selector of one `player` that returns an `int` and asks nothing."""
+    params = [parse_param(str(name), str(spec)) for name, spec in (verb.data.get("params") or {}).items()]
+    types = [param.type if param is not None else "?" for param in params]
+    return types == ["player"] and verb.data.get("returns") == "int" and not verb.data.get("asks")
 
 
 def _unknown_type(name: str, type_name: str, declared: Declarations) -> str:
@@ -1158,6 +1168,9 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
     yield from _turn_keys(pack)
     for key, at in tie_break_texts(pack):
         yield key, None, at
+    for verb in score_part_verbs(pack):  # the scoreboard names each part (VERB-SCOREBOARD: no part)
+        if _reads_a_score(verb):
+            yield score_part_key(verb.id), verb, ()
     declared = declarations_of(pack)
     engine = engine_texts(declared)
     for group, message_id, _ in declarations(pack.section("messages")):
@@ -1166,17 +1179,25 @@ def required_text_keys(pack: Pack) -> Iterator[tuple[str, Entity | None, Path_]]
     if pack.manifest.get("kind", "base") == "base":
         # A game that stands on its own is narrated and played with these: those the engine has no
         # text for (the pack's words: its traits' changes, durations, windows).
-        origins = _trait_text_origins(declared)
+        origins = _engine_text_origins(declared)
         defaults = engine_english()
         for key in engine:
             if key not in defaults:
                 yield key, None, origins.get(key, ())
 
 
-def _trait_text_origins(declared: Declarations) -> dict[str, Path_]:
-    """The declared trait each of the engine's per-trait texts is needed for (`log_variant_messages`):
-    a missing one is reported at the trait, in the overlay that declares it if one does."""
-    return {log_key(key): ("traits", key.split(".")[1]) for key in log_variant_messages(declared)}
+def _engine_text_origins(declared: Declarations) -> dict[str, Path_]:
+    """What the pack declares that each of the engine's texts named after its declarations is
+    needed for: a trait (`log_variant_messages`), a window, a value of its durations. A missing
+    one is reported there, in the overlay that declares it if one does."""
+    return {
+        **{log_key(key): ("traits", key.split(".")[1]) for key in log_variant_messages(declared)},
+        **{window_key(name): ("windows", name) for name in declared.windows},
+        **{
+            log_key(f"{DURATION}.{v}"): ("types", DURATION, "values", v)
+            for v in declared.members(DURATION) or {}
+        },
+    }
 
 
 def _keys(entity: Entity, *fields: str) -> Iterator[tuple[str, Entity | None, Path_]]:
@@ -1227,10 +1248,14 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
     needed: set[str] = set()
     missing: set[str] = set()
     for key, entity, at in required_text_keys(pack):
+        if key in needed:  # asked for twice (a part of the score the pack also declares a message)
+            continue
         needed.add(key)
         if key not in messages:
             missing.add(key)
-            yield Problem("TEXT-MISSING", f"no English text `{key}`", _needed_at(pack, entity, at, english))
+            where = _needed_at(pack, entity, at, english)
+            said = f"no English text `{key}`: add `{key}: ...` under `messages:` in {_text_file(pack, where)}"
+            yield Problem("TEXT-MISSING", said, where)
     for layer in [pack, *pack.overlays]:  # each text file, where its texts are written
         doc = layer.text.get("en")
         own = layer.own_messages("en")
@@ -1238,9 +1263,12 @@ def _check_text(pack: Pack) -> Iterator[Problem]:
             continue
         for key in own:
             if key not in needed and not _is_optional_key(key, declared) and not key.startswith(undeclared):
+                guess = where_text_belongs(key, pack)
                 yield Problem(
                     "TEXT-UNKNOWN",
-                    f"text `{key}` belongs to nothing in the pack" + suggest(key, missing),
+                    f"text `{key}` belongs to nothing in the pack"
+                    + (f": {guess}" if guess else "")
+                    + suggest(key, missing),
                     doc.location(("messages", key), key=True),
                 )
         yield from _check_placeholders(doc, own, declared)
@@ -1277,12 +1305,24 @@ def _needed_at(pack: Pack, entity: Entity | None, at: Path_, english: YamlDoc) -
         return entity.doc.location((*entity.path, "id"))
     if at[:1] in (("turn",), (RESULT_SECTION,)) and at[0] in pack.sections:
         return pack.sections[str(at[0])].doc.location(at)
-    if at[:1] in (("messages",), ("traits",)) and at[0] in pack.sections:
+    if at[:1] in (("messages",), ("traits",), ("windows",), ("types",)) and at[0] in pack.sections:
         return pack.sections[str(at[0])].doc.location(at, key=True)
     if at[:1] == ("pack",):
         layer = next((o for o in pack.overlays if o.id == at[1]), pack)
         return layer.manifest_doc.location(("id",))
     return english.location(("messages",))
+
+
+def _text_file(pack: Pack, where: Location) -> str:
+    """The English text file of the pack or overlay whose file `where` is in (the one a text
+    needed there goes in), as the loader names it; the manifest's folder's when none is."""
+    for layer in reversed([pack, *pack.overlays]):
+        folder = PurePath(layer.manifest_doc.path).parent
+        if folder in PurePath(where.file).parents:
+            doc = layer.text.get(SOURCE_LOCALE)
+            return doc.path if doc is not None else str(folder / TEXT_DIR / f"{SOURCE_LOCALE}.yaml")
+    doc = pack.text.get(SOURCE_LOCALE)
+    return doc.path if doc is not None else f"{TEXT_DIR}/{SOURCE_LOCALE}.yaml"
 
 
 def _check_placeholders(

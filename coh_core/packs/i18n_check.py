@@ -83,6 +83,29 @@ class LocaleReport:
         }
 
 
+@dataclass(frozen=True)
+class Summary:
+    """How many problems the reports hold, by code and by the file each is in (then by code)."""
+
+    codes: dict[str, int]
+    files: dict[str, dict[str, int]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"codes": self.codes, "files": self.files}
+
+
+def summarize(reports: list[LocaleReport]) -> Summary:
+    """The problems of the reports counted (`coh i18n check --summary`), codes in order, files
+    as they first come."""
+    codes: dict[str, int] = {}
+    files: dict[str, dict[str, int]] = {}
+    for problem in (p for report in reports for p in report.problems):
+        codes[problem.code] = codes.get(problem.code, 0) + 1
+        by_code = files.setdefault(problem.location.file, {})
+        by_code[problem.code] = by_code.get(problem.code, 0) + 1
+    return Summary(dict(sorted(codes.items())), {f: dict(sorted(c.items())) for f, c in files.items()})
+
+
 def translated_locales(pack: Pack) -> list[str]:
     """The pack's languages other than English (its overlays' included)."""
     return [loc for loc in pack.locales() if loc != SOURCE_LOCALE]

@@ -17,7 +17,8 @@ from typing import Any
 
 from coh_core.effects import ast
 from coh_core.errors import Problem
-from coh_core.packs.model import RESULT_SECTION, CompiledEffect, Pack, Section
+from coh_core.messages import log_key
+from coh_core.packs.model import RESULT_SECTION, CompiledEffect, Entity, Pack, Section
 
 RANKING, TEAM, BOTH = "ranking", "team", "both"
 KINDS = (RANKING, TEAM, BOTH)
@@ -77,6 +78,20 @@ class ResultSpec:
 def tie_break_key(ident: str) -> str:
     """The text key of a tie-break's name."""
     return f"tie_break.{ident}.name"
+
+
+SCORE_PART = "part"  # a verb marked `scoreboard: part` is a part of the score
+SCORE_PART_TEXTS = "scoring"  # a part's name on the scoreboard is its text `log.scoring.<verb>`
+
+
+def score_part_key(ident: str) -> str:
+    """The text key of the name the scoreboard gives a part of the score (a verb's id)."""
+    return log_key(f"{SCORE_PART_TEXTS}.{ident}")
+
+
+def score_part_verbs(pack: Pack) -> list[Entity]:
+    """The pack's verbs that are parts of the score (`scoreboard: part`), in declaration order."""
+    return [verb for verb in pack.entities_of("verb") if verb.data.get("scoreboard") == SCORE_PART]
 
 
 def result_of(pack: Pack) -> ResultSpec | None:
