@@ -110,6 +110,7 @@ patches:
         params: {turn: the turn's number}
   - insert: turn/triggers
     item:
+      id: crier
       event: turn_start
       do: log(crier_calls, turn=turn)
 """,
