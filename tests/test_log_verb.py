@@ -99,7 +99,8 @@ def test_the_same_seed_writes_the_same_entries(logging_pack: Pack) -> None:
 
 
 OVERLAY = {
-    "pack.yaml": "id: town-crier\nversion: '1.0.0'\nkind: overlay\nsummary: A crier.\nrequires: [base]\n"
+    "pack.yaml": "id: town-crier\nversion: '1.0.0'\nformat: 2\nkind: overlay\nsummary: A crier.\n"
+    "requires: [base]\n"
     "files: [patches.yaml]\n",
     "patches.yaml": """\
 patches:
