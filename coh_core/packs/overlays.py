@@ -200,20 +200,23 @@ class Patcher:
     def apply(self, overlay: Pack, patches: int | None = None) -> None:
         """Apply the overlay's patches in order (only the first `patches` of them, if given)."""
         for doc, at in patch_sites(overlay)[:patches]:
-            patch = _get(doc.data, at)
-            if not isinstance(patch, dict) or not doc.is_valid(at):
-                continue  # the schema has said what is wrong with it
             try:
-                self._apply(overlay, doc, int(at[1]), patch)
+                self.apply_patch(overlay, doc, at)
             except PatchError as error:
                 self.result.problems.append(error.problem)
+
+    def apply_patch(self, overlay: Pack, doc: YamlDoc, at: Path_) -> None:
+        """Apply the one patch at `at` of the overlay's file `doc`; PatchError if it cannot be."""
+        patch = _get(doc.data, at)
+        if isinstance(patch, dict) and doc.is_valid(at):  # else the schema has said what is wrong
+            self._apply(overlay, doc, int(at[1]), patch)
 
     def _apply(self, overlay: Pack, doc: YamlDoc, index: int, patch: dict[str, Any]) -> None:
         at: Path_ = ("patches", index)
         op = _shape(doc, at, patch)
         target = str(patch[op])
         here = doc.location((*at, op))
-        host, path, named = self._resolve(target, doc, (*at, op))
+        host, path, named = self.resolve(target, doc, (*at, op))
         if op != "set" and not _exists(host.data, path):
             raise PatchError("OVERLAY-PATH", f"`{named}` does not exist: nothing to {op}", here)
         host.touched = True
@@ -238,8 +241,11 @@ class Patcher:
 
     # -- finding what a patch names ------------------------------------------------------
 
-    def _resolve(self, target: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_, str]:
-        """The document and data path a target names, and the target with list items by name."""
+    def resolve(
+        self, target: str, doc: YamlDoc, at: Path_, old_positions: bool = False
+    ) -> tuple[ComposedDoc, Path_, str]:
+        """The document and data path a target names, and the target with list items by name.
+        `old_positions`: a position finds the item there, as format 1 let it (`coh migrate`)."""
         head, *rest = target.split("/")
 
         def fail(message: str) -> PatchError:
@@ -261,6 +267,9 @@ class Patcher:
                 path, value = (*path, part), value.get(part)
             elif isinstance(value, list):
                 position = _item_index(value, part, self.item_names)
+                if position is None and old_positions and part.isdigit() and int(part) < len(value):
+                    position = int(part)
+                    part = next(iter(_names([value[position]], self.item_names)), part)
                 if position is None:
                     raise self._unnamed(value, part, "/".join(named), doc, at)
                 path, value = (*path, position), value[position]
