@@ -50,7 +50,7 @@ def _problems(game: str, overlay: Path) -> list[dict[str, object]]:
 
 
 @pytest.mark.parametrize(
-    ("day", "overlay"), spread([c for c in CASES if c not in BY_HAND], 4, ids=lambda c: "/".join(c))
+    ("day", "overlay"), spread([c for c in CASES if c not in BY_HAND], 7, ids=lambda c: "/".join(c))
 )
 def test_an_old_overlay_migrates_validates_and_plays(tmp_path: Path, day: str, overlay: str) -> None:
     out, said = _migrated(tmp_path, day, overlay)
@@ -244,3 +244,21 @@ def test_a_folder_without_a_pack_is_a_usage_error(tmp_path: Path) -> None:
 def test_a_shipped_pack_is_already_of_this_format(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["migrate", str(content_root() / "rulebook-fr"), "--check"])
     assert result.exit_code == 0 and "nothing to migrate" in result.output
+
+
+@pytest.mark.parametrize(
+    ("written", "instead", "code", "at"),
+    [
+        ("files: [patches.yaml]", "files: [patches.yaml, gone.yaml]", "FILE-MISSING", "pack.yaml:5:23"),
+        ("requires: [base]", "requires: [base, nowhere]", "MIGRATE-BELOW", "pack.yaml:4:18"),
+    ],
+)
+def test_what_the_manifest_names_and_is_not_there_is_located_in_it(
+    tmp_path: Path, written: str, instead: str, code: str, at: str
+) -> None:
+    pack = _home_made(tmp_path)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(written, instead), encoding="utf-8")
+    result = CliRunner().invoke(main, ["migrate", str(pack), "--in-place"])
+    assert result.exit_code == 1 and f"{at}: {code}" in result.output, result.output
+    assert (pack / "patches.yaml").read_text(encoding="utf-8") == HOME_MADE

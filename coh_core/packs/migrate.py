@@ -148,17 +148,25 @@ def read_pack(root: Path) -> Migration:
     if refused is not None and refused.code == "PACK-FORMAT-NEW":
         raise MigrateError(refused.message, refused.location, code=refused.code)
     listed = data.get("files")
-    names = [n for n in listed if isinstance(n, str)] if isinstance(listed, list) else []
-    files = [_source(root, name) for name in names]
-    below = _below(root, data) if data.get("kind") == "overlay" else None
+    files = [
+        _source(root, name, manifest.doc.location(("files", index)))
+        for index, name in enumerate(listed if isinstance(listed, list) else [])
+        if isinstance(name, str)
+    ]
+    below = _below(root, manifest.doc) if data.get("kind") == "overlay" else None
     return Migration(root, manifest, files, below, written)
 
 
-def _source(root: Path, relative: str) -> Source:
+def _source(root: Path, relative: str, listed: Location | None = None) -> Source:
+    """A file of the pack, parsed; MigrateError located where the manifest lists it (`listed`)
+    if it may not be read or is missing, at its own fault if it is no YAML."""
+    where = listed or Location(str(root / relative))
     try:
         path = file_in_pack(root, relative)
     except PathRefused as refused:
-        raise MigrateError(refused.message, Location(str(root / relative)), code=refused.code) from None
+        raise MigrateError(refused.message, where, code=refused.code) from None
+    if not path.is_file():
+        raise MigrateError(f"`{relative}` is listed, and is no file of the pack", where, code="FILE-MISSING")
     doc, problems = load_yaml(path, str(root / relative))
     if doc is None or problems:
         first = problems[0] if problems else Problem("MIGRATE-PACK", "unreadable", Location(str(path)))
@@ -166,7 +174,7 @@ def _source(root: Path, relative: str) -> Source:
     return Source(relative, doc)
 
 
-def _below(root: Path, manifest: dict[str, Any]) -> tuple[Pack, list[Pack]]:
+def _below(root: Path, manifest: YamlDoc) -> tuple[Pack, list[Pack]]:
     """The packs an overlay requires as today's coh reads them: the base pack, and the overlays
     it names in `requires` in the order they apply (found beside it or among the shipped packs)."""
     base: Pack | None = None
@@ -181,22 +189,25 @@ def _below(root: Path, manifest: dict[str, Any]) -> tuple[Pack, list[Pack]]:
     return base, order_overlays(overlays, {base.id})
 
 
-def _required(root: Path, manifest: dict[str, Any], seen: set[str]) -> Iterator[Pack]:
-    for name in manifest.get("requires") or []:
+def _required(root: Path, manifest: YamlDoc, seen: set[str]) -> Iterator[Pack]:
+    """The packs the manifest requires, and those they require (each once)."""
+    required = manifest.data.get("requires") if isinstance(manifest.data, dict) else None
+    for index, name in enumerate(required if isinstance(required, list) else []):
         if not isinstance(name, str) or not PACK_ID.fullmatch(name) or name in seen:
             continue
         seen.add(name)
         found = [c for c in (root.parent / name, content_root() / name) if (c / MANIFEST).is_file()]
         if not found:
-            where = Location(str(root / MANIFEST))
-            raise MigrateError(f"the overlay requires `{name}`, found neither beside it nor shipped", where)
+            where = manifest.location(("requires", index))
+            message = f"the overlay requires `{name}`, found neither beside it nor shipped"
+            raise MigrateError(message, where, code="MIGRATE-BELOW")
         pack, problems = load_pack(found[0])
         if pack is None:
             first = problems[0]
             message = f"`{name}`, which the overlay requires, cannot be read: {first.code} {first.message}"
             raise MigrateError(message, first.location, code="MIGRATE-BELOW")
         yield pack
-        yield from _required(found[0], pack.manifest, seen)
+        yield from _required(found[0], pack.manifest_doc, seen)
 
 
 # -- the steps -----------------------------------------------------------------------------
