@@ -811,6 +811,61 @@ def schema_command(pack: Path | None, rules: tuple[str, ...], output: Path | Non
         click.echo(f"note: the pack has {len(problems)} problem(s); `coh validate` lists them", err=True)
 
 
+@main.command(name="migrate")
+@click.argument("pack", type=_PathType())
+@click.option(
+    "--output", "-o", type=_PathType(), default=None, help="Write the migrated pack to this new folder."
+)
+@click.option("--in-place", is_flag=True, help="Rewrite the pack's own files.")
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if the pack needs migrating.")
+def migrate_command(pack: Path, output: Path | None, in_place: bool, check: bool) -> None:
+    """Rewrite a pack written for an earlier pack format in the current one.
+
+    PACK is the pack's folder. Each change is printed at its place: trigger ids given, list items
+    named by id instead of position, fields the pack below moved, verbs' new parameters, the
+    manifest's `format`; what cannot be rewritten mechanically is printed as MIGRATE-BY-HAND.
+    Comments and layout are kept. With -o OUT the migrated pack is written to the new folder OUT;
+    with --in-place its own files are rewritten; each is written whole or not at all. Without
+    either nothing is written. Exit 0 when done (or nothing to do), 1 when the pack cannot be
+    read or (--check) needs migrating, 2 for a usage error.
+    """
+    from coh_core.packs.loader import MANIFEST, PACK_FORMAT
+    from coh_core.packs.migrate import MigrateError, migrate, write_copy, write_in_place
+
+    if sum(map(bool, (output, in_place, check))) > 1:
+        raise UsageError("give one of -o OUT, --in-place and --check", code="MIGRATE-USAGE")
+    if not (pack / MANIFEST).is_file():
+        raise UsageError(
+            f"{pack} is no pack folder (no {MANIFEST} in it)", Location(str(pack)), code="PACK-NOT-FOUND"
+        )
+    try:
+        migration = migrate(pack)
+    except MigrateError as error:
+        _print_problems([Problem(error.code, error.message, error.location or Location(str(pack)))])
+        sys.exit(EXIT_PROBLEMS)
+    if migration.written == PACK_FORMAT:
+        click.echo(f"{pack} is written in pack format {PACK_FORMAT}: nothing to migrate")
+        sys.exit(EXIT_OK)
+    for note in migration.notes:
+        code = note.step if note.done else "MIGRATE-BY-HAND"
+        shown = _style(code, fg="green" if note.done else "yellow", bold=True)
+        click.echo(f"{note.location}: {shown} {note.message}")
+    changed = len(migration.changed)
+    said = f"from pack format {migration.written} to {PACK_FORMAT}: {changed} file(s) changed"
+    if check:
+        click.echo(f"{pack} needs migrating {said}; nothing written")
+        sys.exit(EXIT_PROBLEMS)
+    if output is not None:
+        write_copy(migration, output)
+        click.echo(f"migrated {said}, written to {output}; check it: coh validate {output}")
+    elif in_place:
+        write_in_place(migration)
+        click.echo(f"migrated {said}, in place; check it: coh validate {pack}")
+    else:
+        click.echo(f"would migrate {said}; nothing written (add -o OUT or --in-place)")
+    sys.exit(EXIT_OK)
+
+
 # --- playing ---------------------------------------------------------------------------------
 
 

@@ -26,6 +26,7 @@ TURNS = 3
 _MANIFEST = {
     "id": "lifeboat",
     "version": "1.0.0",
+    "format": 2,
     "kind": "base",
     "summary": "Row a lifeboat to the shore together.",
     "files": ["game.yaml"],

@@ -20,7 +20,7 @@ def _overlay(root: Path, patches: str) -> Path:
     overlay = root / "layout"
     (overlay / "text").mkdir(parents=True)
     (overlay / "pack.yaml").write_text(
-        "id: layout\nversion: '1.0.0'\nkind: overlay\nsummary: A test.\n"
+        "id: layout\nversion: '1.0.0'\nformat: 2\nkind: overlay\nsummary: A test.\n"
         "requires: [base]\nfiles: [patches.yaml]\n"
     )
     (overlay / "patches.yaml").write_text(f"patches:\n{patches}")

@@ -19,6 +19,7 @@ CASE_DIR = Path(__file__).parent / "broken_overlays"
 CASES = sorted(CASE_DIR.glob("*.yaml"))
 MANIFEST = """id: {id}
 version: "1.0.0"
+format: 2
 kind: overlay
 requires: [base]
 files: [patches.yaml]

@@ -22,7 +22,7 @@ from coh_core.packs.schema import validate_document
 from coh_core.packs.yamlsrc import YamlDoc, parse_yaml
 
 SCHEMA = "pack.schema.json"
-MANIFEST = "id: tiny\nversion: '1.0.0'\nkind: base\nfiles: [a.yaml]\n"
+MANIFEST = "id: tiny\nversion: '1.0.0'\nformat: 2\nkind: base\nfiles: [a.yaml]\n"
 
 
 @pytest.fixture()

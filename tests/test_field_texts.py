@@ -32,7 +32,8 @@ FIELDS: dict[str, Any] = {
     [
         ({}, []),
         ({"power": {"effect": "no_effect()"}}, ["power", "rules"]),
-        ({"traits": {"votes": 0}, "triggers": [{"event": "e", "do": "x()"}]}, ["disadvantage"]),  # once
+        # both set, one text: once
+        ({"traits": {"votes": 0}, "triggers": [{"id": "t", "event": "e", "do": "x()"}]}, ["disadvantage"]),
         ({"traits": {}, "triggers": []}, []),  # empty: not set
         ({"votes": 3}, []),  # `text: false` asks for none
         (

@@ -240,7 +240,7 @@ def _one_parameter_rule(root: Path, name: str, param: str, value: int) -> Path:
     rule = root / name
     (rule / "text").mkdir(parents=True)
     (rule / "pack.yaml").write_text(
-        f'id: {name}\nversion: "1.0.0"\nkind: overlay\nrequires: [base]\nlanguages: [en]\n'
+        f'id: {name}\nversion: "1.0.0"\nformat: 2\nkind: overlay\nrequires: [base]\nlanguages: [en]\n'
         "files: [patches.yaml]\n",
         encoding="utf-8",
     )

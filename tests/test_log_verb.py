@@ -99,7 +99,8 @@ def test_the_same_seed_writes_the_same_entries(logging_pack: Pack) -> None:
 
 
 OVERLAY = {
-    "pack.yaml": "id: town-crier\nversion: '1.0.0'\nkind: overlay\nsummary: A crier.\nrequires: [base]\n"
+    "pack.yaml": "id: town-crier\nversion: '1.0.0'\nformat: 2\nkind: overlay\nsummary: A crier.\n"
+    "requires: [base]\n"
     "files: [patches.yaml]\n",
     "patches.yaml": """\
 patches:
@@ -110,6 +111,7 @@ patches:
         params: {turn: the turn's number}
   - insert: turn/triggers
     item:
+      id: crier
       event: turn_start
       do: log(crier_calls, turn=turn)
 """,

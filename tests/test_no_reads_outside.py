@@ -104,11 +104,14 @@ def test_an_overlay_requiring_a_path_reads_no_pack_there(tmp_path: Path) -> None
     # `requires` names packs by id; a "name" that is a path to a pack elsewhere is never opened
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    (elsewhere / "pack.yaml").write_text("id: elsewhere\nversion: '1'\nkind: base\nfiles: [a.yaml]\n")
+    (elsewhere / "pack.yaml").write_text(
+        "id: elsewhere\nversion: '1'\nformat: 2\nkind: base\nfiles: [a.yaml]\n"
+    )
     overlay = tmp_path / "mods" / "sneaky"
     overlay.mkdir(parents=True)
     (overlay / "pack.yaml").write_text(
-        "id: sneaky\nversion: '1.0.0'\nkind: overlay\nrequires: ['../elsewhere']\nfiles: [p.yaml]\n"
+        "id: sneaky\nversion: '1.0.0'\nformat: 2\nkind: overlay\nrequires: ['../elsewhere']\n"
+        "files: [p.yaml]\n"
     )
     (overlay / "p.yaml").write_text("patches: []\n")
     with _opens() as opened:

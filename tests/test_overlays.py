@@ -223,7 +223,7 @@ def _overlay(root: Path, name: str, files: dict[str, str], texts: str) -> Path:
     overlay = root / name
     (overlay / "text").mkdir(parents=True)
     (overlay / "pack.yaml").write_text(
-        f"id: {name}\nversion: '1.0.0'\nkind: overlay\nsummary: A test.\n"
+        f"id: {name}\nversion: '1.0.0'\nformat: 2\nkind: overlay\nsummary: A test.\n"
         f"requires: [base]\nfiles: [{', '.join(files)}]\n"
     )
     for file_name, text in files.items():

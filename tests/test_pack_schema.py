@@ -57,8 +57,9 @@ FIELD_VALUES: list[tuple[dict[str, Any], Any, bool]] = [
     ({"type": "condition"}, "zombies(here) > 2", True),
     ({"type": "window"}, "before_attack", True),
     ({"type": "window"}, "Before Attack", False),
-    ({"type": "triggers"}, [{"event": "turn_start", "do": "gain_food(1)"}], True),
+    ({"type": "triggers"}, [{"id": "income", "event": "turn_start", "do": "gain_food(1)"}], True),
     ({"type": "triggers"}, [{"event": "turn_start"}], False),
+    ({"type": "triggers"}, [{"event": "turn_start", "do": "gain_food(1)"}], False),  # no id
     ({"type": "trait_values"}, {"votes": 0, "can_move": False}, True),
     ({"type": "trait_values"}, {"Votes": 0}, False),
     ({"type": "duration"}, "end_of_turn", True),

@@ -314,7 +314,8 @@ def test_without_a_memory_of_players_out_a_player_who_lost_every_piece_plays_on(
     overlay = tmp_path / "nobody-out"
     overlay.mkdir()
     (overlay / "pack.yaml").write_text(
-        "id: nobody_out\nversion: '1.0.0'\nkind: overlay\nrequires: [base]\nsummary: nobody is out\n"
+        "id: nobody_out\nversion: '1.0.0'\nformat: 2\nkind: overlay\nrequires: [base]\n"
+        "summary: nobody is out\n"
         "files: [patch.yaml]\ntext: {en: en.yaml}\n",
         encoding="utf-8",
     )

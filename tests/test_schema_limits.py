@@ -14,7 +14,7 @@ from coh_core.packs.yamlsrc import parse_yaml
 
 def _repeats(files: list[object]) -> tuple[list[Location], list[Location]]:
     """Where SCHEMA-UNIQUE is reported, and where each item of `files` is written."""
-    manifest = {"id": "x", "version": "1", "kind": "base", "files": files}
+    manifest = {"id": "x", "version": "1", "format": 2, "kind": "base", "files": files}
     doc, problems = parse_yaml(json.dumps(manifest, indent=1), "pack.yaml")
     assert doc is not None and problems == []
     found = [p.location for p in validate_document(doc, "pack.schema.json") if p.code == "SCHEMA-UNIQUE"]

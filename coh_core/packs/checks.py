@@ -53,6 +53,7 @@ from coh_core.packs.declarations import (
     SCALAR_TYPES,
     check_declarations,
     check_references,
+    check_trigger_ids,
     declarations_of,
     expected_value,
     fits,
@@ -1421,6 +1422,7 @@ def _is_optional_key(key: str, declared: DeclaredMessages) -> bool:
 _ENTITY_CHECKS: list[Callable[[Pack], Iterator[Problem]]] = [
     check_declarations,
     check_references,
+    check_trigger_ids,
     _check_params,
     _check_verbs,
     _check_messages,

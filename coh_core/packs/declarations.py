@@ -479,6 +479,30 @@ def _trigger_events(holder: Entity | Section, path: Path_, declared: Declaration
         yield from _declared(holder, (*path, index, "event"), declared.events, "event")
 
 
+def check_trigger_ids(pack: Pack) -> Iterator[Problem]:
+    """Every list of triggers names each of its triggers once (a patch finds one by its id)."""
+    for kind, entry in pack.kind_declarations().items():
+        for entity in pack.entities_of(kind):
+            for path, base, _, is_key in field_values(entity.data, entry.get("fields")):
+                if base == "triggers" and not is_key:
+                    yield from _unique_trigger_ids(entity, path)
+    turn = pack.sections.get("turn")
+    if turn is not None:
+        yield from _unique_trigger_ids(turn, ("triggers",))
+
+
+def _unique_trigger_ids(holder: Entity | Section, path: Path_) -> Iterator[Problem]:
+    triggers = _value(holder, path)
+    seen: set[str] = set()
+    for index, trigger in enumerate(triggers if isinstance(triggers, list) else []):
+        name = trigger.get("id") if isinstance(trigger, dict) else None
+        if isinstance(name, str) and name in seen:
+            message = f"trigger id `{name}` is used twice in this list: a patch could not tell them apart"
+            yield Problem("ID-DUPLICATE", message, _where(holder, (*path, index, "id")))
+        if isinstance(name, str):
+            seen.add(name)
+
+
 def _traits(holder: Entity, at: Path_, declared: Declarations) -> Iterator[Problem]:
     """Trait values an entity is given: each of a declared trait, of its type and in its bounds."""
     traits = _value(holder, at)

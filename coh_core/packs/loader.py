@@ -28,6 +28,14 @@ PACK_SCHEMA = "pack.schema.json"
 TEXT_SCHEMA = "text.schema.json"
 PATCHES = "patches"  # the section of an overlay's changes to the packs below it
 TEXT_DIR = "text"  # where a pack's `<locale>.yaml` text files are found without listing
+# The pack format this coh reads (`format:` in pack.yaml; without it a pack is format 1), and
+# what each format changed from the one before it: a pack of an older format is refused with
+# those changes named, and `coh migrate` rewrites it (coh_core.packs.migrate).
+PACK_FORMAT = 2
+FIRST_FORMAT = 1
+FORMAT_CHANGES = {
+    2: "every trigger has an id, and patches name list items by their id, never by position",
+}
 
 
 def _short_display(path: Path) -> str:
@@ -85,6 +93,9 @@ def load_pack(root: Path) -> tuple[Pack | None, list[Problem]]:
     if manifest_doc is None:
         return None, problems
     manifest = manifest_doc.data if isinstance(manifest_doc.data, dict) else {}
+    old_or_new = format_problem(manifest_doc, root)
+    if old_or_new is not None:  # its files are read by other rules: only its format is reported
+        return None, [*problems, old_or_new]
     pack = Pack(str(manifest.get("id", root.name)), root, manifest, manifest_doc)
     problems.extend(_load_files(pack))
     problems.extend(_load_text(pack))
@@ -97,6 +108,39 @@ def load_pack(root: Path) -> tuple[Pack | None, list[Problem]]:
     for doc in [pack.manifest_doc, *pack.docs, *pack.text.values()]:
         doc.owner = pack.id
     return pack, problems
+
+
+def pack_format(manifest: Any) -> Any:
+    """The format a manifest says its pack is written in (FIRST_FORMAT when it says none)."""
+    return manifest.get("format", FIRST_FORMAT) if isinstance(manifest, dict) else FIRST_FORMAT
+
+
+def format_problem(manifest_doc: YamlDoc, root: Path) -> Problem | None:
+    """PACK-FORMAT-OLD for a pack written for an earlier format (naming what changed since and
+    `coh migrate`), PACK-FORMAT-NEW for one of a later format than this coh reads; None if it is
+    of this format (or its format is no whole number: the schema says so)."""
+    written = pack_format(manifest_doc.data)
+    if not isinstance(written, int) or isinstance(written, bool) or written < FIRST_FORMAT:
+        return None  # no format at all: the schema says why
+    if written == PACK_FORMAT:
+        return None
+    has = isinstance(manifest_doc.data, dict) and "format" in manifest_doc.data
+    where = manifest_doc.location(("format",)) if has else Location(manifest_doc.path, 1, 1)
+    if written > PACK_FORMAT:
+        message = (
+            f"this pack is written in pack format {written}, newer than this coh reads (format"
+            f" {PACK_FORMAT}): update coh (`pip install -U coh-engine`) to play it"
+        )
+        return Problem("PACK-FORMAT-NEW", message, where)
+    changes = "; ".join(
+        f"format {n}: {FORMAT_CHANGES[n]}" for n in range(written + 1, PACK_FORMAT + 1) if n in FORMAT_CHANGES
+    )
+    said = "" if has else " (it has no `format:`)"
+    message = (
+        f"this pack is written in pack format {written}{said}, and this coh reads format"
+        f" {PACK_FORMAT} ({changes}): `coh migrate {_short_display(root)} --in-place` rewrites it"
+    )
+    return Problem("PACK-FORMAT-OLD", message, where)
 
 
 def _listed(pack: Pack, key: str) -> list[tuple[Any, str]]:

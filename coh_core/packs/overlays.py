@@ -3,7 +3,9 @@
 An overlay's `patches` set, merge, remove, insert or move values of the packs below it, or add
 to a number (`add`: two overlays that each add a card to the deck's size agree),
 addressed by entity id or section and then by field (`<kind>/<id>/<field>`,
-`turn/phases/location_resolution/steps/sharing/do`). Its other sections add entities; its
+`turn/phases/location_resolution/steps/sharing/do`), a list's items by their names, never by
+position (OVERLAY-POSITION: a position names whatever the overlays below left there). Its
+other sections add entities; its
 text files add or replace texts. Applying overlays builds a new pack whose documents are
 `ComposedDoc`s: each remembers, for every value an overlay wrote, the file and place it was
 written at, so every later check (schema, effects, references) points into the overlay, and
@@ -12,7 +14,9 @@ below only because of an overlay is moved to the patch that brings it (`coh_core
 
 Order: an overlay comes after the packs it `requires` and the overlays it says it comes
 `after`; otherwise in the order asked for. Two overlays that are not ordered that way and
-change the same field are a conflict (`OVERLAY-CONFLICT`); overlays that declare
+change the same field are a conflict (`OVERLAY-CONFLICT`), unless their changes give the same
+result in either order (`_apart`: additions to a number, inserts of differently named items);
+overlays that declare
 `conflicts` with each other cannot be used together.
 """
 
@@ -83,13 +87,15 @@ def compose_doc(doc: YamlDoc) -> ComposedDoc:
 @dataclass
 class Change:
     """One applied patch: which overlay, which field (by name), and where it is written; its
-    operation, and the name of the item an `insert` adds."""
+    operation, the name of the item an `insert` adds, and the item an `insert` or `move` puts
+    it beside (`before`/`after`)."""
 
     overlay: str
     target: str
     location: Location
     op: str = "set"
     item: str | None = None
+    anchor: str | None = None
 
 
 @dataclass
@@ -194,20 +200,23 @@ class Patcher:
     def apply(self, overlay: Pack, patches: int | None = None) -> None:
         """Apply the overlay's patches in order (only the first `patches` of them, if given)."""
         for doc, at in patch_sites(overlay)[:patches]:
-            patch = _get(doc.data, at)
-            if not isinstance(patch, dict) or not doc.is_valid(at):
-                continue  # the schema has said what is wrong with it
             try:
-                self._apply(overlay, doc, int(at[1]), patch)
+                self.apply_patch(overlay, doc, at)
             except PatchError as error:
                 self.result.problems.append(error.problem)
+
+    def apply_patch(self, overlay: Pack, doc: YamlDoc, at: Path_) -> None:
+        """Apply the one patch at `at` of the overlay's file `doc`; PatchError if it cannot be."""
+        patch = _get(doc.data, at)
+        if isinstance(patch, dict) and doc.is_valid(at):  # else the schema has said what is wrong
+            self._apply(overlay, doc, int(at[1]), patch)
 
     def _apply(self, overlay: Pack, doc: YamlDoc, index: int, patch: dict[str, Any]) -> None:
         at: Path_ = ("patches", index)
         op = _shape(doc, at, patch)
         target = str(patch[op])
         here = doc.location((*at, op))
-        host, path, named = self._resolve(target, doc, (*at, op))
+        host, path, named = self.resolve(target, doc, (*at, op))
         if op != "set" and not _exists(host.data, path):
             raise PatchError("OVERLAY-PATH", f"`{named}` does not exist: nothing to {op}", here)
         host.touched = True
@@ -216,7 +225,9 @@ class Patcher:
                 self.result.changes.append(Change(overlay.id, target, doc.location(source, key=True)))
             return
         added = _names([patch["item"]], self.item_names) if op == "insert" else []
-        self.result.changes.append(Change(overlay.id, named, here, op, added[0] if added else None))
+        beside = next((str(patch[w]) for w in ("before", "after") if w in patch), None)
+        change = Change(overlay.id, named, here, op, added[0] if added else None, beside)
+        self.result.changes.append(change)
         if op == "set":
             self._set(host, path, doc, (*at, "to"), patch["to"])
         elif op == "remove":
@@ -230,8 +241,11 @@ class Patcher:
 
     # -- finding what a patch names ------------------------------------------------------
 
-    def _resolve(self, target: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_, str]:
-        """The document and data path a target names, and the target with list items by name."""
+    def resolve(
+        self, target: str, doc: YamlDoc, at: Path_, old_positions: bool = False
+    ) -> tuple[ComposedDoc, Path_, str]:
+        """The document and data path a target names, and the target with list items by name.
+        `old_positions`: a position finds the item there, as format 1 let it (`coh migrate`)."""
         head, *rest = target.split("/")
 
         def fail(message: str) -> PatchError:
@@ -253,14 +267,33 @@ class Patcher:
                 path, value = (*path, part), value.get(part)
             elif isinstance(value, list):
                 position = _item_index(value, part, self.item_names)
+                if position is None and old_positions and part.isdigit() and int(part) < len(value):
+                    position = int(part)
+                    part = next(iter(_names([value[position]], self.item_names)), part)
                 if position is None:
-                    known = _names(value, self.item_names)
-                    raise fail(f"no item `{part}` in `{'/'.join(named)}`" + suggest(part, known))
+                    raise self._unnamed(value, part, "/".join(named), doc, at)
                 path, value = (*path, position), value[position]
             else:
                 raise fail(f"`{'/'.join(named)}` holds a single value: nothing is inside it")
             named.append(part)
         return host, path, "/".join(named)
+
+    def _unnamed(self, items: list[Any], part: str, named: str, doc: YamlDoc, at: Path_) -> PatchError:
+        """What is wrong with naming an item of `items` by `part`: no item has that name, or it is
+        a position (OVERLAY-POSITION, naming the item's name when it has one)."""
+        known = _names(items, self.item_names)
+        if not (part.isdigit() and int(part) < len(items)):
+            message = f"no item `{part}` in `{named}`" + suggest(part, known)
+            return PatchError("OVERLAY-PATH", message, doc.location(at))
+        names = _names([items[int(part)]], self.item_names)
+        if names:
+            message = f"`{named}/{part}` names an item by its position: use `{named}/{names[0]}`"
+        else:
+            message = (
+                f"`{named}/{part}` names an item by its position, and the items of `{named}` have no"
+                f" names: change the whole list (`set: {named}`)"
+            )
+        return PatchError("OVERLAY-POSITION", message, doc.location(at))
 
     def _entity(self, kind: str, entity_id: str, doc: YamlDoc, at: Path_) -> tuple[ComposedDoc, Path_]:
         section = self.kind_sections[kind]
@@ -382,6 +415,11 @@ class Patcher:
             if where == "end":
                 return len(items)
             found = _item_index(items, str(where), self.item_names)
+            if found is None and (_is_int(where) or str(where).isdigit()):
+                names = _names(items[int(where) : int(where) + 1], self.item_names)
+                use = f": use `{word}: {names[0]}`" if names else ": name an item, `start` or `end`"
+                message = f"`{word}: {where}` names an item by its position{use}"
+                raise PatchError("OVERLAY-POSITION", message, doc.location((*at, word)))
             if found is None:
                 raise PatchError(
                     "OVERLAY-PATH",
@@ -488,11 +526,10 @@ def _names(items: list[Any], fields: tuple[str, ...]) -> list[str]:
 
 
 def _item_index(items: list[Any], name: str, fields: tuple[str, ...]) -> int | None:
+    """Where the item of this name is (never by position: a patch names items)."""
     for index, item in enumerate(items):
         if isinstance(item, dict) and any(str(item.get(n)) == name for n in fields if n in item):
             return index
-    if name.isdigit() and int(name) < len(items):
-        return int(name)
     return None
 
 
@@ -516,7 +553,11 @@ def _conflict(change: Change, earlier: Change, shipped: set[str]) -> Problem:
     a shipped overlay is never the one to edit."""
     if change.overlay in shipped and earlier.overlay not in shipped:
         change, earlier = earlier, change  # the user's overlay is the one to order
-    both = f"`{change.overlay}` and `{earlier.overlay}` (at {earlier.location}) both change `{change.target}`"
+    if change.op == earlier.op == "insert" and change.item == earlier.item and change.item is not None:
+        what = f"add `{change.item}` to `{change.target}`"
+    else:
+        what = f"change `{change.target}`"
+    both = f"`{change.overlay}` and `{earlier.overlay}` (at {earlier.location}) both {what}"
     if change.overlay in shipped:
         fix = "; both are shipped overlays not made to be played together: leave one of them out"
     else:
@@ -544,18 +585,26 @@ def _overlaps(a: str, b: str) -> bool:
 
 
 def _apart(one: Change, other: Change) -> bool:
-    """Two additions to the same number, whose sum is the same in either order; or an insert
-    into a list and a value set inside another of its items, named by its id: the item is found
-    by name wherever the insert puts the new one, so their order does not matter either.
-    (Named by position, removed or moved, the item's place would depend on their order.)"""
+    """Two changes whose result is the same in either order: two additions to the same number;
+    two inserts of differently named items into one list (two overlays that each add a trigger);
+    an insert into a list and a change to another of its items (set or merged inside it, removed,
+    or moved), which is found by its name wherever the new one goes, as long as neither is put
+    beside the item the other brings or takes away."""
     if one.op == other.op == "add" and one.target == other.target:
         return True
+    if one.op == other.op == "insert" and one.target == other.target:
+        return one.item is not None and other.item is not None and one.item != other.item
     for insert, inside in ((one, other), (other, one)):
-        if insert.op != "insert" or inside.op not in ("set", "merge"):
+        if insert.op != "insert" or insert.item is None or not inside.target.startswith(insert.target + "/"):
             continue
         name = inside.target[len(insert.target) + 1 :].split("/")[0]
-        if inside.target.startswith(insert.target + "/") and not name.isdigit() and name != insert.item:
-            return True
+        if name == insert.item:
+            return False
+        if inside.target != f"{insert.target}/{name}" or inside.op in ("set", "merge"):
+            return True  # a change inside the other item, or the item replaced where it stands
+        if inside.op == "remove":
+            return name != insert.anchor
+        return inside.op == "move" and name != insert.anchor and inside.anchor != insert.item
     return False
 
 

@@ -150,7 +150,7 @@ def _steps(pack: Pack) -> Iterator[Step]:
         yield Step(f"turn/end/{step.get('id')}", _text(name), by_path.get((*root, "end", index), []))
     for index, trigger in enumerate(_items(data.get("triggers"))):
         event = f"on `{trigger.get('event')}`"
-        yield Step(f"turn/triggers/{index}", event, by_path.get((*root, "triggers", index), []))
+        yield Step(f"turn/triggers/{trigger.get('id')}", event, by_path.get((*root, "triggers", index), []))
 
 
 def _items(value: Any) -> list[dict[str, Any]]:

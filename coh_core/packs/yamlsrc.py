@@ -134,6 +134,15 @@ class YamlDoc:
         end = starts[line] - 1 if line < len(starts) else len(self.text)
         return self.text[starts[line - 1] : end].rstrip("\r")
 
+    def index_in_scalar(self, path: Path_, offset: int) -> int | None:
+        """The index in the file's text of character `offset` of the string scalar at `path`
+        (None if there is none there)."""
+        source = self.scalars.get(tuple(path))
+        value = _get(self.data, path)
+        if source is None or not isinstance(value, str):
+            return None
+        return _map_offset(self.text, source, value, offset)
+
     def offset_in_scalar(self, path: Path_, offset: int) -> Location:
         """The file location of character `offset` of the string scalar at `path`."""
         source = self.scalars.get(tuple(path))

@@ -18,6 +18,7 @@ SCENARIOS = Path(__file__).parent.parent / "scenarios"
 OVERLAY = """\
 id: no-{name}
 version: '1.0.0'
+format: 2
 kind: overlay
 summary: One action window switched off.
 requires: [base]
