@@ -13,6 +13,7 @@ import yaml
 from click.testing import CliRunner
 
 from coh_core.cli import main
+from coh_core.packs import READING_CODES
 from coh_core.resources import content_root
 
 CASE_DIR = Path(__file__).parent / "broken_overlays"
@@ -69,6 +70,8 @@ def test_broken_overlay(case_path: Path, tmp_path: Path) -> None:
         for e in case["expect"]
     )
     assert found == wanted
+    reading = [p["code"].startswith(READING_CODES) for p in problems]
+    assert reading == sorted(reading, reverse=True), "the problems of reading come first"
     for expected, problem in zip(case["expect"], problems, strict=True):
         if "says" in expected:
             assert expected["says"] in problem["message"]

@@ -13,6 +13,7 @@ import yaml
 from click.testing import CliRunner
 
 from coh_core.cli import main
+from coh_core.packs import READING_CODES
 
 CASE_DIR = Path(__file__).parent / "broken_packs"
 CASES = sorted(CASE_DIR.glob("*.yaml"))
@@ -94,9 +95,17 @@ def test_broken_pack(case_path: Path, base_copy: Path, outside: Path) -> None:
         (e["code"], e["file"], *_position(base_copy, e), bool(e.get("warning"))) for e in case["expect"]
     )
     assert found == wanted
+    assert _reading_first(report.get("problems", [])), "the problems of reading come first"
     messages = [p["message"] for kind in ("problems", "warnings") for p in report.get(kind, [])]
     for expected in (e for e in case["expect"] if "says" in e):
         assert any(expected["says"] in m for m in messages), (expected["says"], messages)
+
+
+def _reading_first(problems: list[dict[str, Any]]) -> bool:
+    """Whether the problems of reading (a file unread, a value the schema refused) come before
+    the others: the cause before what may follow from it."""
+    reading = [p["code"].startswith(READING_CODES) for p in problems]
+    return reading == sorted(reading, reverse=True)
 
 
 def test_there_are_at_least_a_dozen_cases() -> None:

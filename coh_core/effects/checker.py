@@ -508,6 +508,8 @@ class Checker:
                 node.span,
             )
             return None
+        if node.name in self.symbols.declared.rejected:
+            return None  # declared by an entry the schema rejected: reported there
         sig = signature(node.name)
         if sig is not None and sig.kind is Kind.SELECTOR:
             hint = f"; `{node.name}` is a selector: write `{node.name}(...)`"
@@ -546,6 +548,8 @@ class Checker:
             return expected
         if not self.symbols.declared.complete:
             return None  # the type or the value may be declared in the part that failed to load
+        if {node.name, expected} & self.symbols.declared.rejected:
+            return None  # declared by an entry the schema rejected: reported there
         if members is None:
             enumerations = ", ".join(self.symbols.declared.enum_names())
             why = f": the pack declares no type `{expected}` (its enumerations: {enumerations})"
@@ -558,7 +562,7 @@ class Checker:
 
     def _ref(self, node: ast.Ref, expected: str | None) -> str | None:
         found = self.symbols.refs.get(node.id)
-        if found is None and not self.symbols.complete:
+        if found is None and (not self.symbols.complete or node.id in self.symbols.declared.rejected):
             return None  # it may be defined in the part of the pack that failed to load
         if found is None:
             pool = [i for i, t in self.symbols.refs.items() if expected in (None, t)]
@@ -768,6 +772,8 @@ class Checker:
         if found is None or key is None:
             return "bool" if testing else None
         fields = self.symbols.fields.get(found)
+        if fields is None and self.symbols.declared.is_rejected_type(found):
+            return "bool" if testing else "any"  # its kind's declaration is broken: reported there
         if fields is None:
             if found != "any":
                 kinds = ", ".join(f"`{k}`" for k in self.symbols.fields if not _is_record(k))
@@ -1091,6 +1097,8 @@ class Checker:
     def _unknown_call(self, node: ast.Call, statement: bool) -> None:
         """An unknown call; only names of the kind its place needs are offered (a verb where an
         action is written, a selector where a value is read), so the suggestion is never an error."""
+        if node.name in self.symbols.declared.rejected:
+            return  # a verb the schema rejected: reported there
         wanted = {Kind.VERB, Kind.PROCEDURE} if statement else {Kind.SELECTOR}
         if not self.context.procedures_allowed:
             wanted.discard(Kind.PROCEDURE)

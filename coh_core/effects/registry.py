@@ -965,6 +965,9 @@ class Declarations:
     entity_types: Mapping[str, str] = field(default_factory=dict)
     # False when a section of them failed to load: a name not found may be declared there.
     complete: bool = True
+    # The names declared by entries the schema rejected (reported there): a use of one is not
+    # reported again, as unknown or of another kind.
+    rejected: frozenset[str] = frozenset()
 
     def members(self, type_name: str) -> Mapping[str, str] | None:
         """The values of an enumeration with what each means (of `trait`, `event_name` and
@@ -1007,6 +1010,12 @@ class Declarations:
     def enum_names(self) -> list[str]:
         """Every enumeration, `trait` included, in alphabetical order."""
         return sorted({TRAIT_TYPE, *self.types})
+
+    def is_rejected_type(self, type_name: str) -> bool:
+        """Whether a type is, or holds, one declared by an entry the schema rejected (an
+        enumeration whose declaration is broken): reported there, not where it is used."""
+        head, args = type_parts(type_name)
+        return head in self.rejected or any(self.is_rejected_type(arg) for arg in args)
 
     def is_known_type(self, type_name: str) -> bool:
         """A type a parameter may have: a built-in type, an enumeration, a list of a known type,

@@ -251,6 +251,21 @@ def load_game(game: str = "base", rules: tuple[str, ...] = ()) -> Pack:
 TRANSLATION_CODES = "I18N-"  # problems of translations: reported, but they never stop a game
 
 
+# Problems of reading: a file that could not be read, or a value the schema refused. What they hold
+# is left out of the other checks, so they come first: fixing one may settle problems after it.
+READING_CODES = ("YAML-", "IO-", "FILE-MISSING", "PACK-PATH", "PACK-LIMIT", "SCHEMA-")
+
+
 def _ordered(problems: list[Problem]) -> list[Problem]:
+    """The problems once each: those of reading first, then the others; each part by place."""
     unique = list(dict.fromkeys(problems))
-    return sorted(unique, key=lambda p: (p.location.file, p.location.line, p.location.col, p.code))
+    return sorted(
+        unique,
+        key=lambda p: (
+            not p.code.startswith(READING_CODES),
+            p.location.file,
+            p.location.line,
+            p.location.col,
+            p.code,
+        ),
+    )

@@ -146,6 +146,8 @@ def _check_param(
 ) -> Iterator[Problem]:
     kind, value = str(param["type"]), param["value"]
     known = [*SCALAR_TYPES, *declared.enum_names()]
+    if declared.is_rejected_type(kind):
+        return  # its type's declaration is broken: reported there
     if kind not in known:
         yield Problem(
             "PARAM-TYPE",
@@ -201,7 +203,7 @@ def _check_verbs(pack: Pack) -> Iterator[Problem]:
             where = verb.doc.location((*verb.path, "params", name))
             if param is None:
                 yield Problem("VERB-PARAM", f"`{name}: {spec}` is not `type` or `type = default`", where)
-            elif not declared.is_known_type(param.type):
+            elif not declared.is_known_type(param.type) and not declared.is_rejected_type(param.type):
                 yield Problem("VERB-PARAM", _unknown_type(str(name), param.type, declared), where)
         if verb.data.get("scoreboard") is not None:
             yield from _check_score_part(verb)
@@ -440,6 +442,8 @@ def _check_table_text(pack: Pack, section: Section, path: Path_) -> Iterator[Pro
     kind, per = _TABLE_TEXTS[what]
     components = pack.section("components").get(kind) or {}
     entry = components.get(name) if isinstance(components, dict) else None
+    if entry is None and ("components", kind, name) in pack.rejected_entries:
+        return  # its declaration is broken: reported there
     if entry is None or (per is not None and isinstance(entry, dict) and entry.get("per") != per):
         fitting = [
             k for k, v in components.items() if per is None or (isinstance(v, dict) and v.get("per") == per)
@@ -457,6 +461,8 @@ def _check_edge_text(pack: Pack, section: Section, path: Path_, graph: str, stat
     """`edge.<graph>.<state>`: a graph of the pack, and a state one of its kinds of edges has."""
     graphs = pack.section("components").get("graphs") or {}
     entry = graphs.get(graph) if isinstance(graphs, dict) else None
+    if entry is None and ("components", "graphs", graph) in pack.rejected_entries:
+        return  # its declaration is broken: reported there
     kinds = entry.get("edge_kinds") if isinstance(entry, dict) else None
     states = sorted(
         {str(s) for k in (kinds.values() if isinstance(kinds, dict) else []) if isinstance(k, dict)
@@ -745,7 +751,11 @@ def _check_memory(pack: Pack, components: Section) -> Iterator[Problem]:
             continue
         type_name, per_player = entry["type"], entry.get("per_player") is True
         problem = None
-        if declared.complete and not declared.is_known_type(normalize_type(type_name)):
+        if (
+            declared.complete
+            and not declared.is_known_type(normalize_type(type_name))
+            and not declared.is_rejected_type(type_name)
+        ):
             problem, key = (
                 f"`{name}` has the type `{type_name}`, which the effect language does not know",
                 "type",

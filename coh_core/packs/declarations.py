@@ -119,6 +119,7 @@ def _declarations(pack: Pack) -> Declarations:
             if entry["role"] in ROLES
         },
         complete=pack.complete or all(name in pack.sections for name in DECLARATION_SECTIONS),
+        rejected=pack.rejected_names(),
     )
 
 
@@ -292,7 +293,7 @@ def check_declarations(pack: Pack) -> Iterator[Problem]:
         for name, entry in _entries(pack, section_name):
             yield from _check_names(pack.sections[section_name], name, entry, declared)
     for name, entry in _component_entries(pack, "piles"):
-        if not declared.is_known_type(str(entry["of"])):
+        if not declared.is_known_type(str(entry["of"])) and not declared.is_rejected_type(str(entry["of"])):
             known = [*TYPES, *declared.types]
             yield Problem(
                 "DECL-TYPE",
@@ -384,7 +385,7 @@ def _check_names(
     """The names an event or window binds are of types that exist."""
     what = section.name[:-1]  # event, window
     for bound, type_name in (entry.get("names") or {}).items():
-        if not declared.is_known_type(str(type_name)):
+        if not declared.is_known_type(str(type_name)) and not declared.is_rejected_type(str(type_name)):
             known = [*TYPES, *declared.types]
             yield Problem(
                 "DECL-TYPE",
@@ -417,9 +418,9 @@ def check_references(pack: Pack) -> Iterator[Problem]:
                             entity, path, pack.entities.get(of_type[base], {}), of_type[base], key=True
                         )
                 elif base == "window" and "windows" in loaded:
-                    yield from _declared(entity, path, declared.windows, "window")
+                    yield from _declared(entity, path, declared.windows, "window", rejected=declared.rejected)
                 elif base == "event" and "events" in loaded:
-                    yield from _declared(entity, path, declared.events, "event")
+                    yield from _declared(entity, path, declared.events, "event", rejected=declared.rejected)
                 elif base == "triggers" and "events" in loaded:
                     yield from _trigger_events(entity, path, declared)
                 elif base == "trait_values" and "traits" in loaded:
@@ -464,11 +465,17 @@ def _where(holder: Entity | Section, path: Path_, key: bool = False) -> Location
 
 
 def _declared(
-    holder: Entity | Section, path: Path_, known: Mapping[str, Any], what: str, key: bool = False
+    holder: Entity | Section,
+    path: Path_,
+    known: Mapping[str, Any],
+    what: str,
+    key: bool = False,
+    rejected: frozenset[str] = frozenset(),
 ) -> Iterator[Problem]:
-    """REF-UNDEF for a name of no `what` the pack has: the value at `path`, or (`key`) its key."""
+    """REF-UNDEF for a name of no `what` the pack has: the value at `path`, or (`key`) its key;
+    not for a name `rejected` (its declaration is broken: reported there)."""
     value = path[-1] if key else _value(holder, path)
-    if isinstance(value, str) and value not in known:
+    if isinstance(value, str) and value not in known and value not in rejected:
         where = _where(holder, path, key=key)
         yield Problem("REF-UNDEF", f"unknown {what} `{value}`" + suggest(value, known), where)
 
@@ -476,7 +483,9 @@ def _declared(
 def _trigger_events(holder: Entity | Section, path: Path_, declared: Declarations) -> Iterator[Problem]:
     triggers = _value(holder, path)
     for index in range(len(triggers) if isinstance(triggers, list) else 0):
-        yield from _declared(holder, (*path, index, "event"), declared.events, "event")
+        yield from _declared(
+            holder, (*path, index, "event"), declared.events, "event", rejected=declared.rejected
+        )
 
 
 def check_trigger_ids(pack: Pack) -> Iterator[Problem]:
@@ -509,6 +518,8 @@ def _traits(holder: Entity, at: Path_, declared: Declarations) -> Iterator[Probl
     for name, value in traits.items() if isinstance(traits, dict) else ():
         path = (*at, name)
         trait = declared.traits.get(str(name))
+        if trait is None and str(name) in declared.rejected:
+            continue  # its declaration is broken: reported there
         if trait is None:
             message = f"unknown trait `{name}`" + suggest(str(name), declared.traits)
             yield Problem("REF-UNDEF", message, _where(holder, path, key=True))

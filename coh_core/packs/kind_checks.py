@@ -654,5 +654,6 @@ _PACK_RULES: dict[str, Callable[[Pack, str, Check], Iterator[Problem]]] = {
 
 
 def _contexts(pack: Pack) -> dict[str, Any] | None:
-    """The contexts the pack declares; None when its section of them was rejected (reported)."""
-    return None if "contexts" in pack.rejected_sections else pack.section("contexts")
+    """The contexts the pack declares; None when its section of them, or one of them, was
+    rejected (reported): a field may name the one left out."""
+    return None if pack.partly_rejected("contexts") else pack.section("contexts")

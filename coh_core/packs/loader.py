@@ -19,7 +19,7 @@ from coh_core.packs.model import KINDS_SECTION, SINGLETON_SECTIONS, Entity, Pack
 from coh_core.packs.pack_schema import schema_of
 from coh_core.packs.paths import PathRefused, file_in_pack, path_in_pack, real_path
 from coh_core.packs.schema import validate_document
-from coh_core.packs.yamlsrc import YamlDoc, load_yaml
+from coh_core.packs.yamlsrc import Path_, YamlDoc, load_yaml
 from coh_core.resources import content_root
 
 MANIFEST = "pack.yaml"
@@ -367,11 +367,35 @@ def _collect_section(pack: Pack, doc: YamlDoc, section: str, value: dict[str, An
                 doc.location((section,), key=True),
             )
         ]
-    if doc.is_valid((section,)):
-        pack.sections[section] = Section(section, value, doc, (section,))
-    else:
+    entries = doc.rejected_entries((section,))
+    if entries is None:  # a problem in the section's own shape: none of it can be trusted
         pack.rejected_sections.append(section)
+        return []
+    # a problem inside entries the pack names (a counter, a message...): those alone are left out
+    for entry in entries:
+        pack.rejected_entries[entry] = _get(value, entry[1:])
+    kept = _without(value, [entry[1:] for entry in entries]) if entries else value
+    pack.sections[section] = Section(section, kept, doc, (section,))
     return []
+
+
+def _without(value: dict[Any, Any], paths: list[Path_]) -> dict[Any, Any]:
+    """A copy of a section's value without the entries at `paths` (below it, each through
+    mappings only); the value itself is not changed."""
+    kept = dict(value)
+    for head in {path[0] for path in paths}:
+        rest = [path[1:] for path in paths if path[0] == head]
+        if any(not path for path in rest):
+            kept.pop(head, None)
+        elif isinstance(kept.get(head), dict):
+            kept[head] = _without(kept[head], rest)
+    return kept
+
+
+def _get(value: Any, path: Path_) -> Any:
+    for part in path:
+        value = value[part]
+    return value
 
 
 def _collect_listed(pack: Pack, seen: dict[str, Entity]) -> list[Problem]:

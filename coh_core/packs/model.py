@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -110,12 +112,29 @@ class Pack:
     # shape cannot be trusted), but their ids still count as taken.
     rejected: dict[str, Entity] = field(default_factory=dict)
     rejected_sections: list[str] = field(default_factory=list)
+    # Entries of a section the schema rejected (a counter, a message, an enumeration...), by their
+    # path, as written: left out of the section, whose other entries are checked.
+    rejected_entries: dict[Path_, Any] = field(default_factory=dict)
     # Overlays applied to this pack, in order (a composed pack: see coh_core.packs.overlays).
     overlays: list[Pack] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
-        return not (self.unloaded or self.rejected or self.rejected_sections)
+        return not (self.unloaded or self.rejected or self.rejected_sections or self.rejected_entries)
+
+    def partly_rejected(self, section: str) -> bool:
+        """Whether the schema rejected the section, or an entry of it."""
+        return section in self.rejected_sections or any(path[0] == section for path in self.rejected_entries)
+
+    def rejected_names(self) -> frozenset[str]:
+        """The names that entities and entries the schema rejected declare: their ids, and the
+        names written inside an entry (`_names_in`). A use of one is no mistake of its own: the
+        problem is reported once, where the entry is."""
+        names = set(self.rejected)
+        for path, value in self.rejected_entries.items():
+            names.add(str(path[-1]))
+            names.update(_names_in(value))
+        return frozenset(names)
 
     def entities_of(self, kind: str) -> list[Entity]:
         return list(self.entities.get(kind, {}).values())
@@ -217,3 +236,20 @@ class Pack:
     @property
     def file_count(self) -> int:
         return 1 + len(self.docs) + len(self.text)
+
+
+def _names_in(value: Any) -> Iterator[str]:
+    """Every name written inside a value, at any depth: the keys of its mappings, and the strings
+    that are names (an enumeration's values, an event's bound names, a kind's section and type)."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield str(key)
+            yield from _names_in(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from _names_in(inner)
+    elif isinstance(value, str) and _NAME.fullmatch(value):
+        yield value
+
+
+_NAME = re.compile(r"[a-z_][a-z0-9_]*")

@@ -80,7 +80,7 @@ def compose_doc(doc: YamlDoc) -> ComposedDoc:
     """A copy of a document that patches may change (what the schema found stays found)."""
     composed = ComposedDoc(doc.path, doc.text, copy.deepcopy(doc.data), owner=doc.owner, base=doc)
     for path in doc.invalid:
-        composed.mark_invalid(path)
+        composed.mark_invalid(path, doc.entry_of.get(path))
     return composed
 
 

@@ -118,9 +118,17 @@ def pack_schema(
         names = [str(name) for name in declared.get(section, {})]
         if names:
             definitions[definition] = {**definitions[definition], "examples": names}
-    if open_sections:
+    if open_sections or any(_sourceless(entry) for entry in kinds.values()):
+        # a kind that names no list of its own (its `section` misspelt): any list may be its
+        # entities, not reported as a section of no kind; the kind is, where it is declared
         schema["additionalProperties"] = {"type": "array"}
     return schema
+
+
+def _sourceless(entry: Any) -> bool:
+    """Whether a kind's declaration names neither the section of its entities nor the list of
+    `components` that names them."""
+    return isinstance(entry, dict) and not any(isinstance(entry.get(k), str) for k in ("section", "listed"))
 
 
 _RESERVED = {*SINGLETON_SECTIONS, *ENGINE_SECTIONS, PATCHES}

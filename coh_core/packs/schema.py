@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from coh_core import cache_dir
 from coh_core.effects.checker import suggest
 from coh_core.errors import Problem
-from coh_core.packs.yamlsrc import YamlDoc
+from coh_core.packs.yamlsrc import Path_, YamlDoc
 from coh_core.resources import schema_path
 
 # jsonschema is imported when a document is checked for the first time: a `coh validate` whose
@@ -148,11 +148,66 @@ def validate_document(doc: YamlDoc, schema: str | Schema) -> list[Problem]:
         errors += 1
         found = list(_to_problems(doc, error))
         if found:
-            doc.mark_invalid(tuple(error.absolute_path))
+            for path, entry in _marked(error):
+                doc.mark_invalid(path, entry)
             problems.extend(found)
     if known is not None and not errors:  # not when an error was only left unsaid (a YAML trap)
         cache_dir.add(known)
     return sorted(problems, key=lambda p: (p.location.line, p.location.col, p.code))
+
+
+# Schema keywords under which a value is named by the pack itself (`counters: {vp: ...}`), not by
+# the schema; and those under which it is an item of a list (it has a position, not a name).
+_NAMED = ("patternProperties", "additionalProperties")
+_LISTED = ("items", "additionalItems")
+_NAMING = ("properties", "dependencies")  # keywords followed by a name of the schema's, not a keyword
+
+
+def _marked(error: ValidationError) -> list[tuple[Path_, Path_ | None]]:
+    """Where a schema problem makes the data invalid, and the named entry each place lies in.
+
+    In a mapping whose keys the pack chooses (`types`, `messages: log`), a key that is not a name
+    (`Duration:`) is an entry of its own, left out alone; elsewhere, the value the problem is at.
+    """
+    at = tuple(error.absolute_path)
+    reached, entry = _reach(error)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    names_keys = error.validator == "additionalProperties" and "patternProperties" in schema
+    if reached == "fixed" and at and names_keys:
+        patterns = list(schema["patternProperties"])
+        instance = error.instance if isinstance(error.instance, dict) else {}
+        return [((*at, key), (*at, key)) for key in instance if not _matches(key, patterns)]
+    return [(at, entry if reached == "named" else None)]
+
+
+def _reach(error: ValidationError) -> tuple[str, Path_]:
+    """How the schema reaches the value a problem is at: through a value the pack names itself
+    (`named`, and that entry: a counter, a message, an enumeration...), through an item of a list
+    (`listed`), or through keys the schema names only (`fixed`)."""
+    at = tuple(error.absolute_path)
+    words = list(error.absolute_schema_path)[:-1]  # the last is the keyword that failed
+    depth, index = 0, 0
+    while index < len(words) and depth < len(at):
+        word = words[index]
+        if word in _NAMED:
+            return ("named", at[: depth + 1]) if depth > 0 else ("listed", ())
+        if word in _LISTED:
+            return "listed", ()
+        if word == "properties":
+            depth += 1
+        index += 2 if word in _NAMING else 1
+    return ("fixed", at) if depth == len(at) else ("listed", ())
+
+
+def named_entry(error: ValidationError) -> Path_ | None:
+    """The entry a schema problem lies in: the first value below a section that the pack names
+    itself (a counter, a message, an enumeration...), when every key above it is one the schema
+    names. None when the problem is in no such entry (at a section's own key, in a list).
+
+    Such an entry can be left out alone: what the rest of its section declares is still read.
+    """
+    reached, entry = _reach(error)
+    return entry if reached == "named" else None
 
 
 def _known_valid(data: Any, schema: str | Schema) -> str | None:

@@ -72,6 +72,9 @@ class YamlDoc:
     # Paths where the schema found a problem: what lies below them is not checked further.
     invalid: set[Path_] = field(default_factory=set)
     _invalid_prefixes: set[Path_] = field(default_factory=set)  # every prefix of those, for is_valid
+    # Of those, the ones inside an entry the pack names itself (a counter, a message, a type...):
+    # the entry, which is left out alone while the rest of its section is checked.
+    entry_of: dict[Path_, Path_] = field(default_factory=dict)
     owner: str = ""  # the id of the pack the file belongs to
     _line_starts: list[int] = field(default_factory=list)
 
@@ -79,14 +82,28 @@ class YamlDoc:
         """The file and path a value was written at (itself here; see ComposedDoc)."""
         return self, tuple(path)
 
-    def mark_invalid(self, path: Path_) -> None:
-        """Record a schema problem at `path`: it and its parents are no longer valid."""
+    def mark_invalid(self, path: Path_, entry: Path_ | None = None) -> None:
+        """Record a schema problem at `path`: it and its parents are no longer valid; `entry`:
+        the named entry it lies in, if any."""
         self.invalid.add(path)
         self._invalid_prefixes.update(path[:size] for size in range(len(path) + 1))
+        if entry is not None:
+            self.entry_of[path] = entry
 
     def clear_invalid(self) -> None:
         self.invalid.clear()
         self._invalid_prefixes.clear()
+        self.entry_of.clear()
+
+    def rejected_entries(self, prefix: Path_) -> list[Path_] | None:
+        """The named entries below `prefix` that hold every schema problem found there (none if
+        there is none); None when a problem lies in no such entry (the whole value is rejected)."""
+        size = len(prefix)
+        below = [path for path in self.invalid if path[:size] == tuple(prefix)]
+        entries = [self.entry_of.get(path) for path in below]
+        if any(entry is None or len(entry) <= size for entry in entries):
+            return None
+        return sorted({entry for entry in entries if entry is not None}, key=str)
 
     def is_valid(self, prefix: Path_) -> bool:
         """Whether the schema found nothing wrong at or below `prefix` (in constant time)."""
