@@ -19,6 +19,7 @@ from coh_core.resources import content_root
 OVERLAY = "extra"
 MANIFEST = f"""id: {OVERLAY}
 version: "1.0.0"
+format: 2
 kind: overlay
 requires: [base]
 languages: [en]
