@@ -375,7 +375,11 @@ def main() -> None:
 @_format_option
 @_lang_option
 @_rules_option
-@click.option("--strict", is_flag=True, help="Fail on incomplete translations too (else they are warnings).")
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Fail on warnings too: incomplete translations, texts that drift from their effects.",
+)
 def validate(
     paths: tuple[Path, ...], fmt: str, lang: str | None, rules: tuple[str, ...], strict: bool
 ) -> None:
@@ -384,7 +388,9 @@ def validate(
     PATHS are pack directories, manifests, files inside a pack, or folders of packs. With none:
     the pack the current directory is in, else the content of the coh checkout it is in, else
     the installed content. A translation that lacks texts, or translates an older English, is a
-    warning (one line per language): the game shows those texts in English. --strict fails on it.
+    warning (one line per language): the game shows those texts in English. So is a text whose
+    numbers or names differ from those of what it describes (TEXT-DRIFT: a card's text that says 2
+    over an effect that does 3). --strict fails on warnings.
     """
     import json
 

@@ -252,7 +252,8 @@ def _one_parameter_rule(root: Path, name: str, param: str, value: int) -> Path:
 def test_an_english_only_house_rule_validates_and_plays_in_every_language(
     runner: CliRunner, tmp_path: Path
 ) -> None:
-    rule = _one_parameter_rule(tmp_path, "bigger-cap", "zombie_cap", 10)
+    # a parameter no card's text states (a bigger zombie cap would leave the Alarm saying 8: TEXT-DRIFT)
+    rule = _one_parameter_rule(tmp_path, "two-gifts", "gifts_per_window", 2)
     result = runner.invoke(main, ["validate", str(rule), "--strict", "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["warnings"] == []

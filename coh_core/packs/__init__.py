@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache, partial
 from pathlib import Path
@@ -11,6 +11,7 @@ from coh_core.errors import ContentError, Problem, UsageError
 from coh_core.packs.blame import Found, blame, found_in
 from coh_core.packs.checks import semantic_problems
 from coh_core.packs.declarations import declarations_kept
+from coh_core.packs.drift import drift_problems
 from coh_core.packs.effects_index import compile_effects
 from coh_core.packs.loader import MANIFEST, PACK_ID, collect, find_pack_roots, load_pack
 from coh_core.packs.model import Pack
@@ -166,8 +167,9 @@ def validate_paths(
     paths: Iterable[Path], rules: Sequence[str] = (), strict: bool = False, reuse: Reuse | None = None
 ) -> ValidationReport:
     """Validate the packs named by paths (the built-in content when there are none). Incomplete
-    translations are warnings, unless `strict`. `reuse`: the results of checks the packs share
-    (a new one by default; `Reuse(enabled=False)` checks every pack whole).
+    translations, and texts that drift from what they describe (in a pack with no problem), are
+    warnings, unless `strict`. `reuse`: the results of checks the packs share (a new one by
+    default; `Reuse(enabled=False)` checks every pack whole).
 
     Raises UsageError for paths that do not exist or hold no pack.
     """
@@ -175,6 +177,7 @@ def validate_paths(
     loads = _Loads(reuse)
     paths = list(paths)
     named = {r for p in paths if p.is_file() or (p / MANIFEST).is_file() for r in find_pack_roots([p])}
+    drift: dict[Problem, list[list[str]]] = {}  # each drift, with the rules it shows under
     for root in find_pack_roots(paths):
         # An overlay found among others (not named) is checked under the rules it can be played with.
         playable = rules if root in named else _playable_with(root, rules, loads)
@@ -184,9 +187,24 @@ def validate_paths(
         for problem in problems:
             warns = not strict and problem.code in INCOMPLETE_TRANSLATION
             (report.warnings if warns else report.problems).append(problem)
+        if pack is not None and all(p.code.startswith(TRANSLATION_CODES) for p in problems):
+            for found in drift_problems(pack):
+                drift.setdefault(found, []).append(pack.rules_id)
+    (report.problems if strict else report.warnings).extend(_under(drift))
     report.problems = _ordered(report.problems)
     report.warnings = _ordered(report.warnings)
     return report
+
+
+def _under(drift: dict[Problem, list[list[str]]]) -> Iterator[Problem]:
+    """Each drift once: as it is if the pack shows it under its own rules, else saying under
+    which rules it shows."""
+    for problem, rules in drift.items():
+        if [] in rules:
+            yield problem
+        else:
+            under = "; ".join(" + ".join(r) for r in rules)
+            yield Problem(problem.code, f"{problem.message} (under {under})", problem.location)
 
 
 def _playable_with(root: Path, rules: Sequence[str], loads: _Loads) -> list[str]:

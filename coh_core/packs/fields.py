@@ -258,6 +258,13 @@ def field_values(data: Mapping[str, Any], fields: Any) -> Iterator[Held]:
             yield from _held((str(name),), data[name], parsed, spec)
 
 
+def held_by(path: tuple[str | int, ...], value: Any, spec: Mapping[str, Any]) -> Iterator[Held]:
+    """Every value one declared field holds (`value`, at `path`), as `field_values` gives them."""
+    parsed = field_type(spec)
+    if parsed is not None:
+        yield from _held(path, value, parsed, spec)
+
+
 def _held(
     path: tuple[str | int, ...], value: Any, parsed: FieldType, spec: Mapping[str, Any]
 ) -> Iterator[Held]:
