@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from coh_core.cli import main
 from coh_core.i18n import source_hash
 from coh_core.packs import validate_paths
+from coh_core.packs.loader import PACK_FORMAT
 from coh_core.packs.numerals import stated_numbers
 from coh_core.resources import content_root
 
@@ -30,6 +31,7 @@ def _overlay(root: Path, effect: str, english: str, spanish: str) -> Path:
     manifest = {
         "id": "drifty",
         "version": "0.1.0",
+        "format": PACK_FORMAT,
         "kind": "overlay",
         "summary": "A Gun of our own.",
         "requires": ["base"],
