@@ -676,27 +676,26 @@ def _pieces(
     return Keyed({piece: (n * per_piece, per_piece) for n, piece in enumerate(ids)}, write)
 
 
-def _pile(owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -> Writer:
+def _pile(owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -> Keyed:
+    """Per owner of the pile, in order: its size, then where the seat sees its entries, how many
+    of each value it holds (or the sum of its numbers); an owner the seat does not see is given
+    as its size alone."""
     index = {v: i for i, v in enumerate(values or ())}
 
-    def write(pile: Mapping[str, list[Any] | int], out: Vector, at: int) -> None:
-        if not isinstance(pile, Mapping):  # (a pile the state does not hold)
+    def write(owner: str, entries: list[Any] | int, out: Vector, start: int) -> None:
+        if not isinstance(entries, list):  # (a pile the seat does not see: its size)
+            _put(out, start, entries)
             return
-        for n, owner in enumerate(owners):
-            start = at + n * per_owner
-            entries = pile.get(owner, 0)
-            if not isinstance(entries, list):  # (a pile the seat does not see: its size)
-                _put(out, start, entries)
-                continue
-            out[start] = float(len(entries))
-            if per_owner == 1:
-                continue
-            if values is None:
-                out[start + 1] = float(sum(e for e in entries if isinstance(e, int | float)))
-            else:
-                _count_into(entries, index, out, start + 1)
+        out[start] = float(len(entries))
+        if per_owner == 1:
+            return
+        if values is None:
+            out[start + 1] = float(sum(e for e in entries if isinstance(e, int | float)))
+        else:
+            _count_into(entries, index, out, start + 1)
 
-    return write
+    # (each owner's entries rewritten alone: a move between two piles leaves the others be)
+    return Keyed({owner: (n * per_owner, per_owner) for n, owner in enumerate(owners)}, write)
 
 
 def _side(sides: Sequence[str]) -> Writer:
