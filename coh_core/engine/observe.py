@@ -749,9 +749,15 @@ def _sides_by_place(rules: Rules) -> dict[str, list[str]]:
 
 def observer_for(rules: Rules, players: Sequence[str]) -> Observer:
     """The observer of a ruleset's table, worked out once per seats."""
-    key = ("observer", tuple(players))
-    found = rules.derived.get(str(key))
+    # (looked up by the seats as they are: the adapters ask at every observation)
+    observers: dict[tuple[str, ...], Observer] | None = rules.derived.get(_OBSERVERS)
+    if observers is None:
+        observers = rules.derived[_OBSERVERS] = {}
+    seats = tuple(players)
+    found = observers.get(seats)
     if found is None:
-        found = rules.derived[str(key)] = Observer(rules, players)
-    assert isinstance(found, Observer)
+        found = observers[seats] = Observer(rules, seats)
     return found
+
+
+_OBSERVERS = "observers"  # their name in `Rules.derived`: per seats, the observer
