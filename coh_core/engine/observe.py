@@ -36,7 +36,7 @@ import json
 import marshal
 import operator
 from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -99,8 +99,9 @@ class Observer:
         self._zeros = array("f", bytes(4 * self.size))
         self.layout: tuple[Field, ...] = tuple(self._fields)
         self._blocks = self._blocks_of_fields()
-        # where the fields of each seat's own are (the rest of a seat's vector is the table's)
-        self._own_runs = tuple((at, size) for at, size, _r, _w, public, _c in self._writers if not public)
+        # where the fields of each seat's own are (the rest of a seat's vector is the table's),
+        # fields side by side as one run (one copy each)
+        self._own_runs = _joined((at, size) for at, size, _r, _w, public, _c in self._writers if not public)
 
     def _blocks_of_fields(self) -> list[tuple[Callable[[Journal], Any] | None, bool, tuple[int, ...]]]:
         """The fields by the sections they are worked out from and whether they are the table's:
@@ -405,6 +406,17 @@ class Observer:
             "players": list(self.players),
             "fields": [field.to_json() for field in self.layout],
         }
+
+
+def _joined(runs: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Runs of the vector (start, size), in order, with those that meet made one."""
+    found: list[tuple[int, int]] = []
+    for at, size in runs:
+        if found and sum(found[-1]) == at:
+            found[-1] = (found[-1][0], found[-1][1] + size)
+        else:
+            found.append((at, size))
+    return tuple(found)
 
 
 class Memo:
