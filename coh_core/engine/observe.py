@@ -36,7 +36,7 @@ import json
 import marshal
 import operator
 from array import array
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -99,8 +99,9 @@ class Observer:
         self._zeros = array("f", bytes(4 * self.size))
         self.layout: tuple[Field, ...] = tuple(self._fields)
         self._blocks = self._blocks_of_fields()
-        # where the fields of each seat's own are (the rest of a seat's vector is the table's)
-        self._own_runs = tuple((at, size) for at, size, _r, _w, public, _c in self._writers if not public)
+        # where the fields of each seat's own are (the rest of a seat's vector is the table's),
+        # fields side by side as one run (one copy each)
+        self._own_runs = _joined((at, size) for at, size, _r, _w, public, _c in self._writers if not public)
 
     def _blocks_of_fields(self) -> list[tuple[Callable[[Journal], Any] | None, bool, tuple[int, ...]]]:
         """The fields by the sections they are worked out from and whether they are the table's:
@@ -407,6 +408,17 @@ class Observer:
         }
 
 
+def _joined(runs: Iterable[tuple[int, int]]) -> tuple[tuple[int, int], ...]:
+    """Runs of the vector (start, size), in order, with those that meet made one."""
+    found: list[tuple[int, int]] = []
+    for at, size in runs:
+        if found and sum(found[-1]) == at:
+            found[-1] = (found[-1][0], found[-1][1] + size)
+        else:
+            found.append((at, size))
+    return tuple(found)
+
+
 class Memo:
     """What the last observations of a table's seats were worked out from, field by field, and
     their vectors (`Observer.observe`): the table's fields (the same for every seat) once, each
@@ -676,27 +688,26 @@ def _pieces(
     return Keyed({piece: (n * per_piece, per_piece) for n, piece in enumerate(ids)}, write)
 
 
-def _pile(owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -> Writer:
+def _pile(owners: Sequence[str], values: Sequence[Any] | None, per_owner: int) -> Keyed:
+    """Per owner of the pile, in order: its size, then where the seat sees its entries, how many
+    of each value it holds (or the sum of its numbers); an owner the seat does not see is given
+    as its size alone."""
     index = {v: i for i, v in enumerate(values or ())}
 
-    def write(pile: Mapping[str, list[Any] | int], out: Vector, at: int) -> None:
-        if not isinstance(pile, Mapping):  # (a pile the state does not hold)
+    def write(owner: str, entries: list[Any] | int, out: Vector, start: int) -> None:
+        if not isinstance(entries, list):  # (a pile the seat does not see: its size)
+            _put(out, start, entries)
             return
-        for n, owner in enumerate(owners):
-            start = at + n * per_owner
-            entries = pile.get(owner, 0)
-            if not isinstance(entries, list):  # (a pile the seat does not see: its size)
-                _put(out, start, entries)
-                continue
-            out[start] = float(len(entries))
-            if per_owner == 1:
-                continue
-            if values is None:
-                out[start + 1] = float(sum(e for e in entries if isinstance(e, int | float)))
-            else:
-                _count_into(entries, index, out, start + 1)
+        out[start] = float(len(entries))
+        if per_owner == 1:
+            return
+        if values is None:
+            out[start + 1] = float(sum(e for e in entries if isinstance(e, int | float)))
+        else:
+            _count_into(entries, index, out, start + 1)
 
-    return write
+    # (each owner's entries rewritten alone: a move between two piles leaves the others be)
+    return Keyed({owner: (n * per_owner, per_owner) for n, owner in enumerate(owners)}, write)
 
 
 def _side(sides: Sequence[str]) -> Writer:
@@ -750,9 +761,15 @@ def _sides_by_place(rules: Rules) -> dict[str, list[str]]:
 
 def observer_for(rules: Rules, players: Sequence[str]) -> Observer:
     """The observer of a ruleset's table, worked out once per seats."""
-    key = ("observer", tuple(players))
-    found = rules.derived.get(str(key))
+    # (looked up by the seats as they are: the adapters ask at every observation)
+    observers: dict[tuple[str, ...], Observer] | None = rules.derived.get(_OBSERVERS)
+    if observers is None:
+        observers = rules.derived[_OBSERVERS] = {}
+    seats = tuple(players)
+    found = observers.get(seats)
     if found is None:
-        found = rules.derived[str(key)] = Observer(rules, players)
-    assert isinstance(found, Observer)
+        found = observers[seats] = Observer(rules, seats)
     return found
+
+
+_OBSERVERS = "observers"  # their name in `Rules.derived`: per seats, the observer

@@ -65,7 +65,11 @@ class ActionSpace:
 
     def ids(self, actions: Iterable[Sequence[Any]]) -> list[int]:
         """The ids of answers, in their order."""
-        return [self.id_of(action) for action in actions]
+        given = actions if type(actions) is list else list(actions)
+        try:  # (answers as the engine offers them: tuples it declares, looked up all at once)
+            return list(map(self._ids.__getitem__, given))
+        except (KeyError, TypeError):  # (an answer given as a list, or one the pack does not declare)
+            return [self.id_of(action) for action in given]
 
     def mask(self, actions: Iterable[Sequence[Any]]) -> bytearray:
         """One byte per id of the space: 1 for the answers given, 0 for the others."""

@@ -114,7 +114,8 @@ def observation(game: Game, colour: str | None, memo: Memo | None = None) -> arr
     gives, without making a view. With a `memo` of the seat's last observation (the caller keeps
     one per seat), only the fields whose part of the view changed since are worked out again
     (of those the game's journal says unchanged, none is even read)."""
-    return observer_for(game.rules, game.players).observe(seen_parts(game, colour), memo, game.journal)
+    observer = observer_for(game.rules, game.state["players"])
+    return observer.observe(seen_parts(game, colour), memo, game.journal)
 
 
 def seen_parts(game: Game, colour: str | None) -> Mapping[str, Any]:

@@ -41,6 +41,7 @@ from coh_core.rl.table import Table
 
 ILLEGAL_POLICIES = ("raise", "lose")  # what an illegal action does: an error, or the game lost
 ILLEGAL_REWARD = -1.0
+_FLOATS, _BYTES = np.dtype(np.float32), np.dtype(np.int8)  # the observation's and the mask's
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -86,11 +87,12 @@ class _Seats:
         """The seat's vector and its mask (all 0 unless `asked`)."""
         game = self.game
         assert game is not None
-        vector = np.frombuffer(observation(game, agent, self._memo), np.float32)
-        mask = np.zeros(len(self.space), np.int8)
+        vector = np.frombuffer(observation(game, agent, self._memo), _FLOATS)
+        mask = bytearray(len(self.space))
         if asked:
-            mask[game.legal_ids(agent)] = 1
-        return {"observation": vector, "action_mask": mask}
+            for ident in game.legal_ids(agent):  # (a few ids: cheaper than numpy's indexing)
+                mask[ident] = 1
+        return {"observation": vector, "action_mask": np.frombuffer(mask, _BYTES)}
 
     def returns(self) -> dict[str, float]:
         assert self.game is not None

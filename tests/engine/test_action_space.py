@@ -101,6 +101,16 @@ def test_a_card_an_overlay_adds_gets_ids_of_its_own() -> None:
     assert not set(base.actions) - set(mower.actions)
 
 
+def test_answers_are_given_their_ids_as_tuples_as_lists_and_from_any_iterable() -> None:
+    space = action_space(rules_for(_pack("base", ())))
+    answers = list(space.actions[::37])
+    expected = [space.id_of(answer) for answer in answers]
+    assert expected == sorted(expected) and len(expected) > 10
+    assert space.ids(answers) == expected
+    assert space.ids([list(answer) for answer in answers]) == expected
+    assert space.ids(answer for answer in answers) == expected
+
+
 def test_ids_masks_and_actions_agree_for_a_decision() -> None:
     game = new_game(_pack("base", ()), players=4, seed=3)
     space = game.space
@@ -119,6 +129,8 @@ def test_ids_masks_and_actions_agree_for_a_decision() -> None:
     ("call", "code"),
     [
         (lambda space: space.id_of(("give", "nobody", "card", "gun")), "SPACE-UNKNOWN"),
+        (lambda space: space.ids([("pass",), ("give", "nobody", "card", "gun")]), "SPACE-UNKNOWN"),
+        (lambda space: space.ids([["pass"], ["give", "nobody", "card", "gun"]]), "SPACE-UNKNOWN"),
         (lambda space: space.action(-1), "SPACE-ID"),
         (lambda space: space.action(10**9), "SPACE-ID"),
         (lambda space: space.action("3"), "SPACE-ID"),
