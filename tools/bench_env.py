@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
 """What a step of the research environments costs, against the engine's own decision, side by side.
 
-Issue 29 asks that an environment step cost at most twice the engine's decision. Each round plays
-the same seeded 4-player games of the base pack (`--games`) four ways, each answering at random
-among the legal answers with the same generator:
+An environment step should cost at most twice the engine's decision, on the same games. Each
+round plays the same seeded 4-player games of the base pack (`--games`) several ways:
 
-- `engine`: `game.legal(colour)` and `game.submit(colour, action)`, as `bench_play.py`'s agents do;
+- `pettingzoo`: `raw_env`'s `last()` (the observation vector and the mask) and `step(id)`, the
+  id drawn at random among the mask's legal ids (ascending) with a generator seeded by the game;
+- `engine`: the same games, answer for answer, through the engine alone: `game.legal(colour)`
+  (what any agent reads) and `game.submit(colour, action)` of the answer the environment's game
+  was given (recorded in an untimed game first; choosing costs nothing here);
 - `engine+ids`: the same through the action space (`legal_ids`, `submit_id`);
-- `pettingzoo`: `raw_env`'s `last()` (the observation vector and the mask) and `step(id)`;
-- `openspiel`: `legal_actions()` and `apply_action(id)` of `python_coh`, with an observation
-  tensor of the player to move written at each step (what an agent reads);
+- `openspiel`: `legal_actions()` and `apply_action(id)` of `python_coh`, drawing as `pettingzoo`
+  does, with an observation tensor of the player to move written at each step (what an agent
+  reads);
 - `vector`: the batched runner (`coh_core.rl.vector.VectorTables`) with as many games at once,
   stepped until that many have ended (its decisions: steps times games; the games dealt again
   after an end are played too, so its games/s counts only the games ended).
+
+An engine that drew its own answers would play other games than the environments (the legal
+answers come in another order than their ids), and a game's decisions do not all cost the same:
+only the same games make a fair ratio.
 
 Printed: microseconds per decision for each, the best of `--rounds` rounds (after one untimed
 game of each), and each one's ratio to `engine`. Needs `pip install '.[rl]'`.
@@ -26,32 +33,64 @@ import argparse
 import platform
 import time
 from collections.abc import Callable
+from typing import Any
 
 SEEDS_FROM = 1
 
 
-def _engine(games: int, by_id: bool) -> tuple[int, float]:
+Moves = list[list[tuple[str, Any]]]  # per game, each (seat, answer) in the order given
+
+
+def _engine(moves: Moves, by_id: bool) -> tuple[int, float]:
+    """The recorded games answer for answer: the engine's part of each of the environment's steps."""
     from coh_core import load_ruleset
     from coh_core.engine import new_game
-    from coh_core.engine.rng import Rng
 
     pack = load_ruleset()
     decisions, spent = 0, 0.0
-    for seed in range(SEEDS_FROM, SEEDS_FROM + games):
+    for seed, game_moves in enumerate(moves, start=SEEDS_FROM):
         game = new_game(pack, players=4, seed=seed)
-        rng = Rng(seed)
+        ids = [game.space.id_of(action) for _colour, action in game_moves] if by_id else []
         start = time.perf_counter()
-        while not game.over:
-            for colour in game.waiting:
-                if by_id:
-                    ids = game.legal_ids(colour)
-                    game.submit_id(colour, ids[rng.randbelow(len(ids))])
-                else:
-                    legal = game.legal(colour)
-                    game.submit(colour, legal[rng.randbelow(len(legal))])
-                decisions += 1
+        for index, (colour, action) in enumerate(game_moves):
+            if by_id:
+                game.legal_ids(colour)
+                game.submit_id(colour, ids[index])
+            else:
+                game.legal(colour)
+                game.submit(colour, action)
         spent += time.perf_counter() - start
+        decisions += len(game_moves)
+        assert game.over, "the recorded game did not end where the environment's did"
     return decisions, spent
+
+
+def _recorded(games: int) -> Moves:
+    """Each (seat, answer) of the environment's games, in the order the environment gave them."""
+    import numpy as np
+
+    from coh_core.engine.rng import Rng
+    from coh_core.rl.pettingzoo import raw_env
+
+    env = raw_env(players=4)
+    moves: Moves = []
+    for seed in range(SEEDS_FROM, SEEDS_FROM + games):
+        env.reset(seed=seed)
+        rng = Rng(seed)
+        game_moves: list[tuple[str, Any]] = []
+        while env.agents:
+            observation, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            ident = int(legal[rng.randbelow(len(legal))])
+            game = env.seats.game
+            assert game is not None
+            game_moves.append((env.agent_selection, game.space.action(ident)))
+            env.step(ident)
+        moves.append(game_moves)
+    return moves
 
 
 def _pettingzoo(games: int) -> tuple[int, float]:
@@ -124,9 +163,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
+    moves = _recorded(args.games)
     ways: dict[str, Callable[[int], tuple[int, float]]] = {
-        "engine": lambda n: _engine(n, by_id=False),
-        "engine+ids": lambda n: _engine(n, by_id=True),
+        "engine": lambda n: _engine(moves[:n], by_id=False),
+        "engine+ids": lambda n: _engine(moves[:n], by_id=True),
         "pettingzoo": _pettingzoo,
         "openspiel": _openspiel,
         "vector": _vector,
