@@ -7,9 +7,10 @@ validate` is timed with its cache (coh_core/cache_dir.py: the grammar's tables, 
 trees, the YAML files read, the data already found valid by the schemas) and without it
 (COH_NO_CACHE=1). Besides the wall-clock times, the median processor time (user + system) of
 each command: on a busy machine it moves less than the wall clock. check-jsonschema takes one
-schema per run, so validating the same files takes one run per schema; both the run for
-the content files alone (against the base game's schema, content/base/schema.json, which every
-shipped content file names) and the sum of all runs are shown.
+schema per run, so validating the same files takes one run per schema: each content file against
+the schema its first line names for editors (`# yaml-language-server: $schema=...`: its game's,
+content/base/schema.json or content/zombicide/schema.json), the manifests and the text files
+against theirs; both the runs for the content files alone and the sum of all runs are shown.
 
     pip install '.[dev]'          # brings check-jsonschema
     python tools/bench_validate.py --runs 15
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import resource
 import shutil
 import statistics
@@ -33,12 +35,9 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 CONTENT = ROOT / "content"
 SCHEMAS = ROOT / "schemas"
-CONTENT_SCHEMA = "content"  # the content files' group: checked against the base game's own schema
-SCHEMA_FILES = {
-    "pack.schema.json": SCHEMAS / "pack.schema.json",
-    CONTENT_SCHEMA: CONTENT / "base" / "schema.json",
-    "text.schema.json": SCHEMAS / "text.schema.json",
-}
+MANIFEST_SCHEMA = SCHEMAS / "pack.schema.json"
+TEXT_SCHEMA = SCHEMAS / "text.schema.json"
+SCHEMA_NAMED = re.compile(r"\$schema=(\S+)")
 
 
 CPU: dict[str, list[float]] = {}  # the processor time (user + system) of each run, by command
@@ -64,16 +63,27 @@ def _time(command: list[str], runs: int, env: dict[str, str] | None = None) -> l
     return timings
 
 
-def _files_by_schema() -> dict[str, list[str]]:
-    """The shipped files grouped by the schema each one declares in its manifest role."""
-    groups: dict[str, list[str]] = {name: [] for name in SCHEMA_FILES}
+def _schema_named(path: Path) -> Path:
+    """The schema a content file names in its first line, as editors read it."""
+    first_line = path.read_text(encoding="utf-8").split("\n", 1)[0]
+    named = SCHEMA_NAMED.search(first_line)
+    if named is None:
+        sys.exit(f"{path}: its first line names no schema (# yaml-language-server: $schema=...)")
+    return (path.parent / named.group(1)).resolve()
+
+
+def _files_by_schema() -> dict[Path, list[str]]:
+    """The shipped files grouped by the schema each one is checked against."""
+    groups: dict[Path, list[str]] = {MANIFEST_SCHEMA: [], TEXT_SCHEMA: []}
     for manifest in sorted(CONTENT.glob("*/pack.yaml")):
         data = yaml.safe_load(manifest.read_text())
-        groups["pack.schema.json"].append(str(manifest))
-        groups[CONTENT_SCHEMA].extend(str(manifest.parent / f) for f in data["files"])
+        groups[MANIFEST_SCHEMA].append(str(manifest))
+        for name in data["files"]:
+            path = manifest.parent / name
+            groups.setdefault(_schema_named(path), []).append(str(path))
         listed = {str(manifest.parent / f) for f in (data.get("text") or {}).values()}
         found = {str(p) for p in (manifest.parent / "text").glob("*.yaml")}  # text files need no listing
-        groups["text.schema.json"].extend(sorted(listed | found))
+        groups[TEXT_SCHEMA].extend(sorted(listed | found))
     return {schema: files for schema, files in groups.items() if files}
 
 
@@ -95,10 +105,8 @@ def main() -> None:
     # As a user runs it: the compiled modules (.pyc) written once and read afterwards.
     base_env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     uncached = base_env | {"COH_NO_CACHE": "1"}
-    checks = {
-        schema: [checker, "--schemafile", str(SCHEMA_FILES[schema]), *files]
-        for schema, files in groups.items()
-    }
+    checks = {schema: [checker, "--schemafile", str(schema), *files] for schema, files in groups.items()}
+    content_schemas = [schema for schema in checks if schema not in (MANIFEST_SCHEMA, TEXT_SCHEMA)]
     _time([coh, "validate"], 2, base_env)  # warm the OS file cache and fill coh's cache once
     _time([coh, "validate"], 1, uncached)
     CPU.clear()
@@ -113,7 +121,8 @@ def main() -> None:
     total = [sum(runs) for runs in zip(*per_schema.values(), strict=True)]
     coh_cpu, uncached_cpu, *schema_cpu = CPU.values()
     total_cpu = [sum(runs) for runs in zip(*schema_cpu, strict=True)]
-    content_cpu = schema_cpu[list(checks).index(CONTENT_SCHEMA)]
+    content_runs = [list(checks).index(schema) for schema in content_schemas]
+    content_cpu = [sum(runs) for runs in zip(*(schema_cpu[i] for i in content_runs), strict=True)]
     print(
         f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}, load average {os.getloadavg()[0]:.2f}, "
@@ -123,8 +132,9 @@ def main() -> None:
     print("|---|---|---|---|")
     print(_row("`coh validate` (schema + effects + references + text), with its cache", coh_times, coh_cpu))
     print(_row("`COH_NO_CACHE=1 coh validate` (no cache)", uncached_times, uncached_cpu))
-    content = per_schema[CONTENT_SCHEMA]
-    print(_row("`check-jsonschema` content files only", content, content_cpu))
+    content = [sum(runs) for runs in zip(*(per_schema[s] for s in content_schemas), strict=True)]
+    label = f"`check-jsonschema` content files only ({len(content_schemas)} runs, one per game's schema)"
+    print(_row(label, content, content_cpu))
     print(_row(f"`check-jsonschema` all files ({len(per_schema)} runs, one per schema)", total, total_cpu))
     ratio = statistics.median(coh_times) / statistics.median(content)
     cpu_ratio = statistics.median(coh_cpu) / statistics.median(content_cpu)
