@@ -143,7 +143,11 @@ def play_game(
         d = game.decision
         before = decisions
         for colour in d.waiting:
-            game.submit(colour, agents[colour].act(game.view(colour), d.legal(colour)))
+            agent = agents[colour]
+            # as coh_core.agents.runner.ask: no view for an agent that answers from the legal
+            # actions alone (`reads_view = False`, the random agent), since making one is not free
+            view = game.view(colour) if getattr(agent, "reads_view", True) else None
+            game.submit(colour, agent.act(view, d.legal(colour)))
             decisions += 1
         if decisions == before or decisions > MAX_DECISIONS_PER_GAME:
             raise RuntimeError(f"game with seed {seed} stalled or does not end after {decisions} decisions")
