@@ -67,33 +67,12 @@ def _engine(moves: Moves, by_id: bool) -> tuple[int, float]:
 
 def _recorded(games: int) -> Moves:
     """Each (seat, answer) of the environment's games, in the order the environment gave them."""
-    import numpy as np
-
-    from coh_core.engine.rng import Rng
-    from coh_core.rl.pettingzoo import raw_env
-
-    env = raw_env(players=4)
     moves: Moves = []
-    for seed in range(SEEDS_FROM, SEEDS_FROM + games):
-        env.reset(seed=seed)
-        rng = Rng(seed)
-        game_moves: list[tuple[str, Any]] = []
-        while env.agents:
-            observation, _reward, termination, truncation, _info = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(observation["action_mask"])
-            ident = int(legal[rng.randbelow(len(legal))])
-            game = env.seats.game
-            assert game is not None
-            game_moves.append((env.agent_selection, game.space.action(ident)))
-            env.step(ident)
-        moves.append(game_moves)
+    _pettingzoo(games, record=moves)
     return moves
 
 
-def _pettingzoo(games: int) -> tuple[int, float]:
+def _pettingzoo(games: int, record: Moves | None = None) -> tuple[int, float]:
     import numpy as np
 
     from coh_core.engine.rng import Rng
@@ -104,6 +83,7 @@ def _pettingzoo(games: int) -> tuple[int, float]:
     for seed in range(SEEDS_FROM, SEEDS_FROM + games):
         env.reset(seed=seed)
         rng = Rng(seed)
+        game_moves: list[tuple[str, Any]] = []
         start = time.perf_counter()
         while env.agents:
             observation, _reward, termination, truncation, _info = env.last()
@@ -111,9 +91,16 @@ def _pettingzoo(games: int) -> tuple[int, float]:
                 env.step(None)
                 continue
             legal = np.flatnonzero(observation["action_mask"])
-            env.step(int(legal[rng.randbelow(len(legal))]))
+            ident = int(legal[rng.randbelow(len(legal))])
+            if record is not None:  # (an untimed game: the cost of the copy is not the step's)
+                game = env.seats.game
+                assert game is not None
+                game_moves.append((env.agent_selection, game.space.action(ident)))
+            env.step(ident)
             decisions += 1
         spent += time.perf_counter() - start
+        if record is not None:
+            record.append(game_moves)
     return decisions, spent
 
 
