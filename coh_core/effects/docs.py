@@ -123,6 +123,12 @@ def _section(title: str, rows: list[str]) -> str:
     return f"## {title}\n\n" + "\n".join(rows) + "\n"
 
 
+def _roles_table(role_of: str, roles: Mapping[str, tuple[Sequence[str], str]]) -> list[str]:
+    """A table of field roles: each role, the types a field of it may have, what the engine reads."""
+    rows = [(f"`{role}`", " or ".join(f"`{t}`" for t in types), doc) for role, (types, doc) in roles.items()]
+    return _table((role_of, "its type", "what the engine reads"), rows)
+
+
 def _table(head: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> list[str]:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines.extend("| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows)
@@ -182,23 +188,11 @@ def generate_reference(declared: Declarations, verbs: Mapping[str, Signature] | 
                 "",
                 _STATE_ROLES_INTRO,
                 "",
-                *_table(
-                    ("role of a field of a place's states", "its type", "what the engine reads"),
-                    [
-                        (f"`{role}`", " or ".join(f"`{t}`" for t in types), doc)
-                        for role, (types, doc) in PLACE_STATE_ROLES.items()
-                    ],
-                ),
+                *_roles_table("role of a field of a place's states", PLACE_STATE_ROLES),
                 "",
                 _SETUP_ROLES_INTRO,
                 "",
-                *_table(
-                    ("role of a field of `setup`", "its type", "what the engine reads"),
-                    [
-                        (f"`{role}`", " or ".join(f"`{t}`" for t in types), doc)
-                        for role, (types, doc) in SETUP_FIELD_ROLES.items()
-                    ],
-                ),
+                *_roles_table("role of a field of `setup`", SETUP_FIELD_ROLES),
             ],
         ),
         _DECLARED_INTRO,
