@@ -554,7 +554,9 @@ class _Phase(Op):
         self.phase = phase
 
     def run(self, frames: list[Any], frame: Frame, rt: Rt) -> Any:
-        rt.game.state["phase"] = self.phase
+        game = rt.game
+        game.state["phase"] = self.phase
+        game.journal.phase += 1
 
 
 class _RunStep(Op):
@@ -721,10 +723,12 @@ class Flow:
             frame.loops = []
             frame.pc = self.step_at[(END, step)] if step else self.phase_at[END]
             game.state["phase"] = END
+            game.journal.phase += 1
             return frame
         frame.loops = [[turns, turn]]
         env["turn"] = turn
         game.state["phase"] = phase
+        game.journal.phase += 1
         frame.pc = self.step_at[(phase, step)] if step else self.phase_at[phase]
         at = start.get("at")
         if phase in self.location_loop and (step or at):
@@ -747,6 +751,7 @@ def _no_names(env: dict[str, Any]) -> dict[str, Any]:
 
 def _turn_starts(game: Game, env: dict[str, Any]) -> None:
     game.state["turn"] = env["turn"]
+    game.journal.turn += 1
     game.note("turn_start", turn=env["turn"])
 
 

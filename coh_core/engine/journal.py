@@ -18,8 +18,10 @@ from collections.abc import Iterable
 from typing import Final
 
 # The sections counted: the state's keys of the same names, and `decisions`, the questions put
-# (a new `Game.decision`). The turn, phase and step are single values, compared as they are.
+# (a new `Game.decision`). The step and where it runs are single values, compared as they are.
 SECTIONS: Final = (
+    "turn",
+    "phase",
     "pointers",
     "locations",
     "pieces",
@@ -42,14 +44,18 @@ class Journal:
         "locations",
         "memory",
         "memory_changed",
+        "phase",
         "pieces",
         "piles",
         "piles_changed",
         "pointers",
         "result",
+        "turn",
     )
 
     def __init__(self) -> None:
+        self.turn = 0
+        self.phase = 0
         self.pointers = 0
         self.locations = 0
         self.pieces = 0

@@ -56,6 +56,12 @@ Vector: TypeAlias = "array[float]"  # the observation's numbers, float32 (`array
 Reader = Callable[[Mapping[str, Any]], Any]  # the part of the seat's view a field is worked out from
 Writer = Callable[[Any, Vector, int], None]  # writes a field from that part, at its start
 _Group: TypeAlias = "list[tuple[str, int, int, Writer]]"  # fields written as one: (key, start, size, write)
+# fields whose parts are worked out from the same sections: (their counts, or None: read each
+# time; public; per field: its index, its reader, its own counts, its writer if it writes entry by
+# entry, its start)
+_Counts: TypeAlias = "Callable[[Journal], Any]"  # counts of the journal (equal counts: nothing changed)
+_InBlock: TypeAlias = "tuple[int, Reader, _Counts | None, Keyed | None, int]"
+_Block: TypeAlias = "tuple[_Counts | None, bool, tuple[_InBlock, ...]]"
 
 
 @dataclass(frozen=True)
@@ -103,18 +109,26 @@ class Observer:
         # fields side by side as one run (one copy each)
         self._own_runs = _joined((at, size) for at, size, _r, _w, public, _c in self._writers if not public)
 
-    def _blocks_of_fields(self) -> list[tuple[Callable[[Journal], Any] | None, bool, tuple[int, ...]]]:
+    def _blocks_of_fields(self) -> list[_Block]:
         """The fields by the sections they are worked out from and whether they are the table's:
-        (the sections' counts, public, the fields); a block whose counts have not moved is skipped
-        whole. Fields read each time are a block of their own each."""
+        (the sections' counts, public, per field its index, reader and own counts); a block whose
+        counts have not moved is skipped whole. Fields read each time are a block of their own each."""
         blocks: dict[Any, list[int]] = {}
         for n, (_at, _size, _read, _write, public, changes) in enumerate(self._writers):
             key = (n, public) if changes is None else (changes.sections, public)
             blocks.setdefault(key, []).append(n)
         return [
-            (None if type(key[0]) is int else operator.attrgetter(*key[0]), key[1], tuple(fields))
+            (
+                _guard(key[0]),
+                key[1],
+                tuple(self._in_block(n) for n in fields),
+            )
             for key, fields in blocks.items()
         ]
+
+    def _in_block(self, n: int) -> _InBlock:
+        at, _size, read, write, _public, changes = self._writers[n]
+        return n, read, _stamp_of(changes), write if type(write) is Keyed else None, at
 
     # -- the layout ---------------------------------------------------------------------------
 
@@ -162,8 +176,10 @@ class Observer:
 
     def _build(self) -> None:
         rules, players = self.rules, self.players
-        self._add("seat", len(players), "1 at the seat observing", _part("me"), _one_hot(players), False)
-        self._add("turn", 1, "the turn's number", _part("turn"), _put_at)
+        self._add(
+            "seat", len(players), "1 at the seat observing", _part("me"), _one_hot(players), False, _NEVER
+        )
+        self._add("turn", 1, "the turn's number", _part("turn"), _put_at, changes=_changes("turn"))
         phases = (SETUP_PHASE, *(phase.id for phase in rules.phases), END_PHASE)
         self._add(
             "phase",
@@ -171,6 +187,7 @@ class Observer:
             "1 at the phase: " + ", ".join(phases),
             _part("phase"),
             _one_hot(phases),
+            changes=_changes("phase"),
         )
         for name, (_what, type_name) in self._declared.pointers.items():
             values = self._values(type_name) or ()
@@ -227,7 +244,7 @@ class Observer:
             "decision",
             1 + len(questions),
             "1 if asked, then 1 at the question",
-            _part("decision"),
+            _asked,
             _decision(questions),
             public=False,
             changes=_changes("decisions"),
@@ -362,23 +379,26 @@ class Observer:
         if memo.journal is not journal:
             memo.follow(journal)
         table, seat = memo.table, memo.seat(view["me"])
-        writers = self._writers
         for b, (guard, public, fields) in enumerate(self._blocks):
             written = table if public else seat
-            counted = None if guard is None or journal is None else guard(journal)
-            if counted is not None and counted == written.guards[b]:
-                continue  # (none of the sections of these fields changed since they were read)
-            out, parts, stamps = written.out, written.parts, written.stamps
-            for n in fields:
-                _at, _size, read, _write, _public, changes = writers[n]
+            if journal is None or guard is None:
+                counted = None  # (read each time)
+            else:
+                counted = guard(journal)
+                if counted == written.guards[b]:
+                    continue  # (none of the sections of these fields changed since they were read)
+            parts, stamps = written.parts, written.stamps
+            for n, read, stamp_of, keyed, at in fields:
                 # (the field's own counts: None, never equal to counts kept, reads it)
-                stamp = (
-                    None if counted is None or changes is None or journal is None else changes.stamp(journal)
-                )
+                stamp = None if stamp_of is None or counted is None or journal is None else stamp_of(journal)
                 if stamp is None or stamp != stamps[n]:
                     part = read(view)
-                    if part != parts[n]:
-                        self._write_changed(n, part, out, parts)
+                    kept = parts[n]
+                    if keyed is not None and type(part) is dict and type(kept) is dict:
+                        # (entry by entry: only the entries that changed are written again)
+                        keyed.update(part, kept, written.out, at, self._zeros)
+                    elif part != kept:
+                        self._write_changed(n, part, written.out, parts)
                     stamps[n] = stamp
             written.guards[b] = counted
         found = array("f", table.out)
@@ -389,11 +409,7 @@ class Observer:
 
     def _write_changed(self, n: int, part: Any, out: Vector, parts: list[Any]) -> None:
         """Write field `n` again from `part`, which differs from the one last written (`parts[n]`)."""
-        kept = parts[n]
         at, size, _read, write, _public, _changes = self._writers[n]
-        if type(write) is Keyed and type(kept) is dict and type(part) is dict:
-            write.update(part, kept, out, at, self._zeros)  # (only the entries that changed)
-            return
         out[at : at + size] = self._zeros[at : at + size]
         write(part, out, at)
         parts[n] = _kept(part)
@@ -570,6 +586,25 @@ def _changes(*sections: str) -> Changes:
     return _Counted(sections, operator.attrgetter(*sections))
 
 
+def _unchanging(journal: Journal) -> int:
+    return 0
+
+
+# A field whose part never changes for a seat (which seat it is): read at a seat's first observation.
+_NEVER = _Counted((), _unchanging)
+
+
+def _guard(sections: Any) -> _Counts | None:
+    """A block's counts: those of its sections (None: a field read each time)."""
+    if type(sections) is int:
+        return None
+    return operator.attrgetter(*sections) if sections else _unchanging
+
+
+def _stamp_of(changes: Changes) -> _Counts | None:
+    return None if changes is None else changes.stamp
+
+
 def _piled(name: str, by_pieces: bool) -> Changes:
     """A pile's counts in the journal: its own (and the pieces', whose owners see it)."""
     if by_pieces:
@@ -740,14 +775,20 @@ def _edges(edges: Sequence[tuple[str, tuple[str, ...]]]) -> Writer:
     return write
 
 
+def _asked(view: Mapping[str, Any]) -> str | None:
+    """The question the seat is asked (None: none); all the decision field holds of the decision."""
+    decision = view["decision"]
+    return decision["kind"] if decision else None
+
+
 def _decision(questions: Sequence[str]) -> Writer:
     index = {q: i for i, q in enumerate(questions)}
 
-    def write(decision: Any, out: Vector, at: int) -> None:
-        if not decision:
+    def write(kind: str | None, out: Vector, at: int) -> None:
+        if kind is None:
             return
         out[at] = 1.0
-        _hot(out, at + 1, index.get(decision["kind"], index[OTHER_QUESTION]))
+        out[at + 1 + index.get(kind, index[OTHER_QUESTION])] = 1.0
 
     return write
 

@@ -19,9 +19,9 @@ from coh_core.engine.journal import SECTIONS, Journal
 from coh_core.engine.rng import Rng
 from coh_core.packs import load_game
 
-# The state's keys the journal does not count: single values compared as they are (the turn, the
-# phase, the step and where it runs), what never changes in play, and the generator's state
-# (written back only when the state is saved).
+# The state's keys the journal does not count: single values compared as they are (the step and
+# where it runs), what never changes in play, and the generator's state (written back only when
+# the state is saved).
 UNCOUNTED = {
     "version",
     "pack",
@@ -29,8 +29,6 @@ UNCOUNTED = {
     "rng",
     "players",
     "cycles",
-    "turn",
-    "phase",
     "step",
     "at",
     "order",
