@@ -36,7 +36,7 @@ from coh_core.engine import Game
 from coh_core.engine.observe import Memo, observer_for
 from coh_core.engine.rng import Rng
 from coh_core.engine.runtime import IllegalAction
-from coh_core.engine.views import observation
+from coh_core.engine.views import seen_parts
 from coh_core.rl.table import Table
 
 ILLEGAL_POLICIES = ("raise", "lose")  # what an illegal action does: an error, or the game lost
@@ -87,7 +87,9 @@ class _Seats:
         """The seat's vector and its mask (all 0 unless `asked`)."""
         game = self.game
         assert game is not None
-        vector = np.frombuffer(observation(game, agent, self._memo), _FLOATS)
+        vector = np.frombuffer(
+            self.observer.observe(seen_parts(game, agent), self._memo, game.journal), _FLOATS
+        )
         mask = bytearray(len(self.space))
         if asked:
             for ident in game.legal_ids(agent):  # (a few ids: cheaper than numpy's indexing)
@@ -149,14 +151,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]
         assert game is not None
         self._cumulative_rewards[agent] = 0.0
         game.submit_id(agent, action)
-        self._clear_rewards()
         if game.over:
             self.rewards = dict(self.seats.returns())
             self.terminations = dict.fromkeys(self.agents, True)
             # (PettingZoo's order: the seats leave one by one, each after its last `last()`)
+            self._accumulate_rewards()
         else:
+            # (the rewards are all 0 until the end: PettingZoo's clearing and adding change nothing)
             self.agent_selection = game.waiting[0]
-        self._accumulate_rewards()
 
     def render(self) -> str | None:
         if self.render_mode != "ansi" or self.seats.game is None:

@@ -23,7 +23,7 @@ import numpy as np
 
 from coh_core.engine import Game
 from coh_core.engine.observe import Memo, observer_for
-from coh_core.engine.views import observation
+from coh_core.engine.views import seen_parts
 from coh_core.rl.table import Table
 
 
@@ -40,6 +40,7 @@ class VectorTables:
         self.space = self.table.space
         self.observer = observer_for(self.table.ruleset, self.table.seats)
         self.seats = list(self.table.seats)
+        self._seat_index = {seat: n for n, seat in enumerate(self.seats)}
         self._next_seed = seed
         self.games: list[Game] = []
         self._memos = [Memo() for _ in range(count)]  # each game's last observations (`observation`)
@@ -75,12 +76,18 @@ class VectorTables:
         return observations, masks, seats, rewards, dones
 
     def _rows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        observations = np.zeros((self.count, self.observer.size), np.float32)
-        masks = np.zeros((self.count, len(self.space)), np.int8)
-        seats = np.zeros(self.count, np.int64)
+        observations = np.empty((self.count, self.observer.size), np.float32)
+        width = len(self.space)
+        legal: list[int] = []  # (the masks' 1s, as indices into all the rows at once: one numpy call)
+        seats = np.empty(self.count, np.int64)
+        observe, memos, seat_index = self.observer.observe, self._memos, self._seat_index
         for i, game in enumerate(self.games):
             seat = game.waiting[0]
-            observations[i] = np.frombuffer(observation(game, seat, self._memos[i]), np.float32)
-            masks[i, game.legal_ids(seat)] = 1
-            seats[i] = self.seats.index(seat)
+            observations[i] = np.frombuffer(
+                observe(seen_parts(game, seat), memos[i], game.journal), np.float32
+            )
+            legal.extend([i * width + ident for ident in game.legal_ids(seat)])
+            seats[i] = seat_index[seat]
+        masks = np.zeros((self.count, width), np.int8)
+        masks.reshape(-1)[legal] = 1
         return observations, masks, seats
