@@ -3,11 +3,11 @@
 Both sides run in child processes of the interpreter that has the compiled build installed: once
 on the installed (compiled) package, once with this checkout's sources first on the path. They
 play the same seeded games (random agents, a fork and a save-and-load on the way), a game under each
-overlay the base pack ships, and the same `coh play` narratives, and must agree on every digest,
-decision, view and line; the compiled build also passes every rules scenario and the generator's
-tests (its draws run on native 64-bit integers). Skipped, saying why,
-where no compiled build is installed (a failure instead with COH_REQUIRE_COMPILED=1, as in CI);
-`COH_COMPILED_PYTHON` names another interpreter to check.
+overlay the base pack ships, the same `coh play` narratives and the same games of the heuristic and
+expert bots (compiled too), and must agree on every digest, decision, view and line; the compiled
+build also passes every rules scenario and the generator's tests (its draws run on native 64-bit
+integers). Skipped, saying why, where no compiled build is installed (a failure instead with
+COH_REQUIRE_COMPILED=1, as in CI); `COH_COMPILED_PYTHON` names another interpreter to check.
 
 Run directly (`python tests/test_compiled.py`), this file plays the games and prints them as JSON.
 """
@@ -36,6 +36,13 @@ PLAYERS = 4
 FORK_AT = 100  # the game goes on as its fork from this decision on
 RELOAD_AT = 200  # and as the game saved and loaded again from this one
 NARRATIVES = [(players, seed) for players in (3, 4, 5, 6) for seed in (1, 2)]
+# Games of the bots (compiled too): `coh play`'s options and the game of each, as JSON
+BOT_GAMES = [
+    ["--players", "4", "--seed", "1", "--bots", "heuristic"],
+    ["--players", "5", "--seed", "2", "--bots", "heuristic"],
+    ["--game", "zombicide", "--players", "3", "--seed", "1", "--bots", "heuristic"],
+    ["--players", "4", "--seed", "3", "--bots", "expert", "--expert-iterations", "8"],
+]
 OVERLAY_PLAYERS = 5  # each overlay's game (their rules reach code the base game's do not)
 SCENARIOS = ROOT / "tests" / "scenarios"
 
@@ -81,6 +88,9 @@ def play_games() -> dict[str, Any]:
     for players, seed in NARRATIVES:
         result = CliRunner().invoke(main, ["play", "--players", str(players), "--seed", str(seed)])
         narratives[f"{players}p seed {seed}"] = {"exit": result.exit_code, "text": result.output}
+    for options in BOT_GAMES:
+        result = CliRunner().invoke(main, ["play", *options, "--format", "json"])
+        narratives[" ".join(options)] = {"exit": result.exit_code, "text": _sha(result.output)}
     import coh_core.engine.game as game_module
 
     return {
