@@ -22,9 +22,12 @@ step's), and all play the same games: the engine drawing its own answers would p
 the same.
 
 Printed: microseconds per decision for each, the best of `--rounds` rounds (after one untimed
-game of each), and each one's ratio to `engine`. Needs `pip install '.[rl]'`.
+game of each), and each one's ratio to `engine`. `--clock cpu` times with the process's CPU time
+instead of the wall clock: on a machine other work shares, the ratios move less from run to run.
+Needs `pip install '.[rl]'`.
 
     python tools/bench_env.py --games 10 --rounds 3
+    python tools/bench_env.py --games 10 --rounds 5 --clock cpu
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ import time
 from collections.abc import Callable
 
 SEEDS_FROM = 1
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+_now = CLOCKS["wall"]  # what times the ways (`--clock`)
 
 Moves = dict[int, list[tuple[str, int]]]  # per seed, each (seat, id of its answer) in the order given
 
@@ -72,7 +77,7 @@ def _engine(moves: Moves, games: int, by_id: bool) -> tuple[int, float]:
         game = new_game(pack, players=4, seed=seed)
         played = moves[seed]
         answers = [game.space.action(ident) for _seat, ident in played]
-        start = time.perf_counter()
+        start = _now()
         for index, (seat, ident) in enumerate(played):
             if by_id:
                 game.legal_ids(seat)
@@ -80,7 +85,7 @@ def _engine(moves: Moves, games: int, by_id: bool) -> tuple[int, float]:
             else:
                 game.legal(seat)
                 game.submit(seat, answers[index])
-        spent += time.perf_counter() - start
+        spent += _now() - start
         decisions += len(played)
         assert game.over, "the recorded game did not end where it ended when recorded"
     return decisions, spent
@@ -94,7 +99,7 @@ def _pettingzoo(moves: Moves, games: int) -> tuple[int, float]:
     for seed in range(SEEDS_FROM, SEEDS_FROM + games):
         env.reset(seed=seed)
         answers = iter(moves[seed])
-        start = time.perf_counter()
+        start = _now()
         while env.agents:
             _observation, _reward, termination, truncation, _info = env.last()
             if termination or truncation:
@@ -102,7 +107,7 @@ def _pettingzoo(moves: Moves, games: int) -> tuple[int, float]:
                 continue
             env.step(next(answers)[1])
             decisions += 1
-        spent += time.perf_counter() - start
+        spent += _now() - start
     return decisions, spent
 
 
@@ -115,13 +120,13 @@ def _openspiel(moves: Moves, games: int) -> tuple[int, float]:
     for seed in range(SEEDS_FROM, SEEDS_FROM + games):
         state = pyspiel.load_game("python_coh", {"players": 4, "seed": seed}).new_initial_state()
         answers = iter(moves[seed])
-        start = time.perf_counter()
+        start = _now()
         while not state.is_terminal():
             state.observation_tensor(state.current_player())
             state.legal_actions()
             state.apply_action(next(answers)[1])
             decisions += 1
-        spent += time.perf_counter() - start
+        spent += _now() - start
     return decisions, spent
 
 
@@ -130,7 +135,7 @@ def _vector(moves: Moves, games: int) -> tuple[int, float]:
 
     tables = VectorTables(games, players=4, seed=SEEDS_FROM)
     decisions = 0
-    start = time.perf_counter()
+    start = _now()
     tables.reset()
     # (per row, the answers of the game it plays: a row's game ended is dealt again, seeded anew)
     answers = [iter(moves[game.state["seed"]]) for game in tables.games]
@@ -140,14 +145,19 @@ def _vector(moves: Moves, games: int) -> tuple[int, float]:
         for i in dones.nonzero()[0]:
             answers[i] = iter(moves[tables.games[i].state["seed"]])
         decisions += games
-    return decisions, time.perf_counter() - start
+    return decisions, _now() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="what times the ways (default: wall)"
+    )
     args = parser.parse_args()
+    global _now
+    _now = CLOCKS[args.clock]
     # (the vector runner deals a game again for each that ends: at most as many again, plus one
     # for each game that ends in the step the last one counted ends in)
     moves = _record(range(SEEDS_FROM, SEEDS_FROM + 3 * args.games))
@@ -168,7 +178,8 @@ def main() -> None:
             counted[name] = decisions
             best[name] = min(best.get(name, float("inf")), spent / decisions)
     print(f"{platform.processor() or platform.machine()}, Python {platform.python_version()}")
-    print(f"{args.games} games of 4 seats, best of {args.rounds} rounds")
+    clock = "CPU time" if args.clock == "cpu" else "wall clock"
+    print(f"{args.games} games of 4 seats, best of {args.rounds} rounds, timed on the {clock}")
     for name, per in best.items():
         ratio = per / best["engine"]
         rate = args.games / (per * counted[name])
