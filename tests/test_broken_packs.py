@@ -14,6 +14,7 @@ from click.testing import CliRunner
 
 from coh_core.cli import main
 from coh_core.packs import READING_CODES
+from coh_core.packs.model import name_meant
 
 CASE_DIR = Path(__file__).parent / "broken_packs"
 CASES = sorted(CASE_DIR.glob("*.yaml"))
@@ -110,3 +111,19 @@ def _reading_first(problems: list[dict[str, Any]]) -> bool:
 
 def test_there_are_at_least_a_dozen_cases() -> None:
     assert len(CASES) >= 12
+
+
+@pytest.mark.parametrize(
+    ("key", "meant"),
+    [
+        ("Duration", "duration"),
+        ("FoodSource", "food_source"),
+        ("food-source", "food_source"),
+        ("end of turn", "end_of_turn"),
+        ("tie_rule", "tie_rule"),
+        ("HP2Max", "hp2_max"),
+    ],
+)
+def test_a_key_that_breaks_the_naming_rule_is_read_as_the_name_it_meant(key: str, meant: str) -> None:
+    """What a rejected key's uses are taken to name (not reported again) and the schema's hint."""
+    assert name_meant(key) == meant

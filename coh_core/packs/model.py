@@ -93,6 +93,12 @@ class CompiledEffect:
     tree: ast.Block | ast.Expr
 
 
+def name_meant(key: str) -> str:
+    """The name a key that breaks the naming rule (lower case, words joined by `_`) most likely
+    meant: `Duration` `duration`, `FoodSource` and `food-source` `food_source`."""
+    return re.sub(r"[-\s]+", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key.strip())).lower()
+
+
 @dataclass
 class Pack:
     id: str
@@ -132,7 +138,7 @@ class Pack:
         problem is reported once, where the entry is."""
         names = set(self.rejected)
         for path, value in self.rejected_entries.items():
-            names.add(str(path[-1]))
+            names.update((str(path[-1]), name_meant(str(path[-1]))))  # (`Duration`: `duration` too)
             names.update(_names_in(value))
         return frozenset(names)
 

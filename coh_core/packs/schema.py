@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from coh_core import cache_dir
 from coh_core.effects.checker import suggest
 from coh_core.errors import Problem
+from coh_core.packs.model import name_meant
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 from coh_core.resources import schema_path
 
@@ -380,6 +381,9 @@ def _unknown_keys(doc: YamlDoc, error: ValidationError, path: tuple[Any, ...]) -
             hint = suggest(key, allowed) or f"; allowed: {', '.join(allowed)}"
         else:
             hint = f"; keys here must match {' or '.join(patterns)}" if patterns else ""
+            meant = name_meant(str(key))
+            if patterns and meant != key and _matches(meant, patterns):
+                hint += f" (`{meant}`?)"
         yield Problem(
             "SCHEMA-UNKNOWN-KEY",
             f"unknown key `{key}`{hint}",
