@@ -166,14 +166,28 @@ def test_the_warning_says_where_the_effect_has_its_number(tmp_path: Path) -> Non
     assert message.endswith(f"which what it describes has ({pack / 'patches.yaml'}:3:20) (under drifty)")
 
 
+def test_a_number_said_in_words_is_pointed_at(tmp_path: Path) -> None:
+    spanish = "Elige un escenario y mata a dos zombis allí."
+    pack = _overlay(tmp_path, KILL_3, "Choose a location and kill 3 zombies there.", spanish)
+    report = validate_paths([pack])
+    (says,) = [w for w in report.warnings if w.code == DRIFT and "says 2" in w.message]
+    text = (pack / "text" / "es.yaml").read_text(encoding="utf-8").splitlines()[says.location.line - 1]
+    assert text[says.location.col - 1 :].startswith("dos zombis")
+
+
 def test_validate_warns_and_strict_fails(tmp_path: Path) -> None:
     pack = _overlay(tmp_path, KILL_3, "Kill 2 zombies.", "Mata a 3 zombis.")
     runner = CliRunner()
     plain = runner.invoke(main, ["validate", str(pack), "--format", "json"])
     assert plain.exit_code == 0, plain.output
     warnings = [w for w in json.loads(plain.output)["warnings"] if w["code"] == DRIFT]
-    assert len(warnings) == 2
-    assert {(w["line"], w["col"]) for w in warnings} == {(_line_of(pack, "en", "action.gun.text"), 20)}
+    line = _line_of(pack, "en", "action.gun.text")
+    # a number said that the effect lacks: at that number ("Kill 2 zombies." starts at column 20);
+    # the effect's number left unsaid: at the text
+    assert sorted((w["line"], w["col"], w["message"].split(") ")[1][:7]) for w in warnings) == [
+        (line, 20, "never s"),
+        (line, 25, "says 2,"),
+    ]
     strict = runner.invoke(main, ["validate", str(pack), "--strict"])
     assert strict.exit_code != 0
     assert "TEXT-DRIFT" in strict.output

@@ -30,7 +30,7 @@ from coh_core.errors import Location, Problem
 from coh_core.i18n import SOURCE_LOCALE, forms_of, source_hash, source_text
 from coh_core.packs.fields import EFFECT_TYPES, RECORD, field_type, held_by, is_set, naming_field
 from coh_core.packs.model import Entity, Pack
-from coh_core.packs.numerals import stated_numbers
+from coh_core.packs.numerals import stated_numbers, where_stated
 from coh_core.packs.yamlsrc import Path_, YamlDoc
 
 DRIFT = "TEXT-DRIFT"
@@ -416,7 +416,7 @@ def _drift(
             yield Problem(
                 DRIFT,
                 f"`{key}` ({locale}) says {number}, which what it describes does not have ({has})",
-                _at(texts[key]),
+                _at(texts[key], where_stated(texts[key].text, locale, number)),
             )
     said = _FREE.union(*(firm | loose for firm, loose in stated.values()))
     for fact in entry.numbers:
@@ -439,8 +439,11 @@ def _drift(
             )
 
 
-def _at(source: TextSource) -> Location:
-    return source.doc.location(source.path)
+def _at(source: TextSource, offset: int | None = None) -> Location:
+    """Where the text is written, or (`offset`) a character of it."""
+    if offset is None:
+        return source.doc.location(source.path)
+    return source.doc.offset_in_scalar(source.path, offset)
 
 
 def _also(key: str, texts: dict[str, TextSource]) -> str:

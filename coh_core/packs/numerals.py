@@ -91,6 +91,15 @@ def _words(language: str) -> tuple[dict[str, int], dict[str, int]]:
 
 
 @lru_cache(maxsize=4096)
+def where_stated(text: str, locale: str, number: int) -> int | None:
+    """Where a text first states `number` firmly (in digits or a firm word): its offset (None:
+    it does not)."""
+    firm_words, _loose = _words(locale.split("-")[0])
+    found = [m.start() for m in _DIGITS.finditer(text) if int(m.group()) == number]
+    found += [m.start() for m in _WORD.finditer(text) if firm_words.get(m.group().lower()) == number]
+    return min(found, default=None)
+
+
 def stated_numbers(text: str, locale: str) -> tuple[frozenset[int], frozenset[int]]:
     """The numbers a text states: firmly (in digits, or in firm words), and loosely (in loose
     words, which may mean something else)."""
