@@ -8,6 +8,8 @@ sections; the engine knows none of them. Each problem is located at the offendin
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -16,7 +18,7 @@ from coh_core.effects import ast
 from coh_core.effects.checker import suggest
 from coh_core.effects.registry import signature
 from coh_core.errors import Location, Problem
-from coh_core.packs.declarations import messages_of
+from coh_core.packs.declarations import declarations_of, messages_of
 from coh_core.packs.fields import context_of, field_problems
 from coh_core.packs.model import (
     BOARD,
@@ -149,17 +151,20 @@ def check_kind_names(pack: Pack) -> Iterator[Problem]:
     if section is None:
         return
     texts = messages_of(pack).texts
+    enums = {type_name: tuple(enum.values) for type_name, enum in declarations_of(pack).types.items()}
     # without its messages section (SECTION-MISSING), a pack's texts are not known to be missing
     known = "messages" in pack.sections
     for name, entry in pack.kind_declarations().items():
         base = (*section.path, name)
-        for path, key, filled in _texts_named(entry) if known else ():
+        for path, key, filled, template in _texts_named(entry, enums) if known else ():
             where = section.doc.location((*base, *path))
             message = texts.get(key)
             if message is None:
+                made = f" (`{template}` for one of its values)" if template else ""
                 yield Problem(
                     "KIND-TEXT",
-                    f"kind `{name}` prints the text `{key}`, which no message declares" + suggest(key, texts),
+                    f"kind `{name}` prints the text `{key}`{made}, which no message declares"
+                    + suggest(key, texts),
                     where,
                 )
             elif filled is not None and set(filled) != set(message.params):
@@ -175,51 +180,99 @@ def check_kind_names(pack: Pack) -> Iterator[Problem]:
                 yield Problem("KIND-CHECK", problem, section.doc.location((*base, "checks", index, *at)))
 
 
-def _texts_named(entry: dict[str, Any]) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
-    """(path in the kind, text key, the placeholders filled, or None when any may be) of each text
-    the kind prints by a fixed key (a key made of a field's value, `ui.slot.{slot}`, is not known
-    before the data is)."""
+Named = tuple[tuple[Any, ...], str, "list[str] | None", str | None]  # (path, key, filled, made from)
+ValuesOf = Callable[[str], "tuple[str, ...] | None"]  # a field's values, by the field's name
+
+
+def _texts_named(entry: dict[str, Any], enums: dict[str, tuple[str, ...]]) -> Iterator[Named]:
+    """(path in the kind, text key, the placeholders filled or None when any may be, the key it is
+    made from) of each text the kind prints: by a fixed key, or by a key made of a field's value
+    (`ui.slot.{slot}`) for each value the field may hold (a field without a list of values: not
+    known before the data is)."""
+    values_of = _values_of(entry.get("fields") or {}, enums)
     if isinstance(entry.get("label"), str):
-        yield ("label",), str(entry["label"]), []
+        yield ("label",), str(entry["label"]), [], None
     listing = entry.get("list") or {}
     for index, column in enumerate(listing.get("columns") or []):
-        yield ("list", "columns", index, "head"), str(column["head"]), []
-        yield from _value_texts(column["value"], ("list", "columns", index, "value"))
+        yield ("list", "columns", index, "head"), str(column["head"]), [], None
+        yield from _value_texts(column["value"], ("list", "columns", index, "value"), values_of)
     footer = listing.get("footer")
     if isinstance(footer, dict):
-        yield from _value_texts(footer, ("list", "footer"))
+        yield from _value_texts(footer, ("list", "footer"), values_of)
     elif footer is not None:
-        yield ("list", "footer"), str(footer), ["count"]
-    yield from _lines_texts(entry.get("show") or [], ("show",))
+        yield ("list", "footer"), str(footer), ["count"], None
+    yield from _lines_texts(entry.get("show") or [], ("show",), entry.get("fields") or {}, enums)
     if isinstance(entry.get("brief"), dict):
-        yield from _value_texts(entry["brief"], ("brief",))
+        yield from _value_texts(entry["brief"], ("brief",), values_of)
+
+
+def _values_of(fields: dict[str, Any], enums: dict[str, tuple[str, ...]]) -> ValuesOf:
+    """The values a field of these may hold: its own `values`, or its type's (an enumeration)."""
+
+    def values(name: str) -> tuple[str, ...] | None:
+        spec = fields.get(name)
+        if not isinstance(spec, dict):
+            return None
+        if isinstance(spec.get("values"), list):
+            return tuple(str(v) for v in spec["values"])
+        return enums.get(str(spec.get("type")))
+
+    return values
 
 
 def _lines_texts(
-    lines: list[Any], path: tuple[Any, ...]
-) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
-    """The texts the lines of `show` print, those of the lines of each item (`each`) too."""
+    lines: list[Any], path: tuple[Any, ...], fields: dict[str, Any], enums: dict[str, tuple[str, ...]]
+) -> Iterator[Named]:
+    """The texts the lines of `show` print, those of the lines of each item (`each`, whose fields
+    are the records') too."""
+    values_of = _values_of(fields, enums)
     for index, line in enumerate(lines):
         if isinstance(line, dict):
-            yield from _value_texts(line, (*path, index))
-            yield from _lines_texts(line.get("lines") or [], (*path, index, "lines"))
+            yield from _value_texts(line, (*path, index), values_of)
+            each = fields.get(str(line.get("each"))) if "each" in line else None
+            inner = each.get("fields") or {} if isinstance(each, dict) else {}
+            yield from _lines_texts(line.get("lines") or [], (*path, index, "lines"), inner, enums)
 
 
-def _value_texts(
-    spec: dict[str, Any], path: tuple[Any, ...]
-) -> Iterator[tuple[tuple[Any, ...], str, list[str] | None]]:
+def _value_texts(spec: dict[str, Any], path: tuple[Any, ...], values_of: ValuesOf) -> Iterator[Named]:
     """The texts a value prints: its own, and those of the values it is made of."""
-    if "text" in spec and "{" not in str(spec["text"]):
-        yield (*path, "text"), str(spec["text"]), list(spec.get("fill") or {})
+    if "text" in spec:
+        filled = list(spec.get("fill") or {})
+        template = str(spec["text"])
+        if "{" not in template:
+            yield (*path, "text"), template, filled, None
+        if not spec.get("optional"):  # (an optional text may be missing for some values)
+            for key in _made_keys(template, values_of):
+                yield (*path, "text"), key, filled, template
     for name, sub in (spec.get("fill") or {}).items():
-        yield from _value_texts(sub, (*path, "fill", name))
+        yield from _value_texts(sub, (*path, "fill", name), values_of)
     for key in ("item", "or"):
         if isinstance(spec.get(key), dict):
-            yield from _value_texts(spec[key], (*path, key))
+            yield from _value_texts(spec[key], (*path, key), values_of)
     for index, part in enumerate(spec.get("join") or []):
-        yield from _value_texts(part, (*path, "join", index))
+        yield from _value_texts(part, (*path, "join", index), values_of)
     for value, sub in (spec.get("cases") or {}).items():
-        yield from _value_texts(sub, (*path, "cases", value))
+        yield from _value_texts(sub, (*path, "cases", value), values_of)
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def _made_keys(template: str, values_of: ValuesOf) -> list[str]:
+    """The keys a key made of fields' values (`ui.slot.{slot}`) comes to, one per combination of
+    the values they may hold (none when a field's values are not known)."""
+    names = _PLACEHOLDER.findall(template)
+    lists = [values_of(name) for name in names]
+    if not names or any(values is None for values in lists):
+        return []
+    return [
+        _filled(template, dict(zip(names, combination, strict=True)))
+        for combination in itertools.product(*(values or () for values in lists))
+    ]
+
+
+def _filled(template: str, chosen: dict[str, str]) -> str:
+    return _PLACEHOLDER.sub(lambda match: chosen[match.group(1)], template)
 
 
 def _check_names(pack: Pack, check: Check) -> Iterator[tuple[tuple[Any, ...], str]]:
