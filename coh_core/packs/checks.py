@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import PurePath
 from typing import Any
 
@@ -35,6 +35,7 @@ from coh_core.messages import (
     GROUPS,
     NONE_VARIANT,
     DeclaredMessages,
+    Message,
     PlaceholderType,
     declarations,
     engine_log_tellings,
@@ -304,6 +305,7 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
     if section is None:
         return
     engine = engine_texts(declarations_of(pack))
+    texts = messages_of(pack).texts
     seen: dict[str, str] = {}
     for group, message_id, spec in declarations(section.data):
         path = (group, message_id)
@@ -320,7 +322,7 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
                 section.doc.location((*section.path, *path), key=True),
             )
         seen.setdefault(key, f"{group}/{message_id}")
-        yield from _check_message(section, path, spec)
+        yield from _check_message(section, path, spec, texts)
         if group == "log":
             yield from _check_phase_names(pack, section, path, spec)
         if group == "table":
@@ -340,7 +342,9 @@ def _check_messages(pack: Pack) -> Iterator[Problem]:
         yield from _check_phase_names(pack, section, path, spec)
 
 
-def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Iterator[Problem]:
+def _check_message(
+    section: Section, path: Path_, spec: dict[str, Any], texts: Mapping[str, Message]
+) -> Iterator[Problem]:
     params = list(spec.get("params") or {})
     carries = spec.get("carries")
     carries = list(carries) if isinstance(carries, dict) else []
@@ -360,7 +364,7 @@ def _check_message(section: Section, path: Path_, spec: dict[str, Any]) -> Itera
             + (suggest(str(plural), params) or f"; its placeholders: {', '.join(params) or 'none'}"),
             _at(section, (*path, "plural")),
         )
-    yield from _check_types(section, path, params + carries, spec.get("types"))
+    yield from _check_types(section, path, params + carries, spec.get("types"), texts)
     yield from _check_moves_to(section, path, params, spec)
     key_at = spec.get("key_at")
     if key_at is None:
@@ -480,9 +484,12 @@ def _check_edge_text(pack: Pack, section: Section, path: Path_, graph: str, stat
     yield Problem("MSG-TABLE", problem, section.doc.location((*section.path, *path), key=True))
 
 
-def _check_types(section: Section, path: Path_, params: list[str], types: Any) -> Iterator[Problem]:
+def _check_types(
+    section: Section, path: Path_, params: list[str], types: Any, texts: Mapping[str, Message]
+) -> Iterator[Problem]:
     """Each type a message declares is of one of its placeholders or carried values, and written as
-    a type; a `by` names a map of numbers with the same keys."""
+    a type; a `via` names a part the pack declares that takes only what an entry gives it; a `by`
+    names a map of numbers with the same keys."""
     for name, written in (types if isinstance(types, dict) else {}).items():
         if name not in params:
             yield Problem(
@@ -498,6 +505,8 @@ def _check_types(section: Section, path: Path_, params: list[str], types: Any) -
                 " or `map[K, V] via <part>` (maybe followed by `by <param>`)",
                 _at(section, (*path, "types", name)),
             )
+        elif found.via and (problem := _via_problem(found.via, texts)):
+            yield Problem("MSG-TYPE", f"`{name}: {written}`: {problem}", _at(section, (*path, "types", name)))
         elif found.by and not _counts_by_key(types.get(found.by), found):
             yield Problem(
                 "MSG-TYPE",
@@ -505,6 +514,26 @@ def _check_types(section: Section, path: Path_, params: list[str], types: Any) -
                 f" `{path[-1]}` whose type is a map of numbers with the same keys",
                 _at(section, (*path, "types", name)),
             )
+
+
+# what a map's entry fills in the part it is told through (`coh_core.narrative`)
+PART_PLACEHOLDERS = ("name", "value", "count")
+
+
+def _via_problem(via: str, texts: Mapping[str, Message]) -> str | None:
+    """What is wrong with the part a map's entries are told through (None: nothing): each entry
+    fills its `{name}` (the key), `{value}` and `{count}`."""
+    part = texts.get(log_key(via))
+    if part is None:
+        told = [key.removeprefix(log_key("")) for key in texts if key.startswith(log_key(""))]
+        return f"`via {via}` names no part the pack declares (`parts`)" + suggest(via, told)
+    others = [p for p in part.params if p not in PART_PLACEHOLDERS]
+    if others:
+        return (
+            f"the part `{via}` takes {', '.join(f'{{{p}}}' for p in others)}, which an entry cannot"
+            f" fill (it gives {', '.join(f'{{{p}}}' for p in PART_PLACEHOLDERS)})"
+        )
+    return None
 
 
 def _counts_by_key(written: Any, counted: PlaceholderType) -> bool:
