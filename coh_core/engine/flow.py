@@ -256,27 +256,35 @@ class _WindowAsk(Op):
         gifts: int = env["gifts"]
         index: int = env["index"]  # (kept in locals while players are passed over)
         passes: int = env["passes"]
-        # A player with no card in hand, no rested character and no item could be offered nothing but
-        # a pass (`window_options`' answer): passed over without the call (most passed over are).
+        # A player with no card these windows take, no rested character whose power they take and,
+        # with a gift left, no card and no item to give could be offered nothing but a pass
+        # (`window_options`' answer): passed over without the call (most passed over are).
         state = game.state
         pile = game.rules.hand_pile
         hands: dict[str, list[str]] | None = state["piles"][pile] if pile is not None else None
         counts: dict[str, dict[str, int]] = state["counts"]
         rested = game._rested_cache if game._rested_key == len(game.pieces) else game._rested_by_player()
+        kinds, characters = game.rules._usable.get(windows) or game.rules.usable_in(windows)
         while passes < count:
             player = players[index % count]
             index += 1
-            if not rested.get(player) and not (hands is not None and hands[player]):
-                held = counts[player]
-                for _, kind in game._items:
-                    if held[kind]:
-                        break
-                else:
-                    passes += 1
-                    continue
-            options = game.window_options(
-                player, windows, names, players if given.get(player, 0) < gifts else None
-            )
+            giving = given.get(player, 0) < gifts
+            hand = hands[player] if hands is not None else None
+            if not (hand and kinds and not kinds.isdisjoint(hand)):
+                own = rested.get(player) if characters else None
+                if not (own and not characters.isdisjoint(own)):
+                    if not giving:
+                        passes += 1
+                        continue
+                    if not hand:
+                        held = counts[player]
+                        for _, kind in game._items:
+                            if held[kind]:
+                                break
+                        else:
+                            passes += 1
+                            continue
+            options = game.window_options(player, windows, names, players if giving else None)
             if len(options) > 1:
                 env["index"], env["passes"] = index, passes
                 env["asking"] = player
