@@ -121,3 +121,16 @@ def test_no_document_speaks_of_internal_history(document: Path) -> None:
 )
 def test_slug_is_the_anchor_mkdocs_makes(heading: str, anchor: str) -> None:
     assert slug(heading) == anchor
+
+
+def python_blocks(path: Path) -> list[str]:
+    """The fenced ```python blocks of a Markdown file, in order."""
+    return re.findall(r"^```python\n(.*?)^```", path.read_text(encoding="utf-8"), re.S | re.M)
+
+
+def test_the_readme_python_runs() -> None:
+    """The README's Python (the API's loop) runs as it is written, from start to end of a game."""
+    blocks = python_blocks(ROOT / "README.md")
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {"print": lambda *args: None})
