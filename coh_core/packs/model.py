@@ -95,7 +95,7 @@ class CompiledEffect:
 
 def name_meant(key: str) -> str:
     """The name a key that breaks the naming rule (lower case, words joined by `_`) most likely
-    meant: `Duration` `duration`, `FoodSource` and `food-source` `food_source`."""
+    meant: `Speed` `speed`, `TopSpeed` and `top-speed` `top_speed`."""
     return re.sub(r"[-\s]+", "_", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", key.strip())).lower()
 
 
