@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import pickle
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -22,7 +23,6 @@ from coh_core.engine.machine import (
     execute,
     frames_data,
     frames_from_json,
-    frames_to_json,
     run_sync,
 )
 from coh_core.engine.rng import Rng
@@ -38,6 +38,7 @@ _NO_CARDS: list[str] = []  # the hand of a pack without hands (only ever read)
 GAME_FORMAT = "coh-game/1"  # the layout of `Game.to_json`
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
 RETURN_BOUNDS = (-1.0, 1.0)  # what `Game.returns` gives a seat: a loss, a win
+SAVE_BLOCK = 64  # entries of the log, its places and the answers dumped together once (`_Dumped`)
 
 
 def as_action(value: Any) -> Action:
@@ -136,6 +137,7 @@ class Game:
         # the windows and names checked (`check_window_names`)
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
+        self._saver: _Saver | None = None  # what `to_json` keeps from one save to the next
         self._index_triggers()
 
     @property
@@ -285,39 +287,54 @@ class Game:
     # --- the position as data ---------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The whole game at this decision as JSON: `Game.from_json` goes on from it exactly."""
+        """The whole game at this decision as JSON: `Game.from_json` goes on from it exactly.
+
+        The document is the game's data as `json.loads` would give it back (lists, not tuples)
+        and shares nothing with the game. It is copied with `marshal`, not through JSON text:
+        the engine keeps no tuple, and no value in two places, in its state, log or pending
+        plays (the tests check both), and the frames' names and the decision, which hold tuples,
+        are made JSON apart. The log, its places and the answers only ever grow: each full block
+        of them is dumped once (`_Dumped`).
+        """
         self.state["rng"] = self.rng.state
+        saver = self._saver
+        if saver is None:
+            saver = self._saver = _Saver()
         decision = self.decision
-        doc = {
+        log, log_tail = saver.log.blocks(self.log)
+        history, history_tail = saver.history.blocks(self._answered)
+        places, places_tail = saver.places.blocks(self.places)
+        initial = self.initial
+        if saver.initial_of is not initial:  # (dumped once: it never changes)
+            saver.initial_of, saver.initial = initial, marshal.dumps(initial)
+        changing = (self.state, self.after, self.fired, self.pending, self.start)
+        state, after, fired, pending, start, log_tail, history_tail, places_tail = marshal.loads(
+            marshal.dumps((*changing, log_tail, history_tail, places_tail))
+        )
+        log += log_tail
+        history += history_tail
+        places += places_tail
+        return {
             "format": GAME_FORMAT,
-            "state": self.state,
-            "frames": frames_to_json(self.frames),
-            "decision": None
-            if decision is None
-            else {
-                "kind": decision.kind,
-                "options": {c: [list(a) for a in acts] for c, acts in decision.options.items()},
-                "prompt": decision.prompt,
-                "answers": {c: list(a) for c, a in decision.answers.items()},
-            },
-            "after": self.after,
-            "fired": self.fired,
+            "state": state,
+            "frames": _json_copy(frames_data(self.frames)),
+            "decision": None if decision is None else saver.decision_json(decision),
+            "after": after,
+            "fired": fired,
             "depth": self.depth,
-            "pending": self.pending,
+            "pending": pending,
             "pending_count": self._pending_count,
-            "log": self.log,
-            "history": self.history,
-            "places": self.places,
-            "initial": self.initial,
-            "start": self.start,
+            "log": log,
+            "history": history,
+            "places": places,
+            "initial": marshal.loads(saver.initial),
+            "start": start,
         }
-        copy: dict[str, Any] = json.loads(json.dumps(doc))  # it shares nothing with this game
-        return copy
 
     @classmethod
     def from_json(cls, rules: Rules, doc: dict[str, Any]) -> Game:
-        """A game saved by `to_json`, for the same rules; nothing runs until it is answered."""
-        doc = json.loads(json.dumps(doc))
+        """A game saved by `to_json` (JSON data, as `json.loads` gives it), for the same rules;
+        nothing runs until it is answered. The game shares nothing with the document."""
         state = doc.get("state")
         version = state.get("version") if isinstance(state, dict) else None
         if version != STATE_VERSION:
@@ -325,6 +342,7 @@ class Game:
                 "GAME-VERSION",
                 f"a position of state layout version {version!r}; this engine reads {STATE_VERSION}",
             )
+        doc = marshal.loads(marshal.dumps(doc))  # (a deep copy, as a JSON round trip but faster)
         game = cls.__new__(cls)
         game._setup(rules, doc["state"], doc["start"])
         game.initial = doc["initial"]
@@ -1116,6 +1134,81 @@ def _next_path(path: list[int], counts: list[int]) -> bool:
     path[-1] += 1
     del counts[len(path) :]
     return True
+
+
+def _json_copy(data: Any) -> Any:
+    """A deep copy of data as JSON would give it back: tuples become lists."""
+    kind = type(data)
+    if kind is dict:
+        return {key: _json_copy(value) for key, value in data.items()}
+    if kind is list or kind is tuple:
+        return [_json_copy(value) for value in data]
+    return data
+
+
+def _answers_json(answers: dict[str, Any]) -> dict[str, Any]:
+    """A decision's answers as JSON (an entry of `history`)."""
+    return {colour: _json_copy(action) for colour, action in answers.items()}
+
+
+class _Dumped:
+    """The entries of a list that only ever grows (the log, its places, the answers), dumped
+    (`marshal`) a block of SAVE_BLOCK at a time once the block is full, as JSON: each save
+    loads them again, fresh, without dumping them again."""
+
+    __slots__ = ("convert", "dumps", "entries", "made")
+
+    def __init__(self, convert: Callable[[Any], Any] | None = None) -> None:
+        self.convert = convert  # what makes an entry JSON, if it may not be
+        self.entries: list[Any] | None = None  # the list dumped (another one: start again)
+        self.made: list[Any] = []  # the entries made JSON so far (with `convert`)
+        self.dumps: list[bytes] = []
+
+    def blocks(self, entries: list[Any]) -> tuple[list[Any], list[Any]]:
+        """A fresh copy of the entries of the full blocks, and the others as JSON (not copies)."""
+        dumps = self.dumps
+        done = len(dumps) * SAVE_BLOCK
+        if self.entries is not entries or len(entries) < done:  # (a list replaced: a world's log)
+            self.entries, self.made, self.dumps = entries, [], []
+            dumps, done = self.dumps, 0
+        made = entries
+        convert = self.convert
+        if convert is not None:
+            made = self.made
+            made += [convert(entry) for entry in entries[len(made) :]]
+        while done + SAVE_BLOCK <= len(made):
+            dumps.append(marshal.dumps(made[done : done + SAVE_BLOCK]))
+            done += SAVE_BLOCK
+        copied: list[Any] = []
+        for dumped in dumps:
+            copied += marshal.loads(dumped)
+        return copied, made[done:]
+
+
+class _Saver:
+    """What `Game.to_json` keeps from one save of a game to the next."""
+
+    __slots__ = ("decision_of", "history", "initial", "initial_of", "log", "options", "places")
+
+    def __init__(self) -> None:
+        self.log = _Dumped()
+        self.places = _Dumped()
+        self.history = _Dumped(_answers_json)
+        self.initial_of: dict[str, Any] | None = None  # the starting state dumped, and its dump
+        self.initial = b""
+        self.decision_of: Decision | None = None  # the decision whose options are dumped, and the dump
+        self.options = b""
+
+    def decision_json(self, decision: Decision) -> dict[str, Any]:
+        """The decision as JSON (its options, which may be many, dumped once)."""
+        if self.decision_of is not decision:
+            self.decision_of, self.options = decision, marshal.dumps(_json_copy(decision.options))
+        return {
+            "kind": decision.kind,
+            "options": marshal.loads(self.options),
+            "prompt": _json_copy(decision.prompt),
+            "answers": _answers_json(decision.answers),
+        }
 
 
 def _copied(data: Any) -> Any:
