@@ -38,7 +38,7 @@ _NO_CARDS: list[str] = []  # the hand of a pack without hands (only ever read)
 GAME_FORMAT = "coh-game/1"  # the layout of `Game.to_json`
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
 RETURN_BOUNDS = (-1.0, 1.0)  # what `Game.returns` gives a seat: a loss, a win
-SAVE_BLOCK = 64  # entries of the log, its places and the answers dumped together once (`_Dumped`)
+SAVE_BLOCK = 32  # entries of the log, its places and the answers dumped together once (`_Dumped`)
 
 
 def as_action(value: Any) -> Action:
@@ -71,8 +71,9 @@ class Game:
         self._setup(rules, state, start)
         self.log: list[dict[str, Any]] = []
         # answered decisions, in order: each decision's own answers (tuples; lists once loaded), as
-        # `history` shows them
+        # `history` shows them; those of the first blocks of SAVE_BLOCK are in `_answered_dumps`
         self._answered: list[dict[str, Any]] = []
+        self._answered_dumps: list[bytes] = []  # (see `_dump_answered`)
         # Where each log entry was written, [phase, location or None], for the narrative's
         # headings: kept beside the log, not in it, so that the record and digest stay as they were.
         self.places: list[list[Any] | None] = []
@@ -80,6 +81,7 @@ class Game:
             self.note("chance.shuffle", count=count, pile=pile)
         self._remake = remake
         self._initial: dict[str, Any] | None = None if remake is not None else json.loads(json.dumps(state))
+        self._initial_dump: bytes | None = None  # `initial`, dumped (`marshal`): what saves copy
         self.after: list[list[Any]] = []  # [trigger, names]: triggers waiting for the action's end
         self.fired: list[str] = []  # the triggers fired in the current action: the cascade bound
         self.depth = 0  # actions running inside actions: triggers wait for the outermost
@@ -145,13 +147,17 @@ class Game:
         """The state the game started from, as JSON (a copy: it shares nothing with the game)."""
         found = self._initial
         if found is None:
-            assert self._remake is not None
-            found = self._initial = json.loads(json.dumps(self._remake()))
+            dumped = self._initial_dump  # (a loaded game's: loaded when read)
+            if dumped is not None:
+                found = self._initial = marshal.loads(dumped)
+            else:
+                assert self._remake is not None
+                found = self._initial = json.loads(json.dumps(self._remake()))
         return found
 
     @initial.setter
     def initial(self, value: dict[str, Any]) -> None:
-        self._initial, self._remake = value, None
+        self._initial, self._remake, self._initial_dump = value, None, None
 
     # --- the public decision API ---------------------------------------------------
 
@@ -166,7 +172,35 @@ class Game:
     @property
     def history(self) -> list[dict[str, Any]]:
         """The answered decisions, in order, as JSON: per decision, each player's answer (a copy)."""
-        return [{c: list(a) for c, a in answers.items()} for answers in self._answered]
+        found: list[dict[str, Any]] = []
+        for dumped in self._answered_dumps:
+            found += marshal.loads(dumped)
+        found += [_answers_json(answers) for answers in self._answered]
+        return found
+
+    def hide_answers(self, seat: str | None) -> None:
+        """Of each decision answered so far, the game keeps `seat`'s answer alone, if any (a world
+        drawn for that seat, which holds nothing the seat does not know: `engine.worlds`)."""
+        answered: list[dict[str, Any]] = []
+        for dumped in self._answered_dumps:
+            answered += marshal.loads(dumped)
+        answered += self._answered
+        self._answered = [{seat: answers[seat]} if seat in answers else {} for answers in answered]
+        self._answered_dumps = []
+
+    def _answered_count(self) -> int:
+        return SAVE_BLOCK * len(self._answered_dumps) + len(self._answered)
+
+    def _dump_answered(self) -> None:
+        """The answered decisions of each full block dumped, as JSON: the game never reads them
+        again (`history` and saves load them), and a fork shares the dumps."""
+        answered = self._answered
+        full = len(answered) - len(answered) % SAVE_BLOCK
+        if full:
+            blocks = [answered[start : start + SAVE_BLOCK] for start in range(0, full, SAVE_BLOCK)]
+            dumps = [marshal.dumps([_answers_json(answers) for answers in block]) for block in blocks]
+            self._answered_dumps = [*self._answered_dumps, *dumps]  # (a new list: forks share the old)
+            self._answered = answered[full:]
 
     def submit(self, colour: str, action: Any) -> None:
         """Answer for one player; raises IllegalAction (state unchanged) for anything not offered."""
@@ -185,7 +219,7 @@ class Game:
                 "ACTION-ILLEGAL",
                 f"{list(chosen)} is not one of the {len(legal)} legal actions for {colour}",
             )
-        if len(answers) + 1 == len(decision.options) and len(self._answered) >= MAX_DECISIONS:
+        if len(answers) + 1 == len(decision.options) and self._answered_count() >= MAX_DECISIONS:
             raise EngineError(
                 "ENGINE-LIMIT",
                 f"more than {MAX_DECISIONS:,} decisions and the game goes on: the turn structure never ends",
@@ -302,17 +336,16 @@ class Game:
             saver = self._saver = _Saver()
         decision = self.decision
         log, log_tail = saver.log.blocks(self.log)
-        history, history_tail = saver.history.blocks(self._answered)
         places, places_tail = saver.places.blocks(self.places)
-        initial = self.initial
-        if saver.initial_of is not initial:  # (dumped once: it never changes)
-            saver.initial_of, saver.initial = initial, marshal.dumps(initial)
+        self._dump_answered()
+        initial = self._initial_dump
+        if initial is None:  # (dumped once: it never changes)
+            initial = self._initial_dump = marshal.dumps(self.initial)
         changing = (self.state, self.after, self.fired, self.pending, self.start)
-        state, after, fired, pending, start, log_tail, history_tail, places_tail = marshal.loads(
-            marshal.dumps((*changing, log_tail, history_tail, places_tail))
+        state, after, fired, pending, start, log_tail, places_tail = marshal.loads(
+            marshal.dumps((*changing, log_tail, places_tail))
         )
         log += log_tail
-        history += history_tail
         places += places_tail
         return {
             "format": GAME_FORMAT,
@@ -325,9 +358,9 @@ class Game:
             "pending": pending,
             "pending_count": self._pending_count,
             "log": log,
-            "history": history,
+            "history": self.history,
             "places": places,
-            "initial": marshal.loads(saver.initial),
+            "initial": marshal.loads(initial),
             "start": start,
         }
 
@@ -342,11 +375,19 @@ class Game:
                 "GAME-VERSION",
                 f"a position of state layout version {version!r}; this engine reads {STATE_VERSION}",
             )
-        doc = marshal.loads(marshal.dumps(doc))  # (a deep copy, as a JSON round trip but faster)
+        # a deep copy, as a JSON round trip but faster; the answers and the starting state, which
+        # the game never reads, only dumped (`_dump_answered`, `initial`)
+        given = dict(doc)
+        history, initial = given.pop("history"), given.pop("initial")
+        doc = marshal.loads(marshal.dumps(given))
         game = cls.__new__(cls)
         game._setup(rules, doc["state"], doc["start"])
-        game.initial = doc["initial"]
-        game.log, game._answered = doc["log"], doc["history"]
+        game._initial, game._remake, game._initial_dump = None, None, marshal.dumps(initial)
+        full = len(history) - len(history) % SAVE_BLOCK
+        blocks = range(0, full, SAVE_BLOCK)
+        game._answered_dumps = [marshal.dumps(history[start : start + SAVE_BLOCK]) for start in blocks]
+        game._answered = marshal.loads(marshal.dumps(history[full:]))
+        game.log = doc["log"]
         game.places = doc.get("places") or [None] * len(game.log)  # an older save: no headings for its log
         game.after, game.fired, game.depth = doc["after"], doc["fired"], doc["depth"]
         game.pending, game._pending_count = doc["pending"], doc["pending_count"]
@@ -372,8 +413,9 @@ class Game:
         game = Game.__new__(Game)
         state, frames, pending, after = _copied((self.state, frames, self.pending, self.after))
         game._setup(self.rules, state, self.start)
-        game.initial = self.initial
+        game._initial, game._remake, game._initial_dump = self._initial, self._remake, self._initial_dump
         game.log, game._answered = list(self.log), list(self._answered)
+        game._answered_dumps = self._answered_dumps  # (never changed in place: shared)
         game.places = list(self.places)
         game.after, game.fired, game.depth = after, list(self.fired), self.depth
         game.pending, game._pending_count = pending, self._pending_count
@@ -1152,50 +1194,40 @@ def _answers_json(answers: dict[str, Any]) -> dict[str, Any]:
 
 
 class _Dumped:
-    """The entries of a list that only ever grows (the log, its places, the answers), dumped
-    (`marshal`) a block of SAVE_BLOCK at a time once the block is full, as JSON: each save
-    loads them again, fresh, without dumping them again."""
+    """The entries of a list that only ever grows (the log, its places), dumped (`marshal`) a
+    block of SAVE_BLOCK at a time once the block is full: each save loads them again, fresh,
+    without dumping them again."""
 
-    __slots__ = ("convert", "dumps", "entries", "made")
+    __slots__ = ("dumps", "entries")
 
-    def __init__(self, convert: Callable[[Any], Any] | None = None) -> None:
-        self.convert = convert  # what makes an entry JSON, if it may not be
+    def __init__(self) -> None:
         self.entries: list[Any] | None = None  # the list dumped (another one: start again)
-        self.made: list[Any] = []  # the entries made JSON so far (with `convert`)
         self.dumps: list[bytes] = []
 
     def blocks(self, entries: list[Any]) -> tuple[list[Any], list[Any]]:
-        """A fresh copy of the entries of the full blocks, and the others as JSON (not copies)."""
+        """A fresh copy of the entries of the full blocks, and the others (not copies)."""
         dumps = self.dumps
         done = len(dumps) * SAVE_BLOCK
         if self.entries is not entries or len(entries) < done:  # (a list replaced: a world's log)
-            self.entries, self.made, self.dumps = entries, [], []
+            self.entries, self.dumps = entries, []
             dumps, done = self.dumps, 0
-        made = entries
-        convert = self.convert
-        if convert is not None:
-            made = self.made
-            made += [convert(entry) for entry in entries[len(made) :]]
-        while done + SAVE_BLOCK <= len(made):
-            dumps.append(marshal.dumps(made[done : done + SAVE_BLOCK]))
+        while done + SAVE_BLOCK <= len(entries):
+            dumps.append(marshal.dumps(entries[done : done + SAVE_BLOCK]))
             done += SAVE_BLOCK
         copied: list[Any] = []
         for dumped in dumps:
             copied += marshal.loads(dumped)
-        return copied, made[done:]
+        return copied, entries[done:]
 
 
 class _Saver:
     """What `Game.to_json` keeps from one save of a game to the next."""
 
-    __slots__ = ("decision_of", "history", "initial", "initial_of", "log", "options", "places")
+    __slots__ = ("decision_of", "log", "options", "places")
 
     def __init__(self) -> None:
         self.log = _Dumped()
         self.places = _Dumped()
-        self.history = _Dumped(_answers_json)
-        self.initial_of: dict[str, Any] | None = None  # the starting state dumped, and its dump
-        self.initial = b""
         self.decision_of: Decision | None = None  # the decision whose options are dumped, and the dump
         self.options = b""
 
