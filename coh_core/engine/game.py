@@ -338,9 +338,7 @@ class Game:
         log, log_tail = saver.log.blocks(self.log)
         places, places_tail = saver.places.blocks(self.places)
         self._dump_answered()
-        initial = self._initial_dump
-        if initial is None:  # (dumped once: it never changes)
-            initial = self._initial_dump = marshal.dumps(self.initial)
+        initial = self._initial_dumped()
         changing = (self.state, self.after, self.fired, self.pending, self.start)
         state, after, fired, pending, start, log_tail, places_tail = marshal.loads(
             marshal.dumps((*changing, log_tail, places_tail))
@@ -363,6 +361,50 @@ class Game:
             "initial": marshal.loads(initial),
             "start": start,
         }
+
+    def to_json_text(self) -> str:
+        """`to_json` as JSON text, as `json.dumps(game.to_json(), separators=(",", ":"))` writes
+        it, but the text of each full block of the log, its places and the answers made once:
+        a table that saves its game after every decision writes only what is new."""
+        self.state["rng"] = self.rng.state
+        saver = self._saver
+        if saver is None:
+            saver = self._saver = _Saver()
+        decision = self.decision
+        head = _text(
+            {
+                "format": GAME_FORMAT,
+                "state": self.state,
+                "frames": frames_data(self.frames),
+                "decision": None
+                if decision is None
+                else {
+                    "kind": decision.kind,
+                    "options": decision.options,
+                    "prompt": decision.prompt,
+                    "answers": decision.answers,
+                },
+                "after": self.after,
+                "fired": self.fired,
+                "depth": self.depth,
+                "pending": self.pending,
+                "pending_count": self._pending_count,
+            }
+        )
+        self._dump_answered()
+        log = saver.log.text(self.log)
+        history = saver.answers_text(self._answered_dumps, self._answered)
+        places = saver.places.text(self.places)
+        initial, start = saver.initial_text(self._initial_dumped()), _text(self.start)
+        grown = f'"log":{log},"history":{history},"places":{places},"initial":{initial},"start":{start}'
+        return f"{head[:-1]},{grown}}}"
+
+    def _initial_dumped(self) -> bytes:
+        """`initial`, dumped (once: it never changes)."""
+        dumped = self._initial_dump
+        if dumped is None:
+            dumped = self._initial_dump = marshal.dumps(self.initial)
+        return dumped
 
     @classmethod
     def from_json(cls, rules: Rules, doc: dict[str, Any]) -> Game:
@@ -1195,41 +1237,68 @@ def _answers_json(answers: dict[str, Any]) -> dict[str, Any]:
 
 class _Dumped:
     """The entries of a list that only ever grows (the log, its places), dumped (`marshal`) a
-    block of SAVE_BLOCK at a time once the block is full: each save loads them again, fresh,
-    without dumping them again."""
+    block of SAVE_BLOCK at a time once the block is full, and written as JSON text once asked:
+    each save loads them again, fresh, or joins their text, without dumping them again."""
 
-    __slots__ = ("dumps", "entries")
+    __slots__ = ("dumps", "entries", "texts")
 
     def __init__(self) -> None:
         self.entries: list[Any] | None = None  # the list dumped (another one: start again)
         self.dumps: list[bytes] = []
+        self.texts: list[str] = []  # the text of the first blocks dumped
 
-    def blocks(self, entries: list[Any]) -> tuple[list[Any], list[Any]]:
-        """A fresh copy of the entries of the full blocks, and the others (not copies)."""
+    def _full(self, entries: list[Any]) -> int:
+        """The full blocks dumped; how many entries they hold."""
         dumps = self.dumps
         done = len(dumps) * SAVE_BLOCK
         if self.entries is not entries or len(entries) < done:  # (a list replaced: a world's log)
-            self.entries, self.dumps = entries, []
+            self.entries, self.dumps, self.texts = entries, [], []
             dumps, done = self.dumps, 0
         while done + SAVE_BLOCK <= len(entries):
             dumps.append(marshal.dumps(entries[done : done + SAVE_BLOCK]))
             done += SAVE_BLOCK
+        return done
+
+    def blocks(self, entries: list[Any]) -> tuple[list[Any], list[Any]]:
+        """A fresh copy of the entries of the full blocks, and the others (not copies)."""
+        done = self._full(entries)
         copied: list[Any] = []
-        for dumped in dumps:
+        for dumped in self.dumps:
             copied += marshal.loads(dumped)
         return copied, entries[done:]
 
+    def text(self, entries: list[Any]) -> str:
+        """The entries as JSON text (`_text`)."""
+        done = self._full(entries)
+        texts = self.texts
+        for start in range(len(texts) * SAVE_BLOCK, done, SAVE_BLOCK):
+            texts.append(_text(entries[start : start + SAVE_BLOCK])[1:-1])
+        return _joined(texts, entries[done:])
+
 
 class _Saver:
-    """What `Game.to_json` keeps from one save of a game to the next."""
+    """What `Game.to_json` and `Game.to_json_text` keep from one save of a game to the next."""
 
-    __slots__ = ("decision_of", "log", "options", "places")
+    __slots__ = (
+        "answers_of",
+        "answers_texts",
+        "decision_of",
+        "initial",
+        "initial_of",
+        "log",
+        "options",
+        "places",
+    )
 
     def __init__(self) -> None:
         self.log = _Dumped()
         self.places = _Dumped()
         self.decision_of: Decision | None = None  # the decision whose options are dumped, and the dump
         self.options = b""
+        self.answers_of: list[bytes] = []  # the blocks of answers written as text, and their text
+        self.answers_texts: list[str] = []
+        self.initial_of: bytes | None = None  # the starting state written as text, and its text
+        self.initial = ""
 
     def decision_json(self, decision: Decision) -> dict[str, Any]:
         """The decision as JSON (its options, which may be many, dumped once)."""
@@ -1241,6 +1310,34 @@ class _Saver:
             "prompt": _json_copy(decision.prompt),
             "answers": _answers_json(decision.answers),
         }
+
+    def answers_text(self, dumps: list[bytes], answered: list[dict[str, Any]]) -> str:
+        """The answered decisions as JSON text: those dumped (`Game._dump_answered`) written once."""
+        of, texts = self.answers_of, self.answers_texts
+        kept = 0
+        while kept < len(of) and kept < len(dumps) and of[kept] is dumps[kept]:
+            kept += 1
+        del texts[kept:]  # (the blocks that are no longer the game's: a world's answers, say)
+        texts += [_text(marshal.loads(dumped))[1:-1] for dumped in dumps[kept:]]
+        self.answers_of = dumps
+        return _joined(texts, answered)
+
+    def initial_text(self, dumped: bytes) -> str:
+        if self.initial_of is not dumped:
+            self.initial_of, self.initial = dumped, _text(marshal.loads(dumped))
+        return self.initial
+
+
+def _text(data: Any) -> str:
+    """JSON text, as the saves write it (tuples as lists)."""
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _joined(texts: list[str], entries: list[Any]) -> str:
+    """A list's JSON text, from the text of its first entries (without brackets) and the others."""
+    if entries:
+        return "[" + ",".join([*texts, _text(entries)[1:-1]]) + "]"
+    return "[" + ",".join(texts) + "]"
 
 
 def _copied(data: Any) -> Any:

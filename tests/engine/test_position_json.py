@@ -1,6 +1,7 @@
 """A saved position is plain JSON data that shares nothing with its game: `to_json` gives what
 `json.loads` would give back (lists, not tuples; keys that are strings; no value in two places),
-holding exactly the game's log, places and answers at every decision of a game; changing the
+holding exactly the game's log, places and answers at every decision of a game, and written by
+`to_json_text` as `json.dumps` writes it; changing the
 document changes nothing in the game, and the game playing on changes nothing in the document;
 a game loaded with `from_json` keeps nothing of the document it was given either."""
 
@@ -93,6 +94,7 @@ def test_a_save_at_every_decision_is_json_holding_the_games_log_places_and_answe
         _json_exactly(doc, "", set())
         assert doc["log"] == game.log and doc["places"] == game.places and doc["history"] == game.history
         assert doc == json.loads(json.dumps(doc))
+        assert game.to_json_text() == json.dumps(doc, separators=(",", ":"))  # as a table writes it
         saves += 1
         if game.decision is None:
             break
@@ -124,6 +126,8 @@ def test_a_loaded_game_keeps_nothing_of_its_document(pack: str, players: int, se
     loaded = Game.from_json(rules_for(load_game(pack)), doc)
     _deface(doc)
     assert _text(loaded.to_json()) == saved
+    assert json.loads(loaded.to_json_text()) == json.loads(saved)
     defaced = _text(doc)
     _play(loaded, agents, ONWARD)
     assert _text(doc) == defaced  # the loaded game playing on wrote nothing into the document
+    assert loaded.to_json_text() == json.dumps(loaded.to_json(), separators=(",", ":"))

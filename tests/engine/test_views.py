@@ -194,3 +194,4 @@ def test_a_sampled_world_holds_nothing_the_seat_did_not_see(base_pack: Pack, sav
     assert any(set(answers) - {me} for answers in game.history)
     assert all(set(answers) <= {me} for answers in world.history)
     assert all(set(answers) <= {me} for answers in world.to_json()["history"])
+    assert json.loads(world.to_json_text()) == world.to_json()
