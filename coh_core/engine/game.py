@@ -303,9 +303,16 @@ class Game:
         return PlayerView(self, None)
 
     def digest(self) -> str:
-        """A hash of the full state and log: equal digests mean identical games."""
+        """A hash of the full state and log: equal digests mean identical games.
+
+        The hash of `json.dumps([state, log], sort_keys=True, separators=(",", ":"))`, the text of
+        each full block of the log made once (`_Dumped`): a game saved after every decision, with
+        its digest, does not write its whole log again each time."""
         self.state["rng"] = self.rng.state
-        blob = json.dumps([self.state, self.log], sort_keys=True, separators=(",", ":"))
+        saver = self._saver
+        if saver is None:
+            saver = self._saver = _Saver()
+        blob = f"[{_text(self.state, sort_keys=True)},{saver.log.text(self.log, sort_keys=True)}]"
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def _resume(self, answers: dict[str, Action] | None) -> None:
@@ -1240,19 +1247,20 @@ class _Dumped:
     block of SAVE_BLOCK at a time once the block is full, and written as JSON text once asked:
     each save loads them again, fresh, or joins their text, without dumping them again."""
 
-    __slots__ = ("dumps", "entries", "texts")
+    __slots__ = ("dumps", "entries", "sorted_texts", "texts")
 
     def __init__(self) -> None:
         self.entries: list[Any] | None = None  # the list dumped (another one: start again)
         self.dumps: list[bytes] = []
         self.texts: list[str] = []  # the text of the first blocks dumped
+        self.sorted_texts: list[str] = []  # likewise, keys sorted (`Game.digest`)
 
     def _full(self, entries: list[Any]) -> int:
         """The full blocks dumped; how many entries they hold."""
         dumps = self.dumps
         done = len(dumps) * SAVE_BLOCK
         if self.entries is not entries or len(entries) < done:  # (a list replaced: a world's log)
-            self.entries, self.dumps, self.texts = entries, [], []
+            self.entries, self.dumps, self.texts, self.sorted_texts = entries, [], [], []
             dumps, done = self.dumps, 0
         while done + SAVE_BLOCK <= len(entries):
             dumps.append(marshal.dumps(entries[done : done + SAVE_BLOCK]))
@@ -1267,13 +1275,13 @@ class _Dumped:
             copied += marshal.loads(dumped)
         return copied, entries[done:]
 
-    def text(self, entries: list[Any]) -> str:
+    def text(self, entries: list[Any], sort_keys: bool = False) -> str:
         """The entries as JSON text (`_text`)."""
         done = self._full(entries)
-        texts = self.texts
+        texts = self.sorted_texts if sort_keys else self.texts
         for start in range(len(texts) * SAVE_BLOCK, done, SAVE_BLOCK):
-            texts.append(_text(entries[start : start + SAVE_BLOCK])[1:-1])
-        return _joined(texts, entries[done:])
+            texts.append(_text(entries[start : start + SAVE_BLOCK], sort_keys)[1:-1])
+        return _joined(texts, entries[done:], sort_keys)
 
 
 class _Saver:
@@ -1328,15 +1336,15 @@ class _Saver:
         return self.initial
 
 
-def _text(data: Any) -> str:
+def _text(data: Any, sort_keys: bool = False) -> str:
     """JSON text, as the saves write it (tuples as lists)."""
-    return json.dumps(data, separators=(",", ":"))
+    return json.dumps(data, separators=(",", ":"), sort_keys=sort_keys)
 
 
-def _joined(texts: list[str], entries: list[Any]) -> str:
+def _joined(texts: list[str], entries: list[Any], sort_keys: bool = False) -> str:
     """A list's JSON text, from the text of its first entries (without brackets) and the others."""
     if entries:
-        return "[" + ",".join([*texts, _text(entries)[1:-1]]) + "]"
+        return "[" + ",".join([*texts, _text(entries, sort_keys)[1:-1]]) + "]"
     return "[" + ",".join(texts) + "]"
 
 

@@ -1,12 +1,13 @@
 """A saved position is plain JSON data that shares nothing with its game: `to_json` gives what
 `json.loads` would give back (lists, not tuples; keys that are strings; no value in two places),
 holding exactly the game's log, places and answers at every decision of a game, and written by
-`to_json_text` as `json.dumps` writes it; changing the
+`to_json_text` as `json.dumps` writes it (and the digest made as it is defined); changing the
 document changes nothing in the game, and the game playing on changes nothing in the document;
 a game loaded with `from_json` keeps nothing of the document it was given either."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -83,6 +84,12 @@ def _text(value: Any) -> str:
     return json.dumps(value, sort_keys=True)
 
 
+def _digest(game: Game) -> str:
+    """`Game.digest` as it is defined: the hash of the state and log, keys sorted."""
+    blob = json.dumps([game.state, game.log], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
 @pytest.mark.parametrize(("pack", "players", "seed", "bots"), spread(GAMES, every=2))
 def test_a_save_at_every_decision_is_json_holding_the_games_log_places_and_answers(
     pack: str, players: int, seed: int, bots: str
@@ -95,6 +102,7 @@ def test_a_save_at_every_decision_is_json_holding_the_games_log_places_and_answe
         assert doc["log"] == game.log and doc["places"] == game.places and doc["history"] == game.history
         assert doc == json.loads(json.dumps(doc))
         assert game.to_json_text() == json.dumps(doc, separators=(",", ":"))  # as a table writes it
+        assert game.digest() == _digest(game)
         saves += 1
         if game.decision is None:
             break
