@@ -74,6 +74,7 @@ class Game:
         # `history` shows them; those of the first blocks of SAVE_BLOCK are in `_answered_dumps`
         self._answered: list[dict[str, Any]] = []
         self._answered_dumps: list[bytes] = []  # (see `_dump_answered`)
+        self._answers_seen: dict[str | None, list[dict[str, Any]]] = {}  # (see `hide_answers`)
         # Where each log entry was written, [phase, location or None], for the narrative's
         # headings: kept beside the log, not in it, so that the record and digest stay as they were.
         self.places: list[list[Any] | None] = []
@@ -181,12 +182,16 @@ class Game:
     def hide_answers(self, seat: str | None) -> None:
         """Of each decision answered so far, the game keeps `seat`'s answer alone, if any (a world
         drawn for that seat, which holds nothing the seat does not know: `engine.worlds`)."""
-        answered: list[dict[str, Any]] = []
-        for dumped in self._answered_dumps:
-            answered += marshal.loads(dumped)
-        answered += self._answered
-        self._answered = [{seat: answers[seat]} if seat in answers else {} for answers in answered]
-        self._answered_dumps = []
+        dumps, seen = self._answered_dumps, self._answers_seen
+        shown = seen.get(seat)
+        if shown is None:  # (made once for the answers dumped, shared by the worlds drawn from them)
+            loaded: list[dict[str, Any]] = []
+            for dumped in dumps:
+                loaded += marshal.loads(dumped)
+            shown = seen[seat] = [{seat: answers[seat]} if seat in answers else {} for answers in loaded]
+        recent = [{seat: answers[seat]} if seat in answers else {} for answers in self._answered]
+        self._answered = [*shown, *recent]
+        self._answered_dumps, self._answers_seen = [], {}
 
     def _answered_count(self) -> int:
         return SAVE_BLOCK * len(self._answered_dumps) + len(self._answered)
@@ -200,6 +205,7 @@ class Game:
             blocks = [answered[start : start + SAVE_BLOCK] for start in range(0, full, SAVE_BLOCK)]
             dumps = [marshal.dumps([_answers_json(answers) for answers in block]) for block in blocks]
             self._answered_dumps = [*self._answered_dumps, *dumps]  # (a new list: forks share the old)
+            self._answers_seen = {}
             self._answered = answered[full:]
 
     def submit(self, colour: str, action: Any) -> None:
@@ -435,6 +441,7 @@ class Game:
         full = len(history) - len(history) % SAVE_BLOCK
         blocks = range(0, full, SAVE_BLOCK)
         game._answered_dumps = [marshal.dumps(history[start : start + SAVE_BLOCK]) for start in blocks]
+        game._answers_seen = {}
         game._answered = marshal.loads(marshal.dumps(history[full:]))
         game.log = doc["log"]
         game.places = doc.get("places") or [None] * len(game.log)  # an older save: no headings for its log
@@ -464,7 +471,8 @@ class Game:
         game._setup(self.rules, state, self.start)
         game._initial, game._remake, game._initial_dump = self._initial, self._remake, self._initial_dump
         game.log, game._answered = list(self.log), list(self._answered)
-        game._answered_dumps = self._answered_dumps  # (never changed in place: shared)
+        # (never changed in place: shared, and what worlds drawn from them show of them with them)
+        game._answered_dumps, game._answers_seen = self._answered_dumps, self._answers_seen
         game.places = list(self.places)
         game.after, game.fired, game.depth = after, list(self.fired), self.depth
         game.pending, game._pending_count = pending, self._pending_count

@@ -195,3 +195,6 @@ def test_a_sampled_world_holds_nothing_the_seat_did_not_see(base_pack: Pack, sav
     assert all(set(answers) <= {me} for answers in world.history)
     assert all(set(answers) <= {me} for answers in world.to_json()["history"])
     assert json.loads(world.to_json_text()) == world.to_json()
+    other = game.players[2]  # a world drawn for another seat next, and for the first again
+    assert all(set(answers) <= {other} for answers in sample_world(game, other, Rng(4)).history)
+    assert sample_world(game, me, Rng(5)).history == world.history
