@@ -193,9 +193,6 @@ class Game:
         self._answered = [*shown, *recent]
         self._answered_dumps, self._answers_seen = [], {}
 
-    def _answered_count(self) -> int:
-        return SAVE_BLOCK * len(self._answered_dumps) + len(self._answered)
-
     def _dump_answered(self) -> None:
         """The answered decisions of each full block dumped, as JSON: the game never reads them
         again (`history` and saves load them), and a fork shares the dumps."""
@@ -225,7 +222,10 @@ class Game:
                 "ACTION-ILLEGAL",
                 f"{list(chosen)} is not one of the {len(legal)} legal actions for {colour}",
             )
-        if len(answers) + 1 == len(decision.options) and self._answered_count() >= MAX_DECISIONS:
+        if (
+            len(answers) + 1 == len(decision.options)
+            and SAVE_BLOCK * len(self._answered_dumps) + len(self._answered) >= MAX_DECISIONS
+        ):
             raise EngineError(
                 "ENGINE-LIMIT",
                 f"more than {MAX_DECISIONS:,} decisions and the game goes on: the turn structure never ends",
