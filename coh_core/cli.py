@@ -1274,7 +1274,7 @@ class _Session:
 
     def save(self) -> None:
         """Keep the game in `--save`'s file (UsageError IO-WRITE if it cannot be written)."""
-        from coh_core.agents.saving import save_document, write_save
+        from coh_core.agents.saving import save_text, write_save
         from coh_core.agents.terminal import TerminalAgent
 
         if self.save_path is None or self.game is None:
@@ -1282,7 +1282,7 @@ class _Session:
         terminal = next((a for a in self.agents.values() if isinstance(a, TerminalAgent)), None)
         seen = terminal.seen if terminal is not None else {}
         passing = terminal.passing_json() if terminal is not None else {}
-        write_save(self.save_path, save_document(self.game, self.setup, self.agents, seen, passing))
+        write_save(self.save_path, save_text(self.game, self.setup, self.agents, seen, passing))
         self.saved = True
 
     def located(self, error: CohError) -> Problem:

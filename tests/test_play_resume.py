@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 from long_runs import spread
 
 from coh_core.agents import RandomAgent, terminal
-from coh_core.agents.runner import play_out
+from coh_core.agents.runner import ask, play_out
 from coh_core.agents.terminal import HANDOVER_SEPARATOR, TerminalAgent
 from coh_core.cli import main
 from coh_core.engine import new_game
@@ -409,3 +409,18 @@ def test_a_standing_pass_is_saved_and_goes_on_after_resume(tmp_path: Path) -> No
     assert set(saved["passing"]) == {"red"} and saved["passing"]["red"]["scope"] is None
     *_, last = played
     assert _digest(last) == whole
+
+
+def test_a_saves_text_is_its_document_as_json(base_pack: Pack) -> None:
+    """`save_text` writes the position's text apart (`Game.to_json_text`): the line is the same."""
+    from coh_core.agents.saving import PlaySetup, save_document, save_text
+
+    game = new_game(base_pack, players=4, seed=2)
+    agents = {c: RandomAgent(seed=i) for i, c in enumerate(game.players)}
+    setup = PlaySetup(seed=2, bots="random", humans=[])
+    for _ in range(3):
+        for _ in range(40):
+            colour = game.waiting[0]
+            game.submit(colour, ask(game, agents[colour], colour))
+        document = save_document(game, setup, agents, {}, {})
+        assert save_text(game, setup, agents, {}, {}) == json.dumps(document, separators=(",", ":"))

@@ -3,7 +3,8 @@
 A save is one line of JSON (format `coh_save: 2`): how the game was set up (the pack and
 overlays as given, the seed, the seats, which of them humans play and which bots), the state
 of each bot's random generator, how much of the log each human has seen, and the position
-itself (`Game.to_json`, format `coh-game/1`) with its digest. It is written whole to a
+itself (`Game.to_json`, format `coh-game/1`; its text made by `Game.to_json_text`, which makes
+again only the text of what is new in the game) with its digest. It is written whole to a
 temporary file that then replaces the save, so that a save is never half written. It names no
 file that coh writes: where a resumed game's log goes is said on the command line, or nowhere.
 
@@ -63,6 +64,31 @@ def save_document(
     passing: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The save of a game at this decision (`passing`: the humans' standing passes, as JSON)."""
+    return {**_save_fields(game, setup, agents, seen, passing), "game": game.to_json()}
+
+
+def save_text(
+    game: Game,
+    setup: PlaySetup,
+    agents: Mapping[str, Any],
+    seen: Mapping[str, int],
+    passing: Mapping[str, Mapping[str, Any]] | None = None,
+) -> str:
+    """`save_document`'s line, as `write_save` writes it (the position's text from `Game.to_json_text`)."""
+    fields = json.dumps(
+        _save_fields(game, setup, agents, seen, passing), separators=(",", ":"), ensure_ascii=True
+    )
+    return f'{fields[:-1]},"game":{game.to_json_text()}}}'
+
+
+def _save_fields(
+    game: Game,
+    setup: PlaySetup,
+    agents: Mapping[str, Any],
+    seen: Mapping[str, int],
+    passing: Mapping[str, Mapping[str, Any]] | None,
+) -> dict[str, Any]:
+    """What a save holds besides the position."""
     return {
         "coh_save": SAVE_FORMAT,
         "seed": setup.seed,
@@ -77,13 +103,14 @@ def save_document(
         "seen": dict(seen),
         "passing": dict(passing or {}),
         "digest": game.digest(),
-        "game": game.to_json(),
     }
 
 
-def write_save(path: Path, document: Mapping[str, Any]) -> None:
-    """Write the save atomically (a temporary file beside it, then replaced); UsageError IO-WRITE."""
-    write_whole(path, json.dumps(document, separators=(",", ":"), ensure_ascii=True) + "\n")
+def write_save(path: Path, save: Mapping[str, Any] | str) -> None:
+    """Write the save (a document, or its text from `save_text`) atomically, a temporary file
+    beside it then replaced; UsageError IO-WRITE."""
+    text = save if isinstance(save, str) else json.dumps(save, separators=(",", ":"), ensure_ascii=True)
+    write_whole(path, text + "\n")
 
 
 def read_save(path: Path) -> tuple[PlaySetup, dict[str, Any], Line]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import pickle
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -22,7 +23,6 @@ from coh_core.engine.machine import (
     execute,
     frames_data,
     frames_from_json,
-    frames_to_json,
     run_sync,
 )
 from coh_core.engine.rng import Rng
@@ -38,6 +38,7 @@ _NO_CARDS: list[str] = []  # the hand of a pack without hands (only ever read)
 GAME_FORMAT = "coh-game/1"  # the layout of `Game.to_json`
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
 RETURN_BOUNDS = (-1.0, 1.0)  # what `Game.returns` gives a seat: a loss, a win
+SAVE_BLOCK = 32  # entries of the log, its places and the answers dumped together once (`_Dumped`)
 
 
 def as_action(value: Any) -> Action:
@@ -70,8 +71,10 @@ class Game:
         self._setup(rules, state, start)
         self.log: list[dict[str, Any]] = []
         # answered decisions, in order: each decision's own answers (tuples; lists once loaded), as
-        # `history` shows them
+        # `history` shows them; those of the first blocks of SAVE_BLOCK are in `_answered_dumps`
         self._answered: list[dict[str, Any]] = []
+        self._answered_dumps: list[bytes] = []  # (see `_dump_answered`)
+        self._answers_seen: dict[str | None, list[dict[str, Any]]] = {}  # (see `hide_answers`)
         # Where each log entry was written, [phase, location or None], for the narrative's
         # headings: kept beside the log, not in it, so that the record and digest stay as they were.
         self.places: list[list[Any] | None] = []
@@ -79,6 +82,7 @@ class Game:
             self.note("chance.shuffle", count=count, pile=pile)
         self._remake = remake
         self._initial: dict[str, Any] | None = None if remake is not None else json.loads(json.dumps(state))
+        self._initial_dump: bytes | None = None  # `initial`, dumped (`marshal`): what saves copy
         self.after: list[list[Any]] = []  # [trigger, names]: triggers waiting for the action's end
         self.fired: list[str] = []  # the triggers fired in the current action: the cascade bound
         self.depth = 0  # actions running inside actions: triggers wait for the outermost
@@ -136,6 +140,7 @@ class Game:
         # the windows and names checked (`check_window_names`)
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
+        self._saver: _Saver | None = None  # what `to_json` keeps from one save to the next
         self._index_triggers()
 
     @property
@@ -143,13 +148,17 @@ class Game:
         """The state the game started from, as JSON (a copy: it shares nothing with the game)."""
         found = self._initial
         if found is None:
-            assert self._remake is not None
-            found = self._initial = json.loads(json.dumps(self._remake()))
+            dumped = self._initial_dump  # (a loaded game's: loaded when read)
+            if dumped is not None:
+                found = self._initial = marshal.loads(dumped)
+            else:
+                assert self._remake is not None
+                found = self._initial = json.loads(json.dumps(self._remake()))
         return found
 
     @initial.setter
     def initial(self, value: dict[str, Any]) -> None:
-        self._initial, self._remake = value, None
+        self._initial, self._remake, self._initial_dump = value, None, None
 
     # --- the public decision API ---------------------------------------------------
 
@@ -164,7 +173,37 @@ class Game:
     @property
     def history(self) -> list[dict[str, Any]]:
         """The answered decisions, in order, as JSON: per decision, each player's answer (a copy)."""
-        return [{c: list(a) for c, a in answers.items()} for answers in self._answered]
+        found: list[dict[str, Any]] = []
+        for dumped in self._answered_dumps:
+            found += marshal.loads(dumped)
+        found += [_answers_json(answers) for answers in self._answered]
+        return found
+
+    def hide_answers(self, seat: str | None) -> None:
+        """Of each decision answered so far, the game keeps `seat`'s answer alone, if any (a world
+        drawn for that seat, which holds nothing the seat does not know: `engine.worlds`)."""
+        dumps, seen = self._answered_dumps, self._answers_seen
+        shown = seen.get(seat)
+        if shown is None:  # (made once for the answers dumped, shared by the worlds drawn from them)
+            loaded: list[dict[str, Any]] = []
+            for dumped in dumps:
+                loaded += marshal.loads(dumped)
+            shown = seen[seat] = [{seat: answers[seat]} if seat in answers else {} for answers in loaded]
+        recent = [{seat: answers[seat]} if seat in answers else {} for answers in self._answered]
+        self._answered = [*shown, *recent]
+        self._answered_dumps, self._answers_seen = [], {}
+
+    def _dump_answered(self) -> None:
+        """The answered decisions of each full block dumped, as JSON: the game never reads them
+        again (`history` and saves load them), and a fork shares the dumps."""
+        answered = self._answered
+        full = len(answered) - len(answered) % SAVE_BLOCK
+        if full:
+            blocks = [answered[start : start + SAVE_BLOCK] for start in range(0, full, SAVE_BLOCK)]
+            dumps = [marshal.dumps([_answers_json(answers) for answers in block]) for block in blocks]
+            self._answered_dumps = [*self._answered_dumps, *dumps]  # (a new list: forks share the old)
+            self._answers_seen = {}
+            self._answered = answered[full:]
 
     def submit(self, colour: str, action: Any) -> None:
         """Answer for one player; raises IllegalAction (state unchanged) for anything not offered."""
@@ -183,7 +222,10 @@ class Game:
                 "ACTION-ILLEGAL",
                 f"{list(chosen)} is not one of the {len(legal)} legal actions for {colour}",
             )
-        if len(answers) + 1 == len(decision.options) and len(self._answered) >= MAX_DECISIONS:
+        if (
+            len(answers) + 1 == len(decision.options)
+            and SAVE_BLOCK * len(self._answered_dumps) + len(self._answered) >= MAX_DECISIONS
+        ):
             raise EngineError(
                 "ENGINE-LIMIT",
                 f"more than {MAX_DECISIONS:,} decisions and the game goes on: the turn structure never ends",
@@ -267,9 +309,16 @@ class Game:
         return PlayerView(self, None)
 
     def digest(self) -> str:
-        """A hash of the full state and log: equal digests mean identical games."""
+        """A hash of the full state and log: equal digests mean identical games.
+
+        The hash of `json.dumps([state, log], sort_keys=True, separators=(",", ":"))`, the text of
+        each full block of the log made once (`_Dumped`): a game saved after every decision, with
+        its digest, does not write its whole log again each time."""
         self.state["rng"] = self.rng.state
-        blob = json.dumps([self.state, self.log], sort_keys=True, separators=(",", ":"))
+        saver = self._saver
+        if saver is None:
+            saver = self._saver = _Saver()
+        blob = f"[{_text(self.state, sort_keys=True)},{saver.log.text(self.log, sort_keys=True)}]"
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def _resume(self, answers: dict[str, Action] | None) -> None:
@@ -285,39 +334,95 @@ class Game:
     # --- the position as data ---------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        """The whole game at this decision as JSON: `Game.from_json` goes on from it exactly."""
+        """The whole game at this decision as JSON: `Game.from_json` goes on from it exactly.
+
+        The document is the game's data as `json.loads` would give it back (lists, not tuples)
+        and shares nothing with the game. It is copied with `marshal`, not through JSON text:
+        the engine keeps no tuple, and no value in two places, in its state, log or pending
+        plays (the tests check both), and the frames' names and the decision, which hold tuples,
+        are made JSON apart. The log, its places and the answers only ever grow: each full block
+        of them is dumped once (`_Dumped`).
+        """
         self.state["rng"] = self.rng.state
+        saver = self._saver
+        if saver is None:
+            saver = self._saver = _Saver()
         decision = self.decision
-        doc = {
+        log, log_tail = saver.log.blocks(self.log)
+        places, places_tail = saver.places.blocks(self.places)
+        self._dump_answered()
+        initial = self._initial_dumped()
+        changing = (self.state, self.after, self.fired, self.pending, self.start)
+        state, after, fired, pending, start, log_tail, places_tail = marshal.loads(
+            marshal.dumps((*changing, log_tail, places_tail))
+        )
+        log += log_tail
+        places += places_tail
+        return {
             "format": GAME_FORMAT,
-            "state": self.state,
-            "frames": frames_to_json(self.frames),
-            "decision": None
-            if decision is None
-            else {
-                "kind": decision.kind,
-                "options": {c: [list(a) for a in acts] for c, acts in decision.options.items()},
-                "prompt": decision.prompt,
-                "answers": {c: list(a) for c, a in decision.answers.items()},
-            },
-            "after": self.after,
-            "fired": self.fired,
+            "state": state,
+            "frames": _json_copy(frames_data(self.frames)),
+            "decision": None if decision is None else saver.decision_json(decision),
+            "after": after,
+            "fired": fired,
             "depth": self.depth,
-            "pending": self.pending,
+            "pending": pending,
             "pending_count": self._pending_count,
-            "log": self.log,
+            "log": log,
             "history": self.history,
-            "places": self.places,
-            "initial": self.initial,
-            "start": self.start,
+            "places": places,
+            "initial": marshal.loads(initial),
+            "start": start,
         }
-        copy: dict[str, Any] = json.loads(json.dumps(doc))  # it shares nothing with this game
-        return copy
+
+    def to_json_text(self) -> str:
+        """`to_json` as JSON text, as `json.dumps(game.to_json(), separators=(",", ":"))` writes
+        it, but the text of each full block of the log, its places and the answers made once:
+        a table that saves its game after every decision writes only what is new."""
+        self.state["rng"] = self.rng.state
+        saver = self._saver
+        if saver is None:
+            saver = self._saver = _Saver()
+        decision = self.decision
+        head = _text(
+            {
+                "format": GAME_FORMAT,
+                "state": self.state,
+                "frames": frames_data(self.frames),
+                "decision": None
+                if decision is None
+                else {
+                    "kind": decision.kind,
+                    "options": decision.options,
+                    "prompt": decision.prompt,
+                    "answers": decision.answers,
+                },
+                "after": self.after,
+                "fired": self.fired,
+                "depth": self.depth,
+                "pending": self.pending,
+                "pending_count": self._pending_count,
+            }
+        )
+        self._dump_answered()
+        log = saver.log.text(self.log)
+        history = saver.answers_text(self._answered_dumps, self._answered)
+        places = saver.places.text(self.places)
+        initial, start = saver.initial_text(self._initial_dumped()), _text(self.start)
+        grown = f'"log":{log},"history":{history},"places":{places},"initial":{initial},"start":{start}'
+        return f"{head[:-1]},{grown}}}"
+
+    def _initial_dumped(self) -> bytes:
+        """`initial`, dumped (once: it never changes)."""
+        dumped = self._initial_dump
+        if dumped is None:
+            dumped = self._initial_dump = marshal.dumps(self.initial)
+        return dumped
 
     @classmethod
     def from_json(cls, rules: Rules, doc: dict[str, Any]) -> Game:
-        """A game saved by `to_json`, for the same rules; nothing runs until it is answered."""
-        doc = json.loads(json.dumps(doc))
+        """A game saved by `to_json` (JSON data, as `json.loads` gives it), for the same rules;
+        nothing runs until it is answered. The game shares nothing with the document."""
         state = doc.get("state")
         version = state.get("version") if isinstance(state, dict) else None
         if version != STATE_VERSION:
@@ -325,10 +430,20 @@ class Game:
                 "GAME-VERSION",
                 f"a position of state layout version {version!r}; this engine reads {STATE_VERSION}",
             )
+        # a deep copy, as a JSON round trip but faster; the answers and the starting state, which
+        # the game never reads, only dumped (`_dump_answered`, `initial`)
+        given = dict(doc)
+        history, initial = given.pop("history"), given.pop("initial")
+        doc = marshal.loads(marshal.dumps(given))
         game = cls.__new__(cls)
         game._setup(rules, doc["state"], doc["start"])
-        game.initial = doc["initial"]
-        game.log, game._answered = doc["log"], doc["history"]
+        game._initial, game._remake, game._initial_dump = None, None, marshal.dumps(initial)
+        full = len(history) - len(history) % SAVE_BLOCK
+        blocks = range(0, full, SAVE_BLOCK)
+        game._answered_dumps = [marshal.dumps(history[start : start + SAVE_BLOCK]) for start in blocks]
+        game._answers_seen = {}
+        game._answered = marshal.loads(marshal.dumps(history[full:]))
+        game.log = doc["log"]
         game.places = doc.get("places") or [None] * len(game.log)  # an older save: no headings for its log
         game.after, game.fired, game.depth = doc["after"], doc["fired"], doc["depth"]
         game.pending, game._pending_count = doc["pending"], doc["pending_count"]
@@ -354,8 +469,10 @@ class Game:
         game = Game.__new__(Game)
         state, frames, pending, after = _copied((self.state, frames, self.pending, self.after))
         game._setup(self.rules, state, self.start)
-        game.initial = self.initial
+        game._initial, game._remake, game._initial_dump = self._initial, self._remake, self._initial_dump
         game.log, game._answered = list(self.log), list(self._answered)
+        # (never changed in place: shared, and what worlds drawn from them show of them with them)
+        game._answered_dumps, game._answers_seen = self._answered_dumps, self._answers_seen
         game.places = list(self.places)
         game.after, game.fired, game.depth = after, list(self.fired), self.depth
         game.pending, game._pending_count = pending, self._pending_count
@@ -1116,6 +1233,127 @@ def _next_path(path: list[int], counts: list[int]) -> bool:
     path[-1] += 1
     del counts[len(path) :]
     return True
+
+
+def _json_copy(data: Any) -> Any:
+    """A deep copy of data as JSON would give it back: tuples become lists."""
+    kind = type(data)
+    if kind is dict:
+        return {key: _json_copy(value) for key, value in data.items()}
+    if kind is list or kind is tuple:
+        return [_json_copy(value) for value in data]
+    return data
+
+
+def _answers_json(answers: dict[str, Any]) -> dict[str, Any]:
+    """A decision's answers as JSON (an entry of `history`)."""
+    return {colour: _json_copy(action) for colour, action in answers.items()}
+
+
+class _Dumped:
+    """The entries of a list that only ever grows (the log, its places), dumped (`marshal`) a
+    block of SAVE_BLOCK at a time once the block is full, and written as JSON text once asked:
+    each save loads them again, fresh, or joins their text, without dumping them again."""
+
+    __slots__ = ("dumps", "entries", "sorted_texts", "texts")
+
+    def __init__(self) -> None:
+        self.entries: list[Any] | None = None  # the list dumped (another one: start again)
+        self.dumps: list[bytes] = []
+        self.texts: list[str] = []  # the text of the first blocks dumped
+        self.sorted_texts: list[str] = []  # likewise, keys sorted (`Game.digest`)
+
+    def _full(self, entries: list[Any]) -> int:
+        """The full blocks dumped; how many entries they hold."""
+        dumps = self.dumps
+        done = len(dumps) * SAVE_BLOCK
+        if self.entries is not entries or len(entries) < done:  # (a list replaced: a world's log)
+            self.entries, self.dumps, self.texts, self.sorted_texts = entries, [], [], []
+            dumps, done = self.dumps, 0
+        while done + SAVE_BLOCK <= len(entries):
+            dumps.append(marshal.dumps(entries[done : done + SAVE_BLOCK]))
+            done += SAVE_BLOCK
+        return done
+
+    def blocks(self, entries: list[Any]) -> tuple[list[Any], list[Any]]:
+        """A fresh copy of the entries of the full blocks, and the others (not copies)."""
+        done = self._full(entries)
+        copied: list[Any] = []
+        for dumped in self.dumps:
+            copied += marshal.loads(dumped)
+        return copied, entries[done:]
+
+    def text(self, entries: list[Any], sort_keys: bool = False) -> str:
+        """The entries as JSON text (`_text`)."""
+        done = self._full(entries)
+        texts = self.sorted_texts if sort_keys else self.texts
+        for start in range(len(texts) * SAVE_BLOCK, done, SAVE_BLOCK):
+            texts.append(_text(entries[start : start + SAVE_BLOCK], sort_keys)[1:-1])
+        return _joined(texts, entries[done:], sort_keys)
+
+
+class _Saver:
+    """What `Game.to_json` and `Game.to_json_text` keep from one save of a game to the next."""
+
+    __slots__ = (
+        "answers_of",
+        "answers_texts",
+        "decision_of",
+        "initial",
+        "initial_of",
+        "log",
+        "options",
+        "places",
+    )
+
+    def __init__(self) -> None:
+        self.log = _Dumped()
+        self.places = _Dumped()
+        self.decision_of: Decision | None = None  # the decision whose options are dumped, and the dump
+        self.options = b""
+        self.answers_of: list[bytes] = []  # the blocks of answers written as text, and their text
+        self.answers_texts: list[str] = []
+        self.initial_of: bytes | None = None  # the starting state written as text, and its text
+        self.initial = ""
+
+    def decision_json(self, decision: Decision) -> dict[str, Any]:
+        """The decision as JSON (its options, which may be many, dumped once)."""
+        if self.decision_of is not decision:
+            self.decision_of, self.options = decision, marshal.dumps(_json_copy(decision.options))
+        return {
+            "kind": decision.kind,
+            "options": marshal.loads(self.options),
+            "prompt": _json_copy(decision.prompt),
+            "answers": _answers_json(decision.answers),
+        }
+
+    def answers_text(self, dumps: list[bytes], answered: list[dict[str, Any]]) -> str:
+        """The answered decisions as JSON text: those dumped (`Game._dump_answered`) written once."""
+        of, texts = self.answers_of, self.answers_texts
+        kept = 0
+        while kept < len(of) and kept < len(dumps) and of[kept] is dumps[kept]:
+            kept += 1
+        del texts[kept:]  # (the blocks that are no longer the game's: a world's answers, say)
+        texts += [_text(marshal.loads(dumped))[1:-1] for dumped in dumps[kept:]]
+        self.answers_of = dumps
+        return _joined(texts, answered)
+
+    def initial_text(self, dumped: bytes) -> str:
+        if self.initial_of is not dumped:
+            self.initial_of, self.initial = dumped, _text(marshal.loads(dumped))
+        return self.initial
+
+
+def _text(data: Any, sort_keys: bool = False) -> str:
+    """JSON text, as the saves write it (tuples as lists)."""
+    return json.dumps(data, separators=(",", ":"), sort_keys=sort_keys)
+
+
+def _joined(texts: list[str], entries: list[Any], sort_keys: bool = False) -> str:
+    """A list's JSON text, from the text of its first entries (without brackets) and the others."""
+    if entries:
+        return "[" + ",".join([*texts, _text(entries, sort_keys)[1:-1]]) + "]"
+    return "[" + ",".join(texts) + "]"
 
 
 def _copied(data: Any) -> Any:

@@ -60,7 +60,7 @@ def sample_world(game: Game, me: str | None, rng: Rng, redraw_answers: bool = Fa
     # what others alone saw, and what they answered before, is not the seat's to hold: an entry of
     # the log addressed to others keeps its place (the engine counts entries), not its content
     world.log = [e if "to" not in e or me in e["to"] else _unseen(e) for e in world.log]
-    world._answered = [{me: answers[me]} if me in answers else {} for answers in world._answered]
+    world.hide_answers(me)
     # nor is how the game was dealt: its seed and starting state would tell every draw
     world.state["seed"] = WORLD_SEED
     world.initial = {}

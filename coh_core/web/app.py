@@ -157,7 +157,7 @@ class Table:
         room = Room.create(new_room_id(), setup, self.clock(), self.budget)
         self._keep(room)  # counted at once (its links are not given out before it is stored)
         try:
-            self.store.add(room.ident, setup.to_json(), room.game.to_json(), room.tokens, room.touched)
+            self.store.add(room.ident, setup.to_json(), room.game.to_json_text(), room.tokens, room.touched)
         except BaseException:
             self._drop(room)
             raise
@@ -231,10 +231,10 @@ class Table:
                 await asyncio.to_thread(room.think, colour)
                 room.touched = self.clock()
                 if room.slow:  # seconds of thinking are not lost to a restart
-                    self.store.save(room.ident, room.game.to_json(), room.touched)
+                    self.store.save(room.ident, room.game.to_json_text(), room.touched)
         async with self.lock(room):
             if self.rooms.get(room.ident) is room:
-                self.store.save(room.ident, room.game.to_json(), room.touched)
+                self.store.save(room.ident, room.game.to_json_text(), room.touched)
                 await self.broadcast(room)
 
     def leave(self, connection: Connection) -> None:

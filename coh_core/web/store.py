@@ -1,7 +1,8 @@
 """The web table's rooms in one SQLite file (the standard `sqlite3`): each room's setup, its
-secret links, its game (`Game.to_json()`) and when a decision was last taken there, saved after
-every decision, so that a server started again on the same file goes on with every room where it
-stood; a room that has expired is removed with its links."""
+secret links, its game (`Game.to_json_text()`, which makes again only the text of what is new in
+the game) and when a decision was last taken there, saved after every decision, so that a server
+started again on the same file goes on with every room where it stood; a room that has expired is
+removed with its links."""
 
 from __future__ import annotations
 
@@ -46,26 +47,24 @@ class Store:
         self,
         ident: str,
         setup: Mapping[str, Any],
-        game: Mapping[str, Any],
+        game: str,
         tokens: Mapping[str, str | None],
         touched: float,
     ) -> None:
         with self.lock, self.db:
             self.db.execute(
                 "INSERT INTO rooms (id, setup, game, touched) VALUES (?, ?, ?, ?)",
-                (ident, json.dumps(setup), json.dumps(game, separators=(",", ":")), touched),
+                (ident, json.dumps(setup), game, touched),
             )
             self.db.executemany(
                 "INSERT INTO links (token, room, seat) VALUES (?, ?, ?)",
                 [(token, ident, seat) for token, seat in tokens.items()],
             )
 
-    def save(self, ident: str, game: Mapping[str, Any], touched: float) -> None:
+    def save(self, ident: str, game: str, touched: float) -> None:
+        """The room's game (its JSON text) and when a decision was last taken there."""
         with self.lock, self.db:
-            self.db.execute(
-                "UPDATE rooms SET game = ?, touched = ? WHERE id = ?",
-                (json.dumps(game, separators=(",", ":")), touched, ident),
-            )
+            self.db.execute("UPDATE rooms SET game = ?, touched = ? WHERE id = ?", (game, touched, ident))
 
     def remove(self, ident: str) -> None:
         """The room and its links, gone."""

@@ -11,7 +11,7 @@ import pytest
 from coh_core.agents import RandomAgent
 from coh_core.agents.runner import ask
 from coh_core.engine import new_game
-from coh_core.engine.game import Game
+from coh_core.engine.game import SAVE_BLOCK, Game
 from coh_core.engine.runtime import EngineError
 from coh_core.packs.model import Pack
 
@@ -170,15 +170,31 @@ def test_a_view_just_made_reaches_nothing_of_the_game(base_pack: Pack, seat: int
     assert others and not any(id(h) in reachable for h in others)
 
 
-def test_a_sampled_world_holds_nothing_the_seat_did_not_see(base_pack: Pack) -> None:
+@pytest.mark.parametrize("saved", [False, True])
+def test_a_sampled_world_holds_nothing_the_seat_did_not_see(base_pack: Pack, saved: bool) -> None:
+    """Saved: the game was saved before, so that it keeps most of its answers dumped for saves."""
     from coh_core.engine.rng import Rng
     from coh_core.engine.worlds import sample_world
 
     game = _game_in_play(base_pack, 5)
+    agent = RandomAgent(5)
+    while len(game.history) <= SAVE_BLOCK:  # past a block of answers kept dumped once saved
+        assert game.decision is not None
+        colour = game.decision.waiting[0]
+        game.submit(colour, ask(game, agent, colour))
+    if saved:
+        game.to_json()
     me = game.players[1]
     world = sample_world(game, me, Rng(3))
     assert world.state["seed"] != game.state["seed"] and world.initial == {}
     private = [e for e in game.log if "to" in e and me not in e["to"]]
     assert private and not any(e in world.log for e in private)
     assert len(world.log) == len(game.log)  # (the engine counts entries: each keeps its place)
+    assert len(world.history) == len(game.history)
+    assert any(set(answers) - {me} for answers in game.history)
     assert all(set(answers) <= {me} for answers in world.history)
+    assert all(set(answers) <= {me} for answers in world.to_json()["history"])
+    assert json.loads(world.to_json_text()) == world.to_json()
+    other = game.players[2]  # a world drawn for another seat next, and for the first again
+    assert all(set(answers) <= {other} for answers in sample_world(game, other, Rng(4)).history)
+    assert sample_world(game, me, Rng(5)).history == world.history
