@@ -81,6 +81,9 @@ class DeclaredMessages:
     # the engine's log entries the narrative never tells: those `UNTOLD` the pack does not ask for,
     # and any the pack says `told: false` of (`engine_log`)
     hushed: frozenset[str] = frozenset()
+    # questions by id whose answers each move a piece to the place one of the question's values
+    # names: that value's placeholder (`moves_to` of `decisions`)
+    question_moves: Mapping[str, str] = field(default_factory=dict)
 
     def questions(self) -> dict[str, tuple[str, ...]]:
         """The decisions by id (what `ask(..., question=id)` may put): their placeholders.
@@ -113,14 +116,20 @@ class DeclaredMessages:
                 return f"ui.action.{answer.id}", params
         return "ui.action.other", {"value": " ".join(str(v) for v in action)}
 
-    def destination(self, action: Sequence[Any]) -> Any:
-        """The place an answer moves a piece to (its value of the answer's `moves_to`), or None."""
+    def destination(self, action: Sequence[Any], question: Mapping[str, Any] | None = None) -> Any:
+        """The place an answer moves a piece to, or None: its value of the answer's `moves_to`,
+        else the asked `question`'s (a decision as a view shows it: its `kind` and `prompt`) of
+        the question's `moves_to`."""
         verb, *values = action
         for answer in self.answers.get(str(verb), ()):
             params = answer.read(values)
-            if params is not None:
-                return params.get(answer.moves_to) if answer.moves_to is not None else None
-        return None
+            if params is not None and answer.moves_to is not None:
+                return params.get(answer.moves_to)
+        if question is None:
+            return None
+        placeholder = self.question_moves.get(str(question.get("kind")))
+        prompt = question.get("prompt")
+        return prompt.get(placeholder) if placeholder is not None and isinstance(prompt, Mapping) else None
 
 
 # -- the engine's own messages -----------------------------------------------------------------
@@ -807,6 +816,7 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
     variants: dict[str, frozenset[str]] = {}
     quiet: dict[str, frozenset[str]] = {}
     answers: dict[str, list[Answer]] = {a.verb: [a] for a in ENGINE_ANSWERS}
+    question_moves: dict[str, str] = {}
     for group, message_id, spec in declarations(section):
         message = declared_message(group, message_id, spec)
         if message.key in engine or message.key in texts:
@@ -829,6 +839,8 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
                 moves_to if isinstance(moves_to, str) else None,
             )
             answers.setdefault(answer.verb, []).append(answer)
+        elif group == "decisions" and isinstance(spec.get("moves_to"), str):
+            question_moves[message_id] = spec["moves_to"]
     told: dict[str, bool] = {}
     for message_id, spec in engine_log_tellings(section):
         if message_id not in ENGINE_LOG:  # MSG-ENGINE-LOG reports it
@@ -847,6 +859,7 @@ def declared_messages(section: Mapping[str, Any], declared: Declarations) -> Dec
         {k: v for k, v in variants.items() if v},
         {k: v for k, v in quiet.items() if v},
         frozenset(k for k in ENGINE_LOG if not told.get(k, k not in UNTOLD)),
+        question_moves,
     )
 
 

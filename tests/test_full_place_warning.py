@@ -103,6 +103,44 @@ def test_a_movement_card_to_a_full_or_closed_location_says_so_and_one_with_room_
     assert all(labels[("card", loc)].endswith(f"(full: goes to {name})") for loc in warned)
 
 
+def _move_question(base_pack: Pack) -> Game:
+    """A game at its first `move` question: which character goes where the player's card says."""
+    from coh_core.agents import RandomAgent
+
+    game = new_game(base_pack, players=4, seed=1)
+    agents = {colour: RandomAgent(seed=i) for i, colour in enumerate(game.players)}
+    while game.decision is not None and game.decision.kind != "move":
+        for colour in game.waiting:
+            game.submit(colour, agents[colour].act(None, game.legal(colour)))
+    assert game.decision is not None
+    return game
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_which_character_goes_to_a_full_location_says_where_each_goes_instead(
+    base_pack: Pack, overflow: str, full: bool
+) -> None:
+    """The `move` question's answers name a character only: the place is the question's (its
+    `location`, declared `moves_to`), and each answer says the character goes to the overflow
+    location when that place is full, nothing when it has room."""
+    narrator = Narrator(base_pack)
+    game = _move_question(base_pack)
+    assert game.decision is not None
+    location = game.decision.prompt["location"]
+    if full:
+        _fill(game, location)
+    else:
+        for character in game.pieces.values():
+            character["at"] = None
+    legal = game.legal(game.waiting[0])
+    labels = _labels(game, narrator, legal)
+    name = str(narrator.name("location", overflow))
+    assert len(labels) == len(legal) > 1
+    for action, label in labels.items():
+        plain = _plain(narrator, action)
+        assert label == (f"{plain} (full: goes to {name})" if full else plain)
+
+
 def test_a_character_holding_an_extra_place_leaves_room_for_another(base_pack: Pack) -> None:
     """Ruling 13: a character in an extra place (the Mama's power) does not count against the
     capacity, so a location holding it beside one fewer than its capacity still has room."""

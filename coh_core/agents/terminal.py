@@ -212,9 +212,9 @@ class TerminalAgent:
 
     def warn_full(self, entries: list[Entry], state: Mapping[str, Any]) -> list[Entry]:
         """The menu with each answer that would move a piece to a place with no room for it (the
-        pack's answers with `moves_to`) saying so, and where the piece goes instead: the place
-        the `setup` field of role `overflow` names (`ui.table.menu.full`). Only labels change:
-        the keys stay those of the values."""
+        pack's answers with `moves_to`, and the answers to a question with `moves_to`) saying so,
+        and where the piece goes instead: the place the `setup` field of role `overflow` names
+        (`ui.table.menu.full`). Only labels change: the keys stay those of the values."""
         instead = setup_role(self.narrator.pack, OVERFLOW)
         if instead is None or not self.narrator.has("ui.table.menu.full"):
             return entries
@@ -223,7 +223,7 @@ class TerminalAgent:
             if entry.action is None:
                 self.warn_full(entry.children, state)
                 continue
-            to = declared.destination(entry.action)
+            to = declared.destination(entry.action, state.get("decision"))
             if to is not None and to != instead and no_room(self.narrator.pack, state, str(to)):
                 entry.label = ui("ui.table.menu.full", answer=Verbatim(entry.label), location=instead)
         return entries

@@ -383,12 +383,20 @@ def _check_message(
         )
 
 
+MOVING_GROUPS = ("answers", "decisions")  # the messages whose `moves_to` the menus read
+
+
 def _check_moves_to(
     section: Section, path: Path_, params: list[str], spec: dict[str, Any]
 ) -> Iterator[Problem]:
-    """An answer's `moves_to` names one of its placeholders, of the board's places' type."""
+    """An answer's or a question's `moves_to` names one of its placeholders, of the board's places'
+    type (no other message moves anything)."""
     moves_to = spec.get("moves_to")
     if moves_to is None:
+        return
+    if path[0] not in MOVING_GROUPS:
+        said = f"`{path[-1]}` is no answer or question: `moves_to` says where an answer moves a piece"
+        yield Problem("MSG-ANSWER", said, _at(section, (*path, "moves_to")))
         return
     types = spec.get("types")
     written = types.get(moves_to) if isinstance(types, dict) else None
