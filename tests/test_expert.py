@@ -61,6 +61,25 @@ def test_the_tree_search_is_the_same_for_the_same_seed(base_pack: Pack, seed: in
     assert first.rng.state == second.rng.state  # a save of either would go on the same way
 
 
+class _AskedInEveryWindow(ExpertAgent):
+    """An expert whose worlds ask every seat in windows (no seat passed over unasked)."""
+
+    def _passes(self, colour: str, cards: list[str], characters: list[str]) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("seed", [3, 7])
+def test_seats_passed_over_in_the_worlds_leave_the_search_as_it_was(base_pack: Pack, seed: int) -> None:
+    """The worlds pass over the seats the rollouts would make pass (`window_passer`): the same
+    tree, answer and generator as a search whose worlds ask them."""
+    game, me, legal = _at_movement(base_pack, seed)
+    fast, asked = ExpertAgent(seed, base_pack, 24), _AskedInEveryWindow(seed, base_pack, 24)
+    assert fast.act(game.view(me), legal) == asked.act(game.view(me), legal)
+    assert fast.last_tree is not None and asked.last_tree is not None
+    assert _statistics(fast.last_tree) == _statistics(asked.last_tree)
+    assert fast.rng.state == asked.rng.state
+
+
 @pytest.mark.parametrize("iterations", [1, 5, 20])
 def test_the_tree_search_runs_exactly_its_iterations(base_pack: Pack, iterations: int) -> None:
     game, me, legal = _at_movement(base_pack, 3)

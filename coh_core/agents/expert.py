@@ -157,6 +157,8 @@ class ExpertAgent:
         # in rollouts, a look-ahead of one answer, within a few forks: it runs at every decision
         self.rollout_agent.depth, self.rollout_agent.forks = 1, ROLLOUT_FORKS
         self.evaluator = self.fallback.evaluator
+        fallback = self.fallback  # the cards and characters whose use relieves a threat (`_passes`)
+        self._relieving = frozenset(owner for owner in fallback.verbs if fallback._relieves(owner))
         self.last_iterations = 0  # how many iterations the last search ran (for tests, reports)
         self.last_tree: Node | None = None  # the last tree search's root
 
@@ -211,6 +213,7 @@ class ExpertAgent:
     def _iterate(self, worlds: World, me: str, root: Node, spread: Spread) -> None:
         """One iteration: a sampled world, a descent of the tree, one expansion, a rollout."""
         world = worlds()
+        world.window_passer = self._passes
         agent = self.rollout_agent
         agent.rng = Rng(self.rng.next64())
         agent._view = None  # no log in rollouts: gifts are not remembered there
@@ -320,6 +323,7 @@ class ExpertAgent:
         agent.rng = Rng(seed)
         agent._view = None  # no log in rollouts: gifts are not remembered there
         start_turn = game.state["turn"]
+        game.window_passer = self._passes
         game.submit(me, action)
         while not game.over and game.state["turn"] - start_turn < HORIZON_TURNS:
             decision = game.decision
@@ -339,6 +343,12 @@ class ExpertAgent:
             return None
         useful = any(a[0] in ("play", "power") and self.fallback._relieves(a[1]) for a in legal)
         return None if useful else PASS
+
+    def _passes(self, colour: str, cards: list[str], characters: list[str]) -> bool:
+        """`_quick_pass` before the window is asked (a world's `window_passer`): none of the cards
+        and characters the seat could use in it relieves anything, so it would pass."""
+        relieving = self._relieving
+        return relieving.isdisjoint(cards) and relieving.isdisjoint(characters)
 
     def _score(self, game: Game, me: str) -> float:
         """What the position is worth to `me`: once the game is over, what its result is worth

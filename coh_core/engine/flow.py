@@ -265,6 +265,7 @@ class _WindowAsk(Op):
         counts: dict[str, dict[str, int]] = state["counts"]
         rested = game._rested_cache if game._rested_key == len(game.pieces) else game._rested_by_player()
         kinds, characters = game.rules._usable.get(windows) or game.rules.usable_in(windows)
+        passer = game.window_passer
         while passes < count:
             player = players[index % count]
             index += 1
@@ -284,6 +285,9 @@ class _WindowAsk(Op):
                         else:
                             passes += 1
                             continue
+            if passer is not None and game.passes_unasked(player, windows):
+                passes += 1  # (as after their pass)
+                continue
             options = game.window_options(player, windows, names, players if giving else None)
             if len(options) > 1:
                 env["index"], env["passes"] = index, passes
@@ -311,15 +315,15 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
     and the question's values; None: it closes."""
     windows, names = tuple(env["windows"]), env["names"]
     if env["mode"] == "one":
-        if env["done"]:
-            return None
+        if env["done"] or game.passes_unasked(env["player"], windows):
+            return None  # (as after their pass)
         options = game.window_options(env["player"], windows, names, None)
         return (env["player"], options, _public(names)) if len(options) > 1 else None
     pending = game.pending[names["pending"]]
     while env["index"] < len(env["players"]) and not pending["cancelled"]:
         player = env["players"][env["index"]]
         env["index"] += 1
-        if player == pending["player"]:
+        if player == pending["player"] or game.passes_unasked(player, windows):
             continue
         options = game.window_options(player, windows, names, None)
         if len(options) > 1:

@@ -39,6 +39,8 @@ GAME_FORMAT = "coh-game/1"  # the layout of `Game.to_json`
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
 RETURN_BOUNDS = (-1.0, 1.0)  # what `Game.returns` gives a seat: a loss, a win
 SAVE_BLOCK = 32  # entries of the log, its places and the answers dumped together once (`_Dumped`)
+# (seat, the cards and the characters it could use in a window) -> whether it passes there anyway
+WindowPasser = Callable[[str, list[str], list[str]], bool]
 
 
 def as_action(value: Any) -> Action:
@@ -141,6 +143,9 @@ class Game:
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
         self._saver: _Saver | None = None  # what `to_json` keeps from one save to the next
+        # a search's own: which seats pass in windows whatever they are offered (`passes_unasked`);
+        # not the position's: forks and loads leave it unset
+        self.window_passer: WindowPasser | None = None
         self._index_triggers()
 
     @property
@@ -938,6 +943,18 @@ class Game:
                     gifts = items[item] = [("give", to, item) for to in seated if to != colour]
                 found += gifts
         return found
+
+    def passes_unasked(self, colour: str, windows: tuple[str, ...]) -> bool:
+        """Whether `window_passer` says the player passes in these windows, given the cards and
+        characters they could use there (`candidates`): then a window passes over them without
+        asking, and the game goes on as after their pass (no decision of theirs is recorded). A
+        search's worlds set it where its players would pass whatever they were offered: the
+        window's options, dry runs and all, are not worked out for nothing."""
+        passer = self.window_passer
+        if passer is None:
+            return False
+        playable, rested = self.candidates(colour, windows)
+        return passer(colour, playable, rested)
 
     def could_try(self, colour: str, windows: tuple[str, ...]) -> bool:
         """Whether `candidates` would find anything (without listing it)."""
