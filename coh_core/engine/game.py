@@ -143,6 +143,8 @@ class Game:
         self._checked: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
         self._checked_events: set[tuple[str, tuple[str, ...]]] = set()  # likewise, events and names
         self._saver: _Saver | None = None  # what `to_json` keeps from one save to the next
+        # the seat whose answers alone the first answers kept are, and how many (`hide_answers`)
+        self._hidden: tuple[str | None, int] | None = None
         # a search's own: which seats pass in windows whatever they are offered (`passes_unasked`);
         # not the position's: forks and loads leave it unset
         self.window_passer: WindowPasser | None = None
@@ -194,9 +196,14 @@ class Game:
             for dumped in dumps:
                 loaded += marshal.loads(dumped)
             shown = seen[seat] = [{seat: answers[seat]} if seat in answers else {} for answers in loaded]
-        recent = [{seat: answers[seat]} if seat in answers else {} for answers in self._answered]
-        self._answered = [*shown, *recent]
+        answered = self._answered
+        hidden = self._hidden
+        # (the answers hidden for this seat before, none dumped since: kept as they are, shared)
+        done = hidden[1] if hidden is not None and hidden[0] == seat and not dumps else 0
+        recent = [{seat: answers[seat]} if seat in answers else {} for answers in answered[done:]]
+        self._answered = [*shown, *answered[:done], *recent]
         self._answered_dumps, self._answers_seen = [], {}
+        self._hidden = (seat, len(self._answered))
 
     def _dump_answered(self) -> None:
         """The answered decisions of each full block dumped, as JSON: the game never reads them
@@ -478,6 +485,7 @@ class Game:
         game.log, game._answered = list(self.log), list(self._answered)
         # (never changed in place: shared, and what worlds drawn from them show of them with them)
         game._answered_dumps, game._answers_seen = self._answered_dumps, self._answers_seen
+        game._hidden = self._hidden
         game.places = list(self.places)
         game.after, game.fired, game.depth = after, list(self.fired), self.depth
         game.pending, game._pending_count = pending, self._pending_count

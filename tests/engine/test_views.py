@@ -198,3 +198,36 @@ def test_a_sampled_world_holds_nothing_the_seat_did_not_see(base_pack: Pack, sav
     other = game.players[2]  # a world drawn for another seat next, and for the first again
     assert all(set(answers) <= {other} for answers in sample_world(game, other, Rng(4)).history)
     assert sample_world(game, me, Rng(5)).history == world.history
+
+
+def test_a_world_drawn_from_a_world_hides_the_answers_given_since(base_pack: Pack) -> None:
+    """A world keeps which seat its answers were hidden for (a search draws many from one view's):
+    drawn again for that seat after others answered in it, their new answers are hidden too; drawn
+    for another seat, the first seat's are."""
+    from coh_core.engine.rng import Rng
+    from coh_core.engine.worlds import sample_world
+
+    game = _game_in_play(base_pack, 6)
+    me, other = game.players[0], game.players[1]
+    world = sample_world(game, me, Rng(1))
+    assert all(set(answers) <= {me} for answers in world.history)
+    before = len(world.history)
+    # (a world redeals what the frames may have picked already: a seat plays a card it no longer
+    # holds; the first world that plays on to others' answers is kept)
+    for seed in range(1, 20):
+        world, agent = sample_world(game, me, Rng(seed)), RandomAgent(6)
+        try:
+            while len(world.history) < before + 12 or not any(set(a) - {me} for a in world.history[before:]):
+                assert world.decision is not None
+                colour = world.decision.waiting[0]
+                world.submit(colour, ask(world, agent, colour))
+            break
+        except EngineError:
+            continue
+    again = sample_world(world, me, Rng(2))
+    assert len(again.history) == len(world.history)
+    assert all(set(answers) <= {me} for answers in again.history)
+    assert again.history[:before] == sample_world(world, me, Rng(3)).history[:before]
+    theirs = sample_world(again, other, Rng(4))
+    assert all(set(answers) <= {other} for answers in theirs.history)
+    assert not any(me in answers for answers in theirs.history)
