@@ -432,9 +432,12 @@ class Game:
         return dumped
 
     @classmethod
-    def from_json(cls, rules: Rules, doc: dict[str, Any]) -> Game:
+    def from_json(cls, rules: Rules, doc: dict[str, Any], *, copy: bool = True) -> Game:
         """A game saved by `to_json` (JSON data, as `json.loads` gives it), for the same rules;
-        nothing runs until it is answered. The game shares nothing with the document."""
+        nothing runs until it is answered. The game shares nothing with the document, unless
+        `copy` is False: then the document is handed over, and the game takes its lists and
+        mappings as its own (what `json.loads` or `to_json` just gave, which nobody else holds:
+        a load without copying it all again; the document must not be used after)."""
         state = doc.get("state")
         version = state.get("version") if isinstance(state, dict) else None
         if version != STATE_VERSION:
@@ -446,7 +449,7 @@ class Game:
         # the game never reads, only dumped (`_dump_answered`, `initial`)
         given = dict(doc)
         history, initial = given.pop("history"), given.pop("initial")
-        doc = marshal.loads(marshal.dumps(given))
+        doc = marshal.loads(marshal.dumps(given)) if copy else given
         game = cls.__new__(cls)
         game._setup(rules, doc["state"], doc["start"])
         game._initial, game._remake, game._initial_dump = None, None, marshal.dumps(initial)
@@ -454,7 +457,7 @@ class Game:
         blocks = range(0, full, SAVE_BLOCK)
         game._answered_dumps = [marshal.dumps(history[start : start + SAVE_BLOCK]) for start in blocks]
         game._answers_seen = {}
-        game._answered = marshal.loads(marshal.dumps(history[full:]))
+        game._answered = marshal.loads(marshal.dumps(history[full:])) if copy else history[full:]
         game.log = doc["log"]
         game.places = doc.get("places") or [None] * len(game.log)  # an older save: no headings for its log
         game.after, game.fired, game.depth = doc["after"], doc["fired"], doc["depth"]

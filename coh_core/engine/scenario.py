@@ -554,7 +554,7 @@ def _when(game: Game, doc: YamlDoc, outcome: Outcome, reload: bool) -> Game:
     for index, answers in enumerate(doc.data.get("when") or []):
         where = doc.location(("when", index))
         if reload and game.decision is not None:
-            game = Game.from_json(game.rules, game.to_json())
+            game = Game.from_json(game.rules, game.to_json(), copy=False)
         if answers in ("pass", "passes"):
             _pass_while_possible(game, once=answers == "pass")
             continue

@@ -121,7 +121,7 @@ class Position:
 
 
 def _restored(table: Table, seed: int, doc: dict[str, Any]) -> Position:
-    return Position(table, seed, Game.from_json(table.ruleset, doc))
+    return Position(table, seed, Game.from_json(table.ruleset, doc, copy=False))  # (the pickle's own)
 
 
 # OpenSpiel makes a new initial state, and writes a player's tensor of it, at each call of a

@@ -202,7 +202,8 @@ class Room:
         touched: float = 0.0,
         budget: Budget = (None, None),
     ) -> Room:
-        game = Game.from_json(rules_for(load_game(setup.game, tuple(setup.rules))), doc)
+        # (the document is the store's fresh reading, handed over: not copied again)
+        game = Game.from_json(rules_for(load_game(setup.game, tuple(setup.rules))), doc, copy=False)
         return cls(ident, setup, game, tokens, touched, budget)
 
     def scoreboard(self, speaker: Speaker) -> list[str]:

@@ -7,6 +7,7 @@ a game loaded with `from_json` keeps nothing of the document it was given either
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from typing import Any
@@ -139,3 +140,22 @@ def test_a_loaded_game_keeps_nothing_of_its_document(pack: str, players: int, se
     _play(loaded, agents, ONWARD)
     assert _text(doc) == defaced  # the loaded game playing on wrote nothing into the document
     assert loaded.to_json_text() == json.dumps(loaded.to_json(), separators=(",", ":"))
+
+
+@pytest.mark.parametrize(("pack", "players", "seed", "bots"), spread(GAMES, every=2))
+def test_a_document_handed_over_plays_on_as_a_copied_one(
+    pack: str, players: int, seed: int, bots: str
+) -> None:
+    """`from_json(copy=False)`: the game takes the document's lists and mappings as its own (none
+    copied again), and plays on exactly as a game loaded from a copy does."""
+    game, agents = _game(pack, players, seed, bots)
+    _play(game, agents, BEFORE)
+    rules = rules_for(load_game(pack))
+    doc = game.to_json()
+    copied = Game.from_json(rules, json.loads(json.dumps(doc)))
+    handed = Game.from_json(rules, doc, copy=False)
+    assert handed.state is doc["state"] and handed.log is doc["log"]  # taken, not copied
+    twins = copy.deepcopy(agents)  # (bots in the same state for both)
+    _play(copied, agents, ONWARD)
+    _play(handed, twins, ONWARD)
+    assert handed.to_json() == copied.to_json() and handed.digest() == copied.digest()
