@@ -21,5 +21,6 @@ def light_view(game: Game, colour: str) -> dict[str, Any]:
         "pieces": state["pieces"],
         "piece_roles": game.rules.piece_roles,
         "counts": state["counts"],
-        "decision": None if decision is None else decision.to_json(colour),
+        # (of the decision, the heuristic reads its kind and question: not its answers, made JSON)
+        "decision": None if decision is None else {"kind": decision.kind, "prompt": decision.prompt},
     }
