@@ -15,9 +15,10 @@ from coh_core.agents import make_bot
 from coh_core.agents.expert import ExpertAgent, Node
 from coh_core.agents.heuristic import HeuristicAgent
 from coh_core.agents.runner import ask, play_out
+from coh_core.agents.worlds import light_view
 from coh_core.cli import main
 from coh_core.engine import new_game
-from coh_core.engine.game import Game
+from coh_core.engine.game import Game, WindowPasser
 from coh_core.packs.model import Pack
 
 MOVEMENT = "movement_card"  # the base pack's question of the movement cards, asked of all at once
@@ -64,8 +65,8 @@ def test_the_tree_search_is_the_same_for_the_same_seed(base_pack: Pack, seed: in
 class _AskedInEveryWindow(ExpertAgent):
     """An expert whose worlds ask every seat in windows (no seat passed over unasked)."""
 
-    def _passes(self, colour: str, cards: list[str], characters: list[str]) -> bool:
-        return False
+    def _passer(self, world: Game) -> WindowPasser:
+        return lambda colour, cards, characters, question, values: False
 
 
 @pytest.mark.parametrize("seed", [3, 7])
@@ -78,6 +79,28 @@ def test_seats_passed_over_in_the_worlds_leave_the_search_as_it_was(base_pack: P
     assert fast.last_tree is not None and asked.last_tree is not None
     assert _statistics(fast.last_tree) == _statistics(asked.last_tree)
     assert fast.rng.state == asked.rng.state
+
+
+@pytest.mark.parametrize("seed", [4, 9])
+def test_a_heuristic_that_passes_anyway_passes_whatever_it_is_offered(base_pack: Pack, seed: int) -> None:
+    """`passes_anyway`, what the expert's worlds ask before a window asks a seat, agrees with the
+    heuristic's own answer: where it says so, the heuristic passes, at every window of a game."""
+    game = new_game(base_pack, players=4, seed=seed)
+    agents = {c: HeuristicAgent(seed + i, base_pack) for i, c in enumerate(game.players)}
+    judge = HeuristicAgent(0, base_pack)
+    told = 0
+    while not game.over:
+        decision = game.decision
+        assert decision is not None
+        for colour in decision.waiting:
+            legal = decision.legal(colour)
+            if legal[0] == ("pass",) and decision.prompt.get("purpose") is not None:
+                state = light_view(game, colour)
+                if judge.passes_anyway(state, decision.kind, decision.prompt):
+                    told += 1
+                    assert judge.decide(state, legal, game) == ("pass",), (decision.kind, legal)
+            game.submit(colour, ask(game, agents[colour], colour))
+    assert told > 10
 
 
 @pytest.mark.parametrize("iterations", [1, 5, 20])

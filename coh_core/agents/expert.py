@@ -46,7 +46,7 @@ from coh_core.agents.evaluation import margin as _margin
 from coh_core.agents.evaluation import result_worth
 from coh_core.agents.heuristic import HeuristicAgent, World
 from coh_core.agents.worlds import light_view as _light_view
-from coh_core.engine.game import Game
+from coh_core.engine.game import Game, WindowPasser
 from coh_core.engine.rng import Rng
 from coh_core.limits import MAX_EXPERT_ITERATIONS, MAX_EXPERT_SECONDS
 from coh_core.packs.bot_hints import DEFAULT_WIN
@@ -157,7 +157,7 @@ class ExpertAgent:
         # in rollouts, a look-ahead of one answer, within a few forks: it runs at every decision
         self.rollout_agent.depth, self.rollout_agent.forks = 1, ROLLOUT_FORKS
         self.evaluator = self.fallback.evaluator
-        fallback = self.fallback  # the cards and characters whose use relieves a threat (`_passes`)
+        fallback = self.fallback  # the cards and characters whose use relieves a threat (`_passer`)
         self._relieving = frozenset(owner for owner in fallback.verbs if fallback._relieves(owner))
         self.last_iterations = 0  # how many iterations the last search ran (for tests, reports)
         self.last_tree: Node | None = None  # the last tree search's root
@@ -213,7 +213,7 @@ class ExpertAgent:
     def _iterate(self, worlds: World, me: str, root: Node, spread: Spread) -> None:
         """One iteration: a sampled world, a descent of the tree, one expansion, a rollout."""
         world = worlds()
-        world.window_passer = self._passes
+        world.window_passer = self._passer(world)
         agent = self.rollout_agent
         agent.rng = Rng(self.rng.next64())
         agent._view = None  # no log in rollouts: gifts are not remembered there
@@ -323,7 +323,7 @@ class ExpertAgent:
         agent.rng = Rng(seed)
         agent._view = None  # no log in rollouts: gifts are not remembered there
         start_turn = game.state["turn"]
-        game.window_passer = self._passes
+        game.window_passer = self._passer(game)
         game.submit(me, action)
         while not game.over and game.state["turn"] - start_turn < HORIZON_TURNS:
             decision = game.decision
@@ -344,11 +344,21 @@ class ExpertAgent:
         useful = any(a[0] in ("play", "power") and self.fallback._relieves(a[1]) for a in legal)
         return None if useful else PASS
 
-    def _passes(self, colour: str, cards: list[str], characters: list[str]) -> bool:
-        """`_quick_pass` before the window is asked (a world's `window_passer`): none of the cards
-        and characters the seat could use in it relieves anything, so it would pass."""
+    def _passer(self, world: Game) -> WindowPasser:
+        """`_quick_pass`, then the rollouts' heuristic, before a window of `world` asks a seat (its
+        `window_passer`): a pass where none of the cards and characters the seat could use
+        relieves anything, or where the heuristic would pass whatever it were offered."""
         relieving = self._relieving
-        return relieving.isdisjoint(cards) and relieving.isdisjoint(characters)
+        agent = self.rollout_agent
+
+        def passes(
+            colour: str, cards: list[str], characters: list[str], question: str, values: dict[str, Any]
+        ) -> bool:
+            if relieving.isdisjoint(cards) and relieving.isdisjoint(characters):
+                return True
+            return agent.passes_anyway(_light_view(world, colour), question, values)
+
+        return passes
 
     def _score(self, game: Game, me: str) -> float:
         """What the position is worth to `me`: once the game is over, what its result is worth

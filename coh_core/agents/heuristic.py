@@ -275,6 +275,14 @@ class HeuristicAgent:
             return self._gift_before_vote(state, here, legal)
         return PASS
 
+    def passes_anyway(self, state: dict[str, Any], kind: str, prompt: dict[str, Any]) -> bool:
+        """Whether its answer to this question is a pass whatever it is offered: a window whose
+        tactic relieves a place at risk, at a place where none of its characters is at risk."""
+        if self.hints.tactic(kind, prompt.get("purpose")) != "relieve_at_risk":
+            return False
+        here = prompt.get("location")
+        return not (here in self._my_places(state) and self._danger(state, here) >= 0)
+
     def _gift_before_vote(self, state: dict[str, Any], here: Any, legal: list[Action]) -> Action:
         """Once a turn, where its character is at risk: a card it does not need to the other
         player with the most characters there, whose bot then spares the giver's in the vote."""

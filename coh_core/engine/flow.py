@@ -285,22 +285,16 @@ class _WindowAsk(Op):
                         else:
                             passes += 1
                             continue
-            if passer is not None and game.passes_unasked(player, windows):
+            if passer is not None and game.passes_unasked(
+                player, windows, env["question"], _round_prompt(game, env)
+            ):
                 passes += 1  # (as after their pass)
                 continue
             options = game.window_options(player, windows, names, players if giving else None)
             if len(options) > 1:
                 env["index"], env["passes"] = index, passes
                 env["asking"] = player
-                prompt = game._window_prompt
-                if game._prompt_env is not env:  # (one per window: its asks share it)
-                    # its purpose is its first window, at its location if it has one
-                    here = env["here"]
-                    prompt = {"purpose": windows[0]}
-                    if here is not None:
-                        prompt["location"] = here
-                    game._prompt_env, game._window_prompt = env, prompt
-                return Decision(env["question"], {player: options}, prompt)
+                return Decision(env["question"], {player: options}, _round_prompt(game, env))
             passes += 1
         env["index"], env["passes"] = index, passes
         return finish_frame(frames, None)
@@ -310,21 +304,43 @@ class _WindowAsk(Op):
         frame.env["answer"] = answers[frame.env["asking"]]
 
 
+def _round_prompt(game: Game, env: dict[str, Any]) -> dict[str, Any]:
+    """The question values of a round window's asks: its purpose is its first window, at its
+    location if it has one (one mapping per window, which its asks share)."""
+    prompt = game._window_prompt
+    if game._prompt_env is not env:
+        here = env["here"]
+        prompt = {"purpose": env["windows"][0]}
+        if here is not None:
+            prompt["location"] = here
+        game._prompt_env, game._window_prompt = env, prompt
+    return prompt
+
+
 def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], dict[str, Any]] | None:
     """Who is asked next in a window of mode `one` or `others`, what they may do (a pass first)
     and the question's values; None: it closes."""
     windows, names = tuple(env["windows"]), env["names"]
     if env["mode"] == "one":
-        if env["done"] or game.passes_unasked(env["player"], windows):
+        if env["done"]:
+            return None
+        prompt = _public(names)
+        if game.window_passer is not None and game.passes_unasked(
+            env["player"], windows, env["question"], prompt
+        ):
             return None  # (as after their pass)
         options = game.window_options(env["player"], windows, names, None)
-        return (env["player"], options, _public(names)) if len(options) > 1 else None
+        return (env["player"], options, prompt) if len(options) > 1 else None
     pending = game.pending[names["pending"]]
     while env["index"] < len(env["players"]) and not pending["cancelled"]:
         player = env["players"][env["index"]]
         env["index"] += 1
-        if player == pending["player"] or game.passes_unasked(player, windows):
+        if player == pending["player"]:
             continue
+        if game.window_passer is not None:
+            prompt = {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
+            if game.passes_unasked(player, windows, env["question"], prompt):
+                continue
         options = game.window_options(player, windows, names, None)
         if len(options) > 1:
             return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}

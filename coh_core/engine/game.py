@@ -39,8 +39,9 @@ GAME_FORMAT = "coh-game/1"  # the layout of `Game.to_json`
 DRY_RUN_LIMIT = 256  # answers tried when checking whether a card or power could do anything
 RETURN_BOUNDS = (-1.0, 1.0)  # what `Game.returns` gives a seat: a loss, a win
 SAVE_BLOCK = 32  # entries of the log, its places and the answers dumped together once (`_Dumped`)
-# (seat, the cards and the characters it could use in a window) -> whether it passes there anyway
-WindowPasser = Callable[[str, list[str], list[str]], bool]
+# (seat, the cards and the characters it could use in a window, the question it would be asked and
+# its values) -> whether it passes there anyway
+WindowPasser = Callable[[str, list[str], list[str], str, dict[str, Any]], bool]
 
 
 def as_action(value: Any) -> Action:
@@ -955,17 +956,20 @@ class Game:
                 found += gifts
         return found
 
-    def passes_unasked(self, colour: str, windows: tuple[str, ...]) -> bool:
+    def passes_unasked(
+        self, colour: str, windows: tuple[str, ...], question: str, values: dict[str, Any]
+    ) -> bool:
         """Whether `window_passer` says the player passes in these windows, given the cards and
-        characters they could use there (`candidates`): then a window passes over them without
-        asking, and the game goes on as after their pass (no decision of theirs is recorded). A
-        search's worlds set it where its players would pass whatever they were offered: the
-        window's options, dry runs and all, are not worked out for nothing."""
+        characters they could use there (`candidates`) and the question they would be asked with
+        its values: then a window passes over them without asking, and the game goes on as after
+        their pass (no decision of theirs is recorded). A search's worlds set it where its
+        players would pass whatever they were offered: the window's options, dry runs and all,
+        are not worked out for nothing."""
         passer = self.window_passer
         if passer is None:
             return False
         playable, rested = self.candidates(colour, windows)
-        return passer(colour, playable, rested)
+        return passer(colour, playable, rested, question, values)
 
     def could_try(self, colour: str, windows: tuple[str, ...]) -> bool:
         """Whether `candidates` would find anything (without listing it)."""

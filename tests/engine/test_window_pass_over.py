@@ -72,7 +72,7 @@ def test_a_seat_its_window_passer_passes_goes_on_as_after_its_pass(
     decisions; forks leave it unset (a look-ahead in the world sees every decision)."""
     asked = new_game(base_pack, players=players, seed=seed)
     unasked = asked.fork()
-    unasked.window_passer = lambda seat, cards, characters: True
+    unasked.window_passer = lambda seat, cards, characters, question, values: True
     assert unasked.fork().window_passer is None
     skipped = compared = 0
     while not asked.over:
@@ -102,7 +102,7 @@ def test_a_window_passer_that_passes_nobody_asks_every_decision(base_pack: Pack)
     game = new_game(base_pack, players=4, seed=8)
     told = game.fork()
     seen: list[str] = []
-    told.window_passer = lambda seat, cards, characters: seen.append(seat) is not None
+    told.window_passer = lambda seat, cards, characters, question, values: seen.append(seat) is not None
     agents = {c: RandomAgent(seed=80 + i) for i, c in enumerate(game.players)}
     twin = {c: RandomAgent(seed=80 + i) for i, c in enumerate(game.players)}
     while not game.over:
