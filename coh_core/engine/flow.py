@@ -337,13 +337,16 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
         env["index"] += 1
         if player == pending["player"]:
             continue
+        values: dict[str, Any] | None = None  # (the question's: the pending play or move)
         if game.window_passer is not None:
-            prompt = {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
-            if game.passes_unasked(player, windows, env["question"], prompt):
+            values = {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
+            if game.passes_unasked(player, windows, env["question"], values):
                 continue
         options = game.window_options(player, windows, names, None)
         if len(options) > 1:
-            return player, options, {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
+            if values is None:
+                values = {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
+            return player, options, values
     return None
 
 
