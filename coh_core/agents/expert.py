@@ -157,7 +157,8 @@ class ExpertAgent:
         # in rollouts, a look-ahead of one answer, within a few forks: it runs at every decision
         self.rollout_agent.depth, self.rollout_agent.forks = 1, ROLLOUT_FORKS
         self.evaluator = self.fallback.evaluator
-        fallback = self.fallback  # the cards and characters whose use relieves a threat (`_passer`)
+        # the cards and characters whose use relieves a threat (`_quick_pass`, `_passer`)
+        fallback = self.fallback
         self._relieving = frozenset(owner for owner in fallback.verbs if fallback._relieves(owner))
         self.last_iterations = 0  # how many iterations the last search ran (for tests, reports)
         self.last_tree: Node | None = None  # the last tree search's root
@@ -341,7 +342,8 @@ class ExpertAgent:
         plays and powers relieve nothing (it skips the heuristic's gifts, for speed)."""
         if legal[0] != PASS or any(a[0] not in WINDOW_ANSWERS for a in legal):
             return None
-        useful = any(a[0] in ("play", "power") and self.fallback._relieves(a[1]) for a in legal)
+        relieving = self._relieving
+        useful = any(a[0] in ("play", "power") and a[1] in relieving for a in legal)
         return None if useful else PASS
 
     def _passer(self, world: Game) -> WindowPasser:

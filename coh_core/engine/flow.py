@@ -337,16 +337,14 @@ def _next_in_window(game: Game, env: dict[str, Any]) -> tuple[str, list[Any], di
         env["index"] += 1
         if player == pending["player"]:
             continue
-        values: dict[str, Any] | None = None  # (the question's: the pending play or move)
+        values: dict[str, Any] | None = None
         if game.window_passer is not None:
-            values = {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
+            values = _pending_values(pending)
             if game.passes_unasked(player, windows, env["question"], values):
                 continue
         options = game.window_options(player, windows, names, None)
         if len(options) > 1:
-            if values is None:
-                values = {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
-            return player, options, values
+            return player, options, values if values is not None else _pending_values(pending)
     return None
 
 
@@ -559,6 +557,11 @@ def run_frame(game: Game, playable: Playable, names: dict[str, Any], actor: str 
     }
     rt.env = env
     return Frame(RUN, rt, env, None)
+
+
+def _pending_values(pending: dict[str, Any]) -> dict[str, Any]:
+    """The values of the question put about a pending play or move: what it is, not its state."""
+    return {k: v for k, v in pending.items() if k not in ("kind", "cancelled")}
 
 
 def _public(names: dict[str, Any]) -> dict[str, Any]:
